@@ -1,0 +1,43 @@
+# seedgen: build, test and benchmark. `make help` lists the targets.
+SWIFT        ?= swift
+APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
+RELEASE_BIN  := .build/release/seedgen
+
+.PHONY: help deps build release example test bench clean
+
+help:
+	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
+	@echo "make test     run every test (unit and end-to-end)"
+	@echo "make bench    compare seedgen with the sqlite3 shell on generated feeds"
+	@echo "make build    debug build;  make release: optimized build"
+
+# Installs the Debian packages seedgen needs, only those that are missing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product seedgen
+
+example: release
+	@mkdir -p out
+	$(RELEASE_BIN) build examples/cairns --out out/cairns.sqlite
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: release
+	scripts/bench.sh
+
+clean:
+	rm -rf .build out bench/work

@@ -1,0 +1,59 @@
+/// One typed column and where its value comes from.
+public struct Column: Sendable, Equatable {
+    /// The SQL column name.
+    public var name: String
+    /// The type values are converted to.
+    public var type: ColumnType
+    /// Source field names, tried in order; the first one present wins. Defaults to the
+    /// column name. CSV: header names. XML: a child element (`name`), an attribute (`@id`),
+    /// a nested path (`im:collection/im:name`, `category/@term`), the record's own text
+    /// (`.`), or the record's position within its parent or file (`$position`).
+    public var source: [String]
+    /// When true, a record without a value is an error (and the column is NOT NULL).
+    public var required: Bool
+    /// The text used when the source has no value.
+    public var defaultValue: String?
+    /// The format of `date`, `datetime` and `time` values (see `ValueFormat`).
+    public var format: String?
+    /// False for a column read only to resolve a reference: it is not stored.
+    public var stored: Bool
+
+    public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
+                defaultValue: String? = nil, format: String? = nil, stored: Bool = true) {
+        self.name = name
+        self.type = type
+        self.source = source ?? [name]
+        self.required = required
+        self.defaultValue = defaultValue
+        self.format = format
+        self.stored = stored
+    }
+}
+
+/// The types a column can have, and how each is stored in SQLite.
+public enum ColumnType: String, Sendable, CaseIterable {
+    /// A 64-bit integer.
+    case integer
+    /// A double-precision number.
+    case real
+    /// UTF-8 text, stored as given.
+    case text
+    /// `1`/`0`, `true`/`false`, `yes`/`no`, `t`/`f`, `y`/`n` (any case), stored as 1 or 0.
+    case boolean
+    /// A calendar date, stored as ISO 8601 text `YYYY-MM-DD`.
+    case date
+    /// A moment, stored as ISO 8601 text in UTC: `YYYY-MM-DDTHH:MM:SSZ`.
+    case datetime
+    /// A time of day `H:MM:SS`, stored as integer seconds after midnight. Hours may pass 24
+    /// (GTFS service days): `25:10:00` is 90600.
+    case time
+
+    /// The declared SQL type, which gives the column its affinity.
+    public var sqlType: String {
+        switch self {
+        case .integer, .boolean, .time: return "INTEGER"
+        case .real: return "REAL"
+        case .text, .date, .datetime: return "TEXT"
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// A to-one relationship: the values of some columns of this table are the natural key of a
+/// row of another table (or of this one). It is stored as an integer column holding that
+/// row's id, declared as a foreign key and indexed.
+public struct Reference: Sendable, Equatable {
+    /// What to do with a row whose key names no row of the target table.
+    public enum OnMissing: String, Sendable, CaseIterable {
+        /// Fail the build, naming file, line, column and value (the default).
+        case error
+        /// Keep the row with a NULL reference (and count it as a warning).
+        case null
+    }
+
+    /// The integer column added to this table.
+    public var column: String
+    /// The columns of this table whose values form the target's natural key, in key order.
+    public var from: [String]
+    /// The target table.
+    public var to: String
+    /// Find-or-create: a key seen for the first time creates the target row (its key
+    /// columns filled with the values), and later rows reuse it.
+    public var create: Bool
+    /// How many keys the lookup cache keeps (least recently used are dropped).
+    public var cacheSize: Int
+    public var onMissing: OnMissing
+
+    public static let defaultCacheSize = 65_536
+
+    public init(column: String, from: [String], to: String, create: Bool = false,
+                cacheSize: Int = Reference.defaultCacheSize, onMissing: OnMissing = .error) {
+        self.column = column
+        self.from = from
+        self.to = to
+        self.create = create
+        self.cacheSize = cacheSize
+        self.onMissing = onMissing
+    }
+}

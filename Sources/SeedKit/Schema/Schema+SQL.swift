@@ -1,0 +1,61 @@
+extension Schema {
+    /// The statements that create every table (without secondary indexes), in load order.
+    public var createTableStatements: [String] {
+        loadOrder.map(\.createStatement)
+    }
+
+    /// The statements that create every index: natural keys, references, declared indexes.
+    public var createIndexStatements: [String] {
+        loadOrder.flatMap(\.indexStatements)
+    }
+
+    /// The complete DDL of a seed built from this schema.
+    public var sql: String {
+        (createTableStatements + createIndexStatements).map { $0 + ";" }.joined(separator: "\n")
+    }
+}
+
+extension Table {
+    /// `CREATE TABLE` with typed columns and foreign keys.
+    public var createStatement: String {
+        var lines = ["  \(quoted(rowID)) INTEGER PRIMARY KEY"]
+        for column in storedColumns {
+            lines.append("  \(quoted(column.name)) \(column.type.sqlType)\(column.required ? " NOT NULL" : "")")
+        }
+        if let parent {
+            lines.append("  \(quoted(parent.column)) INTEGER REFERENCES \(quoted(parent.table))")
+        }
+        for reference in references {
+            lines.append("  \(quoted(reference.column)) INTEGER REFERENCES \(quoted(reference.to))")
+        }
+        return "CREATE TABLE \(quoted(name)) (\n" + lines.joined(separator: ",\n") + "\n)"
+    }
+
+    /// The unique index on the natural key, if the table has one.
+    public var keyIndexStatement: String? {
+        guard !key.isEmpty else { return nil }
+        return "CREATE UNIQUE INDEX \(quoted(name + "_key")) ON \(quoted(name)) (\(key.map(quoted).joined(separator: ", ")))"
+    }
+
+    /// Indexes on the reference and parent columns (so joins and foreign-key checks are fast)
+    /// and the declared indexes; the natural key's index comes first.
+    public var indexStatements: [String] {
+        var statements: [String] = keyIndexStatement.map { [$0] } ?? []
+        var covered = Set(indexes.compactMap { $0.columns.first } + key.prefix(1))
+        var referenceColumns = references.map(\.column)
+        if let parent { referenceColumns.insert(parent.column, at: 0) }
+        for column in referenceColumns where !covered.contains(column) {
+            covered.insert(column)
+            statements.append("CREATE INDEX \(quoted(name + "_" + column)) ON \(quoted(name)) (\(quoted(column)))")
+        }
+        for index in indexes {
+            statements.append("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) (\(index.columns.map(quoted).joined(separator: ", ")))")
+        }
+        return statements
+    }
+}
+
+/// Quotes an SQL identifier.
+func quoted(_ identifier: String) -> String {
+    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

@@ -1,0 +1,118 @@
+extension Schema {
+    /// Names the builder keeps for its own tables.
+    static let reservedPrefixes = ["sqlite_", "seedgen_"]
+
+    /// Checks that the schema is consistent; throws the first problem found.
+    func validate(file: String) throws(SchemaError) {
+        func fail(_ message: String) -> SchemaError { SchemaError(file: file, message: message) }
+        guard !tables.isEmpty else { throw fail("the schema declares no tables") }
+        var tableNames = Set<String>()
+        for table in tables {
+            try Self.checkIdentifier(table.name, what: "table name", file: file)
+            if Self.reservedPrefixes.contains(where: { table.name.lowercased().hasPrefix($0) }) {
+                throw fail("table name '\(table.name)' is reserved (names starting with sqlite_ or seedgen_)")
+            }
+            guard tableNames.insert(table.name.lowercased()).inserted else { throw fail("table '\(table.name)' is declared twice") }
+        }
+        for table in tables {
+            try validate(table, file: file)
+        }
+        let order = loadOrder.map(\.name)
+        for table in tables {
+            let position = order.firstIndex(of: table.name)!
+            for dependency in table.dependencies where dependency != table.name {
+                if order.firstIndex(of: dependency)! > position {
+                    throw fail("tables '\(table.name)' and '\(dependency)' reference each other in a cycle; make one side a plain column")
+                }
+            }
+        }
+    }
+
+    private func validate(_ table: Table, file: String) throws(SchemaError) {
+        func fail(_ message: String) -> SchemaError { SchemaError(file: file, message: "table '\(table.name)': \(message)") }
+        switch format {
+        case .csv:
+            if table.file == nil { throw fail("needs 'file'") }
+            if table.element != nil || table.parent != nil || !table.filter.isEmpty {
+                throw fail("'element', 'parent' and 'filter' are for XML schemas (format: xml)")
+            }
+        case .xml:
+            if table.element == nil && !isCreatedByReference(table) { throw fail("needs 'element': the XML element that is one record") }
+        }
+        var names = Set<String>()
+        func claim(_ name: String, _ what: String) throws(SchemaError) {
+            try Self.checkIdentifier(name, what: what, file: file)
+            guard names.insert(name.lowercased()).inserted else { throw fail("the name '\(name)' is used twice") }
+        }
+        try claim(table.rowID, "row id column")
+        guard !table.columns.isEmpty else { throw fail("declares no columns") }
+        for column in table.columns {
+            try claim(column.name, "column name")
+            if column.source.isEmpty || column.source.contains(where: \.isEmpty) { throw fail("column '\(column.name)' has an empty source") }
+            if let format = column.format {
+                guard [.date, .datetime, .time].contains(column.type) else {
+                    throw fail("column '\(column.name)': 'format' is for date, datetime and time columns")
+                }
+                do { _ = try ValueFormat(pattern: format) } catch {
+                    throw fail("column '\(column.name)': \(error.message)")
+                }
+            }
+            if let value = column.defaultValue {
+                let converter = ValueConverter(column: column)
+                if case .invalid(let reason) = converter.convert(Array(value.utf8)) {
+                    throw fail("column '\(column.name)': default '\(value)' is not valid: \(reason)")
+                }
+            }
+        }
+        for reference in table.references { try claim(reference.column, "reference column") }
+        if let parent = table.parent {
+            try claim(parent.column, "parent column")
+            guard self.table(named: parent.table) != nil else { throw fail("parent table '\(parent.table)' is not declared") }
+        }
+        for key in table.key where table.column(named: key)?.stored != true && !table.references.contains(where: { $0.column == key }) {
+            throw fail("key column '\(key)' is neither a stored column nor a reference column of the table")
+        }
+        for reference in table.references {
+            guard let target = self.table(named: reference.to) else {
+                throw fail("reference '\(reference.column)' points to table '\(reference.to)', which is not declared")
+            }
+            guard !target.key.isEmpty else {
+                throw fail("reference '\(reference.column)' points to table '\(reference.to)', which has no 'key' to match")
+            }
+            guard target.key.allSatisfy({ target.column(named: $0) != nil }) else {
+                throw fail("reference '\(reference.column)' points to table '\(reference.to)', whose key includes a reference column")
+            }
+            guard target.key.count == reference.from.count else {
+                throw fail("reference '\(reference.column)' gives \(reference.from.count) value(s) but '\(target.name)' has a \(target.key.count)-column key")
+            }
+            for name in reference.from {
+                guard let column = table.column(named: name) else {
+                    throw fail("reference '\(reference.column)' reads column '\(name)', which is not declared")
+                }
+                if reference.to == table.name && !column.stored {
+                    throw fail("self-reference '\(reference.column)' needs '\(name)' stored: it is resolved after the table is loaded")
+                }
+            }
+        }
+        for index in table.indexes {
+            for column in index.columns where !names.contains(column.lowercased()) {
+                throw fail("index '\(index.name)' names column '\(column)', which the table does not have")
+            }
+        }
+    }
+
+    /// True when some reference creates rows of `table` (XML find-or-create targets need no element).
+    func isCreatedByReference(_ table: Table) -> Bool {
+        tables.contains { $0.references.contains { $0.to == table.name && $0.create } }
+    }
+
+    static func checkIdentifier(_ name: String, what: String, file: String) throws(SchemaError) {
+        let bytes = Array(name.utf8)
+        let valid = !bytes.isEmpty && !(bytes[0] >= 48 && bytes[0] <= 57) && bytes.allSatisfy {
+            ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 95
+        }
+        guard valid else {
+            throw SchemaError(file: file, message: "\(what) '\(name)' must be letters, digits and _, not starting with a digit")
+        }
+    }
+}

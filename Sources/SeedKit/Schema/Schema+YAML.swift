@@ -1,0 +1,144 @@
+import Foundation
+import SeedArchive
+import Yams
+
+extension Schema {
+    /// Reads and validates a schema file.
+    /// - Parameter path: a `.yaml` schema file.
+    public static func load(path: String) throws(SchemaError) -> Schema {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SchemaError(file: path, message: "cannot read the schema file")
+        }
+        return try parse(Array(data), file: path)
+    }
+
+    /// Parses and validates schema text.
+    /// - Parameters:
+    ///   - bytes: the YAML text.
+    ///   - file: the name used in error messages.
+    public static func parse(_ bytes: [UInt8], file: String) throws(SchemaError) -> Schema {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw SchemaError(file: file, message: "the schema is not UTF-8 text")
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else { throw SchemaError(file: file, message: "the schema is empty") }
+            root = node
+        } catch let error as SchemaError {
+            throw error
+        } catch let error as YamlError {
+            throw SchemaError(file: file, message: "not valid YAML: \(error)")
+        } catch {
+            throw SchemaError(file: file, message: "not valid YAML: \(error)")
+        }
+        var top = try YAMLObject(root, file: file, what: "the schema")
+        let name = try top.requiredString("name", in: "the schema")
+        guard let version = try top.int("schemaVersion") else { throw top.error("the schema needs 'schemaVersion' (a whole number)") }
+        guard version >= 0 else { throw top.error("'schemaVersion' must not be negative") }
+        let formatText = try top.string("format") ?? "csv"
+        guard let format = Format(rawValue: formatText) else {
+            throw top.error("'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
+        }
+        let namespaces = try top.stringMap("namespaces")
+        _ = try top.string("description")
+        var tables: [Table] = []
+        for var object in try top.objects("tables", what: "a table") {
+            tables.append(try Table.parse(&object, format: format))
+        }
+        try top.rejectUnknownKeys(in: "the schema")
+        let schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
+                            tables: tables, sha256: SHA256.hex(of: bytes))
+        try schema.validate(file: file)
+        return schema
+    }
+}
+
+extension Table {
+    fileprivate static func parse(_ object: inout YAMLObject, format: Schema.Format) throws(SchemaError) -> Table {
+        let name = try object.requiredString("name", in: "a table")
+        let what = "table '\(name)'"
+        var table = Table(name: name, columns: [])
+        table.file = try object.string("file") ?? (format == .csv ? "\(name).txt" : nil)
+        table.optional = try object.bool("optional") ?? false
+        table.element = try object.string("element")
+        table.rowID = try object.string("rowID") ?? "id"
+        table.key = try object.strings("key") ?? []
+        _ = try object.string("description")
+        if var parent = try object.object("parent", what: "the parent of \(what)") {
+            table.parent = ParentLink(table: try parent.requiredString("table", in: "'parent' of \(what)"),
+                                      column: try parent.requiredString("column", in: "'parent' of \(what)"))
+            try parent.rejectUnknownKeys(in: "'parent' of \(what)")
+        }
+        for var item in try object.objects("columns", what: "a column of \(what)") {
+            table.columns.append(try Column.parse(&item, table: name))
+        }
+        for var item in try object.objects("references", what: "a reference of \(what)") {
+            table.references.append(try Reference.parse(&item, table: name))
+        }
+        for var item in try object.objects("indexes", what: "an index of \(what)") {
+            guard let columns = try item.strings("columns"), !columns.isEmpty else { throw item.error("an index of \(what) needs 'columns'") }
+            let index = Index(name: try item.string("name") ?? ([name] + columns).joined(separator: "_"),
+                              columns: columns, unique: try item.bool("unique") ?? false)
+            try item.rejectUnknownKeys(in: "an index of \(what)")
+            table.indexes.append(index)
+        }
+        for var item in try object.objects("filter", what: "a filter of \(what)") {
+            table.filter.append(try Condition.parse(&item, table: name))
+        }
+        try object.rejectUnknownKeys(in: what)
+        return table
+    }
+}
+
+extension Column {
+    fileprivate static func parse(_ object: inout YAMLObject, table: String) throws(SchemaError) -> Column {
+        let name = try object.requiredString("name", in: "a column of table '\(table)'")
+        let what = "column '\(table).\(name)'"
+        let typeText = try object.string("type") ?? "text"
+        guard let type = ColumnType(rawValue: typeText) else {
+            throw object.error("\(what): unknown type '\(typeText)' (types: \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let column = Column(name: name, type: type, source: try object.strings("source"),
+                            required: try object.bool("required") ?? false,
+                            defaultValue: try object.string("default"), format: try object.string("format"),
+                            stored: try object.bool("stored") ?? true)
+        try object.rejectUnknownKeys(in: what)
+        return column
+    }
+}
+
+extension Reference {
+    fileprivate static func parse(_ object: inout YAMLObject, table: String) throws(SchemaError) -> Reference {
+        let what = "a reference of table '\(table)'"
+        let column = try object.requiredString("column", in: what)
+        guard let from = try object.strings("from"), !from.isEmpty else { throw object.error("\(what) needs 'from'") }
+        let to = try object.requiredString("to", in: what)
+        let onMissingText = try object.string("onMissing") ?? "error"
+        guard let onMissing = OnMissing(rawValue: onMissingText) else {
+            throw object.error("\(what): 'onMissing' must be error or null, not '\(onMissingText)'")
+        }
+        let cacheSize = try object.int("cache") ?? Reference.defaultCacheSize
+        guard cacheSize > 0 else { throw object.error("\(what): 'cache' must be at least 1") }
+        let reference = Reference(column: column, from: from, to: to, create: try object.bool("create") ?? false,
+                                  cacheSize: cacheSize, onMissing: onMissing)
+        try object.rejectUnknownKeys(in: what)
+        return reference
+    }
+}
+
+extension Condition {
+    fileprivate static func parse(_ object: inout YAMLObject, table: String) throws(SchemaError) -> Condition {
+        let what = "a filter of table '\(table)'"
+        let source = try object.requiredString("source", in: what)
+        var tests: [Test] = []
+        if try object.bool("present") == true { tests.append(.present) }
+        if try object.bool("absent") == true { tests.append(.absent) }
+        if let values = try object.strings("equals") { tests.append(.equals(values)) }
+        if let values = try object.strings("notEquals") { tests.append(.notEquals(values)) }
+        guard tests.count == 1, let test = tests.first else {
+            throw object.error("\(what) needs exactly one of present: true, absent: true, equals, notEquals")
+        }
+        try object.rejectUnknownKeys(in: what)
+        return Condition(source: source, test: test)
+    }
+}

@@ -1,0 +1,109 @@
+/// One table of the seed and where its rows come from.
+public struct Table: Sendable, Equatable {
+    /// The SQL table name.
+    public var name: String
+    /// The input file the rows come from. CSV: the file name inside the feed (default
+    /// `<name>.txt`). XML: the file name (default: every `.xml` input).
+    public var file: String?
+    /// When true, a missing input file is not an error: the table is created empty.
+    public var optional: Bool
+    /// XML: the element (name or `a/b` path, with namespace prefixes) that is one record.
+    public var element: String?
+    /// XML: a table whose records are nested inside another table's records.
+    public var parent: ParentLink?
+    /// The integer primary key column every table gets; rows are numbered 1, 2, ... in input
+    /// order, so the numbering is deterministic.
+    public var rowID: String
+    /// The natural key: columns whose values are unique across the table. References from
+    /// other tables are resolved against it.
+    public var key: [String]
+    /// The columns, in the order they are stored.
+    public var columns: [Column]
+    /// To-one relationships to other tables (or this one), stored as integer references.
+    public var references: [Reference]
+    /// Secondary indexes. References and the natural key get theirs automatically.
+    public var indexes: [Index]
+    /// XML: conditions a record must meet to be kept; others are skipped and counted.
+    public var filter: [Condition]
+
+    public init(name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
+                parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], columns: [Column],
+                references: [Reference] = [], indexes: [Index] = [], filter: [Condition] = []) {
+        self.name = name
+        self.file = file
+        self.optional = optional
+        self.element = element
+        self.parent = parent
+        self.rowID = rowID
+        self.key = key
+        self.columns = columns
+        self.references = references
+        self.indexes = indexes
+        self.filter = filter
+    }
+
+    /// The column named `name`, if declared.
+    public func column(named name: String) -> Column? {
+        columns.first { $0.name == name }
+    }
+
+    /// The columns that are stored in the table (virtual columns only feed references).
+    public var storedColumns: [Column] { columns.filter(\.stored) }
+
+    /// Names of the tables this one must be loaded after.
+    public var dependencies: [String] {
+        var names = references.map(\.to)
+        if let parent { names.append(parent.table) }
+        return names
+    }
+}
+
+/// XML: how a nested record points at the record it is nested in.
+public struct ParentLink: Sendable, Equatable {
+    /// The enclosing table.
+    public var table: String
+    /// The integer column of this table that holds the enclosing row's id.
+    public var column: String
+
+    public init(table: String, column: String) {
+        self.table = table
+        self.column = column
+    }
+}
+
+/// A condition on a record's source value (XML record filters).
+public struct Condition: Sendable, Equatable {
+    public enum Test: Sendable, Equatable {
+        /// The value is present and not empty.
+        case present
+        /// The value is missing or empty.
+        case absent
+        /// The value equals one of these strings.
+        case equals([String])
+        /// The value differs from all of these strings.
+        case notEquals([String])
+    }
+
+    /// The source path whose value is tested.
+    public var source: String
+    public var test: Test
+
+    public init(source: String, test: Test) {
+        self.source = source
+        self.test = test
+    }
+}
+
+/// A secondary index.
+public struct Index: Sendable, Equatable {
+    /// The index name; default `<table>_<column>_...`.
+    public var name: String
+    public var columns: [String]
+    public var unique: Bool
+
+    public init(name: String, columns: [String], unique: Bool = false) {
+        self.name = name
+        self.columns = columns
+        self.unique = unique
+    }
+}

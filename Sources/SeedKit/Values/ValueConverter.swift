@@ -1,0 +1,194 @@
+import Foundation
+
+/// The result of converting one source value to its column's type.
+public enum ConvertedValue: Equatable, Sendable {
+    /// The source had no value (empty).
+    case null
+    case integer(Int64)
+    case real(Double)
+    /// Text equal to the source bytes as given (bind them directly, no copy needed).
+    case sourceText
+    /// Text that differs from the source (a normalized date, ...).
+    case text(String)
+    /// The value does not parse as the column's type; the reason says what was expected.
+    case invalid(String)
+}
+
+/// Converts source bytes to one column's type. Made once per column; `convert` does not
+/// allocate for integers, reals, booleans, times and plain text.
+public struct ValueConverter: Sendable {
+    public let type: ColumnType
+    let format: ValueFormat?
+
+    public init(column: Column) {
+        self.type = column.type
+        self.format = column.format.flatMap { try? ValueFormat(pattern: $0) }
+    }
+
+    public func convert(_ array: [UInt8]) -> ConvertedValue {
+        array.withUnsafeBytes { convert($0) }
+    }
+
+    /// Converts `bytes` (UTF-8, as read from the source).
+    public func convert(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
+        let trimmed = Self.trim(bytes)
+        if trimmed.isEmpty { return .null }
+        switch type {
+        case .text:
+            return .sourceText
+        case .integer:
+            guard let value = Self.parseInteger(trimmed) else { return .invalid("expected a whole number") }
+            return .integer(value)
+        case .real:
+            guard let value = Self.parseReal(trimmed) else { return .invalid("expected a number") }
+            return .real(value)
+        case .boolean:
+            guard let value = Self.parseBoolean(trimmed) else { return .invalid("expected a boolean (1/0, true/false, yes/no)") }
+            return .integer(value ? 1 : 0)
+        case .time:
+            return convertTime(trimmed)
+        case .date:
+            return convertDate(trimmed)
+        case .datetime:
+            return convertDateTime(trimmed)
+        }
+    }
+
+    static func trim(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
+        while end > start, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    @inline(__always)
+    static func parseInteger(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        var index = 0
+        var negative = false
+        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+            negative = bytes[0] == UInt8(ascii: "-")
+            index = 1
+        }
+        guard index < bytes.count else { return nil }
+        var value: Int64 = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 48
+            guard digit < 10 else { return nil }
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (a, o2) = negative ? m.subtractingReportingOverflow(Int64(digit)) : m.addingReportingOverflow(Int64(digit))
+            guard !o1, !o2 else { return nil }
+            value = a
+            index += 1
+        }
+        return value
+    }
+
+    static func parseReal(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        // Only plain decimal notation: strtod alone would also take "inf", "nan" and hex.
+        for byte in bytes {
+            switch byte {
+            case 48...57, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            default: return nil
+            }
+        }
+        guard bytes.count < 64 else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer -> Double? in
+            for i in 0..<bytes.count { buffer[i] = CChar(bitPattern: bytes[i]) }
+            buffer[bytes.count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(buffer.baseAddress!, &end)
+            guard end == buffer.baseAddress! + bytes.count, value.isFinite else { return nil }
+            return value
+        }
+    }
+
+    static func parseBoolean(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        guard bytes.count <= 5 else { return nil }
+        var word: UInt64 = 0
+        for byte in bytes { word = word << 8 | UInt64(byte | 0x20) } // ASCII lower case
+        switch word {
+        case 0x31, 0x74, 0x79, 0x74727565, 0x796573: return true            // 1 t y true yes
+        case 0x30, 0x66, 0x6E, 0x66616C7365, 0x6E6F: return false          // 0 f n false no
+        default: return nil
+        }
+    }
+
+    /// `H:MM:SS` (hours may pass 24) or the column's format, to seconds after midnight.
+    func convertTime(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
+        if let format {
+            guard let f = format.read(bytes), f.minute < 60, f.second < 60 else {
+                return .invalid("expected a time of day as \(format.pattern)")
+            }
+            return .integer(Int64(f.hour * 3600 + f.minute * 60 + f.second))
+        }
+        var scanner = Scanner(bytes: bytes)
+        guard let hours = scanner.digits(1, 4), scanner.expect(UInt8(ascii: ":")),
+              let minutes = scanner.digits(2, 2), scanner.expect(UInt8(ascii: ":")),
+              let seconds = scanner.digits(2, 2), scanner.atEnd, minutes < 60, seconds < 60 else {
+            return .invalid("expected a time of day H:MM:SS")
+        }
+        return .integer(Int64(hours * 3600 + minutes * 60 + seconds))
+    }
+
+    func convertDate(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
+        let format = self.format ?? .iso8601
+        guard let f = format.read(bytes), Self.isValidDate(f) else {
+            return .invalid("expected a date as \(format.pattern)")
+        }
+        return .text(Self.pad(f.year, 4) + "-" + Self.pad(f.month, 2) + "-" + Self.pad(f.day, 2))
+    }
+
+    func convertDateTime(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
+        let format = self.format ?? .iso8601
+        guard var f = format.read(bytes), Self.isValidDate(f), f.hour < 24, f.minute < 60, f.second < 60 else {
+            return .invalid("expected a date and time as \(format.pattern)")
+        }
+        if let zone = f.zoneSeconds, zone != 0 {
+            // Normalize to UTC through the day count, so month and year boundaries are right.
+            var seconds = Self.daysFromCivil(f.year, f.month, f.day) * 86_400 + f.hour * 3600 + f.minute * 60 + f.second - zone
+            let days = Int((Double(seconds) / 86_400).rounded(.down))
+            seconds -= days * 86_400
+            (f.year, f.month, f.day) = Self.civilFromDays(days)
+            f.hour = seconds / 3600; f.minute = seconds % 3600 / 60; f.second = seconds % 60
+        }
+        var text = Self.pad(f.year, 4) + "-" + Self.pad(f.month, 2) + "-" + Self.pad(f.day, 2) + "T"
+            + Self.pad(f.hour, 2) + ":" + Self.pad(f.minute, 2) + ":" + Self.pad(f.second, 2)
+        while f.fraction.last == UInt8(ascii: "0") { f.fraction.removeLast() }
+        if !f.fraction.isEmpty { text += "." + String(decoding: f.fraction, as: UTF8.self) }
+        return .text(text + "Z")
+    }
+
+    static func isValidDate(_ f: ValueFormat.Fields) -> Bool {
+        guard f.month >= 1, f.month <= 12, f.day >= 1 else { return false }
+        let leap = (f.year % 4 == 0 && f.year % 100 != 0) || f.year % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][f.month - 1]
+        return f.day <= days
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+
+    // Howard Hinnant's algorithms: days since 1970-01-01 in the proleptic Gregorian calendar.
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,33 @@
+import CSQLite3
+
+/// A failure reported by SQLite: the result code, SQLite's own message, and the SQL that
+/// was running, so that a failure can be understood from the log alone.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_FULL`, ...).
+    public let code: Int32
+    /// SQLite's message for the failure.
+    public let message: String
+    /// The statement that failed, when there was one.
+    public let sql: String?
+
+    public init(code: Int32, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// The primary result code (the low byte of `code`).
+    public var primaryCode: Int32 { code & 0xFF }
+
+    /// True when the failure is a constraint violation (unique, foreign key, not null, ...).
+    public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
+
+    /// True when the disk or the file-size limit is full.
+    public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
+
+    public var description: String {
+        var text = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(message)"
+        if let sql { text += " while running: \(sql)" }
+        return text
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+import SeedKit
+
+@main
+struct SeedGen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seedgen",
+        abstract: "Compile data sets into SQLite seed databases, and install them at startup.",
+        version: SeedKit.toolVersion,
+        subcommands: [Build.self]
+    )
+}
