@@ -3,6 +3,8 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
         // Errors: the build fails.
         case malformedRow = "malformed row"
+        /// XML that is not well-formed, or refused for safety (entity declarations).
+        case malformedXML = "malformed XML"
         case invalidValue = "invalid value"
         case missingValue = "missing value"
         case missingColumn = "missing column"

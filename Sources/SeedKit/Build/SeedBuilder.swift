@@ -63,7 +63,10 @@ public struct SeedBuilder {
                     if issues.hasErrors { throw BuildError.invalidInput(issues) }
                 }
             case .xml:
-                throw BuildError.input(InputError(path: options.inputs.joined(separator: " "), message: "XML inputs are not supported yet"))
+                let result = try XMLLoad(schema: schema, inputs: inputs, context: context, progress: progress).run()
+                records = result.inputs
+                rows = result.rows
+                filtered = result.filtered
             }
             let used = Set(records.map(\.name))
             for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
@@ -90,7 +93,17 @@ public struct SeedBuilder {
 
     /// Fails before any work when a required input file is missing (all of them listed).
     private func checkRequiredFiles(schema: Schema, inputs: InputSet, issues: IssueLog) throws(BuildError) {
-        guard schema.format == .csv else { return }
+        if schema.format == .xml {
+            // XML: every top-level table needs some input matching its `file` (default *.xml).
+            for table in schema.tables where !table.optional && table.element != nil && table.parent == nil {
+                let pattern = table.file ?? "*.xml"
+                if !inputs.files.contains(where: { XMLImporter.name($0.name, matches: pattern) }) {
+                    issues.record(BuildIssue(kind: .missingFile, file: pattern, message: "is required by table '\(table.name)' but no input matches it in \(options.inputs.joined(separator: ", "))"))
+                }
+            }
+            if issues.hasErrors { throw .invalidInput(issues) }
+            return
+        }
         for table in schema.tables where !table.optional {
             if let name = table.file, inputs.file(named: name) == nil {
                 issues.record(BuildIssue(kind: .missingFile, file: name, message: "is required by table '\(table.name)' but is not in \(options.inputs.joined(separator: ", "))"))

@@ -101,6 +101,14 @@ final class TableLoader {
         rowIsValid = true
     }
 
+    /// Moves the place reported for the values set next (XML: the line of each value's
+    /// element) without starting a new row.
+    @inline(__always)
+    func setPlace(line: Int, column: Int?) {
+        self.line = line
+        self.column = column
+    }
+
     /// Sets column `index` from its source bytes; nil when the source has no such field.
     @inline(__always)
     func set(_ index: Int, _ bytes: UnsafeRawBufferPointer?) throws(SQLiteError) {

@@ -33,11 +33,11 @@ extension Schema {
         switch format {
         case .csv:
             if table.file == nil { throw fail("needs 'file'") }
-            if table.element != nil || table.parent != nil || !table.filter.isEmpty {
-                throw fail("'element', 'parent' and 'filter' are for XML schemas (format: xml)")
+            if table.element != nil || table.parent != nil || !table.filter.isEmpty || table.list != nil {
+                throw fail("'element', 'parent', 'filter' and 'list' are for XML schemas (format: xml)")
             }
         case .xml:
-            if table.element == nil && !isCreatedByReference(table) { throw fail("needs 'element': the XML element that is one record") }
+            try validateXML(table, file: file)
         }
         var names = Set<String>()
         func claim(_ name: String, _ what: String) throws(SchemaError) {
@@ -98,6 +98,40 @@ extension Schema {
             for column in index.columns where !names.contains(column.lowercased()) {
                 throw fail("index '\(index.name)' names column '\(column)', which the table does not have")
             }
+        }
+    }
+
+    /// XML: paths parse, lists have a parent and read only the item and its position.
+    private func validateXML(_ table: Table, file: String) throws(SchemaError) {
+        func fail(_ message: String) -> SchemaError { SchemaError(file: file, message: "table '\(table.name)': \(message)") }
+        func check(_ body: () throws(XMLPathError) -> Void) throws(SchemaError) {
+            do { try body() } catch { throw fail("'\(error.path)': \(error.message)") }
+        }
+        if let element = table.element {
+            if table.list != nil { throw fail("has both 'element' and 'list'; a table's rows come from one of them") }
+            try check { () throws(XMLPathError) in _ = try XMLValuePath.elementPattern(element, namespaces: namespaces) }
+        }
+        if let list = table.list {
+            guard table.parent != nil else { throw fail("'list' needs 'parent': the table whose records hold the list") }
+            guard (list.separator != nil) != (list.open != nil && list.close != nil), list.separator?.isEmpty != true,
+                  (list.open == nil) == (list.close == nil), list.open?.isEmpty != true, list.close?.isEmpty != true else {
+                throw fail("'list' needs either a non-empty 'separator' or both 'open' and 'close'")
+            }
+            try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(list.source, namespaces: namespaces) }
+            for column in table.columns where column.source.contains(where: { $0 != "." && $0 != "$position" }) {
+                throw fail("column '\(column.name)': a list item has only '.' (the item) and '$position' as sources")
+            }
+        }
+        if let parent = table.parent, let parentTable = self.table(named: parent.table), parentTable.element == nil {
+            throw fail("its parent '\(parent.table)' has no elements of its own in the XML")
+        }
+        for column in table.columns {
+            for source in column.source {
+                try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(source, namespaces: namespaces) }
+            }
+        }
+        for condition in table.filter {
+            try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(condition.source, namespaces: namespaces) }
         }
     }
 

@@ -46,6 +46,14 @@ extension Schema {
             tables.append(try Table.parse(&object, format: format))
         }
         try top.rejectUnknownKeys(in: "the schema")
+        if format == .xml {
+            // The codeless convention: a table's records are the elements named like it,
+            // except tables filled by find-or-create or from a list.
+            let created = Set(tables.flatMap { $0.references.filter(\.create).map(\.to) })
+            for index in tables.indices where tables[index].element == nil && tables[index].list == nil && !created.contains(tables[index].name) {
+                tables[index].element = tables[index].name
+            }
+        }
         let schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
                             tables: tables, sha256: SHA256.hex(of: bytes))
         try schema.validate(file: file)
@@ -64,10 +72,19 @@ extension Table {
         table.rowID = try object.string("rowID") ?? "id"
         table.key = try object.strings("key") ?? []
         _ = try object.string("description")
-        if var parent = try object.object("parent", what: "the parent of \(what)") {
-            table.parent = ParentLink(table: try parent.requiredString("table", in: "'parent' of \(what)"),
-                                      column: try parent.requiredString("column", in: "'parent' of \(what)"))
+        if case .scalar(let scalar)? = object.value("parent") {
+            // `parent: author` is short for `parent: { table: author, column: author_ref }`.
+            table.parent = ParentLink(table: scalar.string, column: scalar.string + "_ref")
+        } else if var parent = try object.object("parent", what: "the parent of \(what)") {
+            let parentTable = try parent.requiredString("table", in: "'parent' of \(what)")
+            table.parent = ParentLink(table: parentTable, column: try parent.string("column") ?? parentTable + "_ref")
             try parent.rejectUnknownKeys(in: "'parent' of \(what)")
+        }
+        if var list = try object.object("list", what: "the list of \(what)") {
+            table.list = ValueList(source: try list.requiredString("source", in: "'list' of \(what)"),
+                                   separator: try list.string("separator"), open: try list.string("open"),
+                                   close: try list.string("close"))
+            try list.rejectUnknownKeys(in: "'list' of \(what)")
         }
         for var item in try object.objects("columns", what: "a column of \(what)") {
             table.columns.append(try Column.parse(&item, table: name))

@@ -25,10 +25,13 @@ public struct Table: Sendable, Equatable {
     public var indexes: [Index]
     /// XML: conditions a record must meet to be kept; others are skipped and counted.
     public var filter: [Condition]
+    /// XML: the rows are the items of a list held in one value of the parent record
+    /// (Stack Exchange's `Tags="<ai><ml>"`), not elements.
+    public var list: ValueList?
 
     public init(name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
                 parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], columns: [Column],
-                references: [Reference] = [], indexes: [Index] = [], filter: [Condition] = []) {
+                references: [Reference] = [], indexes: [Index] = [], filter: [Condition] = [], list: ValueList? = nil) {
         self.name = name
         self.file = file
         self.optional = optional
@@ -40,6 +43,7 @@ public struct Table: Sendable, Equatable {
         self.references = references
         self.indexes = indexes
         self.filter = filter
+        self.list = list
     }
 
     /// The column named `name`, if declared.
@@ -68,6 +72,25 @@ public struct ParentLink: Sendable, Equatable {
     public init(table: String, column: String) {
         self.table = table
         self.column = column
+    }
+}
+
+/// XML: a list of items inside one value of the parent record. Each item becomes a row of
+/// the table; its columns read the item (`.`) and its position (`$position`).
+public struct ValueList: Sendable, Equatable {
+    /// The parent record's source holding the list (`@Tags`).
+    public var source: String
+    /// Items separated by this text (`separator: " "` for `1 2 3`) ...
+    public var separator: String?
+    /// ... or each item enclosed in `open` and `close` (`<ai><ml>`: `<` and `>`).
+    public var open: String?
+    public var close: String?
+
+    public init(source: String, separator: String? = nil, open: String? = nil, close: String? = nil) {
+        self.source = source
+        self.separator = separator
+        self.open = open
+        self.close = close
     }
 }
 

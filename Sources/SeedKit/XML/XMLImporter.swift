@@ -1,0 +1,419 @@
+import CLibXML2
+import Foundation
+import SeedSQLite
+
+/// Streams one XML file into the tables it feeds. libxml2 parses it with SAX (no tree);
+/// each element that is a record of some table opens an `XMLRecordFrame`, which captures
+/// the values its paths name while the element is open, and is written through the
+/// table's `TableLoader` when the element ends. Nested records are written as they end,
+/// with their parent's id (allocated when first needed), so memory holds one record per
+/// level, whatever the size of the file.
+final class XMLImporter: XMLEventHandler {
+    /// The longest text value kept; a longer one fails the build (libxml2's own limit for
+    /// a text node without XML_PARSE_HUGE).
+    static let maximumValueLength = 10_000_000
+
+    let file: InputFile
+    let mapping: XMLMapping
+    /// Per mapping table, its loader (shared by every file of the build).
+    let loaders: [TableLoader]
+    let context: BuildContext
+    let progress: BuildProgress?
+    /// Per mapping table: records skipped by its filter in this file.
+    private(set) var filtered: [Int]
+
+    private var parser: XMLPushParser!
+    private var source: MeasuredByteSource!
+    private var active: [Bool]
+    private var localNames: [UnsafePointer<xmlChar>] = []
+    private var namespaceURIs: [UnsafePointer<xmlChar>] = []
+    private var prefixes: [UnsafePointer<xmlChar>] = []
+    // The open elements, outermost first.
+    private var elementLocals: [Int] = []
+    private var elementNames: [UnsafePointer<xmlChar>] = []
+    private var elementNamespaces: [UnsafePointer<xmlChar>?] = []
+    private var elementPrefixes: [UnsafePointer<xmlChar>?] = []
+    private var open: [XMLRecordFrame] = []
+    private var pool: [[XMLRecordFrame]]
+    private var captures: [(frame: XMLRecordFrame, slot: Int, depth: Int)] = []
+    /// Inside a record dropped by its filter: the depth of its element; 0 otherwise.
+    private var skipDepth = 0
+    private var topLevelCounts: [Int]
+    /// Per table: its record element's path in this file (for messages), and per column the
+    /// slot whose path the loader shows.
+    private var recordPaths: [String?]
+    private var shownSlots: [[Int]]
+    private let listDelimiters: [(separator: [UInt8]?, open: [UInt8], close: [UInt8])?]
+    private var records = 0
+    private var failure: (any Error)?
+
+    init(file: InputFile, mapping: XMLMapping, loaders: [TableLoader], context: BuildContext, progress: BuildProgress?) {
+        self.file = file
+        self.mapping = mapping
+        self.loaders = loaders
+        self.context = context
+        self.progress = progress
+        let count = mapping.tables.count
+        filtered = Array(repeating: 0, count: count)
+        pool = Array(repeating: [], count: count)
+        topLevelCounts = Array(repeating: 0, count: count)
+        recordPaths = Array(repeating: nil, count: count)
+        shownSlots = mapping.tables.map { Array(repeating: -1, count: $0.columns.count) }
+        var active: [Bool] = []
+        for table in mapping.tables {
+            if let parent = table.parent {
+                active.append(active[parent])
+            } else {
+                active.append(table.filePattern.map { Self.name(file.name, matches: $0) } ?? false)
+            }
+        }
+        self.active = active
+        listDelimiters = mapping.tables.map { table in
+            table.table.list.map { list in
+                (list.separator.map { Array($0.utf8) }, Array((list.open ?? "").utf8), Array((list.close ?? "").utf8))
+            }
+        }
+    }
+
+    /// True when a top-level table reading `pattern` (a name, or `*` wildcards) reads `name`.
+    static func name(_ name: String, matches pattern: String) -> Bool {
+        fnmatch(pattern.lowercased(), name.lowercased(), 0) == 0
+    }
+
+    /// The tables this file feeds, for progress and planning.
+    var tableNames: [String] { mapping.tables.indices.filter { active[$0] }.map { mapping.tables[$0].table.name } }
+
+    /// Reads the file to its end; returns the input's record for the seed's metadata.
+    /// Malformed or refused XML is recorded in the issue log (the build then fails).
+    func run() throws(BuildError) -> InputRecord {
+        do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
+        parser = XMLPushParser(file: file.displayPath, handler: self)
+        defer { parser = nil; open.forEach { $0.release() }; open = []; captures = [] }
+        localNames = mapping.localNames.map(parser.intern)
+        namespaceURIs = mapping.namespaceURIs.map(parser.intern)
+        prefixes = mapping.prefixes.map(parser.intern)
+        for (index, loader) in loaders.enumerated() where active[index] { loader.file = file.displayPath }
+        let rowsBefore = loaders.reduce(0) { $0 + $1.rowCount }
+        progress?.started(file: file.name, table: tableNames.joined(separator: ", "), bytes: file.size)
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        defer { buffer.deallocate() }
+        do {
+            while true {
+                let count = try source.read(into: buffer)
+                try parser.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), final: count == 0)
+                if count == 0 { break }
+            }
+        } catch let error as XMLSyntaxError where failure == nil {
+            context.issues.record(BuildIssue(kind: .malformedXML, file: error.file, line: error.line, column: error.column, message: error.message))
+        } catch let error as InputError {
+            throw .input(error)
+        } catch {
+            // The handler stopped the parser; `failure` says why.
+        }
+        if let failure { throw .output(path: "the seed", message: "\(failure)") }
+        let rows = loaders.reduce(0) { $0 + $1.rowCount } - rowsBefore
+        progress?.finished(file: file.name, rows: rows)
+        return InputRecord(name: file.name, sha256: source.hasher.hex, bytes: source.bytesRead, rows: rows)
+    }
+
+    // MARK: Events
+
+    func startElement(_ tag: XMLStartTag) {
+        let local = localIndex(tag.localName)
+        elementLocals.append(local)
+        elementNames.append(tag.localName)
+        elementNamespaces.append(tag.namespace)
+        elementPrefixes.append(tag.prefix)
+        guard skipDepth == 0 else { return }
+        let depth = elementLocals.count
+        for frame in open {
+            let parentNode = frame.nodes[frame.nodes.count - 1]
+            var node = -1
+            if parentNode >= 0 && local >= 0 {
+                for child in mapping.tables[frame.table].nodes[parentNode].children
+                where matches(child.test, local: local, namespace: tag.namespace, prefix: tag.prefix) {
+                    node = child.node
+                    break
+                }
+            }
+            frame.nodes.append(node)
+            if node >= 0 { capture(frame, node: node, tag: tag, depth: depth) }
+        }
+        guard local >= 0 else { return }
+        for table in mapping.tablesByLocalName[local] where active[table] {
+            startRecord(of: table, tag: tag, depth: depth)
+        }
+    }
+
+    func characters(_ text: UnsafeRawBufferPointer) {
+        guard skipDepth == 0, !captures.isEmpty else { return }
+        for capture in captures {
+            capture.frame.values[capture.slot].append(contentsOf: text)
+            if capture.frame.values[capture.slot].count > Self.maximumValueLength {
+                let path = recordPaths[capture.frame.table].map { $0 + "/" } ?? ""
+                parser.fail(XMLSyntaxError(file: file.displayPath, line: parser.line, column: parser.column,
+                                           message: "the text of \(path)\(mapping.tables[capture.frame.table].slotPaths[capture.slot]) is longer than \(Self.maximumValueLength) bytes"))
+                return
+            }
+        }
+    }
+
+    func endElement() {
+        let depth = elementLocals.count
+        defer {
+            elementLocals.removeLast()
+            elementNames.removeLast()
+            elementNamespaces.removeLast()
+            elementPrefixes.removeLast()
+        }
+        if skipDepth != 0 {
+            guard depth == skipDepth else { return }
+            skipDepth = 0
+        }
+        if !captures.isEmpty {
+            var index = captures.count - 1
+            while index >= 0 {
+                let capture = captures[index]
+                if capture.depth == depth {
+                    Self.trimWhitespace(&capture.frame.values[capture.slot])
+                    capture.frame.present[capture.slot] = true
+                    capture.frame.capturing[capture.slot] = false
+                    captures.remove(at: index)
+                }
+                index -= 1
+            }
+        }
+        while let frame = open.last, frame.depth == depth {
+            open.removeLast()
+            do { try finish(frame) } catch { stop(error) }
+            frame.release()
+            pool[frame.table].append(frame)
+        }
+        for frame in open { frame.nodes.removeLast() }
+    }
+
+    // MARK: Records
+
+    private func startRecord(of table: Int, tag: XMLStartTag, depth: Int) {
+        let mapping = self.mapping.tables[table]
+        let steps = mapping.pattern
+        guard depth >= steps.count, !mapping.anchored || depth == steps.count else { return }
+        for (offset, step) in steps.enumerated() {
+            let level = depth - steps.count + offset
+            guard matches(step, local: elementLocals[level], namespace: elementNamespaces[level], prefix: elementPrefixes[level]) else { return }
+        }
+        var parent: XMLRecordFrame?
+        if let parentTable = mapping.parent {
+            // A nested table's records are only those inside a record of its parent.
+            guard let enclosing = open.last(where: { $0.table == parentTable }) else { return }
+            parent = enclosing
+        }
+        let position: Int
+        if let parent {
+            parent.childCounts[table] += 1
+            position = parent.childCounts[table]
+        } else {
+            topLevelCounts[table] += 1
+            position = topLevelCounts[table]
+        }
+        if recordPaths[table] == nil { describePaths(of: table, depth: depth) }
+        let frame = pool[table].popLast()
+            ?? XMLRecordFrame(table: table, slotCount: mapping.slotPaths.count, tableCount: self.mapping.tables.count)
+        frame.start(depth: depth, line: parser.line, column: parser.column, position: position, parent: parent)
+        capture(frame, node: 0, tag: tag, depth: depth)
+        if mapping.filtersAtStart && !passesFilters(frame) {
+            filtered[table] += 1
+            frame.release()
+            pool[table].append(frame)
+            skipDepth = depth
+            return
+        }
+        open.append(frame)
+    }
+
+    /// Reads the attributes `node` wants from `tag` and starts capturing its text.
+    private func capture(_ frame: XMLRecordFrame, node index: Int, tag: XMLStartTag, depth: Int) {
+        let node = mapping.tables[frame.table].nodes[index]
+        if !node.attributes.isEmpty {
+            for attribute in 0..<tag.attributeCount {
+                let local = localIndex(tag.attributeLocalName(attribute))
+                guard local >= 0 else { continue }
+                for wanted in node.attributes where !frame.present[wanted.slot]
+                && matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) {
+                    XMLText.decodeAttribute(tag.attributeValue(attribute), into: &frame.values[wanted.slot])
+                    frame.present[wanted.slot] = true
+                    frame.valueLines[wanted.slot] = parser.line
+                    frame.valueColumns[wanted.slot] = parser.column
+                }
+            }
+        }
+        for slot in node.textSlots where !frame.present[slot] && !frame.capturing[slot] {
+            frame.values[slot].removeAll(keepingCapacity: true)
+            frame.capturing[slot] = true
+            frame.valueLines[slot] = parser.line
+            frame.valueColumns[slot] = parser.column
+            captures.append((frame, slot, depth))
+        }
+    }
+
+    private func passesFilters(_ frame: XMLRecordFrame) -> Bool {
+        for filter in mapping.tables[frame.table].filters {
+            let value = frame.firstValue(filter.slots).map { frame.values[$0] }
+            switch filter.test {
+            case .present: if value == nil { return false }
+            case .absent: if value != nil { return false }
+            case .equals(let options): if !options.contains(where: { value?.elementsEqual($0.utf8) == true }) { return false }
+            case .notEquals(let options): if options.contains(where: { value?.elementsEqual($0.utf8) == true }) { return false }
+            }
+        }
+        return true
+    }
+
+    /// Writes a record whose element ended, then the rows of its lists.
+    private func finish(_ frame: XMLRecordFrame) throws {
+        let table = frame.table
+        let mapping = self.mapping.tables[table]
+        if !mapping.filtersAtStart && !mapping.filters.isEmpty && !passesFilters(frame) {
+            filtered[table] += 1
+            if let id = frame.id { try deleteNestedRows(of: table, parentIDs: String(id)) }
+            return
+        }
+        let loader = loaders[table]
+        loader.beginRow(line: frame.line, column: frame.column)
+        for (column, sources) in mapping.columns.enumerated() {
+            var found = false
+            for source in sources {
+                switch source {
+                case .slot(let slot):
+                    guard frame.present[slot], !frame.values[slot].isEmpty else { continue }
+                    if shownSlots[table][column] != slot {
+                        shownSlots[table][column] = slot
+                        loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + mapping.slotPaths[slot]
+                    }
+                    loader.setPlace(line: frame.valueLines[slot], column: frame.valueColumns[slot])
+                    try frame.values[slot].withUnsafeBytes { try loader.set(column, $0) }
+                case .position:
+                    var text = String(frame.position)
+                    try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                case .item:
+                    continue
+                }
+                found = true
+                break
+            }
+            if !found {
+                loader.setPlace(line: frame.line, column: frame.column)
+                try loader.set(column, nil)
+            }
+        }
+        loader.setPlace(line: frame.line, column: frame.column)
+        if let parent = frame.parent { try loader.setParent(id(of: parent)) }
+        guard let id = try loader.finishRow(id: frame.id) else { return }
+        for child in mapping.children where listDelimiters[child] != nil {
+            try writeList(child, of: frame, parentID: id)
+        }
+        records += 1
+        if records & 0x3FFF == 0 { progress?.advanced(rows: records, bytes: source.bytesRead) }
+    }
+
+    /// Writes one row per item of the list `table` reads from `frame`.
+    private func writeList(_ table: Int, of frame: XMLRecordFrame, parentID: Int64) throws {
+        let mapping = self.mapping.tables[table]
+        guard let slot = frame.firstValue(mapping.listSlots), let delimiters = listDelimiters[table] else { return }
+        let loader = loaders[table]
+        let items = XMLText.items(of: frame.values[slot], separator: delimiters.separator, open: delimiters.open, close: delimiters.close)
+        try frame.values[slot].withUnsafeBytes { bytes in
+            for (index, range) in items.enumerated() {
+                loader.beginRow(line: frame.valueLines[slot], column: frame.valueColumns[slot])
+                for (column, sources) in mapping.columns.enumerated() {
+                    if case .position = sources.first {
+                        var text = String(index + 1)
+                        try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                    } else {
+                        try loader.set(column, UnsafeRawBufferPointer(rebasing: bytes[range]))
+                    }
+                }
+                try loader.setParent(parentID)
+                try loader.finishRow()
+            }
+        }
+    }
+
+    /// The row id of an open record, allocated now if needed (its nested records need it).
+    private func id(of frame: XMLRecordFrame) -> Int64 {
+        if let id = frame.id { return id }
+        let id = context.allocateID(in: mapping.tables[frame.table].table.name)
+        frame.id = id
+        return id
+    }
+
+    /// Removes the rows nested (at any depth) in the rows `parentIDs` (an SQL list or query)
+    /// of `table`: they were written before their parent turned out to fail its filter.
+    private func deleteNestedRows(of table: Int, parentIDs: String) throws {
+        for child in mapping.tables[table].children {
+            let nested = mapping.tables[child].table
+            let selection = "\(quoted(nested.parent!.column)) IN (\(parentIDs))"
+            try deleteNestedRows(of: child, parentIDs: "SELECT \(quoted(nested.rowID)) FROM \(quoted(nested.name)) WHERE \(selection)")
+            try context.database.execute("DELETE FROM \(quoted(nested.name)) WHERE \(selection)")
+        }
+    }
+
+    private func stop(_ error: any Error) {
+        if failure == nil { failure = error }
+        parser.fail(XMLSyntaxError(file: file.displayPath, line: parser.line, column: parser.column, message: "\(error)"))
+    }
+
+    // MARK: Names
+
+    /// The record element's path as written in this file (`feed/entry`), for messages; and
+    /// the loader's field names reset to each column's first source.
+    private func describePaths(of table: Int, depth: Int) {
+        let path = (0..<depth).map { level -> String in
+            let local = String(cString: elementNames[level])
+            return elementPrefixes[level].map { String(cString: $0) + ":" + local } ?? local
+        }.joined(separator: "/")
+        recordPaths[table] = path
+        for column in shownSlots[table].indices { shownSlots[table][column] = -1 }
+        let mapping = self.mapping.tables[table]
+        for (column, sources) in mapping.columns.enumerated() {
+            if case .slot(let slot) = sources.first {
+                shownSlots[table][column] = slot
+                loaders[table].sourceNames[column] = path + "/" + mapping.slotPaths[slot]
+            }
+        }
+    }
+
+    @inline(__always)
+    private func localIndex(_ name: UnsafePointer<xmlChar>) -> Int {
+        // Names come from the parser's dictionary, as do the interned ones: compare pointers.
+        for index in localNames.indices where localNames[index] == name { return index }
+        return -1
+    }
+
+    @inline(__always)
+    private func matches(_ test: XMLMapping.NameTest, local: Int, namespace: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Bool {
+        guard test.local == local else { return false }
+        switch test.namespace {
+        case .any: return true
+        case .none: return namespace == nil
+        case .uri(let index): return Self.same(namespace, namespaceURIs[index])
+        case .prefix(let index): return Self.same(prefix, prefixes[index])
+        }
+    }
+
+    @inline(__always)
+    private static func same(_ name: UnsafePointer<xmlChar>?, _ interned: UnsafePointer<xmlChar>) -> Bool {
+        guard let name else { return false }
+        return name == interned || xmlStrEqual(name, interned) != 0
+    }
+
+    private static func trimWhitespace(_ bytes: inout [UInt8]) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 10 || byte == 13 || byte == 9 }
+        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        if let first = bytes.first, isSpace(first) {
+            let start = bytes.firstIndex { !isSpace($0) } ?? bytes.count
+            bytes.removeFirst(start)
+        }
+    }
+}

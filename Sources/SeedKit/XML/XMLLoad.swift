@@ -1,0 +1,96 @@
+import SeedSQLite
+
+/// Loads every XML input of a build: decides which files feed which tables and in which
+/// order, streams each file once through an `XMLImporter` (all its tables in one pass),
+/// then resolves self-references and counts the rows.
+///
+/// Files are read in an order where a file comes after the files holding the tables its
+/// tables reference (Stack Exchange: Users.xml and Tags.xml before Posts.xml); ties and
+/// cycles go by file name, so the order is deterministic.
+struct XMLLoad {
+    let schema: Schema
+    let inputs: InputSet
+    let context: BuildContext
+    let progress: BuildProgress?
+
+    /// What the load produced.
+    struct Result {
+        var inputs: [InputRecord]
+        /// Rows per table, in load order.
+        var rows: [(name: String, rows: Int)]
+        /// Records skipped by filters, by table.
+        var filtered: [String: Int]
+    }
+
+    func run() throws -> Result {
+        let mapping: XMLMapping
+        do { mapping = try XMLMapping(schema: schema) } catch {
+            throw BuildError.schema(SchemaError(file: schema.name, message: "'\(error.path)': \(error.message)"))
+        }
+        let database = context.database
+        // References are looked up (and duplicate keys caught) while rows stream in.
+        for table in schema.loadOrder { if let statement = table.keyIndexStatement { try database.execute(statement) } }
+        let loaders = try mapping.tables.map { try TableLoader(table: $0.table, file: "", context: context) }
+
+        var records: [InputRecord] = []
+        var filtered: [String: Int] = [:]
+        try database.execute("BEGIN")
+        for file in plan(mapping) {
+            let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
+            records.append(try importer.run())
+            for (index, count) in importer.filtered.enumerated() where count > 0 {
+                filtered[mapping.tables[index].table.name, default: 0] += count
+            }
+            if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
+        }
+        for loader in loaders { try loader.finish() }
+        try database.execute("COMMIT")
+        if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
+
+        // Count in the database: find-or-create rows have no loader.
+        var rows: [(name: String, rows: Int)] = []
+        for table in schema.loadOrder {
+            let count = try database.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
+            rows.append((table.name, Int(count)))
+        }
+        return Result(inputs: records, rows: rows, filtered: filtered)
+    }
+
+    /// The input files read by some table, in reading order.
+    func plan(_ mapping: XMLMapping) -> [InputFile] {
+        // The top-level table each table's records are found in.
+        var root = Array(mapping.tables.indices)
+        for index in mapping.tables.indices { if let parent = mapping.tables[index].parent { root[index] = root[parent] } }
+        let tableIndex = Dictionary(uniqueKeysWithValues: mapping.tables.enumerated().map { ($1.table.name, $0) })
+        var filesOf: [Int: [String]] = [:] // top-level table -> file names
+        var candidates: [InputFile] = []
+        for file in inputs.files {
+            let tops = mapping.tables.indices.filter { mapping.tables[$0].filePattern.map { XMLImporter.name(file.name, matches: $0) } ?? false }
+            guard !tops.isEmpty else { continue }
+            candidates.append(file)
+            for top in tops { filesOf[top, default: []].append(file.name) }
+        }
+        func needs(_ file: InputFile) -> Set<String> {
+            var names = Set<String>()
+            for index in mapping.tables.indices {
+                guard let pattern = mapping.tables[root[index]].filePattern, XMLImporter.name(file.name, matches: pattern) else { continue }
+                for reference in mapping.tables[index].table.references {
+                    guard let target = tableIndex[reference.to] else { continue }
+                    names.formUnion(filesOf[root[target]] ?? [])
+                }
+            }
+            names.remove(file.name)
+            return names
+        }
+        var ordered: [InputFile] = []
+        var placed = Set<String>()
+        var remaining = candidates
+        while !remaining.isEmpty {
+            let next = remaining.firstIndex { needs($0).isSubset(of: placed) } ?? 0
+            let file = remaining.remove(at: next)
+            ordered.append(file)
+            placed.insert(file.name)
+        }
+        return ordered
+    }
+}

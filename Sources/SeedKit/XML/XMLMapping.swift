@@ -1,0 +1,174 @@
+/// The XML side of a schema, compiled for streaming: for every table, which elements are
+/// its records and, as a small tree of paths below the record's element, where each value
+/// is read. Names are numbered so that matching an element is comparing integers.
+struct XMLMapping {
+    /// A name test with its names numbered (see `XMLNameTest` for the rules).
+    struct NameTest {
+        enum Namespace { case any, none, uri(Int), prefix(Int) }
+        /// Index into `localNames`.
+        var local: Int
+        var namespace: Namespace
+    }
+
+    /// A node of a table's path tree; node 0 is the record's element.
+    struct PathNode {
+        /// Child elements that lead to values.
+        var children: [(test: NameTest, node: Int)] = []
+        /// Attributes of this element that are values: the attribute and the slot it fills.
+        var attributes: [(test: NameTest, slot: Int)] = []
+        /// Slots filled with this element's text.
+        var textSlots: [Int] = []
+    }
+
+    /// Where a column's value comes from, tried in order.
+    enum ValueSource {
+        /// A captured value.
+        case slot(Int)
+        /// The record's position.
+        case position
+        /// The list item itself (list tables).
+        case item
+    }
+
+    /// How one table's rows are read.
+    struct TableMapping {
+        let table: Table
+        /// The element path of a record (empty for list tables) and whether it starts at the root.
+        var pattern: [NameTest] = []
+        var anchored = false
+        /// The mapping index of the enclosing table, for nested records and lists.
+        var parent: Int?
+        /// Mapping indexes of the tables nested in this one (records and lists).
+        var children: [Int] = []
+        /// The input files a top-level table reads (a name or a `*` pattern).
+        var filePattern: String?
+        var nodes: [PathNode] = [PathNode()]
+        /// Per slot: its path as written, for messages, and as read.
+        var slotPaths: [String] = []
+        var slotKeys: [XMLValuePath] = []
+        /// Per column: its sources, in fall-back order.
+        var columns: [[ValueSource]] = []
+        /// Filter conditions, each with the slots of its source.
+        var filters: [(slots: [Int], test: Condition.Test)] = []
+        /// True when every filter reads only attributes of the record's element, so a record
+        /// can be dropped (with its subtree) as soon as its start tag is read.
+        var filtersAtStart = false
+        /// List tables: the parent's slots holding the list.
+        var listSlots: [Int] = []
+    }
+
+    /// Local names of every element and attribute the schema mentions.
+    private(set) var localNames: [String] = []
+    /// Namespace URIs and document prefixes the schema mentions.
+    private(set) var namespaceURIs: [String] = []
+    private(set) var prefixes: [String] = []
+    /// The tables read from XML (records or lists), in the schema's load order.
+    private(set) var tables: [TableMapping] = []
+    /// Per local name: the tables whose record element has that name.
+    private(set) var tablesByLocalName: [[Int]] = []
+
+    init(schema: Schema) throws(XMLPathError) {
+        let readTables = schema.loadOrder.filter { $0.element != nil || $0.list != nil }
+        let indexOfTable = Dictionary(uniqueKeysWithValues: readTables.enumerated().map { ($1.name, $0) })
+        for table in readTables {
+            var mapping = TableMapping(table: table)
+            mapping.parent = table.parent.flatMap { indexOfTable[$0.table] }
+            if let element = table.element {
+                let (steps, anchored) = try XMLValuePath.elementPattern(element, namespaces: schema.namespaces)
+                mapping.pattern = steps.map { compile($0) }
+                mapping.anchored = anchored
+            }
+            if mapping.parent == nil { mapping.filePattern = table.file ?? "*.xml" }
+            for column in table.columns {
+                var sources: [ValueSource] = []
+                for source in column.source {
+                    if table.list != nil {
+                        sources.append(source == "$position" ? .position : .item)
+                        continue
+                    }
+                    for path in try XMLValuePath.alternatives(source, namespaces: schema.namespaces) {
+                        sources.append(path == .position ? .position : .slot(slot(for: path, written: source, in: &mapping)))
+                    }
+                }
+                mapping.columns.append(sources)
+            }
+            for condition in table.filter {
+                let paths = try XMLValuePath.alternatives(condition.source, namespaces: schema.namespaces).filter { $0 != .position }
+                mapping.filters.append((paths.map { slot(for: $0, written: condition.source, in: &mapping) }, condition.test))
+            }
+            let startSlots = Set(mapping.nodes[0].attributes.map(\.slot))
+            mapping.filtersAtStart = !mapping.filters.isEmpty && mapping.filters.allSatisfy { $0.slots.allSatisfy(startSlots.contains) }
+            tables.append(mapping)
+        }
+        // Lists are read from their parent's record: give the parent the slots.
+        for index in tables.indices {
+            guard let list = tables[index].table.list, let parent = tables[index].parent else { continue }
+            var parentMapping = tables[parent]
+            for path in try XMLValuePath.alternatives(list.source, namespaces: schema.namespaces) where path != .position {
+                tables[index].listSlots.append(slot(for: path, written: list.source, in: &parentMapping))
+            }
+            tables[parent] = parentMapping
+        }
+        for index in tables.indices {
+            if let parent = tables[index].parent { tables[parent].children.append(index) }
+        }
+        tablesByLocalName = Array(repeating: [], count: localNames.count)
+        for (index, table) in tables.enumerated() {
+            if let last = table.pattern.last { tablesByLocalName[last.local].append(index) }
+        }
+    }
+
+    /// The slot of `path` in `mapping`, adding it (and its nodes) the first time.
+    private mutating func slot(for path: XMLValuePath, written: String, in mapping: inout TableMapping) -> Int {
+        // Slots of one table are shared by columns, filters and lists reading the same path.
+        if let existing = mapping.slotKeys.firstIndex(of: path) { return existing }
+        let slot = mapping.slotPaths.count
+        mapping.slotPaths.append(written)
+        mapping.slotKeys.append(path)
+        func node(_ steps: [XMLNameTest]) -> Int {
+            var current = 0
+            for step in steps {
+                let test = compile(step)
+                if let next = mapping.nodes[current].children.first(where: { same($0.test, test) })?.node {
+                    current = next
+                } else {
+                    mapping.nodes.append(PathNode())
+                    mapping.nodes[current].children.append((test, mapping.nodes.count - 1))
+                    current = mapping.nodes.count - 1
+                }
+            }
+            return current
+        }
+        switch path {
+        case .text(let steps): mapping.nodes[node(steps)].textSlots.append(slot)
+        case .attribute(let steps, let name): mapping.nodes[node(steps)].attributes.append((compile(name), slot))
+        case .position: break
+        }
+        return slot
+    }
+
+    private func same(_ a: NameTest, _ b: NameTest) -> Bool {
+        guard a.local == b.local else { return false }
+        switch (a.namespace, b.namespace) {
+        case (.any, .any), (.none, .none): return true
+        case (.uri(let x), .uri(let y)), (.prefix(let x), .prefix(let y)): return x == y
+        default: return false
+        }
+    }
+
+    private mutating func compile(_ test: XMLNameTest) -> NameTest {
+        let local = Self.number(test.localName, in: &localNames)
+        switch test.namespace {
+        case .any: return NameTest(local: local, namespace: .any)
+        case .none: return NameTest(local: local, namespace: .none)
+        case .uri(let uri): return NameTest(local: local, namespace: .uri(Self.number(uri, in: &namespaceURIs)))
+        case .prefix(let prefix): return NameTest(local: local, namespace: .prefix(Self.number(prefix, in: &prefixes)))
+        }
+    }
+
+    private static func number(_ name: String, in names: inout [String]) -> Int {
+        if let index = names.firstIndex(of: name) { return index }
+        names.append(name)
+        return names.count - 1
+    }
+}

@@ -1,0 +1,138 @@
+import CLibXML2
+
+/// Receives the events of one XML document, in document order.
+protocol XMLEventHandler: AnyObject {
+    /// An element starts; `tag` is valid only during the call.
+    func startElement(_ tag: XMLStartTag)
+    /// The innermost open element ends.
+    func endElement()
+    /// Text (or CDATA) inside the innermost open element; may come in several pieces.
+    func characters(_ text: UnsafeRawBufferPointer)
+}
+
+/// The start tag of an element as libxml2 reports it. Names are interned in the parser's
+/// dictionary (see `XMLPushParser.intern`), so they can be compared by pointer.
+struct XMLStartTag {
+    let localName: UnsafePointer<xmlChar>
+    let prefix: UnsafePointer<xmlChar>?
+    let namespace: UnsafePointer<xmlChar>?
+    let attributeCount: Int
+    private let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+
+    init(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, namespace: UnsafePointer<xmlChar>?,
+         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        self.localName = localName
+        self.prefix = prefix
+        self.namespace = namespace
+        self.attributeCount = attributes == nil ? 0 : attributeCount
+        self.attributes = attributes
+    }
+
+    // libxml2 gives five pointers per attribute: local name, prefix, URI, value start, end.
+    func attributeLocalName(_ index: Int) -> UnsafePointer<xmlChar> { attributes![5 * index]! }
+    func attributePrefix(_ index: Int) -> UnsafePointer<xmlChar>? { attributes![5 * index + 1] }
+    func attributeNamespace(_ index: Int) -> UnsafePointer<xmlChar>? { attributes![5 * index + 2] }
+
+    /// The attribute's value. Character and predefined entity references are replaced,
+    /// except `&amp;`, which libxml2 leaves as `&#38;` (see `XMLText.decodingAmpersands`).
+    func attributeValue(_ index: Int) -> UnsafeRawBufferPointer {
+        let start = attributes![5 * index + 3]!, end = attributes![5 * index + 4]!
+        return UnsafeRawBufferPointer(start: start, count: end - start)
+    }
+}
+
+/// Owns one libxml2 push parser (SAX2) and feeds it chunks of a document.
+///
+/// Safe for hostile input: a DOCTYPE that declares entities is refused at the first
+/// declaration (no entity is ever expanded: no billion laughs, no external entity reads),
+/// nothing is fetched from the network or the file system, and libxml2's default limits
+/// (depth, name and value sizes) stay on (no `XML_PARSE_HUGE`).
+final class XMLPushParser {
+    private let context: xmlParserCtxtPtr
+    private unowned let handler: any XMLEventHandler
+    let file: String
+    /// The first error: libxml2's, a refusal, or one the handler raised with `stop`.
+    private(set) var error: XMLSyntaxError?
+
+    /// - Parameters:
+    ///   - file: the input's name, for messages.
+    ///   - handler: receives the events; must outlive the parser.
+    init(file: String, handler: any XMLEventHandler) {
+        xmlInitParser()
+        self.file = file
+        self.handler = handler
+        var sax = xmlSAXHandler()
+        sax.initialized = XML_SAX2_MAGIC
+        sax.startElementNs = { context, localName, prefix, namespace, _, _, attributeCount, _, attributes in
+            let parser = XMLPushParser.from(context)
+            parser.handler.startElement(XMLStartTag(localName: localName!, prefix: prefix, namespace: namespace,
+                                                    attributeCount: Int(attributeCount), attributes: attributes))
+        }
+        sax.endElementNs = { context, _, _, _ in XMLPushParser.from(context).handler.endElement() }
+        let characters: charactersSAXFunc = { context, text, length in
+            guard let text, length > 0 else { return }
+            XMLPushParser.from(context).handler.characters(UnsafeRawBufferPointer(start: text, count: Int(length)))
+        }
+        sax.characters = characters
+        sax.cdataBlock = characters
+        sax.ignorableWhitespace = characters
+        sax.entityDecl = { context, name, _, _, systemID, _ in
+            let parser = XMLPushParser.from(context)
+            let external = systemID.map { " (it names '\(String(cString: $0))')" } ?? ""
+            parser.refuse("the document declares the entity '\(name.map { String(cString: $0) } ?? "?")'\(external); "
+                          + "entity declarations are refused, so that no file is read and no expansion can exhaust memory")
+        }
+        sax.unparsedEntityDecl = { context, name, _, _, _ in
+            XMLPushParser.from(context).refuse("the document declares the unparsed entity '\(name.map { String(cString: $0) } ?? "?")'; entity declarations are refused")
+        }
+        sax.serror = { context, error in
+            guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let parser = XMLPushParser.from(context)
+            var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
+            while message.last?.isWhitespace == true { message.removeLast() }
+            let column = error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil
+            parser.fail(XMLSyntaxError(file: parser.file, line: max(1, Int(error.pointee.line)), column: column, message: message))
+        }
+        context = file.withCString { xmlCreatePushParserCtxt(&sax, nil, nil, 0, $0) }
+        // Never XML_PARSE_NOENT (substitute entities), DTDLOAD, DTDATTR or HUGE.
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit { xmlFreeParserCtxt(context) }
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> XMLPushParser {
+        Unmanaged<XMLPushParser>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// The name as the parser's dictionary holds it: tags naming it carry this pointer.
+    func intern(_ name: String) -> UnsafePointer<xmlChar> {
+        name.withCString { xmlDictLookup(context.pointee.dict, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), -1)! }
+    }
+
+    /// The line the parser is at (during a callback: the end of the current tag or text).
+    var line: Int { Int(xmlSAX2GetLineNumber(context)) }
+    /// The column the parser is at.
+    var column: Int { Int(xmlSAX2GetColumnNumber(context)) }
+
+    /// Parses the next chunk; `final` after the last one (it may be empty).
+    func push(_ bytes: UnsafeRawBufferPointer, final: Bool) throws(XMLSyntaxError) {
+        guard error == nil else { throw error! }
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let status = xmlParseChunk(context, base, Int32(bytes.count), final ? 1 : 0)
+        if let error { throw error }
+        if status != 0 {
+            throw XMLSyntaxError(file: file, line: line, column: column, message: "not well-formed XML (libxml2 error \(status))")
+        }
+    }
+
+    /// Stops parsing with `error` (kept only if it is the first).
+    func fail(_ error: XMLSyntaxError) {
+        if self.error == nil { self.error = error }
+        xmlStopParser(context)
+    }
+
+    private func refuse(_ message: String) {
+        fail(XMLSyntaxError(file: file, line: line, column: column, message: message))
+    }
+}

@@ -1,0 +1,55 @@
+/// Byte-level helpers for XML values.
+enum XMLText {
+    /// Copies an attribute value into `output`, turning `&#38;` back into `&`: without entity
+    /// substitution (which seedgen never turns on) libxml2 hands `&amp;` over that way.
+    static func decodeAttribute(_ value: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+        output.removeAll(keepingCapacity: true)
+        guard value.contains(UInt8(ascii: "&")) else {
+            output.append(contentsOf: value)
+            return
+        }
+        let escaped = Array("&#38;".utf8)
+        var index = 0
+        while index < value.count {
+            if value[index] == UInt8(ascii: "&"), index + escaped.count <= value.count,
+               value[index..<(index + escaped.count)].elementsEqual(escaped) {
+                output.append(UInt8(ascii: "&"))
+                index += escaped.count
+            } else {
+                output.append(value[index])
+                index += 1
+            }
+        }
+    }
+
+    /// The items of a list value: separated by `separator`, or each between `open` and
+    /// `close` (`<ai><ml>`). Empty items are left out.
+    static func items(of value: [UInt8], separator: [UInt8]?, open: [UInt8], close: [UInt8]) -> [Range<Int>] {
+        var items: [Range<Int>] = []
+        func add(_ range: Range<Int>) {
+            var lower = range.lowerBound, upper = range.upperBound
+            while lower < upper, value[lower] == 32 || value[lower] == 9 || value[lower] == 10 || value[lower] == 13 { lower += 1 }
+            while upper > lower, value[upper - 1] == 32 || value[upper - 1] == 9 || value[upper - 1] == 10 || value[upper - 1] == 13 { upper -= 1 }
+            if lower < upper { items.append(lower..<upper) }
+        }
+        func find(_ needle: [UInt8], from start: Int) -> Int? {
+            guard !needle.isEmpty, value.count >= needle.count, start <= value.count - needle.count else { return nil }
+            return (start...(value.count - needle.count)).first { value[$0..<($0 + needle.count)].elementsEqual(needle) }
+        }
+        if let separator {
+            var start = 0
+            while let next = find(separator, from: start) {
+                add(start..<next)
+                start = next + separator.count
+            }
+            add(start..<value.count)
+        } else {
+            var start = 0
+            while let begin = find(open, from: start), let end = find(close, from: begin + open.count) {
+                add((begin + open.count)..<end)
+                start = end + close.count
+            }
+        }
+        return items
+    }
+}
