@@ -16,34 +16,46 @@ enum XMLFixtures {
 
     /// How many times `needle` occurs in the file: counts taken without seedgen.
     static func occurrences(of needle: String, in path: String) -> Int {
-        let data = Array(FileManager.default.contents(atPath: path)!)
-        let pattern = Array(needle.utf8)
-        var count = 0, index = 0
-        while index + pattern.count <= data.count {
-            if data[index] == pattern[0] && data[index..<(index + pattern.count)].elementsEqual(pattern) {
-                count += 1
-                index += pattern.count
-            } else {
-                index += 1
-            }
-        }
+        var count = 0
+        scan(FileManager.default.contents(atPath: path)!, for: needle) { _, _ in count += 1 }
         return count
     }
 
     /// The values of `attribute` in the elements starting with `start` (`<nd `), in file order.
-    static func attributeValues(_ attribute: String, of start: String, in text: String) -> [String] {
+    static func attributeValues(_ attribute: String, of start: String, in data: Data) -> [String] {
         var values: [String] = []
-        var rest = Substring(text)
-        while let range = rest.range(of: start) {
-            let tagEnd = rest[range.upperBound...].firstIndex(of: ">") ?? rest.endIndex
-            let tag = rest[range.upperBound..<tagEnd]
-            if let name = tag.range(of: " \(attribute)=\"") ?? tag.range(of: "\(attribute)=\""),
-               let close = tag[name.upperBound...].firstIndex(of: "\"") {
-                values.append(String(tag[name.upperBound..<close]))
-            }
-            rest = rest[tagEnd...]
+        let key = Array(" \(attribute)=\"".utf8)
+        scan(data, for: start) { bytes, offset in
+            guard let tagEnd = bytes[offset...].firstIndex(of: UInt8(ascii: ">")),
+                  let keyAt = find(key, in: bytes, from: offset, to: tagEnd),
+                  let close = bytes[(keyAt + key.count)..<tagEnd].firstIndex(of: UInt8(ascii: "\"")) else { return }
+            values.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(keyAt + key.count)..<close]), as: UTF8.self))
         }
         return values
+    }
+
+    /// Calls `body` with the offset of every occurrence of `needle` (memchr: fast in debug builds).
+    private static func scan(_ data: Data, for needle: String, _ body: (UnsafeRawBufferPointer, Int) -> Void) {
+        let pattern = Array(needle.utf8)
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while let at = find(pattern, in: bytes, from: offset, to: bytes.count) {
+                body(bytes, at)
+                offset = at + pattern.count
+            }
+        }
+    }
+
+    private static func find(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Int? {
+        let base = bytes.baseAddress!
+        var at = start
+        while end - at >= pattern.count {
+            guard let hit = memchr(base + at, Int32(pattern[0]), end - at - pattern.count + 1) else { return nil }
+            let offset = UnsafeRawPointer(hit) - base
+            if memcmp(base + offset, pattern, pattern.count) == 0 { return offset }
+            at = offset + 1
+        }
+        return nil
     }
 }
 
