@@ -19,26 +19,15 @@ final class XMLImporter: XMLEventHandler {
     let loaders: [TableLoader]
     let context: BuildContext
     let progress: BuildProgress?
-    /// Per mapping table: records skipped by its filter in this file.
-    private(set) var filtered: [Int]
 
+    private let state: UnsafeMutablePointer<XMLStreamState>
     private var parser: XMLPushParser!
     private var source: MeasuredByteSource!
-    private var active: [Bool]
+    private let active: [Bool]
+    private let slotCount: Int
     private var localNames: [UnsafePointer<xmlChar>] = []
     private var namespaceURIs: [UnsafePointer<xmlChar>] = []
     private var prefixes: [UnsafePointer<xmlChar>] = []
-    // The open elements, outermost first.
-    private var elementLocals: [Int] = []
-    private var elementNames: [UnsafePointer<xmlChar>] = []
-    private var elementNamespaces: [UnsafePointer<xmlChar>?] = []
-    private var elementPrefixes: [UnsafePointer<xmlChar>?] = []
-    private var open: [XMLRecordFrame] = []
-    private var pool: [[XMLRecordFrame]]
-    private var captures: [(frame: XMLRecordFrame, slot: Int, depth: Int)] = []
-    /// Inside a record dropped by its filter: the depth of its element; 0 otherwise.
-    private var skipDepth = 0
-    private var topLevelCounts: [Int]
     /// Per table: its record element's path in this file (for messages), and per column the
     /// slot whose path the loader shows.
     private var recordPaths: [String?]
@@ -47,6 +36,9 @@ final class XMLImporter: XMLEventHandler {
     private var records = 0
     private var failure: (any Error)?
 
+    /// Per mapping table: records skipped by its filter in this file.
+    var filtered: [Int] { state.pointee.filtered }
+
     init(file: InputFile, mapping: XMLMapping, loaders: [TableLoader], context: BuildContext, progress: BuildProgress?) {
         self.file = file
         self.mapping = mapping
@@ -54,9 +46,9 @@ final class XMLImporter: XMLEventHandler {
         self.context = context
         self.progress = progress
         let count = mapping.tables.count
-        filtered = Array(repeating: 0, count: count)
-        pool = Array(repeating: [], count: count)
-        topLevelCounts = Array(repeating: 0, count: count)
+        state = UnsafeMutablePointer.allocate(capacity: 1)
+        state.initialize(to: XMLStreamState(tableCount: count))
+        slotCount = mapping.tables.map(\.slotPaths.count).max() ?? 0
         recordPaths = Array(repeating: nil, count: count)
         shownSlots = mapping.tables.map { Array(repeating: -1, count: $0.columns.count) }
         var active: [Bool] = []
@@ -75,6 +67,11 @@ final class XMLImporter: XMLEventHandler {
         }
     }
 
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
     /// True when a top-level table reading `pattern` (a name, or `*` wildcards) reads `name`.
     static func name(_ name: String, matches pattern: String) -> Bool {
         fnmatch(pattern.lowercased(), name.lowercased(), 0) == 0
@@ -88,7 +85,12 @@ final class XMLImporter: XMLEventHandler {
     func run() throws(BuildError) -> InputRecord {
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
         parser = XMLPushParser(file: file.displayPath, handler: self)
-        defer { parser = nil; open.forEach { $0.release() }; open = []; captures = [] }
+        defer {
+            parser = nil
+            state.pointee.openCount = 0
+            state.pointee.captures = []
+            state.pointee.elements = []
+        }
         localNames = mapping.localNames.map(parser.intern)
         namespaceURIs = mapping.namespaceURIs.map(parser.intern)
         prefixes = mapping.prefixes.map(parser.intern)
@@ -121,23 +123,20 @@ final class XMLImporter: XMLEventHandler {
 
     func startElement(_ tag: XMLStartTag) {
         let local = localIndex(tag.localName)
-        elementLocals.append(local)
-        elementNames.append(tag.localName)
-        elementNamespaces.append(tag.namespace)
-        elementPrefixes.append(tag.prefix)
-        guard skipDepth == 0 else { return }
-        let depth = elementLocals.count
-        for frame in open {
-            let parentNode = frame.nodes[frame.nodes.count - 1]
+        state.pointee.elements.append(XMLStreamState.Element(local: local, name: tag.localName, namespace: tag.namespace, prefix: tag.prefix))
+        guard state.pointee.skipDepth == 0 else { return }
+        let depth = state.pointee.elements.count
+        for frame in 0..<state.pointee.openCount {
+            let parentNode = state.pointee.frames[frame].nodes[state.pointee.frames[frame].nodes.count - 1]
             var node = -1
             if parentNode >= 0 && local >= 0 {
-                for child in mapping.tables[frame.table].nodes[parentNode].children
+                for child in mapping.tables[state.pointee.frames[frame].table].nodes[parentNode].children
                 where matches(child.test, local: local, namespace: tag.namespace, prefix: tag.prefix) {
                     node = child.node
                     break
                 }
             }
-            frame.nodes.append(node)
+            state.pointee.frames[frame].nodes.append(node)
             if node >= 0 { capture(frame, node: node, tag: tag, depth: depth) }
         }
         guard local >= 0 else { return }
@@ -147,50 +146,44 @@ final class XMLImporter: XMLEventHandler {
     }
 
     func characters(_ text: UnsafeRawBufferPointer) {
-        guard skipDepth == 0, !captures.isEmpty else { return }
-        for capture in captures {
-            capture.frame.values[capture.slot].append(contentsOf: text)
-            if capture.frame.values[capture.slot].count > Self.maximumValueLength {
-                let path = recordPaths[capture.frame.table].map { $0 + "/" } ?? ""
+        guard state.pointee.skipDepth == 0, !state.pointee.captures.isEmpty else { return }
+        for capture in state.pointee.captures {
+            state.pointee.frames[capture.frame].values[capture.slot].append(contentsOf: text)
+            if state.pointee.frames[capture.frame].values[capture.slot].count > Self.maximumValueLength {
+                let table = state.pointee.frames[capture.frame].table
+                let path = recordPaths[table].map { $0 + "/" } ?? ""
                 parser.fail(XMLSyntaxError(file: file.displayPath, line: parser.line, column: parser.column,
-                                           message: "the text of \(path)\(mapping.tables[capture.frame.table].slotPaths[capture.slot]) is longer than \(Self.maximumValueLength) bytes"))
+                                           message: "the text of \(path)\(mapping.tables[table].slotPaths[capture.slot]) is longer than \(Self.maximumValueLength) bytes"))
                 return
             }
         }
     }
 
     func endElement() {
-        let depth = elementLocals.count
-        defer {
-            elementLocals.removeLast()
-            elementNames.removeLast()
-            elementNamespaces.removeLast()
-            elementPrefixes.removeLast()
+        let depth = state.pointee.elements.count
+        defer { state.pointee.elements.removeLast() }
+        if state.pointee.skipDepth != 0 {
+            guard depth == state.pointee.skipDepth else { return }
+            state.pointee.skipDepth = 0
         }
-        if skipDepth != 0 {
-            guard depth == skipDepth else { return }
-            skipDepth = 0
-        }
-        if !captures.isEmpty {
-            var index = captures.count - 1
+        if !state.pointee.captures.isEmpty {
+            var index = state.pointee.captures.count - 1
             while index >= 0 {
-                let capture = captures[index]
+                let capture = state.pointee.captures[index]
                 if capture.depth == depth {
-                    Self.trimWhitespace(&capture.frame.values[capture.slot])
-                    capture.frame.present[capture.slot] = true
-                    capture.frame.capturing[capture.slot] = false
-                    captures.remove(at: index)
+                    Self.trimWhitespace(&state.pointee.frames[capture.frame].values[capture.slot])
+                    state.pointee.frames[capture.frame].present[capture.slot] = true
+                    state.pointee.frames[capture.frame].capturing[capture.slot] = false
+                    state.pointee.captures.remove(at: index)
                 }
                 index -= 1
             }
         }
-        while let frame = open.last, frame.depth == depth {
-            open.removeLast()
-            do { try finish(frame) } catch { stop(error) }
-            frame.release()
-            pool[frame.table].append(frame)
+        while state.pointee.openCount > 0 && state.pointee.frames[state.pointee.openCount - 1].depth == depth {
+            state.pointee.openCount -= 1
+            do { try finish(state.pointee.openCount) } catch { stop(error) }
         }
-        for frame in open { frame.nodes.removeLast() }
+        for frame in 0..<state.pointee.openCount { state.pointee.frames[frame].nodes.removeLast() }
     }
 
     // MARK: Records
@@ -200,64 +193,67 @@ final class XMLImporter: XMLEventHandler {
         let steps = mapping.pattern
         guard depth >= steps.count, !mapping.anchored || depth == steps.count else { return }
         for (offset, step) in steps.enumerated() {
-            let level = depth - steps.count + offset
-            guard matches(step, local: elementLocals[level], namespace: elementNamespaces[level], prefix: elementPrefixes[level]) else { return }
+            let element = state.pointee.elements[depth - steps.count + offset]
+            guard matches(step, local: element.local, namespace: element.namespace, prefix: element.prefix) else { return }
         }
-        var parent: XMLRecordFrame?
+        var parent = -1
         if let parentTable = mapping.parent {
             // A nested table's records are only those inside a record of its parent.
-            guard let enclosing = open.last(where: { $0.table == parentTable }) else { return }
+            guard let enclosing = (0..<state.pointee.openCount).last(where: { state.pointee.frames[$0].table == parentTable }) else { return }
             parent = enclosing
         }
         let position: Int
-        if let parent {
-            parent.childCounts[table] += 1
-            position = parent.childCounts[table]
+        if parent >= 0 {
+            state.pointee.frames[parent].childCounts[table] += 1
+            position = state.pointee.frames[parent].childCounts[table]
         } else {
-            topLevelCounts[table] += 1
-            position = topLevelCounts[table]
+            state.pointee.topLevelCounts[table] += 1
+            position = state.pointee.topLevelCounts[table]
         }
         if recordPaths[table] == nil { describePaths(of: table, depth: depth) }
-        let frame = pool[table].popLast()
-            ?? XMLRecordFrame(table: table, slotCount: mapping.slotPaths.count, tableCount: self.mapping.tables.count)
-        frame.start(depth: depth, line: parser.line, column: parser.column, position: position, parent: parent)
+        let frame = state.pointee.openCount
+        if frame == state.pointee.frames.count {
+            state.pointee.frames.append(XMLRecordFrame(slotCount: slotCount, tableCount: self.mapping.tables.count))
+        }
+        state.pointee.frames[frame].start(table: table, depth: depth, line: parser.line, column: parser.column, position: position, parent: parent)
+        state.pointee.openCount += 1
         capture(frame, node: 0, tag: tag, depth: depth)
         if mapping.filtersAtStart && !passesFilters(frame) {
-            filtered[table] += 1
-            frame.release()
-            pool[table].append(frame)
-            skipDepth = depth
-            return
+            state.pointee.filtered[table] += 1
+            state.pointee.openCount -= 1
+            // Drop the captures this record started: its subtree is skipped.
+            state.pointee.captures.removeAll { $0.frame == frame }
+            state.pointee.skipDepth = depth
         }
-        open.append(frame)
     }
 
     /// Reads the attributes `node` wants from `tag` and starts capturing its text.
-    private func capture(_ frame: XMLRecordFrame, node index: Int, tag: XMLStartTag, depth: Int) {
-        let node = mapping.tables[frame.table].nodes[index]
+    private func capture(_ frame: Int, node index: Int, tag: XMLStartTag, depth: Int) {
+        let node = mapping.tables[state.pointee.frames[frame].table].nodes[index]
         if !node.attributes.isEmpty {
             for attribute in 0..<tag.attributeCount {
                 let local = localIndex(tag.attributeLocalName(attribute))
                 guard local >= 0 else { continue }
-                for wanted in node.attributes where !frame.present[wanted.slot]
+                for wanted in node.attributes where !state.pointee.frames[frame].present[wanted.slot]
                 && matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) {
-                    XMLText.decodeAttribute(tag.attributeValue(attribute), into: &frame.values[wanted.slot])
-                    frame.present[wanted.slot] = true
-                    frame.valueLines[wanted.slot] = parser.line
-                    frame.valueColumns[wanted.slot] = parser.column
+                    XMLText.decodeAttribute(tag.attributeValue(attribute), into: &state.pointee.frames[frame].values[wanted.slot])
+                    state.pointee.frames[frame].present[wanted.slot] = true
+                    state.pointee.frames[frame].valueLines[wanted.slot] = parser.line
+                    state.pointee.frames[frame].valueColumns[wanted.slot] = parser.column
                 }
             }
         }
-        for slot in node.textSlots where !frame.present[slot] && !frame.capturing[slot] {
-            frame.values[slot].removeAll(keepingCapacity: true)
-            frame.capturing[slot] = true
-            frame.valueLines[slot] = parser.line
-            frame.valueColumns[slot] = parser.column
-            captures.append((frame, slot, depth))
+        for slot in node.textSlots where !state.pointee.frames[frame].present[slot] && !state.pointee.frames[frame].capturing[slot] {
+            state.pointee.frames[frame].values[slot].removeAll(keepingCapacity: true)
+            state.pointee.frames[frame].capturing[slot] = true
+            state.pointee.frames[frame].valueLines[slot] = parser.line
+            state.pointee.frames[frame].valueColumns[slot] = parser.column
+            state.pointee.captures.append(XMLStreamState.Capture(frame: frame, slot: slot, depth: depth))
         }
     }
 
-    private func passesFilters(_ frame: XMLRecordFrame) -> Bool {
+    private func passesFilters(_ index: Int) -> Bool {
+        let frame = state.pointee.frames[index]
         for filter in mapping.tables[frame.table].filters {
             let value = frame.firstValue(filter.slots).map { frame.values[$0] }
             switch filter.test {
@@ -271,14 +267,16 @@ final class XMLImporter: XMLEventHandler {
     }
 
     /// Writes a record whose element ended, then the rows of its lists.
-    private func finish(_ frame: XMLRecordFrame) throws {
-        let table = frame.table
+    private func finish(_ index: Int) throws {
+        let table = state.pointee.frames[index].table
         let mapping = self.mapping.tables[table]
-        if !mapping.filtersAtStart && !mapping.filters.isEmpty && !passesFilters(frame) {
-            filtered[table] += 1
-            if let id = frame.id { try deleteNestedRows(of: table, parentIDs: String(id)) }
+        if !mapping.filtersAtStart && !mapping.filters.isEmpty && !passesFilters(index) {
+            state.pointee.filtered[table] += 1
+            if let id = state.pointee.frames[index].id { try deleteNestedRows(of: table, parentIDs: String(id)) }
             return
         }
+        let parentID = state.pointee.frames[index].parent >= 0 ? id(of: state.pointee.frames[index].parent) : nil
+        let frame = state.pointee.frames[index] // a copy that shares the buffers: finish only reads
         let loader = loaders[table]
         loader.beginRow(line: frame.line, column: frame.column)
         for (column, sources) in mapping.columns.enumerated() {
@@ -308,7 +306,7 @@ final class XMLImporter: XMLEventHandler {
             }
         }
         loader.setPlace(line: frame.line, column: frame.column)
-        if let parent = frame.parent { try loader.setParent(id(of: parent)) }
+        if let parentID { try loader.setParent(parentID) }
         guard let id = try loader.finishRow(id: frame.id) else { return }
         for child in mapping.children where listDelimiters[child] != nil {
             try writeList(child, of: frame, parentID: id)
@@ -341,10 +339,10 @@ final class XMLImporter: XMLEventHandler {
     }
 
     /// The row id of an open record, allocated now if needed (its nested records need it).
-    private func id(of frame: XMLRecordFrame) -> Int64 {
-        if let id = frame.id { return id }
-        let id = context.allocateID(in: mapping.tables[frame.table].table.name)
-        frame.id = id
+    private func id(of frame: Int) -> Int64 {
+        if let id = state.pointee.frames[frame].id { return id }
+        let id = context.allocateID(in: mapping.tables[state.pointee.frames[frame].table].table.name)
+        state.pointee.frames[frame].id = id
         return id
     }
 
@@ -370,8 +368,9 @@ final class XMLImporter: XMLEventHandler {
     /// the loader's field names reset to each column's first source.
     private func describePaths(of table: Int, depth: Int) {
         let path = (0..<depth).map { level -> String in
-            let local = String(cString: elementNames[level])
-            return elementPrefixes[level].map { String(cString: $0) + ":" + local } ?? local
+            let element = state.pointee.elements[level]
+            let local = String(cString: element.name)
+            return element.prefix.map { String(cString: $0) + ":" + local } ?? local
         }.joined(separator: "/")
         recordPaths[table] = path
         for column in shownSlots[table].indices { shownSlots[table][column] = -1 }

@@ -49,7 +49,7 @@ struct XMLStartTag {
 /// (depth, name and value sizes) stay on (no `XML_PARSE_HUGE`).
 final class XMLPushParser {
     private let context: xmlParserCtxtPtr
-    private unowned let handler: any XMLEventHandler
+    private unowned(unsafe) let handler: any XMLEventHandler // the importer owns the parser
     let file: String
     /// The first error: libxml2's, a refusal, or one the handler raised with `stop`.
     private(set) var error: XMLSyntaxError?

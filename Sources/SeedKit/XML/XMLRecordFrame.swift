@@ -1,20 +1,21 @@
 /// One record being read: the values captured so far and where its paths stand. Holds only
 /// the record's own values (its nested records are written as they end), so memory is
-/// bounded by one record whatever the size of the file. Frames are reused.
-final class XMLRecordFrame {
+/// bounded by one record per nesting level, whatever the size of the file. Frames live on a
+/// stack in `XMLStreamState` and are reused, keeping their buffers.
+struct XMLRecordFrame {
     /// The table (index in `XMLMapping.tables`).
-    let table: Int
+    var table = 0
     /// The depth of the record's element (the root element is 1).
-    private(set) var depth = 0
+    var depth = 0
     /// The row id; allocated early when a nested record needs it, else when written.
     var id: Int64?
     /// 1-based position among the records of its table in its parent (or in the file).
-    private(set) var position = 0
+    var position = 0
     /// Where the record's start tag ends.
-    private(set) var line = 0
-    private(set) var column = 0
-    /// The record this one is nested in, when its table has a parent.
-    private(set) var parent: XMLRecordFrame?
+    var line = 0
+    var column = 0
+    /// The frame (index on the stack) of the record this one is nested in, or -1.
+    var parent = -1
     /// Per slot: the bytes read, whether the source was found, and where.
     var values: [[UInt8]]
     var present: [Bool]
@@ -26,8 +27,8 @@ final class XMLRecordFrame {
     /// Per table: records of it nested in this one so far (their positions).
     var childCounts: [Int]
 
-    init(table: Int, slotCount: Int, tableCount: Int) {
-        self.table = table
+    /// A frame with room for `slotCount` values (the most any table has).
+    init(slotCount: Int, tableCount: Int) {
         values = Array(repeating: [], count: slotCount)
         present = Array(repeating: false, count: slotCount)
         capturing = Array(repeating: false, count: slotCount)
@@ -36,8 +37,9 @@ final class XMLRecordFrame {
         childCounts = Array(repeating: 0, count: tableCount)
     }
 
-    /// Makes the frame a new record, forgetting the previous one.
-    func start(depth: Int, line: Int, column: Int, position: Int, parent: XMLRecordFrame?) {
+    /// Makes the frame a new record of `table`, forgetting the previous one.
+    mutating func start(table: Int, depth: Int, line: Int, column: Int, position: Int, parent: Int) {
+        self.table = table
         self.depth = depth
         self.line = line
         self.column = column
@@ -53,11 +55,46 @@ final class XMLRecordFrame {
         nodes.append(0)
     }
 
-    /// Drops the link to the parent (a recycled frame must not keep it alive).
-    func release() { parent = nil }
-
-    /// The value of the first of `slots` that was found with a non-empty value.
+    /// The first of `slots` that was found with a non-empty value.
     func firstValue(_ slots: [Int]) -> Int? {
         slots.first { present[$0] && !values[$0].isEmpty }
+    }
+}
+
+/// What changes with every parser event while a file streams: the open elements, the open
+/// records and the values being captured. The importer keeps it behind one pointer: the
+/// callbacks touch it millions of times, and through a pointer Swift neither retains nor
+/// checks exclusive access on each touch.
+struct XMLStreamState {
+    /// An open element: its name (as a number of `XMLMapping.localNames`, or -1) and the
+    /// parser's interned name, namespace and prefix.
+    struct Element {
+        var local: Int
+        var name: UnsafePointer<UInt8>
+        var namespace: UnsafePointer<UInt8>?
+        var prefix: UnsafePointer<UInt8>?
+    }
+
+    /// Text being collected for a slot of an open record until the element at `depth` ends.
+    struct Capture {
+        var frame: Int
+        var slot: Int
+        var depth: Int
+    }
+
+    var elements: [Element] = []
+    /// The record frames; the first `openCount` are the open records, outermost first.
+    var frames: [XMLRecordFrame] = []
+    var openCount = 0
+    var captures: [Capture] = []
+    /// Inside a record dropped by its filter: the depth of its element; 0 otherwise.
+    var skipDepth = 0
+    /// Per table: top-level records so far (their positions) and records filtered out.
+    var topLevelCounts: [Int]
+    var filtered: [Int]
+
+    init(tableCount: Int) {
+        topLevelCounts = Array(repeating: 0, count: tableCount)
+        filtered = Array(repeating: 0, count: tableCount)
     }
 }
