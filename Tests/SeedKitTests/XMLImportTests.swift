@@ -68,7 +68,7 @@ struct XMLImportTests {
     func mirroredModel() throws {
         let folder = TemporaryFolder()
         let output = folder.file("library.sqlite")
-        try SeedBuilder.build([XMLFixtures.library], to: output, schema: XMLFixtures.schema("library"))
+        _ = try SeedBuilder.build([XMLFixtures.library], to: output, schema: XMLFixtures.schema("library"))
         let db = try Connection(path: output, mode: .readOnly)
         for (table, element) in [("library", "<library "), ("author", "<author "), ("book", "<book "), ("chapter", "<chapter "), ("section", "<section>")] {
             #expect(try db.int("SELECT count(*) FROM \(table)") == Int64(XMLFixtures.occurrences(of: element, in: XMLFixtures.library)), "\(table)")
@@ -149,7 +149,7 @@ struct XMLImportTests {
             </root>
             """)
         let output = folder.file("out.sqlite")
-        try SeedBuilder.build([folder.file("data")], to: output, schema: folder.file("schema.yaml"))
+        _ = try SeedBuilder.build([folder.file("data")], to: output, schema: folder.file("schema.yaml"))
         let db = try Connection(path: output, mode: .readOnly)
         #expect(try db.int("SELECT count(*) FROM item") == 1)
         #expect(try db.text("SELECT name || ' ' || code FROM item") == "right 1")
@@ -181,7 +181,7 @@ struct XMLImportTests {
             <post title="Q &amp; A" tags="&lt;ml&gt;&lt;r&amp;d&gt;&lt;ai&gt;"/><post title="none"/></site>
             """)
         let output = folder.file("out.sqlite")
-        try SeedBuilder.build([folder.file("data")], to: output, schema: folder.file("schema.yaml"))
+        _ = try SeedBuilder.build([folder.file("data")], to: output, schema: folder.file("schema.yaml"))
         let db = try Connection(path: output, mode: .readOnly)
         #expect(try db.text("SELECT title FROM post WHERE id = 1") == "Q & A")
         #expect(try db.text("SELECT group_concat(t.name, ',') FROM (SELECT * FROM post_tag ORDER BY position) p JOIN tag t ON t.id = p.tag_ref") == "ml,r&d,ai")

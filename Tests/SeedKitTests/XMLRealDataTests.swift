@@ -11,7 +11,7 @@ struct XMLRealDataTests {
     func openStreetMap() throws {
         let folder = TemporaryFolder()
         let output = folder.file("osm.sqlite")
-        try SeedBuilder.build([XMLFixtures.osm], to: output, schema: XMLFixtures.schema("osm"))
+        _ = try SeedBuilder.build([XMLFixtures.osm], to: output, schema: XMLFixtures.schema("osm"))
         let db = try Connection(path: output, mode: .readOnly)
         let file = XMLFixtures.osm
         #expect(try db.int("SELECT count(*) FROM node") == Int64(XMLFixtures.occurrences(of: "<node ", in: file)))

@@ -63,15 +63,21 @@ final class XMLPushParser {
         self.handler = handler
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
+        // The event callbacks borrow the parser (no retain per event: millions of them).
         sax.startElementNs = { context, localName, prefix, namespace, _, _, attributeCount, _, attributes in
-            let parser = XMLPushParser.from(context)
-            parser.handler.startElement(XMLStartTag(localName: localName!, prefix: prefix, namespace: namespace,
+            Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                $0.handler.startElement(XMLStartTag(localName: localName!, prefix: prefix, namespace: namespace,
                                                     attributeCount: Int(attributeCount), attributes: attributes))
+            }
         }
-        sax.endElementNs = { context, _, _, _ in XMLPushParser.from(context).handler.endElement() }
+        sax.endElementNs = { context, _, _, _ in
+            Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.handler.endElement() }
+        }
         let characters: charactersSAXFunc = { context, text, length in
             guard let text, length > 0 else { return }
-            XMLPushParser.from(context).handler.characters(UnsafeRawBufferPointer(start: text, count: Int(length)))
+            Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                $0.handler.characters(UnsafeRawBufferPointer(start: text, count: Int(length)))
+            }
         }
         sax.characters = characters
         sax.cdataBlock = characters
