@@ -187,4 +187,25 @@ struct XMLImportTests {
         #expect(try db.text("SELECT group_concat(t.name, ',') FROM (SELECT * FROM post_tag ORDER BY position) p JOIN tag t ON t.id = p.tag_ref") == "ml,r&d,ai")
         #expect(try db.int("SELECT count(*) FROM post_tag WHERE post_ref = 1") == 3)
     }
+
+    @Test("an .osm file needs no --schema: the built-in osm schema reads it, node lists in order")
+    func builtInOSM() throws {
+        let folder = TemporaryFolder()
+        let output = folder.file("osm.sqlite")
+        let summary = try SeedBuilder.build([XMLFixtures.osmExcerpt], to: output)
+        #expect(summary.schemaName == "osm")
+        let db = try Connection(path: output, mode: .readOnly)
+        let file = XMLFixtures.osmExcerpt
+        #expect(try db.int("SELECT count(*) FROM node") == Int64(XMLFixtures.occurrences(of: "<node ", in: file)))
+        #expect(try db.int("SELECT count(*) FROM way") == 3)
+        #expect(try db.int("SELECT count(*) FROM way_node") == Int64(XMLFixtures.occurrences(of: "<nd ", in: file)))
+        #expect(try db.int("SELECT (SELECT count(*) FROM node_tag) + (SELECT count(*) FROM way_tag) + (SELECT count(*) FROM relation_tag)")
+                == Int64(XMLFixtures.occurrences(of: "<tag ", in: file)))
+        let data = FileManager.default.contents(atPath: file)!
+        let expected = XMLFixtures.attributeValues("ref", of: "<nd ", in: data)
+        let stored = try db.rows("SELECT n.osm_id FROM way_node wn JOIN node n ON n.id = wn.node_ref ORDER BY wn.way_ref, wn.position")
+            .map { $0[0].description }
+        #expect(stored == expected)
+        #expect(try db.text("SELECT type || ' ' || ref || ' ' || role FROM relation_member WHERE position = 1") != nil)
+    }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Finds the schema for a build when none is given.
 ///
 /// Lookup order: (1) `--schema FILE`; (2) a `seedgen.yaml` inside an input folder;
-/// (3) a built-in schema recognised from the input files (GTFS feeds: the transit schema).
+/// (3) a built-in schema recognised from the input files, tried in the order of `builtIns`:
+/// GTFS feeds use the transit schema, OpenStreetMap `.osm` files the osm schema.
 public enum SchemaLocator {
     /// A schema compiled into seedgen, with the test that recognises its inputs.
     public struct BuiltIn: Sendable {
@@ -22,6 +23,9 @@ public enum SchemaLocator {
         BuiltIn(name: "transit", bytes: PackageResources.transit_yaml) { inputs in
             ["stop_times.txt", "stops.txt", "trips.txt", "routes.txt"].contains { inputs.file(named: $0) != nil }
         },
+        BuiltIn(name: "osm", bytes: PackageResources.osm_yaml) { inputs in
+            inputs.files.contains { $0.name.lowercased().hasSuffix(".osm") }
+        },
     ]
 
     /// The file name looked for inside input folders.
@@ -36,6 +40,6 @@ public enum SchemaLocator {
         }
         if let builtIn = builtIns.first(where: { $0.recognises(inputs) }) { return try builtIn.load() }
         throw SchemaError(file: inputPaths.joined(separator: " "), message:
-            "no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed (which uses the built-in transit schema)")
+            "no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed or an .osm file (which use the built-in transit and osm schemas)")
     }
 }

@@ -6,6 +6,8 @@ import SeedSQLite
 enum XMLFixtures {
     static let topSongs = Repository.path("Tests/Fixtures/xml/topsongs/topsongs.xml")
     static let library = Repository.path("Tests/Fixtures/xml/library/library.xml")
+    /// Three ways, their nodes and one relation, cut from the Liechtenstein extract.
+    static let osmExcerpt = Repository.path("Tests/Fixtures/xml/osm/liechtenstein-excerpt.osm")
     static func schema(_ name: String) -> String { Repository.path("Schema/\(name).yaml") }
 
     /// The shared real data (`../shared/data`), when this checkout has it.
