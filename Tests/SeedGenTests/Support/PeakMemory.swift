@@ -1,7 +1,14 @@
 import Foundation
 
-/// Runs a command and reports its peak resident memory (`wait4`'s `ru_maxrss`).
+/// Runs a command and reports its peak resident memory, measured by `/usr/bin/time -f %M`.
+///
+/// Not `wait4` on a child spawned from the test: on Linux a child started with
+/// `posix_spawn` (a vfork-style clone) inherits the test runner's high-water mark at exec,
+/// so `ru_maxrss` would report the larger of the two. `time` forks a small process first.
 enum PeakMemory {
+    static let timeTool = "/usr/bin/time"
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: timeTool) }
+
     struct Result {
         var status: Int32
         /// Peak resident set size, in kilobytes.
@@ -9,20 +16,19 @@ enum PeakMemory {
     }
 
     /// Runs `executable arguments...` with its output discarded and waits for it.
-    static func run(_ executable: String, _ arguments: [String]) -> Result {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return Result(status: -1, kilobytes: 0) }
-        var status: Int32 = 0
-        var usage = rusage()
-        wait4(pid, &status, 0, &usage)
-        return Result(status: (status >> 8) & 0xFF, kilobytes: usage.ru_maxrss)
+    static func run(_ executable: String, _ arguments: [String]) throws -> Result {
+        let report = NSTemporaryDirectory() + "seedgen-peak-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: timeTool)
+        process.arguments = ["-f", "%M", "-o", report, executable] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        let kilobytes = text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        return Result(status: process.terminationStatus, kilobytes: kilobytes)
     }
 }
 
