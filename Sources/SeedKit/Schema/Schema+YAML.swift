@@ -63,6 +63,7 @@ extension Table {
         table.element = try object.string("element")
         table.rowID = try object.string("rowID") ?? "id"
         table.key = try object.strings("key") ?? []
+        table.withoutRowID = try object.bool("withoutRowID") ?? false
         _ = try object.string("description")
         if var parent = try object.object("parent", what: "the parent of \(what)") {
             table.parent = ParentLink(table: try parent.requiredString("table", in: "'parent' of \(what)"),
