@@ -20,9 +20,12 @@ enum FileSystem {
         return FileDescriptor(path: path, fd: fd)
     }
 
-    /// Opens (creating when missing) a file used only for locking; never truncates it.
+    /// Opens (creating when missing) a file used only for locking; never truncates it. In a
+    /// folder the process may not write, an existing lock file is opened read-only (`flock`
+    /// works on it), so checking an installed seed still works.
     static func openLockFile(_ path: String) throws(SystemCallError) -> FileDescriptor {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 && (errno == EACCES || errno == EROFS) { fd = open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
         return FileDescriptor(path: path, fd: fd)
     }

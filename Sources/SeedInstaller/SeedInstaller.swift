@@ -23,9 +23,10 @@ import SeedArchive
 ///
 /// ## Installing, in this order
 /// 1. Take an exclusive `flock` on `<dest>.seedgen-lock` (waiting for any other installer;
-///    the kernel releases it if the holder dies), then decide again: a process that waited
-///    finds the seed another one just installed and reports up to date.
-/// 2. Remove temporary files an earlier crash left (`.<name>.seedgen-tmp-<pid>-<hex>` only).
+///    the kernel releases it if the holder dies). Remove temporary files an earlier crash left
+///    (`.<name>.seedgen-tmp-<pid>-<hex>` only), then decide: a process that waited finds the
+///    seed another one just installed and reports up to date.
+/// 2. If the size is known (manifest, or a plain `.sqlite`), check the free space first.
 /// 3. Decompress into a new temporary file in the destination's folder, `fsync` it.
 ///    A full disk fails here: the temporary file is removed, nothing else changed.
 /// 4. Verify the temporary file: SQLite header, not WAL, schema version (expected and stamped),
@@ -101,14 +102,14 @@ public struct SeedInstaller: Sendable {
             throw error.installerError("cannot lock the seed for installing")
         }
         defer { withExtendedLifetime(lock) {} }
+        do { try files.removeLeftoverTemporaryFiles() } catch {
+            throw error.installerError("cannot remove a temporary file left by an earlier install")
+        }
 
         let record = InstallRecord.read(path: files.recordPath)
         if let record, isUpToDate(record, shipped: shipped, files: files) {
             return SeedInstallResult(status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
                                      path: files.destination)
-        }
-        do { try files.removeLeftoverTemporaryFiles() } catch {
-            throw error.installerError("cannot remove a temporary file left by an earlier install")
         }
         try checkFreeSpace(for: shipped, files: files)
 

@@ -22,7 +22,7 @@ extension SeedGen {
             leaves the old seed or the new one, never a mix. Concurrent installs wait for each other.
 
             Prints one line starting with `installed` or `up-to-date` and exits 0; otherwise \
-            prints the reason to standard error and exits non-zero.
+            prints the reason to standard error and exits 1 (3 when the schema version differs).
 
             Example:
               $ seedgen install seed.sqlite.gz --to /var/lib/app/seed.sqlite \\

@@ -55,7 +55,9 @@ import Testing
         let a = try seed("A", payloadBytes: 1000, rows: 1000), b = try seed("B", payloadBytes: 1000, rows: 1000)
         let start = Date()
         #expect(try SeedgenTool.run(["install", a.gz, "--to", destination]).status == 0)
-        let window = max(Date().timeIntervalSince(start) * 1.3, 0.05)
+        // Kill within a window around the install's duration, adapted as we go so that the kills
+        // keep landing near the end, where verification, the record and the rename happen.
+        var window = max(Date().timeIntervalSince(start) * 1.2, 0.05)
         var generator = SystemRandomNumberGenerator()
         var outcomes: [String: Int] = [:]
         for iteration in 0..<40 {
@@ -66,6 +68,7 @@ import Testing
             let killed = SeedgenTool.finish(process)
             let found = bytes(of: destination)
             let state = found == old.plain ? "old" : found == new.plain ? "new" : found == nil ? "absent" : "MIXED"
+            window *= killed.status == SIGKILL ? 1.1 : 0.8
             outcomes["\(killed.status == SIGKILL ? "killed" : "finished")/\(state)", default: 0] += 1
             if (try FileManager.default.contentsOfDirectory(atPath: folder.file("data"))).contains(where: { $0.contains("seedgen-tmp") }) {
                 outcomes["left a temporary file", default: 0] += 1

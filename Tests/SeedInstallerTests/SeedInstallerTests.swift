@@ -56,6 +56,16 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("data")).sorted() == listing)
     }
 
+    @Test func decidingReadsOnlyTheGzipHeader() throws {
+        let source = try shipped("v1")
+        try install(source)
+        // Damage everything after the header: deciding must not notice, since it never decompresses.
+        var data = try #require(bytes(of: source))
+        for i in 100..<data.count { data[i] = 0 }
+        try data.write(to: URL(fileURLWithPath: source))
+        #expect(try install(source).status == .upToDate)
+    }
+
     @Test func aNewVersionReplacesTheSeedAndARollbackToo() throws {
         let v1 = try shipped("v1"), v2 = try shipped("v2")
         try install(v1)
@@ -171,7 +181,12 @@ import Testing
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let leftover = data + "/.seed.sqlite.seedgen-tmp-4242-00000000deadbeef"
         try Data("partial".utf8).write(to: URL(fileURLWithPath: leftover))
-        try install(try shipped("v1"))
+        let source = try shipped("v1")
+        try install(source)
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        // Also when the seed turns out to be up to date.
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: leftover))
+        #expect(try install(source).status == .upToDate)
         #expect(!FileManager.default.fileExists(atPath: leftover))
     }
 
