@@ -60,7 +60,7 @@ import Testing
         var window = max(Date().timeIntervalSince(start) * 1.2, 0.05)
         var generator = SystemRandomNumberGenerator()
         var outcomes: [String: Int] = [:]
-        for iteration in 0..<40 {
+        for iteration in 0..<32 {
             let (old, new) = iteration % 2 == 0 ? (a, b) : (b, a)
             let process = try SeedgenTool.start(["install", new.gz, "--to", destination])
             usleep(UInt32(Double.random(in: 0...window, using: &generator) * 1_000_000))
