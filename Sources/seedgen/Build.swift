@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeedKit
+import SeedSQLite
 
 extension SeedGen {
     struct Build: ParsableCommand {
@@ -56,6 +57,7 @@ extension SeedGen {
 
         func run() throws {
             Interrupts.removeScratchFilesOnSignal()
+            Connection.disableMemoryStatistics()
             let options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                                        allowDangling: allowDangling, cacheSize: cacheSize)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
