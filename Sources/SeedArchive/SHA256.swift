@@ -20,10 +20,9 @@ public struct SHA256: Sendable {
             blockCount += take
             base += take
             remaining -= take
-            if blockCount == 64 {
-                block.withUnsafeBytes { compress($0.baseAddress!) }
-                blockCount = 0
-            }
+            guard blockCount == 64 else { return } // still a partial block: keep it for later
+            block.withUnsafeBytes { compress($0.baseAddress!) }
+            blockCount = 0
         }
         while remaining >= 64 {
             compress(base)

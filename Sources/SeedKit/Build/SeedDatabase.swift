@@ -34,8 +34,10 @@ final class SeedDatabase {
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE;
-                PRAGMA temp_store = MEMORY;
-                PRAGMA cache_size = -32768;
+                PRAGMA temp_store = FILE;
+                PRAGMA cache_size = -16384;
+                PRAGMA threads = 1;
+                PRAGMA analysis_limit = 1000;
                 PRAGMA foreign_keys = OFF;
                 PRAGMA application_id = \(Self.applicationID);
                 """)
