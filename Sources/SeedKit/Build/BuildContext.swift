@@ -1,0 +1,48 @@
+import SeedSQLite
+
+/// What the loaders of one build share: the database, the issue log, the next row id of
+/// every table, and the options that change how rows are treated.
+final class BuildContext {
+    let database: Connection
+    let schema: Schema
+    let issues: IssueLog
+    /// Keep rows whose reference names no row, with a NULL reference, instead of failing.
+    let allowDangling: Bool
+    /// Overrides every reference's cache size, when set.
+    let cacheSize: Int?
+    private var nextIDs: [String: Int64] = [:]
+    /// Statistics of every resolver, by `table.column`, for the summary.
+    var referenceStatistics: [String: ReferenceStatistics] = [:]
+
+    init(database: Connection, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?) {
+        self.database = database
+        self.schema = schema
+        self.issues = issues
+        self.allowDangling = allowDangling
+        self.cacheSize = cacheSize
+    }
+
+    /// Hands out the next row id of `table`: 1, 2, 3, ... in input order.
+    func allocateID(in table: String) -> Int64 {
+        let id = nextIDs[table, default: 1]
+        nextIDs[table] = id + 1
+        return id
+    }
+
+    /// Gives back the last id handed out (the row was not inserted).
+    func releaseID(_ id: Int64, in table: String) {
+        if nextIDs[table] == id + 1 { nextIDs[table] = id }
+    }
+}
+
+/// How a reference was resolved over a build.
+public struct ReferenceStatistics: Sendable, Equatable {
+    /// Lookups answered by the cache (or by the previous row's key).
+    public var hits = 0
+    /// Lookups that needed a query.
+    public var misses = 0
+    /// Target rows created on first sight (find-or-create).
+    public var created = 0
+    /// Keys that named no row.
+    public var unresolved = 0
+}

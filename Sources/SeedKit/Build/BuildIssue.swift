@@ -1,0 +1,116 @@
+/// One problem found in the input: where it is, what the value was, what is wrong.
+public struct BuildIssue: Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable, CaseIterable {
+        // Errors: the build fails.
+        case malformedRow = "malformed row"
+        case invalidValue = "invalid value"
+        case missingValue = "missing value"
+        case missingColumn = "missing column"
+        case missingFile = "missing file"
+        case duplicateKey = "duplicate key"
+        case danglingReference = "dangling reference"
+        // Warnings: reported, the build goes on.
+        case unknownColumn = "unknown column"
+        case unusedFile = "unused file"
+        case nullReference = "unresolved reference kept as NULL"
+
+        public var isError: Bool {
+            switch self {
+            case .unknownColumn, .unusedFile, .nullReference: return false
+            default: return true
+            }
+        }
+    }
+
+    public var kind: Kind
+    /// The input file (as given: `feed/stops.txt`, `feed.zip:stops.txt`).
+    public var file: String
+    /// 1-based line, when the issue is in a line.
+    public var line: Int?
+    /// 1-based column: the field's position in a CSV record, the character in an XML line.
+    public var column: Int?
+    /// The field (CSV header name, XML path) or schema column concerned.
+    public var field: String?
+    /// The offending value, as read.
+    public var value: String?
+    /// What is wrong, in words.
+    public var message: String
+
+    public init(kind: Kind, file: String, line: Int? = nil, column: Int? = nil, field: String? = nil,
+                value: String? = nil, message: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.column = column
+        self.field = field
+        self.value = value
+        self.message = message
+    }
+
+    /// `file:line:column: field 'name': value 'x': message`
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        if let line = line, let column, line > 0 { text += ":\(column)" }
+        text += ":"
+        if let field { text += " \(field):" }
+        if let value { text += " '\(Self.shorten(value))'" }
+        return text + " " + message
+    }
+
+    static func shorten(_ value: String) -> String {
+        value.count > 80 ? String(value.prefix(77)) + "..." : value
+    }
+}
+
+/// Collects issues grouped by kind, file and field: a million bad values are counted, and
+/// only the first few of each group are kept as examples.
+public final class IssueLog: @unchecked Sendable {
+    public struct Group: Sendable {
+        public var kind: BuildIssue.Kind
+        public var file: String
+        public var field: String?
+        public var count: Int
+        public var examples: [BuildIssue]
+    }
+
+    /// How many examples each group keeps.
+    public let examplesPerGroup: Int
+    public private(set) var groups: [Group] = []
+    private var index: [String: Int] = [:]
+
+    public init(examplesPerGroup: Int = 5) {
+        self.examplesPerGroup = examplesPerGroup
+    }
+
+    public func record(_ issue: BuildIssue) {
+        let key = "\(issue.kind.rawValue)\u{1}\(issue.file)\u{1}\(issue.field ?? "")"
+        if let position = index[key] {
+            groups[position].count += 1
+            if groups[position].examples.count < examplesPerGroup { groups[position].examples.append(issue) }
+        } else {
+            index[key] = groups.count
+            groups.append(Group(kind: issue.kind, file: issue.file, field: issue.field, count: 1, examples: [issue]))
+        }
+    }
+
+    public var errorCount: Int { groups.filter(\.kind.isError).reduce(0) { $0 + $1.count } }
+    public var warningCount: Int { groups.filter { !$0.kind.isError }.reduce(0) { $0 + $1.count } }
+    public var hasErrors: Bool { groups.contains { $0.kind.isError } }
+
+    /// The issues as text: each group once, with its count and examples.
+    public func report(errors: Bool) -> String {
+        var lines: [String] = []
+        for group in groups where group.kind.isError == errors {
+            let label = errors ? "error" : "warning"
+            if group.count == 1 {
+                lines.append("\(label): \(group.examples[0])")
+            } else {
+                let field = group.field.map { " (\($0))" } ?? ""
+                lines.append("\(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(field); first \(group.examples.count):")
+                for example in group.examples { lines.append("  \(example)") }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

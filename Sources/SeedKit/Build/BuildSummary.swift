@@ -1,0 +1,21 @@
+/// What a build produced.
+public struct BuildSummary: Sendable {
+    public var output: String
+    public var schemaName: String
+    public var schemaVersion: Int
+    public var seedVersion: String
+    /// Rows per table, in load order.
+    public var tables: [(name: String, rows: Int)]
+    public var inputs: [InputRecord]
+    /// How references were resolved, by `table.column`.
+    public var references: [String: ReferenceStatistics]
+    /// Records skipped by filters, by table.
+    public var filtered: [String: Int]
+    public var warnings: Int
+    /// The warnings, grouped, as text.
+    public var warningReport: String
+    public var outputBytes: Int64
+    public var seconds: Double
+
+    public var totalRows: Int { tables.reduce(0) { $0 + $1.rows } }
+}

@@ -1,0 +1,72 @@
+/// A map of bounded size that forgets the least recently used entry when full.
+///
+/// Entries live in arrays linked by index, so a hit moves no memory and allocates nothing.
+struct LRUCache<Key: Hashable, Value> {
+    private struct Node {
+        var key: Key
+        var value: Value
+        var previous: Int
+        var next: Int
+    }
+
+    let capacity: Int
+    private var nodes: [Node] = []
+    private var positions: [Key: Int] = [:]
+    private var head = -1 // most recent
+    private var tail = -1 // least recent
+    private(set) var hits = 0
+    private(set) var misses = 0
+
+    init(capacity: Int) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+    }
+
+    var count: Int { nodes.count }
+
+    mutating func value(for key: Key) -> Value? {
+        guard let position = positions[key] else {
+            misses += 1
+            return nil
+        }
+        hits += 1
+        moveToFront(position)
+        return nodes[position].value
+    }
+
+    mutating func insert(_ value: Value, for key: Key) {
+        if let position = positions[key] {
+            nodes[position].value = value
+            moveToFront(position)
+            return
+        }
+        if nodes.count < capacity {
+            nodes.append(Node(key: key, value: value, previous: -1, next: head))
+            let position = nodes.count - 1
+            if head >= 0 { nodes[head].previous = position }
+            head = position
+            if tail < 0 { tail = position }
+            positions[key] = position
+        } else {
+            // Reuse the least recently used node.
+            let position = tail
+            positions[nodes[position].key] = nil
+            nodes[position].key = key
+            nodes[position].value = value
+            positions[key] = position
+            moveToFront(position)
+        }
+    }
+
+    private mutating func moveToFront(_ position: Int) {
+        guard position != head else { return }
+        let previous = nodes[position].previous, next = nodes[position].next
+        if previous >= 0 { nodes[previous].next = next }
+        if next >= 0 { nodes[next].previous = previous }
+        if position == tail { tail = previous }
+        nodes[position].previous = -1
+        nodes[position].next = head
+        nodes[head].previous = position
+        head = position
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import SeedArchive
+import SeedSQLite
+
+/// Builds one seed: reads the inputs through the schema into a scratch database, indexes,
+/// analyzes and compacts it, and renames it over the output only when all went well.
+public struct SeedBuilder {
+    public let options: BuildOptions
+    public weak var progress: BuildProgress?
+
+    public init(options: BuildOptions, progress: BuildProgress? = nil) {
+        self.options = options
+        self.progress = progress
+    }
+
+    /// Runs the build. On failure nothing is written and an existing output is untouched.
+    public func build() throws(BuildError) -> BuildSummary {
+        let clock = ContinuousClock.now
+        let inputs: InputSet
+        do { inputs = try InputSet(paths: options.inputs) } catch { throw .input(error) }
+        let schema: Schema
+        do {
+            schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: options.inputs, inputs: inputs)
+        } catch { throw .schema(error) }
+
+        let issues = IssueLog()
+        try checkRequiredFiles(schema: schema, inputs: inputs, issues: issues)
+        let database = try SeedDatabase(outputPath: options.output)
+        do {
+            return try load(schema: schema, inputs: inputs, issues: issues, database: database, started: clock)
+        } catch {
+            database.discard()
+            switch error {
+            case let error as BuildError: throw error
+            case let error as SQLiteError:
+                throw .output(path: options.output, message: error.isDiskFull ? "the disk is full (\(error.message))" : error.description)
+            default: throw .output(path: options.output, message: "\(error)")
+            }
+        }
+    }
+
+    private func load(schema: Schema, inputs: InputSet, issues: IssueLog, database: SeedDatabase, started clock: ContinuousClock.Instant) throws -> BuildSummary {
+            let connection = database.connection!
+            let context = BuildContext(database: connection, schema: schema, issues: issues,
+                                       allowDangling: options.allowDangling, cacheSize: options.cacheSize)
+            for statement in schema.createTableStatements { try connection.execute(statement) }
+            var records: [InputRecord] = []
+            var rows: [(name: String, rows: Int)] = []
+            var filtered: [String: Int] = [:]
+            switch schema.format {
+            case .csv:
+                for table in schema.loadOrder {
+                    if let statement = table.keyIndexStatement { try connection.execute(statement) }
+                    var count = 0
+                    if let name = table.file, let file = inputs.file(named: name) {
+                        let loader = try TableLoader(table: table, file: file.displayPath, context: context)
+                        try connection.execute("BEGIN")
+                        records.append(try CSVImporter(file: file, loader: loader, progress: progress).run())
+                        try connection.execute("COMMIT")
+                        count = loader.rowCount
+                    }
+                    rows.append((table.name, count))
+                    if issues.hasErrors { throw BuildError.invalidInput(issues) }
+                }
+            case .xml:
+                throw BuildError.input(InputError(path: options.inputs.joined(separator: " "), message: "XML inputs are not supported yet"))
+            }
+            let used = Set(records.map(\.name))
+            for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
+                issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
+            }
+
+            progress?.phase("indexing")
+            for table in schema.loadOrder {
+                for statement in table.indexStatements where statement != table.keyIndexStatement {
+                    try connection.execute(statement)
+                }
+            }
+            let seedVersion = options.seedVersion ?? Self.defaultSeedVersion(schema: schema, inputs: records)
+            try database.writeMetadata(schema: schema, seedVersion: seedVersion, inputs: records)
+            try database.complete { progress?.phase($0) }
+
+            var size = stat()
+            stat(options.output, &size)
+            return BuildSummary(output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
+                                seedVersion: seedVersion, tables: rows, inputs: records, references: context.referenceStatistics,
+                                filtered: filtered, warnings: issues.warningCount, warningReport: issues.report(errors: false),
+                                outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds)
+    }
+
+    /// Fails before any work when a required input file is missing (all of them listed).
+    private func checkRequiredFiles(schema: Schema, inputs: InputSet, issues: IssueLog) throws(BuildError) {
+        guard schema.format == .csv else { return }
+        for table in schema.tables where !table.optional {
+            if let name = table.file, inputs.file(named: name) == nil {
+                issues.record(BuildIssue(kind: .missingFile, file: name, message: "is required by table '\(table.name)' but is not in \(options.inputs.joined(separator: ", "))"))
+            }
+        }
+        if issues.hasErrors { throw .invalidInput(issues) }
+    }
+
+    /// A digest of everything the content depends on: the tool, the schema and the inputs.
+    /// It changes exactly when the seed's content can change.
+    static func defaultSeedVersion(schema: Schema, inputs: [InputRecord]) -> String {
+        var text = "seedgen \(toolVersion)\nschema \(schema.canonicalDescription)\n"
+        for input in inputs.sorted(by: { $0.name < $1.name }) { text += "input \(input.name) \(input.sha256)\n" }
+        return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
+    }
+}
+
+extension Schema {
+    /// The schema's meaning as text, independent of comments and layout in its file.
+    var canonicalDescription: String {
+        let namespaceText = namespaces.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        return "\(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)] \(String(reflecting: tables))"
+    }
+}
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

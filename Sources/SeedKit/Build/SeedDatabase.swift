@@ -1,0 +1,107 @@
+import Foundation
+import SeedSQLite
+
+/// The seed file being built. Rows go into a scratch file next to the output, opened
+/// without journal or syncs (it is thrown away on failure); the finished database is
+/// compacted with `VACUUM INTO` into a second file, flushed, and renamed over the output
+/// only when complete, so an existing output is never half-replaced.
+final class SeedDatabase {
+    /// `PRAGMA application_id` of every seed: "SEED".
+    static let applicationID: Int32 = 0x5345_4544
+
+    let outputPath: String
+    let scratchPath: String
+    let finalPath: String
+    private(set) var connection: Connection?
+
+    init(outputPath: String) throws(BuildError) {
+        self.outputPath = outputPath
+        let url = URL(fileURLWithPath: outputPath)
+        let folder = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw BuildError.output(path: outputPath, message: "the folder \(folder) does not exist")
+        }
+        let unique = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        scratchPath = "\(folder)/.\(url.lastPathComponent).seedgen-build-\(unique)"
+        finalPath = "\(folder)/.\(url.lastPathComponent).seedgen-final-\(unique)"
+        TemporaryFiles.register(scratchPath)
+        TemporaryFiles.register(finalPath)
+        do {
+            let connection = try Connection(path: scratchPath, mode: .create)
+            try connection.execute("""
+                PRAGMA page_size = 4096;
+                PRAGMA journal_mode = OFF;
+                PRAGMA synchronous = OFF;
+                PRAGMA locking_mode = EXCLUSIVE;
+                PRAGMA temp_store = MEMORY;
+                PRAGMA cache_size = -32768;
+                PRAGMA foreign_keys = OFF;
+                PRAGMA application_id = \(Self.applicationID);
+                """)
+            self.connection = connection
+        } catch {
+            throw BuildError.output(path: outputPath, message: "cannot create the scratch database: \(error)")
+        }
+    }
+
+    /// Writes the versions: `PRAGMA user_version` and the metadata tables.
+    func writeMetadata(schema: Schema, seedVersion: String, inputs: [InputRecord]) throws(SQLiteError) {
+        guard let connection else { return }
+        try connection.execute("""
+            PRAGMA user_version = \(schema.schemaVersion);
+            CREATE TABLE seedgen_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE seedgen_inputs (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, rows INTEGER NOT NULL);
+            """)
+        let metadata = try connection.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
+        for (key, value) in [("schema_name", schema.name), ("schema_version", String(schema.schemaVersion)),
+                             ("seed_version", seedVersion), ("tool_version", toolVersion), ("schema_sha256", schema.sha256)] {
+            try metadata.run([.text(key), .text(value)])
+        }
+        let input = try connection.prepare("INSERT INTO seedgen_inputs (name, sha256, bytes, rows) VALUES (?, ?, ?, ?)")
+        for record in inputs.sorted(by: { $0.name < $1.name }) {
+            try input.run([.text(record.name), .text(record.sha256), .integer(record.bytes), .integer(Int64(record.rows))])
+        }
+    }
+
+    /// ANALYZE, compact into the final file, flush it and rename it over the output.
+    func complete(phase: (String) -> Void) throws(BuildError) {
+        guard let connection else { return }
+        do {
+            phase("analyzing")
+            try connection.execute("ANALYZE")
+            phase("vacuuming")
+            let target = finalPath.replacingOccurrences(of: "'", with: "''")
+            try connection.execute("VACUUM INTO '\(target)'")
+        } catch {
+            throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)")
+        }
+        self.connection = nil
+        unlink(scratchPath)
+        TemporaryFiles.unregister(scratchPath)
+        try FileSystem.syncFile(finalPath, for: outputPath)
+        guard rename(finalPath, outputPath) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw BuildError.output(path: outputPath, message: "cannot rename the finished database into place: \(reason)")
+        }
+        TemporaryFiles.unregister(finalPath)
+        try FileSystem.syncFolder(of: outputPath)
+    }
+
+    /// Removes the scratch files; the output is left as it was.
+    func discard() {
+        connection = nil
+        for path in [scratchPath, finalPath] {
+            unlink(path)
+            TemporaryFiles.unregister(path)
+        }
+    }
+}
+
+/// One input file as recorded in the seed.
+public struct InputRecord: Sendable, Equatable {
+    public var name: String
+    public var sha256: String
+    public var bytes: Int64
+    public var rows: Int
+}

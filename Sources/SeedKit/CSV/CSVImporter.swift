@@ -1,0 +1,99 @@
+import SeedSQLite
+
+/// Streams one CSV file into one table through a `TableLoader`.
+struct CSVImporter {
+    let file: InputFile
+    let loader: TableLoader
+    let progress: BuildProgress?
+
+    /// Reads every record; returns the input's record for the seed's metadata.
+    func run() throws(BuildError) -> InputRecord {
+        let source: MeasuredByteSource
+        do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
+        let reader = CSVReader(source: source, file: file.displayPath)
+        let issues = loader.context.issues
+        let table = loader.table
+        progress?.started(file: file.name, table: table.name, bytes: file.size)
+
+        do {
+            guard try reader.next() else {
+                issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1, message: "the file is empty: a header row is required"))
+                return InputRecord(name: file.name, sha256: source.hasher.hex, bytes: source.bytesRead, rows: 0)
+            }
+            let header = (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
+            let fieldOfColumn = try mapColumns(header: header, line: reader.line)
+            guard let fieldOfColumn else {
+                return InputRecord(name: file.name, sha256: source.hasher.hex, bytes: source.bytesRead, rows: 0)
+            }
+            let columnCount = table.columns.count
+            var records = 0
+            while try reader.next() {
+                records += 1
+                if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count) {
+                    loader.beginRow(line: reader.line)
+                    issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: reader.line,
+                                             message: "has \(reader.fieldCount) fields, the header has \(header.count)"))
+                    continue
+                }
+                loader.beginRow(line: reader.line)
+                for index in 0..<columnCount {
+                    let field = fieldOfColumn[index]
+                    try loader.set(index, field >= 0 && field < reader.fieldCount ? reader.field(field) : nil)
+                }
+                try loader.finishRow()
+                if records & 0x3FFF == 0 { progress?.advanced(rows: loader.rowCount, bytes: source.bytesRead) }
+            }
+            try loader.finish()
+        } catch let error as CSVSyntaxError {
+            issues.record(BuildIssue(kind: .malformedRow, file: error.file, line: error.line, column: error.column, message: error.message))
+        } catch let error as SQLiteError {
+            throw .output(path: "the seed", message: error.description)
+        } catch {
+            throw .output(path: "the seed", message: "\(error)")
+        }
+        progress?.finished(file: file.name, rows: loader.rowCount)
+        return InputRecord(name: file.name, sha256: source.hasher.hex, bytes: source.bytesRead, rows: loader.rowCount)
+    }
+
+    /// Per column, the index of the header field it reads (-1: none). Reports unknown
+    /// header fields (warnings) and missing required ones (errors, then nil).
+    private func mapColumns(header: [String], line: Int) throws -> [Int]? {
+        let issues = loader.context.issues
+        var used = Set<Int>()
+        var mapping: [Int] = []
+        var missing = false
+        for (index, column) in loader.table.columns.enumerated() {
+            let field = column.source.lazy.compactMap { header.firstIndex(of: $0) }.first ?? -1
+            mapping.append(field)
+            if field >= 0 {
+                used.insert(field)
+                loader.sourceNames[index] = header[field]
+                loader.sourcePositions[index] = field + 1
+            } else if column.required && column.defaultValue == nil {
+                missing = true
+                let names = column.source.map { "'\($0)'" }.joined(separator: " or ")
+                issues.record(BuildIssue(kind: .missingColumn, file: file.displayPath, line: line, field: column.name,
+                                         message: "the header has no \(names), which is required"))
+            }
+        }
+        for (index, name) in header.enumerated() where !used.contains(index) {
+            issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: index + 1, field: name,
+                                     message: "is not in the schema; its values are not stored"))
+        }
+        return missing ? nil : mapping
+    }
+
+    private func extraFieldsAreEmpty(_ reader: CSVReader, _ expected: Int) -> Bool {
+        guard reader.fieldCount > expected else { return false }
+        return (expected..<reader.fieldCount).allSatisfy { reader.field($0).isEmpty }
+    }
+}
+
+extension String {
+    func trimmingASCIISpaces() -> String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
+    }
+}

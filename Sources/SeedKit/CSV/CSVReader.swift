@@ -1,0 +1,203 @@
+/// A streaming RFC 4180 reader. Fields are byte ranges in one reused buffer, so reading a
+/// record allocates nothing.
+///
+/// Handles what real feeds do: a UTF-8 byte-order mark, CRLF, LF or CR line endings (mixed),
+/// quoted fields with commas, quotes (`""`) and newlines, no final newline, blank lines.
+final class CSVReader {
+    private let source: ByteSource
+    let file: String
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var start = 0          // first unparsed byte
+    private var end = 0            // end of valid bytes
+    private var base: Int64 = 0    // file offset of buffer[0]
+    private var atEOF = false
+    private var atFileStart = true
+
+    private var starts: [Int] = []
+    private var ends: [Int] = []
+    private var escaped: [Bool] = []
+    /// The number of fields of the current record.
+    private(set) var fieldCount = 0
+    /// The 1-based line the current record starts on.
+    private(set) var line = 0
+    private var nextLine = 1
+    private var lineStart: Int64 = 0   // file offset where `nextLine` starts
+
+    init(source: ByteSource, file: String, bufferSize: Int = 1 << 20) {
+        self.source = source
+        self.file = file
+        self.capacity = bufferSize
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
+        starts.reserveCapacity(64); ends.reserveCapacity(64); escaped.reserveCapacity(64)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The bytes of field `index` of the current record (quotes removed, `""` unescaped).
+    @inline(__always)
+    func field(_ index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: buffer + starts[index], count: ends[index] - starts[index])
+    }
+
+    /// Field `index` as a string (for headers and messages).
+    func string(_ index: Int) -> String {
+        String(decoding: field(index), as: UTF8.self)
+    }
+
+    private enum Outcome { case record, needMore }
+
+    /// Advances to the next record; false at the end of the input. Blank lines are skipped.
+    func next() throws(CSVSyntaxError) -> Bool {
+        while true {
+            if start == end {
+                if atEOF { return false }
+                try refill()
+                continue
+            }
+            switch try parseRecord() {
+            case .needMore:
+                if atEOF { continue } // cannot happen: parseRecord completes at EOF
+                try refill()
+            case .record:
+                if fieldCount == 1 && starts[0] == ends[0] && !escaped[0] && !quotedEmpty { continue } // blank line
+                return true
+            }
+        }
+    }
+
+    private var quotedEmpty = false
+
+    private func refill() throws(CSVSyntaxError) {
+        if start > 0 {
+            // Keep the unparsed tail: move it to the front.
+            let tail = end - start
+            if tail > 0 { buffer.copyMemory(from: buffer + start, byteCount: tail) }
+            base += Int64(start)
+            end = tail
+            start = 0
+        } else if end == capacity {
+            // One record is larger than the buffer: grow it.
+            let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+            bigger.copyMemory(from: buffer, byteCount: end)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+        let count: Int
+        do {
+            count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+        } catch {
+            throw CSVSyntaxError(file: file, line: nextLine, column: 0, message: error.message)
+        }
+        if count == 0 { atEOF = true }
+        end += count
+        if atFileStart && (end >= 3 || atEOF) {
+            atFileStart = false
+            if end >= 3, buffer.load(fromByteOffset: 0, as: UInt8.self) == 0xEF,
+               buffer.load(fromByteOffset: 1, as: UInt8.self) == 0xBB, buffer.load(fromByteOffset: 2, as: UInt8.self) == 0xBF {
+                start = 3
+                lineStart = 3
+            }
+        }
+    }
+
+    private func syntaxError(_ message: String, at offset: Int, line: Int, lineStart: Int64) -> CSVSyntaxError {
+        CSVSyntaxError(file: file, line: line, column: Int(base + Int64(offset) - lineStart) + 1, message: message)
+    }
+
+    private func parseRecord() throws(CSVSyntaxError) -> Outcome {
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        var i = start
+        var line = nextLine
+        var lineStart = self.lineStart
+        var count = 0
+        quotedEmpty = false
+        while true {
+            // One field, starting at i.
+            var fieldStart = i, fieldEnd = i, hasEscapes = false
+            if i < end && bytes[i] == 0x22 { // "
+                let quoteLine = line, quoteLineStart = lineStart, quoteAt = i
+                i += 1
+                fieldStart = i
+                while true {
+                    while i < end && bytes[i] != 0x22 {
+                        if bytes[i] == 0x0A { line += 1; lineStart = base + Int64(i) + 1 }
+                        i += 1
+                    }
+                    if i == end {
+                        if atEOF { throw syntaxError("unterminated quoted field", at: quoteAt, line: quoteLine, lineStart: quoteLineStart) }
+                        return .needMore
+                    }
+                    if i + 1 == end && !atEOF { return .needMore }
+                    if i + 1 < end && bytes[i + 1] == 0x22 { hasEscapes = true; i += 2; continue }
+                    fieldEnd = i
+                    i += 1
+                    break
+                }
+                if i < end && bytes[i] != 0x2C && bytes[i] != 0x0A && bytes[i] != 0x0D {
+                    throw syntaxError("unexpected character after a closing quote (a quote inside a quoted field must be doubled)",
+                                      at: i, line: line, lineStart: lineStart)
+                }
+                if fieldStart == fieldEnd { quotedEmpty = true }
+            } else {
+                while i < end {
+                    let b = bytes[i]
+                    if b == 0x2C || b == 0x0A || b == 0x0D { break }
+                    i += 1
+                }
+                if i == end && !atEOF { return .needMore }
+                fieldEnd = i
+            }
+            if count == starts.count {
+                starts.append(fieldStart); ends.append(fieldEnd); escaped.append(hasEscapes)
+            } else {
+                starts[count] = fieldStart; ends[count] = fieldEnd; escaped[count] = hasEscapes
+            }
+            count += 1
+            // The delimiter after it.
+            if i == end { break } // end of input: the record ends without a newline
+            let b = bytes[i]
+            if b == 0x2C { i += 1; continue }
+            if b == 0x0D {
+                if i + 1 == end && !atEOF { return .needMore }
+                i += 1
+                if i < end && bytes[i] == 0x0A { i += 1 }
+            } else { // \n
+                i += 1
+            }
+            line += 1
+            lineStart = base + Int64(i)
+            break
+        }
+        self.line = nextLine
+        nextLine = line
+        self.lineStart = lineStart
+        fieldCount = count
+        start = i
+        for index in 0..<count where escaped[index] { unescape(index) }
+        return .record
+    }
+
+    /// Turns `""` into `"` in place.
+    private func unescape(_ index: Int) {
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        var read = starts[index], write = starts[index]
+        while read < ends[index] {
+            bytes[write] = bytes[read]
+            read += bytes[read] == 0x22 ? 2 : 1
+            write += 1
+        }
+        ends[index] = write
+        escaped[index] = false
+    }
+}
+
+/// Input that is not valid CSV, with its place.
+struct CSVSyntaxError: Error, Sendable {
+    var file: String
+    var line: Int
+    /// 1-based byte column in the line.
+    var column: Int
+    var message: String
+}

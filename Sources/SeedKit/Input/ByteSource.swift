@@ -1,0 +1,67 @@
+import Foundation
+
+/// A stream of bytes read in chunks: a file, or an entry of a zip archive.
+public protocol ByteSource: AnyObject {
+    /// Fills up to `buffer.count` bytes; returns how many were read, 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+}
+
+/// A file read with `read(2)`; owns the descriptor and closes it on `deinit`.
+final class FileByteSource: ByteSource {
+    private let descriptor: Int32
+    let path: String
+
+    init(path: String) throws(InputError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw InputError(path: path, message: "cannot open: \(String(cString: strerror(errno)))") }
+        self.descriptor = fd
+        self.path = path
+        #if os(Linux)
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        #endif
+    }
+
+    deinit { close(descriptor) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        while true {
+            let count = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw InputError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// Wraps a source, hashing and counting every byte that passes through, so an input's
+/// checksum costs no second read.
+final class MeasuredByteSource: ByteSource {
+    private let base: ByteSource
+    private(set) var hasher = SHA256Accumulator()
+    private(set) var bytesRead: Int64 = 0
+
+    init(_ base: ByteSource) { self.base = base }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        let count = try base.read(into: buffer)
+        if count > 0 {
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            bytesRead += Int64(count)
+        }
+        return count
+    }
+}
+
+/// An input that cannot be read: a missing file, a broken archive, an I/O error.
+public struct InputError: Error, CustomStringConvertible, Sendable {
+    /// The file (or `archive.zip:entry`).
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// The files named by `seedgen build INPUT...`: folders, zip archives and single files,
+/// flattened into one list keyed by file name.
+public struct InputSet: Sendable {
+    public private(set) var files: [InputFile] = []
+
+    /// Collects the files of every input. A folder contributes the files directly inside it
+    /// (not hidden ones, not subfolders); a `.zip` its entries (folders inside flattened);
+    /// any other path the file itself.
+    public init(paths: [String]) throws(InputError) {
+        var seen: [String: String] = [:]
+        for path in paths {
+            for file in try Self.files(at: path) {
+                if let other = seen[file.name] {
+                    throw InputError(path: file.displayPath, message: "the file name '\(file.name)' is also given by \(other)")
+                }
+                seen[file.name] = file.displayPath
+                files.append(file)
+            }
+        }
+        files.sort { $0.name < $1.name }
+    }
+
+    /// The file named `name` (exact match first, then ignoring case).
+    public func file(named name: String) -> InputFile? {
+        files.first { $0.name == name } ?? files.first { $0.name.lowercased() == name.lowercased() }
+    }
+
+    private static func files(at path: String) throws(InputError) -> [InputFile] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw InputError(path: path, message: "no such file or folder")
+        }
+        if isDirectory.boolValue {
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
+                throw InputError(path: path, message: "cannot list the folder: \(error.localizedDescription)")
+            }
+            var result: [InputFile] = []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let full = (path as NSString).appendingPathComponent(name)
+                var sub: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue else { continue }
+                result.append(try plainFile(full, name: name))
+            }
+            return result
+        }
+        if path.lowercased().hasSuffix(".zip") {
+            return try ZipArchive(path: path).inputFiles()
+        }
+        return [try plainFile(path, name: (path as NSString).lastPathComponent)]
+    }
+
+    private static func plainFile(_ path: String, name: String) throws(InputError) -> InputFile {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw InputError(path: path, message: "cannot read: \(String(cString: strerror(errno)))") }
+        return InputFile(name: name, displayPath: path, size: Int64(info.st_size)) { () throws(InputError) -> ByteSource in
+            try FileByteSource(path: path)
+        }
+    }
+}
