@@ -1,0 +1,60 @@
+import Foundation
+import SeedSQLite
+import Testing
+
+@Suite("seedgen build, run as a user would")
+struct BuildCommandTests {
+    @Test("builds the bundled Cairns feed and prints a summary")
+    func cairns() throws {
+        let scratch = Scratch()
+        let result = try SeedGenProcess.run(["build", "examples/cairns", "--out", scratch.file("cairns.sqlite")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("stop_times") && result.stdout.contains("37,790"))
+        #expect(result.stdout.contains("13 tables, 62,365 rows"))
+        #expect(result.stderr.isEmpty, "no progress display when not on a terminal")
+        let db = try Connection(path: scratch.file("cairns.sqlite"), mode: .readOnly)
+        #expect(try db.scalar("SELECT count(*) FROM stop_times") == .integer(37_790))
+    }
+
+    @Test("--quiet prints nothing on success")
+    func quiet() throws {
+        let scratch = Scratch()
+        let result = try SeedGenProcess.run(["build", "examples/cairns_gtfs.zip", "--out", scratch.file("s.sqlite"), "--quiet"])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty && result.stderr.isEmpty)
+    }
+
+    @Test("bad input: exit code 1, the place on stderr, the old output kept")
+    func badInput() throws {
+        let scratch = Scratch()
+        for (name, text) in [
+            "agency.txt": "agency_name,agency_url,agency_timezone\nA,http://a,UTC\n",
+            "stops.txt": "stop_id,stop_name\nS1,One\n",
+            "routes.txt": "route_id,route_type\nR1,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,one\n",
+        ] { scratch.write("feed/" + name, text) }
+        scratch.write("seed.sqlite", "old")
+        let result = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("stop_times.txt:2:5: stop_sequence: 'one' is not a valid integer"))
+        #expect(result.stderr.contains("no seed was written"))
+        #expect(try String(contentsOfFile: scratch.file("seed.sqlite"), encoding: .utf8) == "old")
+        #expect(scratch.contents == ["feed", "seed.sqlite"])
+    }
+
+    @Test("a missing input and a missing output folder are clear errors")
+    func missingPaths() throws {
+        let missingInput = try SeedGenProcess.run(["build", "no/such/feed", "--out", "/tmp/x.sqlite"])
+        #expect(missingInput.status != 0 && missingInput.stderr.contains("no/such/feed: no such file or folder"))
+        let missingFolder = try SeedGenProcess.run(["build", "examples/cairns", "--out", "/no/such/folder/x.sqlite"])
+        #expect(missingFolder.status != 0 && missingFolder.stderr.contains("does not exist"))
+    }
+
+    @Test("--help teaches the lookup order and shows examples")
+    func help() throws {
+        let result = try SeedGenProcess.run(["build", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("seedgen.yaml") && result.stdout.contains("Examples:"))
+    }
+}
