@@ -434,7 +434,9 @@ def main():
             "",
             f"Machine: {machine_description()}. Load average at the start: {start_load}.",
             f"seedgen: {seedgen_text}; sqlite3 {sqlite_version()}.",
-            f"Sizes: {args.sizes}; XML entries: {args.xml_entries} and {4 * args.xml_entries}; "
+            f"Sizes: {args.sizes}; XML entries: "
+            + (f"{args.xml_entries} and {4 * args.xml_entries}; " if args.xml_entries > 0 else "none; ")
+            + 
             f"best of {args.reps} run(s) per tool.",
             "",
             markdown_table(rows),
