@@ -137,27 +137,31 @@ public struct SeedDiff: Codable, Equatable, Sendable {
             return changes
         }
 
-        let keyList = key.map { "n.\(quoted($0))" }.joined(separator: ", ")
-        let match = key.map { "o.\(quoted($0)) IS n.\(quoted($0))" }.joined(separator: " AND ")
-        let addedRows = "FROM new.\(t) AS n WHERE NOT EXISTS (SELECT 1 FROM old.\(t) AS o WHERE \(match))"
-        let removedRows = "FROM old.\(t) AS n WHERE NOT EXISTS (SELECT 1 FROM new.\(t) AS o WHERE \(match))"
-        changes.added = try connection.scalar("SELECT count(*) \(addedRows)")?.integer ?? 0
-        changes.removed = try connection.scalar("SELECT count(*) \(removedRows)")?.integer ?? 0
-        changes.examples.added = try texts(connection, "SELECT \(keyList) \(addedRows) ORDER BY \(keyList) LIMIT \(limit)")
-        changes.examples.removed = try texts(connection, "SELECT \(keyList) \(removedRows) ORDER BY \(keyList) LIMIT \(limit)")
-
+        // Set differences only (EXCEPT sorts; it needs no index on the key, treats NULLs as
+        // equal, and spills to disk on big tables). Keys are unique in each seed, so a row of
+        // NEW EXCEPT OLD is either an added key or a changed row.
+        let keyList = key.map(quoted).joined(separator: ", ")
         let compared = columns.filter { !key.contains($0) }
+        let addedKeys = "SELECT \(keyList) FROM new.\(t) EXCEPT SELECT \(keyList) FROM old.\(t)"
+        let removedKeys = "SELECT \(keyList) FROM old.\(t) EXCEPT SELECT \(keyList) FROM new.\(t)"
+        changes.added = try connection.scalar("SELECT count(*) FROM (\(addedKeys))")?.integer ?? 0
+        changes.removed = try connection.scalar("SELECT count(*) FROM (\(removedKeys))")?.integer ?? 0
+        changes.examples.added = try texts(connection, "\(addedKeys) ORDER BY \(keyList) LIMIT \(limit)")
+        changes.examples.removed = try texts(connection, "\(removedKeys) ORDER BY \(keyList) LIMIT \(limit)")
         guard !compared.isEmpty else { return changes }
-        let changedRows = "FROM new.\(t) AS n JOIN old.\(t) AS o ON \(match) WHERE NOT ("
-            + compared.map { "n.\(quoted($0)) IS o.\(quoted($0))" }.joined(separator: " AND ") + ")"
-        let sums = compared.map { "total(n.\(quoted($0)) IS NOT o.\(quoted($0)))" }.joined(separator: ", ")
-        if let row = try connection.rows("SELECT count(*), \(sums) \(changedRows)").first {
-            changes.changed = row[0].integer ?? 0
-            for (offset, column) in compared.enumerated() {
-                if case .real(let count) = row[offset + 1], count > 0 { changes.changedColumns[column] = Int64(count) }
-            }
+
+        func differing(_ selected: [String]) -> String {
+            let list = (key + selected).map(quoted).joined(separator: ", ")
+            return "SELECT \(list) FROM new.\(t) EXCEPT SELECT \(list) FROM old.\(t)"
         }
-        changes.examples.changed = try texts(connection, "SELECT \(keyList) \(changedRows) ORDER BY \(keyList) LIMIT \(limit)")
+        let changedKeys = "SELECT \(keyList) FROM (\(differing(compared))) INTERSECT SELECT \(keyList) FROM old.\(t)"
+        changes.changed = try connection.scalar("SELECT count(*) FROM (\(changedKeys))")?.integer ?? 0
+        guard changes.changed > 0 else { return changes }
+        changes.examples.changed = try texts(connection, "\(changedKeys) ORDER BY \(keyList) LIMIT \(limit)")
+        for column in compared {
+            let count = (try connection.scalar("SELECT count(*) FROM (\(differing([column])))")?.integer ?? 0) - changes.added
+            if count > 0 { changes.changedColumns[column] = count }
+        }
         return changes
     }
 
