@@ -9,8 +9,11 @@ extension SeedGen {
             discussion: """
                 Rows are matched by natural key: the schema's `key` with --schema, else the \
                 columns of each table's unique index <table>_key in the seed (seedgen creates one \
-                for every key), else the whole row (then a row is only added or removed). A row \
-                is changed when its key is in both seeds and another column differs.
+                for every key), else the whole row (then a row is only added or removed). A \
+                reference in a key is matched by the columns it was resolved from (stop_times is \
+                keyed by trip_ref and stop_sequence, so it is matched by trip_id and \
+                stop_sequence). A row is changed when its key is in both seeds and another \
+                column differs.
 
                 The integer primary key (id) and the reference columns (*_ref, every foreign \
                 key) are not compared: they are row numbers, which shift whenever rows are \
@@ -22,7 +25,7 @@ extension SeedGen {
                 changedColumns: {COLUMN: rows}, examples: {added, removed, changed: [[key values]]}, \
                 presence: both|added|removed}}} with sorted keys, for every table of either seed.
 
-                Exit code 0 (1 with --exit-code when the seeds differ).
+                Exit code 0 (1 with --exit-code when the seeds differ; 2 when a seed cannot be read).
 
                 Examples:
                   seedgen diff release-41.sqlite out/cairns.sqlite
