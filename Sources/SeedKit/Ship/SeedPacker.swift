@@ -55,6 +55,10 @@ public struct SeedPacker {
         }
 
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ShipError(path: output, message: "the folder \(folder) does not exist")
+        }
         let temporary = "\(folder)/.\(URL(fileURLWithPath: output).lastPathComponent).seedgen-pack-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         TemporaryFiles.register(temporary)
         defer {
