@@ -46,6 +46,9 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
         var cacheSize: Int?
 
+        @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
+        var gzip = false
+
         @Flag(name: .shortAndLong, help: "Print nothing but errors.")
         var quiet = false
 
@@ -69,6 +72,9 @@ extension SeedGen {
                 display?.clear()
                 FileHandle.standardError.write(Data((error.description + "\n").utf8))
                 throw ExitCode(1)
+            }
+            if gzip {
+                do { let packed = try SeedPacker().pack(seed: out); if !quiet { print(Pack.summary(packed)) } } catch { throw ShipText.fail(error) }
             }
         }
     }
