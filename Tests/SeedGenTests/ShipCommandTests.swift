@@ -101,7 +101,7 @@ struct ShipCommandTests {
         let scratch = Scratch()
         let broken = scratch.file("broken.sqlite")
         try FileManager.default.copyItem(atPath: cairns.seed, toPath: broken)
-        try Connection(path: broken, mode: .readWrite).execute("UPDATE stop_times SET stop_ref = 100000 + id WHERE id <= 3")
+        try Connection(path: broken, mode: .readWrite).execute("UPDATE stop_times SET stop_ref = 100000 + stop_sequence WHERE trip_ref = 1 AND stop_sequence <= 3")
         let bad = try SeedGenProcess.run(["verify", broken])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("FAIL foreign_key_check: 3 rows in stop_times reference missing stops"))
@@ -171,7 +171,7 @@ struct ShipCommandTests {
         let generated = try SeedGenProcess.run(["schema", "swift", "Schema/transit.yaml", "--out", scratch.file("TransitSchema.swift")])
         #expect(generated.status == 0, "\(generated.stderr)")
         scratch.write("main.swift", """
-            print(TransitSchema.schemaVersion, TransitSchema.Stops.table, TransitSchema.StopTimes.Column.stopID, TransitSchema.tables.count)
+            print(TransitSchema.schemaVersion, TransitSchema.Stops.table, TransitSchema.StopTimes.Column.stopRef, TransitSchema.tables.count)
             """)
         let swiftc = ProcessInfo.processInfo.environment["SWIFTC"]
             ?? ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc", "/usr/local/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -179,7 +179,7 @@ struct ShipCommandTests {
         let compiled = try runTool(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
         #expect(compiled.status == 0, "\(compiled.stderr)")
         let run = try runTool(scratch.file("app"), [], in: scratch.path)
-        #expect(run.stdout == "1 stops stop_id 13\n")
+        #expect(run.stdout == "1 stops stop_ref 13\n")
     }
 
     @Test("every ship command's --help teaches with an example")

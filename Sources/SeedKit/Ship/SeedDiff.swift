@@ -2,16 +2,18 @@ import SeedSQLite
 
 /// What changed in the data between two seeds, table by table, matching rows by natural key.
 ///
-/// Rows are compared without the integer primary key (`id`) and the reference columns
-/// (`*_ref`, every foreign key): ids are row numbers, which shift whenever rows are added or
-/// removed upstream, so comparing them would report most of a table as changed. A row is
+/// Ids are row numbers, which shift whenever rows are added or removed upstream, so rows are
+/// compared through a *natural view* of each table: without its integer row id, and with every
+/// reference (`*_ref`, every foreign key) replaced by the natural key of the row it points to
+/// (`stop_times.trip_ref` becomes `trip_ref.trip_id`). A row whose reference now points to
+/// another trip is therefore *changed*, while a renumbering changes nothing. A row is
 /// *changed* when its key is in both seeds and another compared column differs.
 ///
 /// The key of a table is, in order: the schema's `key` when a schema is given; the columns of
-/// the seed's unique index `<table>_key` (which seedgen creates for every key); else the whole
-/// row, so a row is only ever added or removed (identical rows count once). A reference in the
-/// key (`stop_times` is keyed by `trip_ref, stop_sequence`) is replaced by the columns it was
-/// resolved from (`trip_id`).
+/// the seed's unique index `<table>_key` (which seedgen creates for every key) or of its
+/// primary key when it is stored WITHOUT ROWID; else the whole row, so a row is only ever
+/// added or removed (identical rows count once). References in the key are matched by the
+/// natural key they point to, like any other reference.
 ///
 /// Everything is computed in SQL over the two attached databases, so memory does not grow
 /// with the seeds.
@@ -110,26 +112,23 @@ public struct SeedDiff: Codable, Equatable, Sendable {
             return TableChanges(key: [], oldRows: oldRows, newRows: newRows, added: newRows, removed: oldRows, changed: 0,
                                 changedColumns: [:], examples: Examples(), presence: inNew ? "added" : "removed")
         }
-        // Compared columns: those in both seeds, but not the primary key or a reference.
-        let oldColumns = try connection.seedColumns(of: table, schema: "old")
-        let newColumns = try connection.seedColumns(of: table, schema: "new")
-        let ignored = Set(newColumns.filter(\.primaryKey).map(\.name) + oldColumns.filter(\.primaryKey).map(\.name))
-            .union(try connection.seedReferences(of: table, schema: "new").keys)
-            .union(try connection.seedReferences(of: table, schema: "old").keys)
-        let oldNames = Set(oldColumns.map(\.name))
-        let columns = newColumns.map(\.name).filter { oldNames.contains($0) && !ignored.contains($0) }
+        let oldView = try NaturalView(table: table, schema: "old", connection)
+        let newView = try NaturalView(table: table, schema: "new", connection)
+        let columns = newView.columns.filter(oldView.columns.contains)
+        let oldRelation = "(\(oldView.sql(columns)))", newRelation = "(\(newView.sql(columns)))"
 
         var key = schemaTable?.key ?? []
-        if key.isEmpty, let index = try connection.uniqueIndexColumns(table + "_key", table: table, schema: "new") { key = index }
-        key = try naturalKey(key, table: table, schemaTable: schemaTable, columns: columns, connection)
+        if key.isEmpty { key = try connection.uniqueIndexColumns(table + "_key", table: table, schema: "new") ?? newView.clusteredKey }
+        key = key.flatMap { newView.referenceKeys[$0] ?? [$0] }
+        if !key.allSatisfy(columns.contains) { key = [] }
 
         var changes = TableChanges(key: key, oldRows: oldRows, newRows: newRows, added: 0, removed: 0, changed: 0,
                                    changedColumns: [:], examples: Examples(), presence: "both")
         if key.isEmpty {
             // Matched by the whole row: a row is added or removed, never changed.
             let list = columns.map(quoted).joined(separator: ", ")
-            let added = "SELECT \(list) FROM new.\(t) EXCEPT SELECT \(list) FROM old.\(t)"
-            let removed = "SELECT \(list) FROM old.\(t) EXCEPT SELECT \(list) FROM new.\(t)"
+            let added = "SELECT \(list) FROM \(newRelation) EXCEPT SELECT \(list) FROM \(oldRelation)"
+            let removed = "SELECT \(list) FROM \(oldRelation) EXCEPT SELECT \(list) FROM \(newRelation)"
             changes.added = try connection.scalar("SELECT count(*) FROM (\(added))")?.integer ?? 0
             changes.removed = try connection.scalar("SELECT count(*) FROM (\(removed))")?.integer ?? 0
             changes.examples.added = try texts(connection, "\(added) ORDER BY 1 LIMIT \(limit)")
@@ -142,8 +141,8 @@ public struct SeedDiff: Codable, Equatable, Sendable {
         // NEW EXCEPT OLD is either an added key or a changed row.
         let keyList = key.map(quoted).joined(separator: ", ")
         let compared = columns.filter { !key.contains($0) }
-        let addedKeys = "SELECT \(keyList) FROM new.\(t) EXCEPT SELECT \(keyList) FROM old.\(t)"
-        let removedKeys = "SELECT \(keyList) FROM old.\(t) EXCEPT SELECT \(keyList) FROM new.\(t)"
+        let addedKeys = "SELECT \(keyList) FROM \(newRelation) EXCEPT SELECT \(keyList) FROM \(oldRelation)"
+        let removedKeys = "SELECT \(keyList) FROM \(oldRelation) EXCEPT SELECT \(keyList) FROM \(newRelation)"
         changes.added = try connection.scalar("SELECT count(*) FROM (\(addedKeys))")?.integer ?? 0
         changes.removed = try connection.scalar("SELECT count(*) FROM (\(removedKeys))")?.integer ?? 0
         changes.examples.added = try texts(connection, "\(addedKeys) ORDER BY \(keyList) LIMIT \(limit)")
@@ -152,9 +151,9 @@ public struct SeedDiff: Codable, Equatable, Sendable {
 
         func differing(_ selected: [String]) -> String {
             let list = (key + selected).map(quoted).joined(separator: ", ")
-            return "SELECT \(list) FROM new.\(t) EXCEPT SELECT \(list) FROM old.\(t)"
+            return "SELECT \(list) FROM \(newRelation) EXCEPT SELECT \(list) FROM \(oldRelation)"
         }
-        let changedKeys = "SELECT \(keyList) FROM (\(differing(compared))) INTERSECT SELECT \(keyList) FROM old.\(t)"
+        let changedKeys = "SELECT \(keyList) FROM (\(differing(compared))) INTERSECT SELECT \(keyList) FROM \(oldRelation)"
         changes.changed = try connection.scalar("SELECT count(*) FROM (\(changedKeys))")?.integer ?? 0
         guard changes.changed > 0 else { return changes }
         changes.examples.changed = try texts(connection, "\(changedKeys) ORDER BY \(keyList) LIMIT \(limit)")
@@ -165,31 +164,66 @@ public struct SeedDiff: Codable, Equatable, Sendable {
         return changes
     }
 
-    /// `key` with its reference columns replaced by the natural key they were resolved from
-    /// (`stop_times (trip_ref, stop_sequence)` -> `(trip_id, stop_sequence)`): the schema's
-    /// `from` columns, or else the referenced table's `<table>_key` columns when this table
-    /// has them too. Empty (match whole rows) when some key column cannot be compared.
-    private static func naturalKey(_ key: [String], table: String, schemaTable: Table?, columns: [String],
-                                   _ connection: Connection) throws -> [String] {
-        let references = try connection.seedReferences(of: table, schema: "new")
-        var natural: [String] = []
-        for column in key {
-            if columns.contains(column) {
-                natural.append(column)
-            } else if let reference = schemaTable?.references.first(where: { $0.column == column }), reference.from.allSatisfy(columns.contains) {
-                natural += reference.from
-            } else if let target = references[column],
-                      let targetKey = try connection.uniqueIndexColumns(target + "_key", table: target, schema: "new"),
-                      targetKey.allSatisfy(columns.contains) {
-                natural += targetKey
-            } else {
-                return []
-            }
-        }
-        return natural
-    }
-
     private static func texts(_ connection: Connection, _ sql: String) throws -> [[String]] {
         try connection.rows(sql).map { $0.map(\.description) }
+    }
+}
+
+/// A table as a query whose columns mean the same in any build of the data: the integer row
+/// id left out, and each reference replaced by the natural key of the row it points to
+/// (`trip_ref` -> `"trip_ref.trip_id"`, through a LEFT JOIN on the target's row id).
+struct NaturalView {
+    private let selections: [String: String] // output column -> SQL expression
+    private let from: String
+    /// The output columns, in table order.
+    let columns: [String]
+    /// Reference column -> the output columns that replace it.
+    let referenceKeys: [String: [String]]
+    /// The primary key of a WITHOUT ROWID table (its natural key); empty otherwise.
+    let clusteredKey: [String]
+
+    init(table: String, schema: String, _ connection: Connection) throws {
+        let info = try connection.rows("SELECT name, type, pk FROM pragma_table_info(?, ?) ORDER BY cid", [.text(table), .text(schema)])
+        let primaryKey = info.filter { ($0[2].integer ?? 0) > 0 }.sorted { $0[2].integer! < $1[2].integer! }.map { $0[0].description }
+        let rowID = Self.rowIDColumn(info)
+        let references = try connection.seedReferences(of: table, schema: schema)
+        var selections: [String: String] = [:], columns: [String] = [], joins: [String] = []
+        var referenceKeys: [String: [String]] = [:]
+        for row in info {
+            let name = row[0].description
+            guard name != rowID else { continue }
+            if let target = references[name],
+               let targetKey = try connection.uniqueIndexColumns(target + "_key", table: target, schema: schema),
+               let targetID = Self.rowIDColumn(try connection.rows("SELECT name, type, pk FROM pragma_table_info(?, ?)", [.text(target), .text(schema)])) {
+                let alias = "j\(joins.count)"
+                joins.append("LEFT JOIN \"\(schema)\".\(quoted(target)) AS \(alias) ON \(alias).\(quoted(targetID)) = t.\(quoted(name))")
+                referenceKeys[name] = targetKey.map { key in
+                    let output = "\(name).\(key)"
+                    selections[output] = "\(alias).\(quoted(key))"
+                    columns.append(output)
+                    return output
+                }
+            } else {
+                selections[name] = "t.\(quoted(name))"
+                columns.append(name)
+            }
+        }
+        self.selections = selections
+        self.columns = columns
+        self.referenceKeys = referenceKeys
+        self.from = "\"\(schema)\".\(quoted(table)) AS t " + joins.joined(separator: " ")
+        clusteredKey = rowID == nil ? primaryKey : []
+    }
+
+    /// `SELECT` of `columns` (output names) from the view.
+    func sql(_ columns: [String]) -> String {
+        "SELECT " + columns.map { "\(selections[$0]!) AS \(quoted($0))" }.joined(separator: ", ") + " FROM " + from
+    }
+
+    /// The column that is the table's integer row id (`INTEGER PRIMARY KEY`), if any.
+    private static func rowIDColumn(_ info: [[Value]]) -> String? {
+        let primaryKey = info.filter { ($0[2].integer ?? 0) > 0 }
+        guard primaryKey.count == 1, primaryKey[0][1].description.uppercased() == "INTEGER" else { return nil }
+        return primaryKey[0][0].description
     }
 }

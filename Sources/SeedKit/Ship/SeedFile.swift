@@ -170,7 +170,7 @@ public final class SeedFile {
         defer { try? handle.close() }
         let reader: GzipReader
         do { reader = try GzipReader(path: path) } catch { throw ShipError(path: path, message: error.message) }
-        var hash = BlockAlignedSHA256()
+        var hash = SHA256()
         var size: Int64 = 0
         do {
             try reader.forEachChunk { (bytes: UnsafeRawBufferPointer) throws in
@@ -202,7 +202,7 @@ public struct FileDigest: Equatable, Sendable {
     public init(path: String) throws(ShipError) {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ShipError(path: path, message: "cannot read the file") }
         defer { try? handle.close() }
-        var hash = BlockAlignedSHA256()
+        var hash = SHA256()
         var size: Int64 = 0
         while true {
             let chunk: Data

@@ -65,12 +65,7 @@ public struct SeedPacker {
             unlink(temporary)
             TemporaryFiles.unregister(temporary)
         }
-        var summary = try compress(seed, into: temporary, comment: stamp.comment)
-        // The gzip file's digest, from its bytes: GzipWriter hashes what it writes in pieces of
-        // any size, which SHA256.update gets wrong (see BlockAlignedSHA256).
-        let gzipDigest = try FileDigest(path: temporary)
-        summary.gzipSha256 = gzipDigest.sha256
-        summary.gzipSize = gzipDigest.size
+        let summary = try compress(seed, into: temporary, comment: stamp.comment)
         guard rename(temporary, output) == 0 else {
             throw ShipError(path: output, message: "cannot rename the gzip file into place: \(String(cString: strerror(errno)))")
         }
