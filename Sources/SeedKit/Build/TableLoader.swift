@@ -61,6 +61,14 @@ final class TableLoader {
         rowBase = batch.count * batch.columnCount
     }
 
+    /// Moves the place reported for the values set next (XML: the line of each value's
+    /// element) without starting a new row.
+    @inline(__always)
+    func setPlace(line: Int, column: Int?) {
+        self.line = line
+        self.column = column
+    }
+
     /// Sets column `index` from its source bytes; nil when the source has no such field.
     @inline(__always)
     func set(_ index: Int, _ bytes: UnsafeRawBufferPointer?) throws(SQLiteError) {
@@ -150,6 +158,12 @@ final class TableLoader {
         if kind.isError { rowIsValid = false }
         context.issues.record(BuildIssue(kind: kind, file: file, line: line, column: sourcePositions[index] ?? column,
                                          field: sourceNames[index] ?? table.columns[index].name, value: value, message: message))
+    }
+
+    /// Hands the rows accepted so far to the writer, so that work queued after this call (a
+    /// lookup from another table, a statement on `context.writeQueue`) sees them.
+    func flush() throws(SQLiteError) {
+        if batch.count > 0 { try submit() }
     }
 
     /// After the last row: writes what is left, waits for the writer, resolves
