@@ -7,9 +7,7 @@ import SeedSQLite
 final class RowWriter: @unchecked Sendable {
     let table: Table
     let context: BuildContext
-    var file: String
-    var sourceNames: [String?]
-    var sourcePositions: [Int?]
+    let fields: SourceFields
 
     private let insert: Statement
     private let parameters: [Int32]             // per column; 0 when the column is not stored
@@ -22,13 +20,11 @@ final class RowWriter: @unchecked Sendable {
     private let lines: LineRecord?
     private(set) var rowCount = 0
 
-    init(table: Table, file: String, context: BuildContext) throws(SQLiteError) {
+    init(table: Table, fields: SourceFields, context: BuildContext) throws(SQLiteError) {
         self.table = table
         self.context = context
-        self.file = file
+        self.fields = fields
         let columns = table.columns
-        sourceNames = columns.map { $0.source.first }
-        sourcePositions = Array(repeating: nil, count: columns.count)
 
         var names: [String] = table.withoutRowID ? [] : [table.rowID]
         idParameter = table.withoutRowID ? 0 : 1
@@ -138,8 +134,9 @@ final class RowWriter: @unchecked Sendable {
 
     private func report(_ kind: BuildIssue.Kind, _ index: Int, _ batch: RowBatch, _ row: Int, value: String?, message: String) {
         let line = Int(batch.lines[row]), column = Int(batch.sourceColumns[row])
-        context.issues.record(BuildIssue(kind: kind, file: file, line: line, column: sourcePositions[index] ?? (column > 0 ? column : nil),
-                                         field: sourceNames[index] ?? table.columns[index].name, value: value, message: message))
+        let place = fields.place(of: index)
+        context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: place.position ?? (column > 0 ? column : nil),
+                                         field: place.field ?? table.columns[index].name, value: value, message: message))
     }
 
     private func reportDuplicate(_ batch: RowBatch, _ row: Int) {
@@ -151,7 +148,7 @@ final class RowWriter: @unchecked Sendable {
             return "\(name)=\(referenceColumns[r].map { Self.text(batch, batch.cell(row, $0)) }.joined(separator: ","))"
         }.joined(separator: ", ")
         let column = Int(batch.sourceColumns[row])
-        context.issues.record(BuildIssue(kind: .duplicateKey, file: file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
+        context.issues.record(BuildIssue(kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
                                          field: table.key.joined(separator: "+"), value: keyText,
                                          message: "appears twice: the key of '\(table.name)' must be unique"))
     }
@@ -190,12 +187,12 @@ final class RowWriter: @unchecked Sendable {
             statistics.unresolved = unresolved.count
             context.referenceStatistics[name] = statistics
             for row in unresolved {
-                let index = referenceColumns[r][0]
+                let place = fields.place(of: referenceColumns[r][0])
                 let key = row.dropFirst().map(\.description).joined(separator: ",")
                 context.issues.record(BuildIssue(
-                    kind: keepsNull[r] ? .nullReference : .danglingReference, file: file,
-                    line: lines?.line(ofRow: Int(row[0].integer ?? 0)), column: sourcePositions[index],
-                    field: sourceNames[index] ?? reference.from[0], value: key,
+                    kind: keepsNull[r] ? .nullReference : .danglingReference, file: place.file,
+                    line: lines?.line(ofRow: Int(row[0].integer ?? 0)), column: place.position,
+                    field: place.field ?? reference.from[0], value: key,
                     message: keepsNull[r] ? "names no row of '\(reference.to)'; kept with \(reference.column) = NULL"
                                           : "names no row of '\(reference.to)' (key \(target.key.joined(separator: ", ")))"))
             }

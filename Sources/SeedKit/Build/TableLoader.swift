@@ -10,12 +10,23 @@ import SeedSQLite
 final class TableLoader {
     let table: Table
     let context: BuildContext
+    /// Where the values come from, shared with the writer for its messages.
+    let fields: SourceFields
     /// The input file, as shown in messages.
-    var file: String { didSet { writer.file = file } }
+    var file: String {
+        get { fields.file }
+        set { fields.file = newValue }
+    }
     /// Per column: the source field it was read from (CSV header, XML path), for messages.
-    var sourceNames: [String?] { didSet { writer.sourceNames = sourceNames } }
+    var sourceNames: [String?] {
+        get { fields.names }
+        set { fields.names = newValue }
+    }
     /// Per column: the 1-based position of its field in a CSV record, for messages.
-    var sourcePositions: [Int?] { didSet { writer.sourcePositions = sourcePositions } }
+    var sourcePositions: [Int?] {
+        get { fields.positions }
+        set { fields.positions = newValue }
+    }
 
     private let writer: RowWriter
     private let converters: [ValueConverter]
@@ -39,14 +50,12 @@ final class TableLoader {
     init(table: Table, file: String, context: BuildContext) throws(SQLiteError) {
         self.table = table
         self.context = context
-        self.file = file
         let columns = table.columns
-        sourceNames = columns.map { $0.source.first }
-        sourcePositions = Array(repeating: nil, count: columns.count)
+        fields = SourceFields(file: file, table: table)
         converters = columns.map(ValueConverter.init(column:))
         defaults = columns.map { $0.defaultValue.map { Array($0.utf8) } }
         required = columns.map(\.required)
-        writer = try RowWriter(table: table, file: file, context: context)
+        writer = try RowWriter(table: table, fields: fields, context: context)
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
     }
@@ -156,8 +165,9 @@ final class TableLoader {
 
     private func report(_ kind: BuildIssue.Kind, _ index: Int, value: String?, message: String) {
         if kind.isError { rowIsValid = false }
-        context.issues.record(BuildIssue(kind: kind, file: file, line: line, column: sourcePositions[index] ?? column,
-                                         field: sourceNames[index] ?? table.columns[index].name, value: value, message: message))
+        let place = fields.place(of: index)
+        context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: place.position ?? column,
+                                         field: place.field ?? table.columns[index].name, value: value, message: message))
     }
 
     /// Hands the rows accepted so far to the writer, so that work queued after this call (a
