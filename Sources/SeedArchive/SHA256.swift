@@ -20,10 +20,9 @@ public struct SHA256: Sendable {
             blockCount += take
             base += take
             remaining -= take
-            if blockCount == 64 {
-                block.withUnsafeBytes { compress($0.baseAddress!) }
-                blockCount = 0
-            }
+            guard blockCount == 64 else { return } // still a partial block: keep it for later
+            block.withUnsafeBytes { compress($0.baseAddress!) }
+            blockCount = 0
         }
         while remaining >= 64 {
             compress(base)
@@ -90,28 +89,41 @@ public struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    private mutating func compress(_ chunk: UnsafeRawPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for i in 0..<16 { w[i] = UInt32(bigEndian: chunk.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
-            for i in 16..<64 {
-                let s0 = w[i - 15].rotateRight(7) ^ w[i - 15].rotateRight(18) ^ (w[i - 15] >> 3)
-                let s1 = w[i - 2].rotateRight(17) ^ w[i - 2].rotateRight(19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = state
-            Self.k.withUnsafeBufferPointer { k in
-                for i in 0..<64 {
-                    let s1 = e.rotateRight(6) ^ e.rotateRight(11) ^ e.rotateRight(25)
-                    let ch = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-                    let s0 = a.rotateRight(2) ^ a.rotateRight(13) ^ a.rotateRight(22)
-                    let maj = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ maj
-                    h = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-                }
-            }
-            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+    /// The round constants and the message schedule, in one buffer allocated once per thread
+    /// of use: the compression loop then touches no array (no bounds or uniqueness checks).
+    private final class Scratch: @unchecked Sendable {
+        let k: UnsafeMutablePointer<UInt32>
+        init() {
+            k = .allocate(capacity: 64)
+            k.initialize(from: SHA256.k, count: 64)
         }
+    }
+    private static let scratch = Scratch()
+
+    private mutating func compress(_ chunk: UnsafeRawPointer) {
+        let k = Self.scratch.k
+        var (a, b, c, d, e, f, g, h) = state
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { buffer in
+            let w = buffer.baseAddress!
+            for i in 0..<16 { w[i] = UInt32(bigEndian: chunk.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
+            for i in 0..<64 {
+                // The schedule kept as a ring of 16 words.
+                let wi: UInt32
+                if i < 16 {
+                    wi = w[i]
+                } else {
+                    let w15 = w[(i - 15) & 15], w2 = w[(i - 2) & 15]
+                    let s0 = w15.rotateRight(7) ^ w15.rotateRight(18) ^ (w15 >> 3)
+                    let s1 = w2.rotateRight(17) ^ w2.rotateRight(19) ^ (w2 >> 10)
+                    wi = w[i & 15] &+ s0 &+ w[(i - 7) & 15] &+ s1
+                    w[i & 15] = wi
+                }
+                let t1 = h &+ (e.rotateRight(6) ^ e.rotateRight(11) ^ e.rotateRight(25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ wi
+                let t2 = (a.rotateRight(2) ^ a.rotateRight(13) ^ a.rotateRight(22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                h = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+            }
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 }
 

@@ -1,2 +1,204 @@
-/// Installs the shipped seed database at startup (see issue 4; filled in by the installer work).
-public enum SeedInstaller {}
+import SeedArchive
+
+/// Installs the shipped seed database at startup: the first time, again whenever the shipped
+/// seed version changes (newer or older), and never otherwise; never leaving a damaged or
+/// mixed database behind.
+///
+/// ```swift
+/// // At startup, before opening the database (the convention is in installIfNeeded's docs):
+/// let result = try SeedInstaller.installIfNeeded(schemaVersion: 3)
+/// // Or explicitly:
+/// let installer = SeedInstaller(source: bundle + "/seed.sqlite.gz",
+///                               destination: dataDir + "/seed.sqlite",
+///                               expectedSchemaVersion: 3)
+/// print(try installer.install())   // "installed seed-version=... " or "up-to-date ..."
+/// ```
+///
+/// ## Deciding (cheap, no writes)
+/// The shipped seed's versions come from its gzip header stamp (``SeedStamp``) or manifest, or,
+/// for a plain `.sqlite`, from a few pages of it. The installed seed is up to date when the
+/// install record (`<dest>.seedgen-install`) has the same seed and schema versions (and SHA-256,
+/// when there is a manifest) and the file at the destination is still the one recorded (same
+/// device, inode, size and modification time) and readable. Then nothing is written.
+///
+/// ## Installing, in this order
+/// 1. Take an exclusive `flock` on `<dest>.seedgen-lock` (waiting for any other installer;
+///    the kernel releases it if the holder dies). Remove temporary files an earlier crash left
+///    (`.<name>.seedgen-tmp-<pid>-<hex>` only), then decide: a process that waited finds the
+///    seed another one just installed and reports up to date.
+/// 2. If the size is known (manifest, or a plain `.sqlite`), check the free space first.
+/// 3. Decompress into a new temporary file in the destination's folder, `fsync` it.
+///    A full disk fails here: the temporary file is removed, nothing else changed.
+/// 4. Verify the temporary file: SQLite header, not WAL, schema version (expected and stamped),
+///    seed version, size and SHA-256 against the manifest, `PRAGMA quick_check`. It is opened
+///    with `immutable=1`, so verifying creates no sidecar files.
+/// 5. Write the new install record (temporary file + `rename`). It names the temporary file's
+///    inode, which is not the destination's until step 7, so until then it matches nothing.
+/// 6. Remove `<dest>-wal`, `<dest>-shm` and `<dest>-journal` (exactly these), `fsync` the folder.
+/// 7. `rename` the temporary file onto the destination, `fsync` the folder.
+///
+/// A crash (or `kill -9`, or power loss) at any instant leaves one of:
+/// - before 6: the old seed with its sidecars, untouched; the record is old or matches nothing;
+///   the next start installs.
+/// - between 6 and 7: the old seed without its sidecars (its un-checkpointed WAL frames are
+///   lost; acceptable, it is about to be replaced); the record does not match it; the next start
+///   installs.
+/// - after 7: the complete new seed (it was flushed before the rename) with no sidecars (their
+///   removal was flushed before the rename) and a record that matches it.
+/// Never a partial file at the destination and never a new seed beside an old WAL.
+///
+/// ## What this cannot make safe
+/// Another process that has the old seed open while it is replaced keeps reading the old file
+/// (its inode) and, if it writes in WAL mode, may create a `-wal` for it that SQLite would then
+/// apply to the new file. Install before opening the seed, and open the seed read-only.
+/// A seed the app writes to is no longer the recorded file, so the next start replaces it.
+///
+/// Files in the folder other than the seed's own (see ``SeedFiles``) are never touched.
+public struct SeedInstaller: Sendable {
+    /// The shipped seed: `seed.sqlite.gz` (gzip) or `seed.sqlite`.
+    public var source: String
+    /// Where the seed is installed, e.g. `<app data>/seed.sqlite`.
+    public var destination: String
+    /// The schema version the app expects; a shipped seed with another one is refused.
+    /// nil accepts any schema version.
+    public var expectedSchemaVersion: Int?
+    /// The manifest (`seed.sqlite.manifest.json`); nil uses the one beside `source`, if any.
+    public var manifest: String?
+
+    /// - Parameters:
+    ///   - source: the shipped seed, gzip or plain SQLite (detected from its first bytes).
+    ///   - destination: where to install it. Its folder is created when missing.
+    ///   - expectedSchemaVersion: the schema version the app was built for; nil to accept any.
+    ///   - manifest: the seed's manifest; nil to use `SeedManifest.path(forSeed: source)` when
+    ///     that file exists. With a manifest, the seed's size and SHA-256 are checked against it.
+    public init(source: String, destination: String, expectedSchemaVersion: Int? = nil, manifest: String? = nil) {
+        self.source = source
+        self.destination = destination
+        self.expectedSchemaVersion = expectedSchemaVersion
+        self.manifest = manifest
+    }
+
+    /// Installs the shipped seed if the installed one is missing, different or not the recorded
+    /// file; otherwise does nothing (no write at all).
+    ///
+    /// Safe to call from several processes and threads at once: one installs, the others wait
+    /// and report up to date.
+    /// - Returns: `.installed` (with the previous versions when known) or `.upToDate`.
+    /// - Throws: ``SeedInstallerError`` saying what is wrong; the installed seed is unchanged.
+    @discardableResult
+    public func install() throws(SeedInstallerError) -> SeedInstallResult {
+        let files = SeedFiles(destination: destination)
+        let shipped = try ShippedSeed.inspect(path: FileSystem.absolute(source), manifestPath: manifest.map(FileSystem.absolute))
+        try checkSchemaVersion(shipped.stamp.schemaVersion, path: shipped.path)
+
+        do { try FileSystem.createDirectories(files.directory) } catch {
+            throw error.installerError("cannot create the destination folder")
+        }
+        let lock: FileDescriptor
+        do {
+            lock = try FileSystem.openLockFile(files.lockPath)
+            try lock.lockExclusively()
+        } catch {
+            throw error.installerError("cannot lock the seed for installing")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        do { try files.removeLeftoverTemporaryFiles() } catch {
+            throw error.installerError("cannot remove a temporary file left by an earlier install")
+        }
+
+        let record = InstallRecord.read(path: files.recordPath)
+        if let record, isUpToDate(record, shipped: shipped, files: files) {
+            return SeedInstallResult(status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
+                                     path: files.destination)
+        }
+        try checkFreeSpace(for: shipped, files: files)
+
+        let temporary = TemporaryFile(path: files.newTemporaryPath())
+        let copy = try SeedCopy.write(shipped, to: temporary)
+        try verify(temporary.path, copy: copy, shipped: shipped)
+
+        do {
+            let newRecord = InstallRecord(seedVersion: shipped.stamp.seedVersion, schemaVersion: shipped.stamp.schemaVersion,
+                                          sha256: copy.sha256, size: copy.size,
+                                          file: try FileSystem.openForReading(temporary.path).status())
+            try writeRecord(newRecord, files: files)
+        } catch {
+            throw error.installerError("cannot write the install record")
+        }
+        do {
+            for sidecar in files.sidecarPaths { try FileSystem.remove(sidecar) }
+            try FileSystem.syncDirectory(files.directory)
+        } catch {
+            throw error.installerError("cannot remove the old seed's SQLite sidecar file")
+        }
+        do {
+            try temporary.rename(to: files.destination)
+            try FileSystem.syncDirectory(files.directory)
+        } catch {
+            throw error.installerError("cannot move the new seed into place")
+        }
+        return SeedInstallResult(status: .installed, seedVersion: shipped.stamp.seedVersion, schemaVersion: shipped.stamp.schemaVersion,
+                                 previousSeedVersion: record?.seedVersion, previousSchemaVersion: record?.schemaVersion,
+                                 path: files.destination, reason: reason(record: record, shipped: shipped))
+    }
+
+    private func checkSchemaVersion(_ schemaVersion: Int, path: String) throws(SeedInstallerError) {
+        if let expectedSchemaVersion, schemaVersion != expectedSchemaVersion {
+            throw SeedInstallerError(code: .schemaMismatch, message: "the shipped seed has schema version \(schemaVersion) but the app expects \(expectedSchemaVersion)", path: path)
+        }
+    }
+
+    private func isUpToDate(_ record: InstallRecord, shipped: ShippedSeed, files: SeedFiles) -> Bool {
+        guard record.seedVersion == shipped.stamp.seedVersion, record.schemaVersion == shipped.stamp.schemaVersion else { return false }
+        if let manifest = shipped.manifest, manifest.sha256 != record.sha256 { return false }
+        // The installed file must still be the one recorded, and readable.
+        guard let installed = try? FileSystem.openForReading(files.destination).status() else { return false }
+        return installed == record.file
+    }
+
+    private func reason(record: InstallRecord?, shipped: ShippedSeed) -> String {
+        guard let record else { return "nothing installed" }
+        if record.seedVersion != shipped.stamp.seedVersion { return "seed version changed" }
+        if record.schemaVersion != shipped.stamp.schemaVersion { return "schema version changed" }
+        if let manifest = shipped.manifest, manifest.sha256 != record.sha256 { return "seed content changed" }
+        return "installed file missing or changed"
+    }
+
+    private func checkFreeSpace(for shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) {
+        guard let size = shipped.expectedSize else { return }
+        let available: Int64
+        do { available = try FileSystem.availableBytes(files.directory) } catch { return }
+        if available < size {
+            throw SeedInstallerError(code: .diskFull, message: "not enough free space for the new seed: it needs \(size) bytes, \(available) are available; the installed seed is unchanged", path: files.directory)
+        }
+    }
+
+    private func verify(_ path: String, copy: SeedCopy, shipped: ShippedSeed) throws(SeedInstallerError) {
+        if let manifest = shipped.manifest {
+            guard copy.size == manifest.size, copy.sha256 == manifest.sha256 else {
+                throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(copy.size) bytes with SHA-256 \(copy.sha256) but its manifest says \(manifest.size) bytes with SHA-256 \(manifest.sha256)", path: shipped.path)
+            }
+        }
+        do throws(SeedInstallerError) {
+            try SeedDatabase.checkHeader(path)
+            let stamp = try SeedDatabase.readStamp(path)
+            try checkSchemaVersion(stamp.schemaVersion, path: shipped.path)
+            guard stamp == shipped.stamp else {
+                throw SeedInstallerError(code: .versionMismatch, message: "the seed contains \(stamp) but is labelled \(shipped.stamp)", path: shipped.path)
+            }
+            try SeedDatabase.quickCheck(path)
+        } catch {
+            // Name the shipped file, not the temporary one, in what the user sees.
+            throw SeedInstallerError(code: error.code, message: error.message, path: shipped.path, systemError: error.systemError, errno: error.errno)
+        }
+    }
+
+    private func writeRecord(_ record: InstallRecord, files: SeedFiles) throws(SystemCallError) {
+        let temporary = TemporaryFile(path: files.newTemporaryPath())
+        let output = try FileSystem.createExclusively(temporary.path)
+        try record.encoded().withUnsafeBytes { bytes in Result { () throws(SystemCallError) in try output.write(bytes) } }.get()
+        try output.sync()
+        try output.closeNow()
+        try temporary.rename(to: files.recordPath)
+    }
+}

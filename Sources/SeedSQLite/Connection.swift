@@ -96,3 +96,11 @@ public final class Connection {
     /// The version of the SQLite library in use, e.g. `3.40.1`.
     public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 }
+
+extension Connection {
+    /// Stops SQLite from keeping memory statistics, which costs a global mutex on every
+    /// allocation. Call once, before the first connection is opened; later calls do nothing.
+    public static func disableMemoryStatistics() {
+        _ = csqlite3_disable_memory_statistics()
+    }
+}

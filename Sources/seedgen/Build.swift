@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeedKit
+import SeedSQLite
 
 extension SeedGen {
     struct Build: ParsableCommand {
@@ -45,6 +46,9 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
         var cacheSize: Int?
 
+        @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
+        var gzip = false
+
         @Flag(name: .shortAndLong, help: "Print nothing but errors.")
         var quiet = false
 
@@ -56,6 +60,7 @@ extension SeedGen {
 
         func run() throws {
             Interrupts.removeScratchFilesOnSignal()
+            Connection.disableMemoryStatistics()
             let options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                                        allowDangling: allowDangling, cacheSize: cacheSize)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
@@ -67,6 +72,9 @@ extension SeedGen {
                 display?.clear()
                 FileHandle.standardError.write(Data((error.description + "\n").utf8))
                 throw ExitCode(1)
+            }
+            if gzip {
+                do { let packed = try SeedPacker().pack(seed: out); if !quiet { print(Pack.summary(packed)) } } catch { throw ShipText.fail(error) }
             }
         }
     }

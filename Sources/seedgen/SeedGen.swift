@@ -7,6 +7,6 @@ struct SeedGen: ParsableCommand {
         commandName: "seedgen",
         abstract: "Compile data sets into SQLite seed databases, and install them at startup.",
         version: SeedKit.toolVersion,
-        subcommands: [Build.self]
+        subcommands: [Build.self, Install.self, Pack.self, Inspect.self, Verify.self, Diff.self, SchemaCommand.self]
     )
 }

@@ -19,7 +19,7 @@ struct SchemaTests {
         }
         #expect(order.firstIndex(of: "trips")! < order.firstIndex(of: "stop_times")!)
         #expect(order.firstIndex(of: "routes")! < order.firstIndex(of: "trips")!)
-        #expect(schema.table(named: "stop_times")!.createStatement.contains("\"trip_ref\" INTEGER REFERENCES \"trips\""))
+        #expect(schema.table(named: "stop_times")!.createStatement.contains("\"trip_ref\" INTEGER NOT NULL REFERENCES \"trips\""))
     }
 
     @Test("the embedded transit schema is the one in Schema/")

@@ -1,3 +1,4 @@
+import Foundation
 import SeedSQLite
 
 /// What the loaders of one build share: the database, the issue log, the next row id of
@@ -11,6 +12,9 @@ final class BuildContext {
     /// Overrides every reference's cache size, when set.
     let cacheSize: Int?
     private var nextIDs: [String: Int64] = [:]
+    private let idLock = NSLock()
+    /// The writer thread every loader of this build hands its rows to.
+    let writeQueue = WriteQueue()
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
 
@@ -23,16 +27,17 @@ final class BuildContext {
     }
 
     /// Hands out the next row id of `table`: 1, 2, 3, ... in input order.
+    /// Thread-safe: readers allocate ids of the tables they load, the writer those of
+    /// find-or-create targets.
     func allocateID(in table: String) -> Int64 {
-        let id = nextIDs[table, default: 1]
-        nextIDs[table] = id + 1
-        return id
+        idLock.withLock {
+            let id = nextIDs[table, default: 1]
+            nextIDs[table] = id + 1
+            return id
+        }
     }
 
-    /// Gives back the last id handed out (the row was not inserted).
-    func releaseID(_ id: Int64, in table: String) {
-        if nextIDs[table] == id + 1 { nextIDs[table] = id }
-    }
+    deinit { writeQueue.stop() }
 }
 
 /// How a reference was resolved over a build.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One problem found in the input: where it is, what the value was, what is wrong.
 public struct BuildIssue: Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, CaseIterable {
@@ -85,7 +87,12 @@ public final class IssueLog: @unchecked Sendable {
         self.examplesPerGroup = examplesPerGroup
     }
 
+    private let lock = NSLock()
+
+    /// Records an issue; safe to call from the reader and the writer thread.
     public func record(_ issue: BuildIssue) {
+        lock.lock()
+        defer { lock.unlock() }
         let key = "\(issue.kind.rawValue)\u{1}\(issue.file)\u{1}\(issue.field ?? "")"
         if let position = index[key] {
             groups[position].count += 1

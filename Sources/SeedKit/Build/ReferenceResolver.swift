@@ -1,14 +1,25 @@
+import Foundation
 import SeedSQLite
 
 /// Turns natural keys into row ids of the target table while rows stream in: the previous
-/// key first (rows come grouped), then a bounded LRU cache, then one indexed query. With
-/// find-or-create, an unknown key inserts the target row.
+/// row's key first (rows come grouped), then a bounded LRU cache, then one indexed query.
+/// With find-or-create, an unknown key inserts the target row. Runs on the writer thread.
 final class ReferenceResolver {
+    /// What a lookup found.
+    enum Resolution: Equatable {
+        /// The key is empty: no reference.
+        case none
+        case found(Int64)
+        /// No row has this key (shown as text).
+        case missing(String)
+    }
+
     let reference: Reference
     let target: Table
     private let context: BuildContext
     private var cache: LRUCache<String, Int64?>
-    private var lastKey: String?
+    private var lastKey: [UInt8] = []
+    private var lastTag: UInt8 = 0xFF
     private var lastID: Int64?
     private let lookup: Statement
     private let create: Statement?
@@ -30,15 +41,64 @@ final class ReferenceResolver {
         }
     }
 
-    /// The id of the target row whose key is `parts`, or nil when there is none.
-    /// - Parameters:
-    ///   - key: the key as one string (parts joined), for the cache.
-    ///   - parts: the typed key values, in the target's key order.
-    func resolve(key: String, parts: [Value]) throws(SQLiteError) -> Int64? {
-        if key == lastKey {
-            statistics.hits += 1
-            return lastID
+    /// Resolves the key held in `columns` of `row` of `batch`.
+    func resolve(batch: RowBatch, row: Int, columns: [Int]) throws(SQLiteError) -> Resolution {
+        if columns.count == 1 {
+            let cell = batch.cell(row, columns[0])
+            let tag = batch.tags[cell]
+            if tag == RowBatch.Tag.null.rawValue { return .none }
+            // Rows come grouped (stop_times by trip): compare the raw key with the last one.
+            if tag == lastTag && sameAsLast(batch, cell, tag) {
+                statistics.hits += 1
+                return lastID.map(Resolution.found) ?? .missing(RowWriter.text(batch, cell))
+            }
+            let value = Self.value(batch, cell)
+            let id = try resolve(key: value.description, parts: [value])
+            remember(batch, cell, tag, id)
+            return id.map(Resolution.found) ?? .missing(value.description)
         }
+        var parts: [Value] = []
+        for column in columns {
+            let cell = batch.cell(row, column)
+            if batch.tags[cell] == RowBatch.Tag.null.rawValue { return .none }
+            parts.append(Self.value(batch, cell))
+        }
+        let key = parts.map(\.description).joined(separator: "\u{1F}")
+        lastTag = 0xFF
+        return try resolve(key: key, parts: parts).map(Resolution.found) ?? .missing(parts.map(\.description).joined(separator: ","))
+    }
+
+    private func sameAsLast(_ batch: RowBatch, _ cell: Int, _ tag: UInt8) -> Bool {
+        if tag == RowBatch.Tag.text.rawValue {
+            let text = batch.text(cell)
+            guard text.count == lastKey.count else { return false }
+            return lastKey.withUnsafeBytes { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 } || text.count == 0
+        }
+        return lastKey.count == 8 && lastKey.withUnsafeBytes { $0.load(as: Int64.self) } == batch.words[cell]
+    }
+
+    private func remember(_ batch: RowBatch, _ cell: Int, _ tag: UInt8, _ id: Int64?) {
+        lastTag = tag
+        lastID = id
+        if tag == RowBatch.Tag.text.rawValue {
+            lastKey.removeAll(keepingCapacity: true)
+            lastKey.append(contentsOf: batch.text(cell))
+        } else {
+            lastKey = withUnsafeBytes(of: batch.words[cell]) { Array($0) }
+        }
+    }
+
+    static func value(_ batch: RowBatch, _ cell: Int) -> Value {
+        switch batch.tags[cell] {
+        case RowBatch.Tag.integer.rawValue: return .integer(batch.words[cell])
+        case RowBatch.Tag.real.rawValue: return .real(Double(bitPattern: UInt64(bitPattern: batch.words[cell])))
+        case RowBatch.Tag.text.rawValue: return .text(String(decoding: batch.text(cell), as: UTF8.self))
+        default: return .null
+        }
+    }
+
+    /// The id of the target row whose key is `parts`, or nil when there is none.
+    private func resolve(key: String, parts: [Value]) throws(SQLiteError) -> Int64? {
         let id: Int64?
         if let cached = cache.value(for: key) {
             statistics.hits += 1
@@ -62,8 +122,6 @@ final class ReferenceResolver {
             cache.insert(id, for: key)
         }
         if id == nil { statistics.unresolved += 1 }
-        lastKey = key
-        lastID = id
         return id
     }
 }

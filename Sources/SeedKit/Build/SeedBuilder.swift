@@ -39,56 +39,65 @@ public struct SeedBuilder {
         }
     }
 
-    private func load(schema: Schema, inputs: InputSet, issues: IssueLog, database: SeedDatabase, started clock: ContinuousClock.Instant) throws -> BuildSummary {
-            let connection = database.connection!
-            let context = BuildContext(database: connection, schema: schema, issues: issues,
-                                       allowDangling: options.allowDangling, cacheSize: options.cacheSize)
-            for statement in schema.createTableStatements { try connection.execute(statement) }
-            var records: [InputRecord] = []
-            var rows: [(name: String, rows: Int)] = []
-            var filtered: [String: Int] = [:]
-            switch schema.format {
-            case .csv:
-                for table in schema.loadOrder {
-                    if let statement = table.keyIndexStatement { try connection.execute(statement) }
-                    var count = 0
-                    if let name = table.file, let file = inputs.file(named: name) {
-                        let loader = try TableLoader(table: table, file: file.displayPath, context: context)
-                        try connection.execute("BEGIN")
-                        records.append(try CSVImporter(file: file, loader: loader, progress: progress).run())
-                        try connection.execute("COMMIT")
-                        count = loader.rowCount
-                    }
-                    rows.append((table.name, count))
-                    if issues.hasErrors { throw BuildError.invalidInput(issues) }
-                }
-            case .xml:
-                let result = try XMLLoad(schema: schema, inputs: inputs, context: context, progress: progress).run()
-                records = result.inputs
-                rows = result.rows
-                filtered = result.filtered
-            }
-            let used = Set(records.map(\.name))
-            for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
-                issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
-            }
-
-            progress?.phase("indexing")
+    private func load(schema: Schema, inputs: InputSet, issues: IssueLog, database: SeedDatabase,
+                      started clock: ContinuousClock.Instant) throws -> BuildSummary {
+        let connection = database.connection!
+        let timer = PhaseTimer()
+        let context = BuildContext(database: connection, schema: schema, issues: issues,
+                                   allowDangling: options.allowDangling, cacheSize: options.cacheSize)
+        // Whatever happens, the writer thread is idle before the connection is used or closed.
+        defer { try? context.writeQueue.drain() }
+        for statement in schema.createTableStatements { try connection.execute(statement) }
+        var records: [InputRecord] = []
+        var rows: [(name: String, rows: Int)] = []
+        var filtered: [String: Int] = [:]
+        switch schema.format {
+        case .csv:
             for table in schema.loadOrder {
-                for statement in table.indexStatements where statement != table.keyIndexStatement {
-                    try connection.execute(statement)
+                if let statement = table.keyIndexStatement { try connection.execute(statement) }
+                var count = 0
+                if let name = table.file, let file = inputs.file(named: name) {
+                    let loader = try TableLoader(table: table, file: file.displayPath, context: context)
+                    try connection.execute("BEGIN")
+                    let record = try CSVImporter(file: file, loader: loader, progress: progress).run()
+                    try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
+                    records.append(record)
+                    try connection.execute("COMMIT")
+                    count = loader.rowCount
+                    timer.mark("load \(table.name)")
                 }
+                rows.append((table.name, count))
+                if issues.hasErrors { throw BuildError.invalidInput(issues) }
             }
-            let seedVersion = options.seedVersion ?? Self.defaultSeedVersion(schema: schema, inputs: records)
-            try database.writeMetadata(schema: schema, seedVersion: seedVersion, inputs: records)
-            try database.complete { progress?.phase($0) }
+        case .xml:
+            let result = try XMLLoad(schema: schema, inputs: inputs, context: context, progress: progress).run()
+            records = result.inputs
+            rows = result.rows
+            filtered = result.filtered
+            timer.mark("load XML")
+        }
+        let used = Set(records.map(\.name))
+        for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
+            issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
+        }
 
-            var size = stat()
-            stat(options.output, &size)
-            return BuildSummary(output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
-                                seedVersion: seedVersion, tables: rows, inputs: records, references: context.referenceStatistics,
-                                filtered: filtered, warnings: issues.warningCount, warningReport: issues.report(errors: false),
-                                outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds)
+        progress?.phase("indexing")
+        for table in schema.loadOrder {
+            for statement in table.indexStatements where statement != table.keyIndexStatement {
+                try connection.execute(statement)
+            }
+        }
+        timer.mark("indexes")
+        let seedVersion = options.seedVersion ?? Self.defaultSeedVersion(schema: schema, inputs: records)
+        try database.writeMetadata(schema: schema, seedVersion: seedVersion, inputs: records)
+        try database.complete(timer: timer) { progress?.phase($0) }
+
+        var size = stat()
+        stat(options.output, &size)
+        return BuildSummary(output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
+                            seedVersion: seedVersion, tables: rows, inputs: records, references: context.referenceStatistics,
+                            filtered: filtered, warnings: issues.warningCount, warningReport: issues.report(errors: false),
+                            outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds)
     }
 
     /// Fails before any work when a required input file is missing (all of them listed).

@@ -34,8 +34,10 @@ final class SeedDatabase {
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE;
-                PRAGMA temp_store = MEMORY;
-                PRAGMA cache_size = -32768;
+                PRAGMA temp_store = FILE;
+                PRAGMA cache_size = -16384;
+                PRAGMA threads = 1;
+                PRAGMA analysis_limit = 1000;
                 PRAGMA foreign_keys = OFF;
                 PRAGMA application_id = \(Self.applicationID);
                 """)
@@ -65,14 +67,16 @@ final class SeedDatabase {
     }
 
     /// ANALYZE, compact into the final file, flush it and rename it over the output.
-    func complete(phase: (String) -> Void) throws(BuildError) {
+    func complete(timer: PhaseTimer, phase: (String) -> Void) throws(BuildError) {
         guard let connection else { return }
         do {
             phase("analyzing")
             try connection.execute("ANALYZE")
+            timer.mark("analyze")
             phase("vacuuming")
             let target = finalPath.replacingOccurrences(of: "'", with: "''")
             try connection.execute("VACUUM INTO '\(target)'")
+            timer.mark("vacuum into")
         } catch {
             throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)")
         }
@@ -80,6 +84,7 @@ final class SeedDatabase {
         unlink(scratchPath)
         TemporaryFiles.unregister(scratchPath)
         try FileSystem.syncFile(finalPath, for: outputPath)
+        timer.mark("fsync")
         guard rename(finalPath, outputPath) == 0 else {
             let reason = String(cString: strerror(errno))
             throw BuildError.output(path: outputPath, message: "cannot rename the finished database into place: \(reason)")

@@ -14,9 +14,12 @@ final class CSVReader {
     private var atEOF = false
     private var atFileStart = true
 
-    private var starts: [Int] = []
-    private var ends: [Int] = []
-    private var escaped: [Bool] = []
+    // Per field of the current record: where it starts and ends in the buffer, and whether it
+    // holds doubled quotes. Plain buffers: no copy-on-write checks in the hot loop.
+    private var fieldCapacity = 64
+    private var starts: UnsafeMutablePointer<Int>
+    private var ends: UnsafeMutablePointer<Int>
+    private var escaped: UnsafeMutablePointer<Bool>
     /// The number of fields of the current record.
     private(set) var fieldCount = 0
     /// The 1-based line the current record starts on.
@@ -29,10 +32,30 @@ final class CSVReader {
         self.file = file
         self.capacity = bufferSize
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
-        starts.reserveCapacity(64); ends.reserveCapacity(64); escaped.reserveCapacity(64)
+        starts = .allocate(capacity: fieldCapacity)
+        ends = .allocate(capacity: fieldCapacity)
+        escaped = .allocate(capacity: fieldCapacity)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        starts.deallocate()
+        ends.deallocate()
+        escaped.deallocate()
+    }
+
+    private func growFields() {
+        let capacity = fieldCapacity * 2
+        let newStarts = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+        let newEnds = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+        let newEscaped = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
+        newStarts.update(from: starts, count: fieldCapacity)
+        newEnds.update(from: ends, count: fieldCapacity)
+        newEscaped.update(from: escaped, count: fieldCapacity)
+        starts.deallocate(); ends.deallocate(); escaped.deallocate()
+        starts = newStarts; ends = newEnds; escaped = newEscaped
+        fieldCapacity = capacity
+    }
 
     /// The bytes of field `index` of the current record (quotes removed, `""` unescaped).
     @inline(__always)
@@ -149,11 +172,8 @@ final class CSVReader {
                 if i == end && !atEOF { return .needMore }
                 fieldEnd = i
             }
-            if count == starts.count {
-                starts.append(fieldStart); ends.append(fieldEnd); escaped.append(hasEscapes)
-            } else {
-                starts[count] = fieldStart; ends[count] = fieldEnd; escaped[count] = hasEscapes
-            }
+            if count == fieldCapacity { growFields() }
+            starts[count] = fieldStart; ends[count] = fieldEnd; escaped[count] = hasEscapes
             count += 1
             // The delimiter after it.
             if i == end { break } // end of input: the record ends without a newline

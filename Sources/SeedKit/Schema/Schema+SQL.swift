@@ -18,22 +18,26 @@ extension Schema {
 extension Table {
     /// `CREATE TABLE` with typed columns and foreign keys.
     public var createStatement: String {
-        var lines = ["  \(quoted(rowID)) INTEGER PRIMARY KEY"]
+        var lines = withoutRowID ? [] : ["  \(quoted(rowID)) INTEGER PRIMARY KEY"]
         for column in storedColumns {
-            lines.append("  \(quoted(column.name)) \(column.type.sqlType)\(column.required ? " NOT NULL" : "")")
+            lines.append("  \(quoted(column.name)) \(column.type.sqlType)\(column.required || (withoutRowID && key.contains(column.name)) ? " NOT NULL" : "")")
         }
         if let parent {
             lines.append("  \(quoted(parent.column)) INTEGER REFERENCES \(quoted(parent.table))")
         }
         for reference in references {
-            lines.append("  \(quoted(reference.column)) INTEGER REFERENCES \(quoted(reference.to))")
+            let notNull = withoutRowID && key.contains(reference.column) ? " NOT NULL" : ""
+            lines.append("  \(quoted(reference.column)) INTEGER\(notNull) REFERENCES \(quoted(reference.to))")
         }
-        return "CREATE TABLE \(quoted(name)) (\n" + lines.joined(separator: ",\n") + "\n)"
+        if withoutRowID {
+            lines.append("  PRIMARY KEY (\(key.map(quoted).joined(separator: ", ")))")
+        }
+        return "CREATE TABLE \(quoted(name)) (\n" + lines.joined(separator: ",\n") + "\n)" + (withoutRowID ? " WITHOUT ROWID" : "")
     }
 
     /// The unique index on the natural key, if the table has one.
     public var keyIndexStatement: String? {
-        guard !key.isEmpty else { return nil }
+        guard !key.isEmpty, !withoutRowID else { return nil }
         return "CREATE UNIQUE INDEX \(quoted(name + "_key")) ON \(quoted(name)) (\(key.map(quoted).joined(separator: ", ")))"
     }
 

@@ -39,12 +39,19 @@ extension Schema {
         case .xml:
             try validateXML(table, file: file)
         }
+        if table.withoutRowID {
+            if table.key.isEmpty { throw fail("'withoutRowID' needs a 'key' to cluster the table on") }
+            if table.parent != nil { throw fail("'withoutRowID' tables cannot be nested records") }
+            if let other = tables.first(where: { $0.references.contains { $0.to == table.name } || $0.parent?.table == table.name }) {
+                throw fail("'withoutRowID' tables cannot be referenced, but table '\(other.name)' references it")
+            }
+        }
         var names = Set<String>()
         func claim(_ name: String, _ what: String) throws(SchemaError) {
             try Self.checkIdentifier(name, what: what, file: file)
             guard names.insert(name.lowercased()).inserted else { throw fail("the name '\(name)' is used twice") }
         }
-        try claim(table.rowID, "row id column")
+        if !table.withoutRowID { try claim(table.rowID, "row id column") }
         guard !table.columns.isEmpty else { throw fail("declares no columns") }
         for column in table.columns {
             try claim(column.name, "column name")

@@ -71,6 +71,7 @@ extension Table {
         table.element = try object.string("element")
         table.rowID = try object.string("rowID") ?? "id"
         table.key = try object.strings("key") ?? []
+        table.withoutRowID = try object.bool("withoutRowID") ?? false
         _ = try object.string("description")
         if case .scalar(let scalar)? = object.value("parent") {
             // `parent: author` is short for `parent: { table: author, column: author_ref }`.

@@ -33,6 +33,11 @@ final class XMLImporter: XMLEventHandler {
     private var recordPaths: [String?]
     private var shownSlots: [[Int]]
     private let listDelimiters: [(separator: [UInt8]?, open: [UInt8], close: [UInt8])?]
+    /// Per table: the tables read here whose rows its references look up. Rows go to the
+    /// database through the writer thread in batches, so a target with rows not yet handed
+    /// over (`unflushed`) is flushed before a row that may look them up.
+    private let referenceTargets: [[Int]]
+    private var unflushed: [Bool]
     private var records = 0
     private var failure: (any Error)?
 
@@ -60,6 +65,11 @@ final class XMLImporter: XMLEventHandler {
             }
         }
         self.active = active
+        let indexOfTable = Dictionary(uniqueKeysWithValues: mapping.tables.enumerated().map { ($1.table.name, $0) })
+        referenceTargets = mapping.tables.map { table in
+            table.table.references.compactMap { $0.to == table.table.name ? nil : indexOfTable[$0.to] }
+        }
+        unflushed = Array(repeating: false, count: count)
         listDelimiters = mapping.tables.map { table in
             table.table.list.map { list in
                 (list.separator.map { Array($0.utf8) }, Array((list.open ?? "").utf8), Array((list.close ?? "").utf8))
@@ -272,7 +282,7 @@ final class XMLImporter: XMLEventHandler {
         let mapping = self.mapping.tables[table]
         if !mapping.filtersAtStart && !mapping.filters.isEmpty && !passesFilters(index) {
             state.pointee.filtered[table] += 1
-            if let id = state.pointee.frames[index].id { try deleteNestedRows(of: table, parentIDs: String(id)) }
+            if let id = state.pointee.frames[index].id { try deleteNestedRows(of: table, parentID: id) }
             return
         }
         let parentID = state.pointee.frames[index].parent >= 0 ? id(of: state.pointee.frames[index].parent) : nil
@@ -307,7 +317,9 @@ final class XMLImporter: XMLEventHandler {
         }
         loader.setPlace(line: frame.line, column: frame.column)
         if let parentID { try loader.setParent(parentID) }
+        try flushTargets(of: table)
         guard let id = try loader.finishRow(id: frame.id) else { return }
+        unflushed[table] = true
         for child in mapping.children where listDelimiters[child] != nil {
             try writeList(child, of: frame, parentID: id)
         }
@@ -320,6 +332,8 @@ final class XMLImporter: XMLEventHandler {
         let mapping = self.mapping.tables[table]
         guard let slot = frame.firstValue(mapping.listSlots), let delimiters = listDelimiters[table] else { return }
         let loader = loaders[table]
+        try flushTargets(of: table)
+        unflushed[table] = true
         let items = XMLText.items(of: frame.values[slot], separator: delimiters.separator, open: delimiters.open, close: delimiters.close)
         try frame.values[slot].withUnsafeBytes { bytes in
             for (index, range) in items.enumerated() {
@@ -338,6 +352,15 @@ final class XMLImporter: XMLEventHandler {
         }
     }
 
+    /// Hands the rows of `table`'s reference targets read so far to the writer, so that the
+    /// lookups of rows finished after this see them (OSM: the nodes before the first way).
+    private func flushTargets(of table: Int) throws {
+        for target in referenceTargets[table] where unflushed[target] {
+            try loaders[target].flush()
+            unflushed[target] = false
+        }
+    }
+
     /// The row id of an open record, allocated now if needed (its nested records need it).
     private func id(of frame: Int) -> Int64 {
         if let id = state.pointee.frames[frame].id { return id }
@@ -346,15 +369,23 @@ final class XMLImporter: XMLEventHandler {
         return id
     }
 
-    /// Removes the rows nested (at any depth) in the rows `parentIDs` (an SQL list or query)
-    /// of `table`: they were written before their parent turned out to fail its filter.
-    private func deleteNestedRows(of table: Int, parentIDs: String) throws {
-        for child in mapping.tables[table].children {
-            let nested = mapping.tables[child].table
-            let selection = "\(quoted(nested.parent!.column)) IN (\(parentIDs))"
-            try deleteNestedRows(of: child, parentIDs: "SELECT \(quoted(nested.rowID)) FROM \(quoted(nested.name)) WHERE \(selection)")
-            try context.database.execute("DELETE FROM \(quoted(nested.name)) WHERE \(selection)")
+    /// Removes the rows nested (at any depth) in the row `parentID` of `table`: they were
+    /// written before their parent turned out to fail its filter. The deletion is queued on
+    /// the writer thread after those rows.
+    private func deleteNestedRows(of table: Int, parentID: Int64) throws {
+        var statements: [String] = []
+        func collect(_ table: Int, _ parentIDs: String) throws {
+            for child in mapping.tables[table].children {
+                try loaders[child].flush()
+                let nested = mapping.tables[child].table
+                let selection = "\(quoted(nested.parent!.column)) IN (\(parentIDs))"
+                try collect(child, "SELECT \(quoted(nested.rowID)) FROM \(quoted(nested.name)) WHERE \(selection)")
+                statements.append("DELETE FROM \(quoted(nested.name)) WHERE \(selection)")
+            }
         }
+        try collect(table, String(parentID))
+        let database = context.database
+        try context.writeQueue.submit { for statement in statements { try database.execute(statement) } }
     }
 
     private func stop(_ error: any Error) {

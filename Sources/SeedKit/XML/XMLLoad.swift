@@ -41,6 +41,9 @@ struct XMLLoad {
             for (index, count) in importer.filtered.enumerated() where count > 0 {
                 filtered[mapping.tables[index].table.name, default: 0] += count
             }
+            // The rows of this file reach the database before the next file looks them up.
+            for loader in loaders { try loader.flush() }
+            try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
             if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         }
         for loader in loaders { try loader.finish() }

@@ -1,0 +1,105 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The manifest shipped beside a seed (`seed.sqlite.manifest.json` next to
+/// `seed.sqlite.gz`): the seed's versions, the size and SHA-256 of the seed and of its gzip
+/// file, and the row count of each table.
+///
+/// The JSON keys are a contract with apps and deploy scripts: `schemaVersion`, `seedVersion`,
+/// `sha256`, `size`, `gzipSha256`, `gzipSize`, `tables`, and optionally `toolVersion` and
+/// `schemaName`. ``encoded()`` is deterministic (sorted keys, pretty-printed, trailing newline),
+/// so the same seed always gives the same manifest bytes.
+///
+/// ```swift
+/// let summary = try writer.finish()
+/// let manifest = SeedManifest(stamp: stamp, summary: summary, tables: ["stops": 1234])
+/// try manifest.write(path: SeedManifest.path(forSeed: "out/seed.sqlite.gz"))
+/// ```
+public struct SeedManifest: Codable, Equatable, Sendable {
+    /// The schema version (`PRAGMA user_version` of the seed).
+    public var schemaVersion: Int
+    /// The seed version (`seed_version` in `seedgen_metadata`).
+    public var seedVersion: String
+    /// SHA-256 (lower-case hex) of the uncompressed seed file.
+    public var sha256: String
+    /// Size in bytes of the uncompressed seed file.
+    public var size: Int64
+    /// SHA-256 (lower-case hex) of the gzip file.
+    public var gzipSha256: String
+    /// Size in bytes of the gzip file.
+    public var gzipSize: Int64
+    /// Row count of each table, by table name.
+    public var tables: [String: Int64]
+    /// The seedgen version that built the seed, if recorded.
+    public var toolVersion: String?
+    /// The schema's name, if recorded.
+    public var schemaName: String?
+
+    /// Creates a manifest from its fields.
+    public init(schemaVersion: Int, seedVersion: String, sha256: String, size: Int64, gzipSha256: String,
+                gzipSize: Int64, tables: [String: Int64], toolVersion: String? = nil, schemaName: String? = nil) {
+        self.schemaVersion = schemaVersion
+        self.seedVersion = seedVersion
+        self.sha256 = sha256
+        self.size = size
+        self.gzipSha256 = gzipSha256
+        self.gzipSize = gzipSize
+        self.tables = tables
+        self.toolVersion = toolVersion
+        self.schemaName = schemaName
+    }
+
+    /// Creates a manifest from the stamp written into the gzip header and what the
+    /// ``GzipWriter`` reported.
+    public init(stamp: SeedStamp, summary: GzipSummary, tables: [String: Int64], toolVersion: String? = nil, schemaName: String? = nil) {
+        self.init(schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sha256: summary.sha256,
+                  size: summary.size, gzipSha256: summary.gzipSha256, gzipSize: summary.gzipSize, tables: tables,
+                  toolVersion: toolVersion, schemaName: schemaName)
+    }
+
+    /// The versions, as written in the gzip header.
+    public var stamp: SeedStamp { SeedStamp(schemaVersion: schemaVersion, seedVersion: seedVersion) }
+
+    /// The conventional manifest path for a seed: `x.sqlite.gz` and `x.sqlite` both give
+    /// `x.sqlite.manifest.json` (the manifest describes the uncompressed seed).
+    public static func path(forSeed seedPath: String) -> String {
+        let base = seedPath.hasSuffix(".gz") ? String(seedPath.dropLast(3)) : seedPath
+        return base + ".manifest.json"
+    }
+
+    /// The manifest as JSON: pretty-printed, keys sorted, ending with a newline.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding strings, integers and a dictionary of integers cannot fail.
+        let data = try! encoder.encode(self)
+        return Array(data) + [0x0A]
+    }
+
+    /// Parses manifest JSON.
+    /// - Parameter path: named in the error when the JSON is invalid.
+    public static func decode(_ bytes: [UInt8], path: String = "<manifest>") throws(SeedManifestError) -> SeedManifest {
+        do { return try JSONDecoder().decode(SeedManifest.self, from: Data(bytes)) } catch {
+            throw SeedManifestError(path: path, message: "not a valid seed manifest: \(error)")
+        }
+    }
+
+    /// Reads and parses the manifest at `path`.
+    public static func read(path: String) throws(SeedManifestError) -> SeedManifest {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw SeedManifestError(path: path, message: "cannot read the manifest: \(error)")
+        }
+        return try decode(Array(data), path: path)
+    }
+
+    /// Writes ``encoded()`` to `path`, atomically (a temporary file renamed into place).
+    public func write(path: String) throws(SeedManifestError) {
+        do { try Data(encoded()).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+            throw SeedManifestError(path: path, message: "cannot write the manifest: \(error)")
+        }
+    }
+}

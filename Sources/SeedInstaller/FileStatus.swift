@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the installer compares to tell whether a file is the one it installed: device, inode,
+/// size and modification time (nanoseconds).
+struct FileStatus: Equatable, Codable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modificationSeconds: Int64
+    var modificationNanoseconds: Int64
+    var isRegularFile: Bool
+
+    init(_ st: stat) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        #if canImport(Darwin)
+        modificationSeconds = Int64(st.st_mtimespec.tv_sec)
+        modificationNanoseconds = Int64(st.st_mtimespec.tv_nsec)
+        #else
+        modificationSeconds = Int64(st.st_mtim.tv_sec)
+        modificationNanoseconds = Int64(st.st_mtim.tv_nsec)
+        #endif
+        isRegularFile = (st.st_mode & S_IFMT) == S_IFREG
+    }
+}

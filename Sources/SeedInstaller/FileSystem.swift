@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system calls the installer makes, in one place, so the rest never sees `errno`.
+enum FileSystem {
+    /// Opens an existing file for reading.
+    static func openForReading(_ path: String) throws(SystemCallError) -> FileDescriptor {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Creates a new file that must not exist yet.
+    static func createExclusively(_ path: String, mode: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Opens (creating when missing) a file used only for locking; never truncates it. In a
+    /// folder the process may not write, an existing lock file is opened read-only (`flock`
+    /// works on it), so checking an installed seed still works.
+    static func openLockFile(_ path: String) throws(SystemCallError) -> FileDescriptor {
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 && (errno == EACCES || errno == EROFS) { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Opens a directory so that it can be flushed with `fsync`.
+    static func openDirectory(_ path: String) throws(SystemCallError) -> FileDescriptor {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
+    /// Flushes a directory's entries (renames, removals) to the storage device.
+    static func syncDirectory(_ path: String) throws(SystemCallError) {
+        try openDirectory(path).sync()
+    }
+
+    /// The status of `path` (following symbolic links), or nil when it does not exist.
+    static func status(_ path: String) throws(SystemCallError) -> FileStatus? {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw SystemCallError(call: "stat", path: path, errno: errno)
+        }
+        return FileStatus(st)
+    }
+
+    /// Renames `from` to `to` atomically, replacing `to`.
+    static func rename(_ from: String, to: String) throws(SystemCallError) {
+        guard systemRename(from, to) == 0 else { throw SystemCallError(call: "rename", path: to, errno: errno) }
+    }
+
+    /// Removes a file. Returns false when it did not exist.
+    @discardableResult
+    static func remove(_ path: String) throws(SystemCallError) -> Bool {
+        guard unlink(path) == 0 else {
+            if errno == ENOENT { return false }
+            throw SystemCallError(call: "unlink", path: path, errno: errno)
+        }
+        return true
+    }
+
+    /// Bytes available to unprivileged writers on the file system holding `path`.
+    static func availableBytes(_ path: String) throws(SystemCallError) -> Int64 {
+        var vfs = statvfs()
+        guard statvfs(path, &vfs) == 0 else { throw SystemCallError(call: "statvfs", path: path, errno: errno) }
+        return Int64(vfs.f_bavail) * Int64(vfs.f_frsize)
+    }
+
+    /// Creates `path` and its missing parents.
+    static func createDirectories(_ path: String) throws(SystemCallError) {
+        if try status(path) != nil { return }
+        let parent = parentDirectory(of: path)
+        if parent != path { try createDirectories(parent) }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw SystemCallError(call: "mkdir", path: path, errno: errno)
+        }
+    }
+
+    /// The names of the entries in a directory (without `.` and `..`).
+    static func directoryEntries(_ path: String) throws(SystemCallError) -> [String] {
+        guard let dir = opendir(path) else { throw SystemCallError(call: "opendir", path: path, errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The current working directory.
+    static func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "." }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    /// The running executable's path, when the system says.
+    static func executablePath() -> String? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #else
+        return CommandLine.arguments.first
+        #endif
+    }
+
+    /// The value of an environment variable.
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// The process id (used to name temporary files).
+    static var processID: Int32 { getpid() }
+
+    /// The folder part of `path` (`/a/b` for `/a/b/c`, `/` for `/c`).
+    static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` made absolute against the current directory.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+    }
+}
+
+// `FileSystem.rename` hides the C function inside the enum; this reaches it.
+private func systemRename(_ from: String, _ to: String) -> Int32 { rename(from, to) }

@@ -1,0 +1,105 @@
+import SeedArchive
+import SeedSQLite
+
+/// Checks on a seed's SQLite file: its header, its versions, and SQLite's `quick_check`.
+///
+/// Files are opened read-only with `immutable=1`, so checking never creates `-journal`,
+/// `-wal` or `-shm` files and never takes SQLite locks.
+enum SeedDatabase {
+    /// `PRAGMA application_id` of every seed: "SEED".
+    static let applicationID: Int64 = 0x5345_4544
+
+    /// Refuses a file that is not a SQLite database or is in WAL mode (header bytes 18 and 19
+    /// are 1 in rollback-journal mode and 2 in WAL mode).
+    static func checkHeader(_ path: String) throws(SeedInstallerError) {
+        let header: [UInt8]
+        do { header = try FileSystem.openForReading(path).readPrefix(100) } catch {
+            throw error.installerError("cannot read the seed")
+        }
+        let magic = Array("SQLite format 3".utf8) + [0]
+        guard header.count == 100, Array(header[0..<16]) == magic else {
+            throw SeedInstallerError(code: .notSQLite, message: "not a SQLite database (no \"SQLite format 3\" header)", path: path)
+        }
+        switch (header[18], header[19]) {
+        case (1, 1): return
+        case (2, 2), (2, 1), (1, 2):
+            throw SeedInstallerError(code: .walMode, message: "the seed is in WAL mode; seeds must use a rollback journal (build it with journal_mode=DELETE)", path: path)
+        default:
+            throw SeedInstallerError(code: .notSQLite, message: "unknown SQLite file format version (header bytes 18, 19 = \(header[18]), \(header[19]))", path: path)
+        }
+    }
+
+    /// Reads the seed's versions: `PRAGMA user_version` and `seed_version` from
+    /// `seedgen_metadata`. Refuses a database that is not a seedgen seed.
+    static func readStamp(_ path: String) throws(SeedInstallerError) -> SeedStamp {
+        do {
+            let db = try open(path)
+            let appID = try db.scalar("PRAGMA application_id")?.integer ?? 0
+            guard appID == applicationID else {
+                throw SeedInstallerError(code: .notASeed, message: "not a seedgen seed (application_id is 0x\(String(appID, radix: 16)), expected 0x53454544 \"SEED\")", path: path)
+            }
+            let schemaVersion = Int(try db.scalar("PRAGMA user_version")?.integer ?? 0)
+            let hasMetadata = try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'seedgen_metadata'")?.integer ?? 0
+            guard hasMetadata == 1 else {
+                throw SeedInstallerError(code: .notASeed, message: "not a seedgen seed (no seedgen_metadata table)", path: path)
+            }
+            guard let seedVersion = try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'")?.text else {
+                throw SeedInstallerError(code: .notASeed, message: "seedgen_metadata has no seed_version", path: path)
+            }
+            if let recorded = try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'schema_version'")?.text,
+               recorded != String(schemaVersion) {
+                throw SeedInstallerError(code: .versionMismatch, message: "seedgen_metadata says schema_version \(recorded) but PRAGMA user_version is \(schemaVersion)", path: path)
+            }
+            return SeedStamp(schemaVersion: schemaVersion, seedVersion: seedVersion)
+        } catch let error as SeedInstallerError {
+            throw error
+        } catch {
+            throw sqliteFailure(error, path: path)
+        }
+    }
+
+    /// Runs `PRAGMA quick_check` (every page and index entry read once; no cross-checks of
+    /// index contents) and refuses the file unless it says `ok`.
+    static func quickCheck(_ path: String) throws(SeedInstallerError) {
+        let rows: [[Value]]
+        do { rows = try open(path).rows("PRAGMA quick_check") } catch {
+            throw sqliteFailure(error, path: path)
+        }
+        let messages = rows.compactMap { $0.first?.text }
+        guard messages == ["ok"] else {
+            throw SeedInstallerError(code: .integrityCheckFailed, message: "SQLite quick_check failed: \(messages.prefix(3).joined(separator: "; "))", path: path)
+        }
+    }
+
+    private static func open(_ path: String) throws(SQLiteError) -> Connection {
+        // The URI form needs SQLite built with URI support (Debian's and Apple's are); fall back
+        // to a plain read-only open, which on a rollback-journal file creates nothing either.
+        if let connection = try? Connection(path: "file:" + percentEncoded(path) + "?immutable=1", mode: .readOnly) {
+            return connection
+        }
+        return try Connection(path: path, mode: .readOnly)
+    }
+
+    private static func sqliteFailure(_ error: any Error, path: String) -> SeedInstallerError {
+        if let error = error as? SQLiteError, error.primaryCode == 26 /* SQLITE_NOTADB */ {
+            return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(error.message)", path: path)
+        }
+        let code: SeedInstallerError.Code = (error as? SQLiteError)?.primaryCode == 11 /* SQLITE_CORRUPT */ ? .integrityCheckFailed : .notSQLite
+        return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(error)", path: path)
+    }
+
+    private static func percentEncoded(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+}

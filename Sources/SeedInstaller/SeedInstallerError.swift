@@ -1,0 +1,66 @@
+/// Why a seed was not installed: what is wrong, with which file, and the operating system's
+/// own words when a system call failed. The installed seed is left as it was.
+public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// What kind of failure this is. New codes may be added; switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A short stable name, e.g. `schema-mismatch` (used in `seedgen install --json`).
+        public let name: String
+        public var description: String { name }
+
+        /// The shipped seed (or its manifest) does not exist.
+        public static let sourceMissing = Code(name: "source-missing")
+        /// The shipped seed's schema version is not the one the app expects.
+        public static let schemaMismatch = Code(name: "schema-mismatch")
+        /// The shipped seed is in WAL mode (seeds must be in rollback-journal mode).
+        public static let walMode = Code(name: "wal-mode")
+        /// The shipped seed is not a SQLite database.
+        public static let notSQLite = Code(name: "not-sqlite")
+        /// The shipped seed is a SQLite database but not a seedgen seed (no application id or
+        /// `seedgen_metadata`), or has no version stamp to decide with.
+        public static let notASeed = Code(name: "not-a-seed")
+        /// The gzip stream is cut off.
+        public static let truncated = Code(name: "truncated")
+        /// The gzip stream is damaged (invalid data, CRC-32 or size mismatch, trailing bytes).
+        public static let corrupt = Code(name: "corrupt")
+        /// The seed's size or SHA-256 differs from its manifest.
+        public static let checksumMismatch = Code(name: "checksum-mismatch")
+        /// The versions inside the seed differ from its gzip stamp or manifest.
+        public static let versionMismatch = Code(name: "version-mismatch")
+        /// SQLite's `quick_check` found the seed damaged.
+        public static let integrityCheckFailed = Code(name: "integrity-check-failed")
+        /// The manifest cannot be read or parsed.
+        public static let invalidManifest = Code(name: "invalid-manifest")
+        /// Not enough free space (or the file-size limit was reached) to write the new seed.
+        public static let diskFull = Code(name: "disk-full")
+        /// A file-system operation failed (see `systemError`).
+        public static let fileSystem = Code(name: "file-system")
+        /// ``SeedInstaller/installIfNeeded(schemaVersion:environment:)`` cannot find the shipped
+        /// seed or a destination from its convention.
+        public static let configuration = Code(name: "configuration")
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// A sentence saying what is wrong.
+    public let message: String
+    /// The file concerned.
+    public let path: String
+    /// The operating system's text for the underlying error (`strerror(errno)`), if any.
+    public let systemError: String?
+    /// The underlying `errno`, if any.
+    public let errno: Int32?
+
+    public init(code: Code, message: String, path: String, systemError: String? = nil, errno: Int32? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.systemError = systemError
+        self.errno = errno
+    }
+
+    public var description: String {
+        var text = "\(path): \(message)"
+        if let systemError { text += ": \(systemError)" }
+        return text
+    }
+}

@@ -1,0 +1,90 @@
+import SeedArchive
+
+/// The seed as shipped (`seed.sqlite.gz` or `seed.sqlite`), with its versions, found cheaply:
+/// from the gzip header's stamp or the manifest for a gzip file (no decompression), from a few
+/// pages of the database for a plain file.
+struct ShippedSeed {
+    let path: String
+    let isCompressed: Bool
+    /// The versions the shipped seed claims (checked against its content before installing).
+    let stamp: SeedStamp
+    let manifest: SeedManifest?
+    let manifestPath: String?
+    /// The size of the uncompressed seed when known before decompressing (manifest or plain file).
+    let expectedSize: Int64?
+
+    /// Looks at the shipped seed without decompressing or reading it whole.
+    /// - Parameters:
+    ///   - path: the shipped seed.
+    ///   - manifestPath: its manifest; nil to use `SeedManifest.path(forSeed:)` when that exists.
+    static func inspect(path: String, manifestPath: String?) throws(SeedInstallerError) -> ShippedSeed {
+        let status: FileStatus?
+        do { status = try FileSystem.status(path) } catch { throw error.installerError("cannot read the shipped seed") }
+        guard let status, status.isRegularFile else {
+            throw SeedInstallerError(code: .sourceMissing, message: status == nil ? "the shipped seed does not exist" : "the shipped seed is not a regular file", path: path)
+        }
+        let manifest = try readManifest(explicitPath: manifestPath, seedPath: path)
+
+        let magic: [UInt8]
+        do { magic = try FileSystem.openForReading(path).readPrefix(2) } catch {
+            throw error.installerError("cannot read the shipped seed")
+        }
+        let isCompressed = magic == [0x1f, 0x8b]
+        let stamp: SeedStamp
+        if isCompressed {
+            let header: GzipHeader
+            do { header = try GzipHeader.read(path: path) } catch { throw installerError(error) }
+            switch (header.stamp, manifest?.manifest.stamp) {
+            case (nil, nil):
+                throw SeedInstallerError(code: .notASeed, message: "the gzip header has no seedgen stamp (comment \"seedgen-seed schema-version=N seed-version=V\") and there is no manifest, so its versions are unknown", path: path)
+            case (let s?, let m?) where s != m:
+                throw SeedInstallerError(code: .versionMismatch, message: "the gzip header says \(s) but the manifest \(manifest!.path) says \(m)", path: path)
+            case (let s?, _): stamp = s
+            case (nil, let m?): stamp = m
+            }
+            if let manifest, manifest.manifest.gzipSize != status.size {
+                throw SeedInstallerError(code: .checksumMismatch, message: "the gzip file has \(status.size) bytes but its manifest says \(manifest.manifest.gzipSize) (a cut-off or different file)", path: path)
+            }
+        } else {
+            try SeedDatabase.checkHeader(path)
+            stamp = try SeedDatabase.readStamp(path)
+            if let manifest {
+                if manifest.manifest.stamp != stamp {
+                    throw SeedInstallerError(code: .versionMismatch, message: "the seed has \(stamp) but the manifest \(manifest.path) says \(manifest.manifest.stamp)", path: path)
+                }
+                if manifest.manifest.size != status.size {
+                    throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(status.size) bytes but its manifest says \(manifest.manifest.size)", path: path)
+                }
+            }
+        }
+        return ShippedSeed(path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest?.manifest,
+                           manifestPath: manifest?.path, expectedSize: manifest?.manifest.size ?? (isCompressed ? nil : status.size))
+    }
+
+    private static func readManifest(explicitPath: String?, seedPath: String) throws(SeedInstallerError) -> (manifest: SeedManifest, path: String)? {
+        let path = explicitPath ?? SeedManifest.path(forSeed: seedPath)
+        let exists: Bool
+        do { exists = try FileSystem.status(path) != nil } catch { throw error.installerError("cannot read the manifest") }
+        guard exists else {
+            if explicitPath == nil { return nil }
+            throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
+        }
+        do { return (try SeedManifest.read(path: path), path) } catch {
+            throw SeedInstallerError(code: .invalidManifest, message: error.message, path: path)
+        }
+    }
+
+    /// Maps a gzip failure to the installer's codes.
+    static func installerError(_ error: GzipError) -> SeedInstallerError {
+        let code: SeedInstallerError.Code
+        switch error.code {
+        case .truncated: code = .truncated
+        case .io: code = error.errno.map { SystemCallError(call: "", path: "", errno: $0).isOutOfSpace } == true ? .diskFull : .fileSystem
+        case .notGzip: code = .notSQLite
+        default: code = .corrupt
+        }
+        var message = error.message
+        if let offset = error.offset { message += " (at byte \(offset) of the gzip file)" }
+        return SeedInstallerError(code: code, message: message, path: error.path, systemError: error.systemError, errno: error.errno)
+    }
+}

@@ -1,0 +1,85 @@
+/// Rows converted by a reader and waiting for the writer: per cell a type tag and a 64-bit
+/// word (an integer, a double's bits, or an offset into the text arena). Reused batch after
+/// batch, so steady-state loading allocates nothing.
+final class RowBatch: @unchecked Sendable {
+    enum Tag: UInt8 {
+        case null = 0, integer, real, text
+    }
+
+    let columnCount: Int
+    let capacity: Int
+    /// Rows in the batch.
+    var count = 0
+    let tags: UnsafeMutablePointer<UInt8>
+    let words: UnsafeMutablePointer<Int64>
+    let lengths: UnsafeMutablePointer<Int32>
+    /// Per row: the source line and column, the row id (0 for WITHOUT ROWID tables) and the
+    /// enclosing row's id (0 for none).
+    let lines: UnsafeMutablePointer<Int32>
+    let sourceColumns: UnsafeMutablePointer<Int32>
+    let ids: UnsafeMutablePointer<Int64>
+    let parents: UnsafeMutablePointer<Int64>
+    private(set) var arena: UnsafeMutablePointer<UInt8>
+    private var arenaCapacity: Int
+    private(set) var arenaCount = 0
+
+    init(columnCount: Int, capacity: Int) {
+        self.columnCount = columnCount
+        self.capacity = capacity
+        let cells = max(1, columnCount * capacity)
+        tags = .allocate(capacity: cells)
+        words = .allocate(capacity: cells)
+        lengths = .allocate(capacity: cells)
+        lines = .allocate(capacity: capacity)
+        sourceColumns = .allocate(capacity: capacity)
+        ids = .allocate(capacity: capacity)
+        parents = .allocate(capacity: capacity)
+        arenaCapacity = 64 * capacity
+        arena = .allocate(capacity: arenaCapacity)
+    }
+
+    deinit {
+        tags.deallocate(); words.deallocate(); lengths.deallocate()
+        lines.deallocate(); sourceColumns.deallocate(); ids.deallocate(); parents.deallocate()
+        arena.deallocate()
+    }
+
+    var isFull: Bool { count == capacity }
+
+    func reset() {
+        count = 0
+        arenaCount = 0
+    }
+
+    @inline(__always)
+    func cell(_ row: Int, _ column: Int) -> Int { row * columnCount + column }
+
+    /// Copies text into the arena and stores it in a cell.
+    @inline(__always)
+    func setText(_ cell: Int, _ bytes: UnsafeRawBufferPointer) {
+        if arenaCount + bytes.count > arenaCapacity { growArena(to: arenaCount + bytes.count) }
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            (arena + arenaCount).update(from: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        tags[cell] = Tag.text.rawValue
+        words[cell] = Int64(arenaCount)
+        lengths[cell] = Int32(bytes.count)
+        arenaCount += bytes.count
+    }
+
+    /// The text of a text cell.
+    @inline(__always)
+    func text(_ cell: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: arena + Int(words[cell]), count: Int(lengths[cell]))
+    }
+
+    private func growArena(to needed: Int) {
+        var capacity = arenaCapacity * 2
+        while capacity < needed { capacity *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        bigger.update(from: arena, count: arenaCount)
+        arena.deallocate()
+        arena = bigger
+        arenaCapacity = capacity
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where each column of a table is read from, for messages: the input file, the source field
+/// (CSV header name, XML path) and the field's position in a CSV record. The reader sets them
+/// (XML: whenever a fall-back source is used), the writer thread reads them to report issues,
+/// so access is locked; neither does so per value.
+final class SourceFields: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storedFile: String
+    private var storedNames: [String?]
+    private var storedPositions: [Int?]
+
+    init(file: String, table: Table) {
+        storedFile = file
+        storedNames = table.columns.map { $0.source.first }
+        storedPositions = Array(repeating: nil, count: table.columns.count)
+    }
+
+    var file: String {
+        get { lock.withLock { storedFile } }
+        set { lock.withLock { storedFile = newValue } }
+    }
+
+    var names: [String?] {
+        get { lock.withLock { storedNames } }
+        set { lock.withLock { storedNames = newValue } }
+    }
+
+    var positions: [Int?] {
+        get { lock.withLock { storedPositions } }
+        set { lock.withLock { storedPositions = newValue } }
+    }
+
+    /// The place of column `index` for an issue: (file, field, position).
+    func place(of index: Int) -> (file: String, field: String?, position: Int?) {
+        lock.withLock { (storedFile, storedNames[index], storedPositions[index]) }
+    }
+}

@@ -1,0 +1,66 @@
+import SeedSQLite
+
+/// Reading what a seed holds, with SQL only (nothing is loaded that a big seed would not fit).
+extension Connection {
+    /// The data tables, in creation order: every table but SQLite's own (`sqlite_*`) and
+    /// seedgen's bookkeeping (`seedgen_*`).
+    func seedTables(schema: String = "main") throws(SQLiteError) -> [String] {
+        try rows("""
+            SELECT name FROM "\(schema)".sqlite_schema WHERE type = 'table'
+              AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'seedgen\\_%' ESCAPE '\\'
+            ORDER BY rowid
+            """).compactMap { $0.first?.text }
+    }
+
+    /// The number of rows of each data table.
+    func seedRowCounts(schema: String = "main") throws(SQLiteError) -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        for table in try seedTables(schema: schema) {
+            counts[table] = try scalar("SELECT count(*) FROM \"\(schema)\".\(quoted(table))")?.integer ?? 0
+        }
+        return counts
+    }
+
+    /// `seedgen_metadata` as a dictionary; empty when the table is missing.
+    func seedMetadata() throws(SQLiteError) -> [String: String] {
+        guard try hasTable("seedgen_metadata") else { return [:] }
+        var metadata: [String: String] = [:]
+        for row in try rows("SELECT key, value FROM seedgen_metadata") {
+            if let key = row[0].text { metadata[key] = row[1].description }
+        }
+        return metadata
+    }
+
+    /// True when the database has a table (or view) named `name`.
+    func hasTable(_ name: String) throws(SQLiteError) -> Bool {
+        try scalar("SELECT count(*) FROM sqlite_schema WHERE type IN ('table', 'view') AND name = ?", [.text(name)])?.integer ?? 0 > 0
+    }
+
+    /// An integer pragma (`user_version`, `page_size`, ...).
+    func pragmaInteger(_ name: String) throws(SQLiteError) -> Int64 {
+        try scalar("PRAGMA \(name)")?.integer ?? 0
+    }
+
+    /// The columns of `table`: name, declared type, NOT NULL, part of the primary key.
+    func seedColumns(of table: String, schema: String = "main") throws(SQLiteError) -> [(name: String, type: String, notNull: Bool, primaryKey: Bool)] {
+        try rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?, ?) ORDER BY cid", [.text(table), .text(schema)]).map {
+            ($0[0].description, $0[1].description, $0[2].integer == 1, ($0[3].integer ?? 0) > 0)
+        }
+    }
+
+    /// The foreign-key columns of `table`, with the table each references.
+    func seedReferences(of table: String, schema: String = "main") throws(SQLiteError) -> [String: String] {
+        var references: [String: String] = [:]
+        for row in try rows("SELECT \"from\", \"table\" FROM pragma_foreign_key_list(?, ?)", [.text(table), .text(schema)]) {
+            references[row[0].description] = row[1].description
+        }
+        return references
+    }
+
+    /// The columns of the unique index named `name`, if the table has one.
+    func uniqueIndexColumns(_ name: String, table: String, schema: String = "main") throws(SQLiteError) -> [String]? {
+        let unique = try scalar("SELECT \"unique\" FROM pragma_index_list(?, ?) WHERE name = ?", [.text(table), .text(schema), .text(name)])
+        guard unique?.integer == 1 else { return nil }
+        return try rows("SELECT name FROM pragma_index_info(?, ?) ORDER BY seqno", [.text(name), .text(schema)]).map { $0[0].description }
+    }
+}

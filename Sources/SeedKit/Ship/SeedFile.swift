@@ -1,0 +1,218 @@
+import Foundation
+import SeedArchive
+import SeedSQLite
+
+/// A seed named on the command line, recognised by its first bytes: a SQLite file, a gzip
+/// file (`seed.sqlite.gz`) or a manifest (`seed.sqlite.manifest.json`), with the files that go
+/// with it.
+///
+/// A gzip file is decompressed (streamed) into a temporary file, which is removed when the
+/// `SeedFile` is released. The manifest beside the seed (`SeedManifest.path(forSeed:)`) is
+/// read when present.
+public final class SeedFile {
+    /// What kind of file was named.
+    public enum Kind: String, Codable, Sendable {
+        case sqlite
+        case gzip
+        case manifest
+    }
+
+    /// The path as given.
+    public let path: String
+    public let kind: Kind
+    /// The SQLite database to open: `path` itself, or the decompressed copy of a gzip file;
+    /// nil when only a manifest was named and no seed lies beside it.
+    public let databasePath: String?
+    /// The gzip file, when the seed is gzipped (named, or found beside a named manifest).
+    public let gzipPath: String?
+    /// The gzip header of `gzipPath`.
+    public let gzipHeader: GzipHeader?
+    /// The manifest file, when there is one.
+    public let manifestPath: String?
+    public let manifest: SeedManifest?
+    /// Size and SHA-256 of the uncompressed seed, when known without rereading it.
+    public private(set) var databaseDigest: FileDigest?
+    private let temporaryPath: String?
+
+    /// Recognises `path` and prepares it for reading.
+    /// - Parameters:
+    ///   - path: a `.sqlite`, `.sqlite.gz` or `.manifest.json` file.
+    ///   - manifestPath: the manifest to use instead of the one beside the seed.
+    ///   - findSeedBesideManifest: when `path` is a manifest, also open the seed beside it
+    ///     (`x.sqlite.gz`, else `x.sqlite`).
+    public init(path: String, manifestPath: String? = nil, findSeedBesideManifest: Bool = true) throws(ShipError) {
+        self.path = path
+        let kind = try Self.kind(of: path)
+        self.kind = kind
+        var seedPath: String? = path
+        if kind == .manifest {
+            self.manifestPath = manifestPath ?? path
+            let base = path.hasSuffix(".manifest.json") ? String(path.dropLast(".manifest.json".count)) : nil
+            seedPath = nil
+            if findSeedBesideManifest, let base {
+                seedPath = [base + ".gz", base].first { FileManager.default.fileExists(atPath: $0) }
+            }
+        } else {
+            let beside = SeedManifest.path(forSeed: path)
+            self.manifestPath = manifestPath ?? (FileManager.default.fileExists(atPath: beside) ? beside : nil)
+        }
+        if let manifestPath = self.manifestPath {
+            do { manifest = try SeedManifest.read(path: manifestPath) } catch {
+                throw ShipError(path: manifestPath, message: error.message)
+            }
+        } else {
+            manifest = nil
+        }
+
+        guard let seedPath else {
+            databasePath = nil; gzipPath = nil; gzipHeader = nil; temporaryPath = nil
+            return
+        }
+        if try Self.kind(of: seedPath) == .gzip {
+            gzipPath = seedPath
+            do { gzipHeader = try GzipHeader.read(path: seedPath) } catch {
+                throw ShipError(path: seedPath, message: error.message)
+            }
+            let temporary = Self.temporaryPath(for: seedPath)
+            TemporaryFiles.register(temporary)
+            do {
+                databaseDigest = try Self.decompress(seedPath, to: temporary)
+            } catch {
+                unlink(temporary)
+                TemporaryFiles.unregister(temporary)
+                throw error
+            }
+            databasePath = temporary
+            temporaryPath = temporary
+        } else {
+            gzipPath = nil; gzipHeader = nil; temporaryPath = nil
+            databasePath = seedPath
+        }
+    }
+
+    deinit {
+        if let temporaryPath {
+            unlink(temporaryPath)
+            TemporaryFiles.unregister(temporaryPath)
+        }
+    }
+
+    /// Opens the database read-only, without creating `-wal` or `-shm` files beside it.
+    public func open() throws(ShipError) -> Connection {
+        guard let databasePath else { throw ShipError(path: path, message: "there is no seed beside this manifest") }
+        return try SeedFile.openReadOnly(databasePath)
+    }
+
+    /// Size and SHA-256 of the uncompressed seed (computed once, streamed).
+    public func digest() throws(ShipError) -> FileDigest {
+        if let databaseDigest { return databaseDigest }
+        guard let databasePath else { throw ShipError(path: path, message: "there is no seed beside this manifest") }
+        let digest = try FileDigest(path: databasePath)
+        databaseDigest = digest
+        return digest
+    }
+
+    /// Opens a seed read-only and immutable (`file:...?immutable=1`), so that inspecting it
+    /// never writes beside it, even when it is in WAL mode or on read-only media. Falls back
+    /// to a plain read-only open where SQLite does not take URI file names.
+    static func openReadOnly(_ path: String) throws(ShipError) -> Connection {
+        guard FileManager.default.fileExists(atPath: path) else { throw ShipError(path: path, message: "no such file") }
+        if let connection = try? Connection(path: uri(path, immutable: true), mode: .readOnly),
+           (try? connection.scalar("SELECT count(*) FROM sqlite_schema")) != nil {
+            return connection
+        }
+        do {
+            let connection = try Connection(path: path, mode: .readOnly)
+            _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
+            return connection
+        } catch {
+            throw ShipError(path: path, message: "not a readable SQLite database (\(error.message))")
+        }
+    }
+
+    /// A `file:` URI for `path`, for `sqlite3_open` and `ATTACH`.
+    static func uri(_ path: String, immutable: Bool) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
+    }
+
+    /// What the first bytes of `path` say it is.
+    static func kind(of path: String) throws(ShipError) -> Kind {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ShipError(path: path, message: exists ? "cannot read the file" : "no such file")
+        }
+        defer { try? handle.close() }
+        let head = Array((try? handle.read(upToCount: 16)) ?? Data())
+        if head.starts(with: Array("SQLite format 3\u{0}".utf8)) { return .sqlite }
+        if head.starts(with: [0x1f, 0x8b]) { return .gzip }
+        if head.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) == UInt8(ascii: "{") { return .manifest }
+        throw ShipError(path: path, message: "not a seed: neither a SQLite database, a gzip file nor a JSON manifest")
+    }
+
+    private static func temporaryPath(for path: String) -> String {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return (NSTemporaryDirectory() as NSString).appendingPathComponent(".\(name).seedgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sqlite")
+    }
+
+    private static func decompress(_ path: String, to output: String) throws(ShipError) -> FileDigest {
+        guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
+            throw ShipError(path: output, message: "cannot create a temporary file to decompress \(path) into")
+        }
+        defer { try? handle.close() }
+        let reader: GzipReader
+        do { reader = try GzipReader(path: path) } catch { throw ShipError(path: path, message: error.message) }
+        var hash = SHA256()
+        var size: Int64 = 0
+        do {
+            try reader.forEachChunk { (bytes: UnsafeRawBufferPointer) throws in
+                hash.update(bytes)
+                size += Int64(bytes.count)
+                try handle.write(contentsOf: Data(bytes))
+            }
+        } catch {
+            switch error {
+            case .gzip(let gzip): throw ShipError(path: path, message: gzip.message + (gzip.offset.map { " (at byte \($0))" } ?? ""))
+            case .body(let failure): throw ShipError(path: output, message: "cannot write the decompressed seed: \(failure)")
+            }
+        }
+        return FileDigest(size: size, sha256: hash.hexDigest())
+    }
+}
+
+/// The size and SHA-256 (lower-case hex) of a file.
+public struct FileDigest: Equatable, Sendable {
+    public var size: Int64
+    public var sha256: String
+
+    public init(size: Int64, sha256: String) {
+        self.size = size
+        self.sha256 = sha256
+    }
+
+    /// Reads `path` in 1 MiB chunks.
+    public init(path: String) throws(ShipError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShipError(path: path, message: "cannot read the file") }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        var size: Int64 = 0
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw ShipError(path: path, message: "cannot read the file: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            chunk.withUnsafeBytes { hash.update($0) }
+            size += Int64(chunk.count)
+        }
+        self.init(size: size, sha256: hash.hexDigest())
+    }
+}

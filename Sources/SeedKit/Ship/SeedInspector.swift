@@ -1,0 +1,113 @@
+import Foundation
+import SeedArchive
+import SeedSQLite
+
+/// Reads a seed's facts for `seedgen inspect`: versions, tables, indexes, pages, inputs.
+public enum SeedInspector {
+    /// Inspects `seed`. A manifest named alone is reported from its own facts.
+    public static func report(for seed: SeedFile) throws(ShipError) -> SeedReport {
+        var report = SeedReport(path: seed.path, format: seed.kind, tables: [:])
+        if let manifest = seed.manifest {
+            report.manifest = manifest
+            report.schemaVersion = manifest.schemaVersion
+            report.seedVersion = manifest.seedVersion
+            report.schemaName = manifest.schemaName
+            report.toolVersion = manifest.toolVersion
+            report.size = manifest.size
+            report.tables = manifest.tables
+            report.gzip = SeedReport.GzipInfo(size: manifest.gzipSize, sha256: manifest.gzipSha256, comment: manifest.stamp.comment)
+        }
+        if seed.kind == .manifest { return report }
+        if let gzipPath = seed.gzipPath {
+            let digest = try FileDigest(path: gzipPath)
+            report.gzip = SeedReport.GzipInfo(size: digest.size, sha256: digest.sha256, comment: seed.gzipHeader?.comment)
+        }
+        let connection = try seed.open()
+        do {
+            try fill(&report, from: connection)
+        } catch {
+            throw ShipError(path: seed.path, message: "cannot read the seed: \(error)")
+        }
+        if let databasePath = seed.databasePath {
+            report.size = fileSize(databasePath)
+            report.journalMode = try SeedHeader(path: databasePath).isWAL ? "wal" : "delete"
+        }
+        return report
+    }
+
+    private static func fill(_ report: inout SeedReport, from connection: Connection) throws(SQLiteError) {
+        let metadata = try connection.seedMetadata()
+        report.schemaVersion = Int(try connection.pragmaInteger("user_version"))
+        report.seedVersion = metadata["seed_version"]
+        report.schemaName = metadata["schema_name"]
+        report.toolVersion = metadata["tool_version"]
+        report.schemaSha256 = metadata["schema_sha256"]
+        report.pageSize = try connection.pragmaInteger("page_size")
+        report.pageCount = try connection.pragmaInteger("page_count")
+        report.freelistCount = try connection.pragmaInteger("freelist_count")
+        report.applicationId = try connection.pragmaInteger("application_id")
+
+        let bytes = pageBytes(connection)
+        let tables = try connection.seedTables()
+        var details: [SeedReport.TableInfo] = []
+        var counts: [String: Int64] = [:]
+        for table in tables {
+            let rows = try connection.scalar("SELECT count(*) FROM \(quoted(table))")?.integer ?? 0
+            counts[table] = rows
+            let references = try connection.seedReferences(of: table)
+            let columns = try connection.seedColumns(of: table).map {
+                SeedReport.ColumnInfo(name: $0.name, type: $0.type, notNull: $0.notNull, primaryKey: $0.primaryKey, references: references[$0.name])
+            }
+            details.append(SeedReport.TableInfo(name: table, rows: rows, bytes: bytes?[table], columns: columns))
+        }
+        report.tables = counts
+        report.tableDetails = details
+
+        var indexes: [SeedReport.IndexInfo] = []
+        let tableSet = Set(tables)
+        for row in try connection.rows("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' ORDER BY tbl_name, name") {
+            let name = row[0].description, table = row[1].description
+            guard tableSet.contains(table) else { continue }
+            let unique = try connection.scalar("SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?", [.text(table), .text(name)])?.integer == 1
+            let columns = try connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]).map { $0[0].description }
+            indexes.append(SeedReport.IndexInfo(name: name, table: table, unique: unique, columns: columns, bytes: bytes?[name]))
+        }
+        report.indexes = indexes
+
+        if try connection.hasTable("seedgen_inputs") {
+            report.inputs = try connection.rows("SELECT name, sha256, bytes, rows FROM seedgen_inputs ORDER BY name").map {
+                SeedReport.InputInfo(name: $0[0].description, sha256: $0[1].description, bytes: $0[2].integer ?? 0, rows: $0[3].integer ?? 0)
+            }
+        }
+    }
+
+    /// Bytes per table and index, from the `dbstat` virtual table; nil where SQLite is built
+    /// without it.
+    private static func pageBytes(_ connection: Connection) -> [String: Int64]? {
+        guard let rows = try? connection.rows("SELECT name, sum(pgsize) FROM dbstat GROUP BY name") else { return nil }
+        var bytes: [String: Int64] = [:]
+        for row in rows { bytes[row[0].description] = row[1].integer ?? 0 }
+        return bytes
+    }
+
+    static func fileSize(_ path: String) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
+    }
+}
+
+/// The first 100 bytes of a SQLite file, read directly (no connection needed).
+struct SeedHeader {
+    let bytes: [UInt8]
+
+    init(path: String) throws(ShipError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShipError(path: path, message: "cannot read the file") }
+        defer { try? handle.close() }
+        bytes = Array((try? handle.read(upToCount: 100)) ?? Data())
+    }
+
+    /// True when the file starts with SQLite's magic string and is at least a header long.
+    var isSQLite: Bool { bytes.count == 100 && bytes.starts(with: Array("SQLite format 3\u{0}".utf8)) }
+
+    /// Bytes 18 and 19 (file format write and read versions) are 2 in WAL mode, 1 otherwise.
+    var isWAL: Bool { bytes.count >= 20 && (bytes[18] == 2 || bytes[19] == 2) }
+}

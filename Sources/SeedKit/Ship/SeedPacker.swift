@@ -1,0 +1,100 @@
+import Foundation
+import SeedArchive
+import SeedSQLite
+
+/// Packs a seed for shipping: `seed.sqlite` becomes `seed.sqlite.gz` (deterministic gzip, its
+/// header stamped with the seed's versions) and `seed.sqlite.manifest.json` beside it.
+///
+/// The gzip is streamed into a temporary file next to the output and renamed into place when
+/// complete; the manifest is written after it, so a manifest never describes a missing or
+/// partial gzip. The same seed and level always give the same bytes.
+public struct SeedPacker {
+    /// The deflate level, 0 (store) to 9 (smallest, the default).
+    public var level: Int
+
+    public init(level: Int = 9) {
+        self.level = level
+    }
+
+    /// What was written.
+    public struct Result: Sendable {
+        public var gzipPath: String
+        public var manifestPath: String
+        public var manifest: SeedManifest
+    }
+
+    /// The default output of `pack`: the seed's path with `.gz` appended.
+    public static func defaultOutput(forSeed seed: String) -> String { seed + ".gz" }
+
+    /// Packs the SQLite seed at `seed` into `output` (default `seed` + `.gz`) and writes the
+    /// manifest beside it.
+    public func pack(seed: String, to output: String? = nil) throws(ShipError) -> Result {
+        let output = output ?? Self.defaultOutput(forSeed: seed)
+        guard try SeedFile.kind(of: seed) == .sqlite else {
+            throw ShipError(path: seed, message: "not a SQLite seed (pack takes the .sqlite file that seedgen build wrote)")
+        }
+        guard !(try SeedHeader(path: seed).isWAL) else {
+            throw ShipError(path: seed, message: "the seed is in WAL mode; a shipped seed must use a rollback journal (see seedgen verify)")
+        }
+        let stamp: SeedStamp, tables: [String: Int64], metadata: [String: String]
+        do {
+            let connection = try SeedFile.openReadOnly(seed)
+            metadata = try connection.seedMetadata()
+            guard let seedVersion = metadata["seed_version"] else {
+                throw ShipError(path: seed, message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
+            }
+            stamp = SeedStamp(schemaVersion: Int(try connection.pragmaInteger("user_version")), seedVersion: seedVersion)
+            tables = try connection.seedRowCounts()
+        } catch let error as ShipError {
+            throw error
+        } catch {
+            throw ShipError(path: seed, message: "cannot read the seed: \(error)")
+        }
+        guard stamp.isValid else {
+            throw ShipError(path: seed, message: "the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII without spaces")
+        }
+
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ShipError(path: output, message: "the folder \(folder) does not exist")
+        }
+        let temporary = "\(folder)/.\(URL(fileURLWithPath: output).lastPathComponent).seedgen-pack-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        TemporaryFiles.register(temporary)
+        defer {
+            unlink(temporary)
+            TemporaryFiles.unregister(temporary)
+        }
+        let summary = try compress(seed, into: temporary, comment: stamp.comment)
+        guard rename(temporary, output) == 0 else {
+            throw ShipError(path: output, message: "cannot rename the gzip file into place: \(String(cString: strerror(errno)))")
+        }
+        let manifest = SeedManifest(stamp: stamp, summary: summary, tables: tables,
+                                    toolVersion: metadata["tool_version"], schemaName: metadata["schema_name"])
+        let manifestPath = SeedManifest.path(forSeed: output)
+        do { try manifest.write(path: manifestPath) } catch {
+            throw ShipError(path: manifestPath, message: error.message)
+        }
+        return Result(gzipPath: output, manifestPath: manifestPath, manifest: manifest)
+    }
+
+    private func compress(_ seed: String, into path: String, comment: String) throws(ShipError) -> GzipSummary {
+        guard let input = FileHandle(forReadingAtPath: seed) else { throw ShipError(path: seed, message: "cannot read the seed") }
+        defer { try? input.close() }
+        do {
+            let writer = try GzipWriter(path: path, level: level, comment: comment)
+            while let chunk = try read(input, seed), !chunk.isEmpty {
+                try writer.write(Array(chunk))
+            }
+            return try writer.finish()
+        } catch {
+            throw ShipError(path: error.path, message: error.message + (error.systemError.map { ": \($0)" } ?? ""))
+        }
+    }
+
+    private func read(_ input: FileHandle, _ seed: String) throws(GzipError) -> Data? {
+        do { return try input.read(upToCount: 1 << 20) } catch {
+            throw GzipError(code: .io, message: "cannot read the seed", path: seed, systemError: error.localizedDescription)
+        }
+    }
+}

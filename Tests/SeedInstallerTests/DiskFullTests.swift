@@ -1,0 +1,76 @@
+import Foundation
+import SeedArchive
+import SeedInstaller
+import Testing
+
+/// Issue 4: a full disk fails the install clearly and leaves the old seed and the folder as
+/// they were. Tried two ways: a small tmpfs (needs permission to mount) and a file-size limit
+/// on the `seedgen install` process (EFBIG instead of ENOSPC).
+@Suite(.serialized) struct DiskFullTests {
+    let folder = TemporaryFolder()
+
+    /// Whether this machine lets the tests mount a tmpfs (root in a permissive sandbox).
+    static let canMountTmpfs: Bool = {
+        let probe = NSTemporaryDirectory() + "/seedinstaller-mount-probe-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        guard (try? SeedgenTool.shell("mount -t tmpfs -o size=64k tmpfs '\(probe)'"))?.status == 0 else { return false }
+        _ = try? SeedgenTool.shell("umount '\(probe)'")
+        return true
+    }()
+
+    func makeSeeds() throws -> (small: String, big: String) {
+        let small = try SeedFixture(seedVersion: "v1").writeGzip(to: folder.file("v1/seed.sqlite.gz").creatingFolder())
+        let big = try SeedFixture(seedVersion: "v2", rows: 3000, payloadBytes: 1000)
+            .writeGzip(to: folder.file("v2/seed.sqlite.gz").creatingFolder(), manifest: true)
+        return (small, big)
+    }
+
+    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs is not permitted here"))
+    func aFullTmpfsLeavesTheOldSeedIntact() throws {
+        let (small, big) = try makeSeeds()
+        let mount = folder.file("mnt")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        try #require(try SeedgenTool.shell("mount -t tmpfs -o size=1m tmpfs '\(mount)'").status == 0)
+        defer { _ = try? SeedgenTool.shell("umount '\(mount)'") }
+        let destination = mount + "/seed.sqlite"
+        try SeedInstaller(source: small, destination: destination).install()
+        let before = bytes(of: destination), listing = folder.contentsOf(mount)
+
+        // Without a manifest the size is unknown: writing fails with ENOSPC.
+        let withoutManifest = SeedInstaller(source: big, destination: destination, manifest: nil)
+        try FileManager.default.moveItem(atPath: SeedManifest.path(forSeed: big), toPath: folder.file("aside.json"))
+        let written = #expect(throws: SeedInstallerError.self) { try withoutManifest.install() }
+        #expect(written?.code == .diskFull, "\(String(describing: written))")
+        #expect(written?.systemError?.contains("No space left") == true)
+        #expect(bytes(of: destination) == before && folder.contentsOf(mount) == listing, "old seed intact, no temporary file")
+
+        // With a manifest the size is known: refused before writing anything.
+        try FileManager.default.moveItem(atPath: folder.file("aside.json"), toPath: SeedManifest.path(forSeed: big))
+        let checked = #expect(throws: SeedInstallerError.self) { try SeedInstaller(source: big, destination: destination).install() }
+        #expect(checked?.code == .diskFull && checked?.message.contains("not enough free space") == true)
+        #expect(bytes(of: destination) == before && folder.contentsOf(mount) == listing)
+        #expect(try SeedFixture.seedVersion(at: destination) == "v1")
+    }
+
+    @Test func aFileSizeLimitLeavesTheOldSeedIntact() throws {
+        try #require(SeedgenTool.exists)
+        let (small, big) = try makeSeeds()
+        try FileManager.default.removeItem(atPath: SeedManifest.path(forSeed: big))
+        let destination = folder.file("data/seed.sqlite")
+        try SeedInstaller(source: small, destination: destination).install()
+        let before = bytes(of: destination), listing = folder.contentsOf(folder.file("data"))
+        // 1024 blocks of 512 bytes: the small seed fits, the 3 MB one does not.
+        let limited = try SeedgenTool.shell("ulimit -f 1024 && exec '\(SeedgenTool.path)' install '\(big)' --to '\(destination)'")
+        #expect(limited.status == 1, "\(limited.stdout) \(limited.stderr)")
+        #expect(limited.stderr.contains("disk-full") && limited.stderr.contains("the installed seed is unchanged"), "\(limited.stderr)")
+        #expect(bytes(of: destination) == before && folder.contentsOf(folder.file("data")) == listing, "old seed intact, no temporary file")
+        #expect(try SeedgenTool.run(["install", big, "--to", destination]).status == 0, "without the limit it installs")
+    }
+}
+
+extension TemporaryFolder {
+    func contentsOf(_ path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+}

@@ -1,0 +1,459 @@
+#!/usr/bin/env python3
+"""Benchmark `seedgen build` against the sqlite3 shell on generated data.
+
+Run through `make bench` or `scripts/bench.sh`; see bench/README.md. For each GTFS size it
+generates a feed (cached), builds it with (a) the sqlite3 shell pipeline and (b) seedgen,
+each measured with GNU time, best of --reps runs in alternating order; then the TopSongs
+XML path at two sizes. It prints a table and the targets of issue 6 (PASS/MISS), and
+appends the same to bench/results.md. Exit status 1 only when a command fails.
+"""
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(ROOT, "bench", "work")
+RESULTS = os.path.join(ROOT, "bench", "results.md")
+SEEDGEN = os.environ.get("SEEDGEN") or os.path.join(ROOT, ".build", "release", "seedgen")
+TOPSONGS_SCHEMA = os.path.join(ROOT, "Schema", "topsongs.yaml")
+GNU_TIME = "/usr/bin/time"
+MB = 1024 * 1024
+
+# Targets of issue 6.
+MAX_WALL_RATIO = 1.0          # seedgen wall / shell wall at 3M
+MAX_RSS_MB = 150              # seedgen peak RSS at 3M
+MAX_RSS_GROWTH = 1.10         # 30M (or the 4x XML) peak RSS over 3M's (the 1x XML's)
+MAX_SIZE_RATIO = 0.60         # seed size / shell db size at 3M
+MIN_XML_MB_S = 60
+
+# Reference columns and natural keys the shell pipeline indexes (issue 6).
+SHELL_INDEXES = [
+    ("stop_times", "trip_id", False), ("stop_times", "stop_id", False),
+    ("trips", "route_id", False), ("trips", "service_id", False),
+    ("routes", "agency_id", False), ("stops", "parent_station", False),
+    ("trips", "trip_id", True), ("stops", "stop_id", True), ("routes", "route_id", True),
+]
+# What a competent user sets for a one-shot bulk load: no rollback journal, no fsync, and
+# a 64 MiB page cache for the index sorts (the default is 2 MiB). Measured both ways: see
+# bench/README.md.
+SHELL_PRAGMAS = ["PRAGMA journal_mode=OFF;", "PRAGMA synchronous=OFF;", "PRAGMA cache_size=-65536;"]
+
+
+def parse_size(text):
+    t = text.strip().lower()
+    factor = {"k": 1_000, "m": 1_000_000}.get(t[-1:], 1)
+    number = t[:-1] if factor > 1 else t
+    try:
+        return int(float(number) * factor)
+    except ValueError:
+        sys.exit(f"bench: cannot read size {text!r} (use e.g. 300k, 3M, 6M, 30M)")
+
+
+def size_label(n):
+    if n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n % 1_000 == 0:
+        return f"{n // 1_000}k"
+    return str(n)
+
+
+def file_sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def count_data_rows(path):
+    """Lines after the header; the generated feeds have no line breaks inside fields."""
+    lines, last = 0, b"\n"
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 24):
+            lines += chunk.count(b"\n")
+            last = chunk[-1:]
+    if last != b"\n":
+        lines += 1
+    return max(lines - 1, 0)
+
+
+def warm_cache(paths):
+    """Reads the inputs once so that neither tool pays for the first read from disk."""
+    for path in paths:
+        with open(path, "rb") as f:
+            while f.read(1 << 24):
+                pass
+
+
+def generate_cached(kind, out, args, script):
+    """Runs a generator unless the stamp next to `out` says it already ran with these args."""
+    stamp_path = os.path.join(out, ".stamp.json") if kind == "gtfs" else out + ".stamp.json"
+    stamp = {"script": file_sha256(script), "args": args}
+    if os.path.exists(stamp_path):
+        with open(stamp_path) as f:
+            old = json.load(f)
+        if {k: old.get(k) for k in stamp} == stamp and os.path.exists(out):
+            return old, False
+    if kind == "gtfs" and os.path.isdir(out):
+        shutil.rmtree(out)
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise CommandFailed(f"{os.path.basename(script)} {' '.join(args)}", result.stderr)
+    stamp["seconds"] = round(time.monotonic() - started, 2)
+    stamp["summary"] = result.stdout.strip()
+    if kind == "gtfs":
+        stamp["rows"] = {name[:-4]: count_data_rows(os.path.join(out, name))
+                         for name in sorted(os.listdir(out)) if name.endswith(".txt")}
+    with open(stamp_path, "w") as f:
+        json.dump(stamp, f, indent=1)
+    return stamp, True
+
+
+class CommandFailed(Exception):
+    def __init__(self, what, detail):
+        super().__init__(what)
+        self.what, self.detail = what, detail.strip()
+
+
+class Measurement:
+    """One timed run of one tool: wall and CPU seconds, peak RSS, output size."""
+
+    def __init__(self, tool, input_label, wall, cpu, rss_kb, output_bytes, work=None, unit=None):
+        self.tool, self.input, self.wall, self.cpu = tool, input_label, wall, cpu
+        self.rss_mb = rss_kb / 1024
+        self.output_mb = output_bytes / MB if output_bytes is not None else None
+        self.work, self.unit = work, unit     # rows (unit "rows/s") or input MB (unit "MB/s")
+
+    @property
+    def rate(self):
+        return self.work / self.wall if self.work is not None and self.wall > 0 else None
+
+
+def remove_db(path):
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+
+
+def timed(command, stdin_path=None, label=""):
+    """Runs `command` under GNU time; returns (wall s, user+sys s, max RSS KB)."""
+    time_file = os.path.join(WORK, ".time")
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    try:
+        result = subprocess.run([GNU_TIME, "-f", "%e %U %S %M", "-o", time_file, *command],
+                                stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    finally:
+        if stdin_path:
+            stdin.close()
+    if result.returncode != 0:
+        raise CommandFailed(label or " ".join(command), (result.stderr or result.stdout)[-2000:])
+    with open(time_file) as f:
+        wall, user, sys_, rss = f.read().split()[-4:]
+    return float(wall), float(user) + float(sys_), int(rss)
+
+
+def shell_script(feed_dir, db_path, tables):
+    lines = [*SHELL_PRAGMAS, ".mode csv"]
+    for table in tables:
+        lines.append(f'.import "{os.path.join(feed_dir, table + ".txt")}" {table}')
+    for table, column, unique in SHELL_INDEXES:
+        if table in tables:
+            kind = "UNIQUE INDEX" if unique else "INDEX"
+            lines.append(f"CREATE {kind} {table}_{column} ON {table}({column});")
+    lines.append("VACUUM;")
+    path = db_path + ".sql"
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def run_shell(feed_dir, db_path, tables, label, rows):
+    script = shell_script(feed_dir, db_path, tables)
+    remove_db(db_path)
+    wall, cpu, rss = timed(["sqlite3", "-batch", db_path], stdin_path=script, label="sqlite3 shell pipeline")
+    return Measurement("sqlite3 shell", label, wall, cpu, rss, os.path.getsize(db_path), rows, "rows/s")
+
+
+def run_seedgen(inputs, db_path, label, work, unit, extra=()):
+    remove_db(db_path)
+    command = [SEEDGEN, "build", *inputs, *extra, "--out", db_path, "--quiet"]
+    wall, cpu, rss = timed(command, label=" ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
+                                                   for c in command))
+    size = os.path.getsize(db_path) if os.path.exists(db_path) else None
+    return Measurement("seedgen", label, wall, cpu, rss, size, work, unit)
+
+
+def best(runs):
+    return min(runs, key=lambda m: m.wall)
+
+
+def fmt(value, digits=1):
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def table_rows(measurements):
+    rows = []
+    for m in measurements:
+        rate = fmt(m.rate, 0) + " rows/s" if m.unit == "rows/s" else fmt(m.rate, 1) + " MB/s"
+        rows.append([m.tool, m.input, fmt(m.wall, 2), fmt(m.cpu, 2), fmt(m.rss_mb, 1),
+                     rate if m.rate is not None else "-", fmt(m.output_mb, 1)])
+    return rows
+
+
+HEADER = ["tool", "input", "wall s", "CPU s", "peak RSS MB", "throughput", "output MB"]
+
+
+def text_table(rows):
+    widths = [max(len(str(r[i])) for r in [HEADER] + rows) for i in range(len(HEADER))]
+    line = lambda r: "  ".join(str(c).ljust(w) if i < 2 else str(c).rjust(w)
+                               for i, (c, w) in enumerate(zip(r, widths)))
+    return "\n".join([line(HEADER), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def markdown_table(rows):
+    out = ["| " + " | ".join(HEADER) + " |", "|" + "|".join(["---"] * 2 + ["---:"] * 5) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def machine_description():
+    model = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    with open("/proc/meminfo") as f:
+        mem_kb = int(f.readline().split()[1])
+    return f"{os.cpu_count()} cores (nproc {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()}), " \
+           f"{model}, {mem_kb / MB:.0f} GiB RAM, {platform.system()} {platform.release()}"
+
+
+def git_commit():
+    head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", ".", ":!bench/results.md"],
+                           capture_output=True, text=True).stdout.strip()
+    return head + ("-dirty" if dirty else "")
+
+
+def sqlite_version():
+    out = subprocess.run(["sqlite3", "--version"], capture_output=True, text=True).stdout.split()
+    return out[0] if out else "unknown"
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default=os.environ.get("BENCH_SIZES", "3M"),
+                        help="GTFS stop_times sizes, comma-separated: 300k,3M,6M,30M (default $BENCH_SIZES or 3M)")
+    parser.add_argument("--xml-entries", type=int, default=int(os.environ.get("BENCH_XML_ENTRIES", "200000")),
+                        help="TopSongs entries of the smaller XML run; the second run has 4x (default 200000; 0 skips XML)")
+    parser.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "2")),
+                        help="runs of each tool, alternating; the fastest is reported (default 2)")
+    parser.add_argument("--tools", default="sqlite3,seedgen",
+                        help="which side(s) to run: sqlite3,seedgen (default both)")
+    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    parser.add_argument("--no-record", action="store_true", help="do not append to bench/results.md")
+    args = parser.parse_args()
+    sizes = [parse_size(s) for s in args.sizes.split(",") if s.strip()]
+    tools = {t.strip() for t in args.tools.split(",")}
+    if not tools <= {"sqlite3", "seedgen"}:
+        parser.error("--tools takes sqlite3 and/or seedgen")
+    for needed in [GNU_TIME] + (["/usr/bin/sqlite3"] if "sqlite3" in tools else []):
+        if not os.path.exists(needed) and not shutil.which(os.path.basename(needed)):
+            sys.exit(f"bench: {needed} is missing: run `make deps`")
+    if "seedgen" in tools and not os.access(SEEDGEN, os.X_OK):
+        sys.exit(f"bench: {os.path.relpath(SEEDGEN, ROOT)} is missing: run `make release` (or use --tools sqlite3)")
+    os.makedirs(WORK, exist_ok=True)
+
+    measurements, failures, notes, targets = [], [], [], []
+    by_size = {}
+    started = datetime.datetime.now(datetime.timezone.utc)
+    start_load = load_average()
+    seedgen_text = "not run"
+    if "seedgen" in tools:
+        version = subprocess.run([SEEDGEN, "--version"], capture_output=True, text=True).stdout.strip()
+        shown = os.path.relpath(SEEDGEN, ROOT) if SEEDGEN.startswith(ROOT + os.sep) else SEEDGEN
+        seedgen_text = f"{shown} (version {version or 'unknown'})"
+    print(f"bench: machine {machine_description()}; load average {load_average()}; seedgen {seedgen_text}",
+          flush=True)
+
+    for n in sizes:
+        label = f"gtfs-{size_label(n)}"
+        feed = os.path.join(WORK, label)
+        try:
+            stamp, fresh = generate_cached("gtfs", feed, ["--stop-times", str(n), "--out", feed, "--seed", str(args.seed)],
+                                           os.path.join(ROOT, "scripts", "generate_gtfs.py"))
+        except CommandFailed as e:
+            failures.append(e)
+            continue
+        rows = sum(stamp["rows"].values())
+        feed_mb = sum(os.path.getsize(os.path.join(feed, t + ".txt")) for t in stamp["rows"]) / MB
+        print(f"bench: {label}: {rows:,} rows, {feed_mb:,.0f} MB "
+              + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"), flush=True)
+        tables = list(stamp["rows"])
+        warm_cache([os.path.join(feed, t + ".txt") for t in tables])
+        shell_runs, seed_runs, failed = [], [], set()
+        for rep in range(args.reps):
+            # Alternate which tool goes first, so neither always runs on a warmer machine.
+            order = ["sqlite3", "seedgen"] if rep % 2 == 0 else ["seedgen", "sqlite3"]
+            for tool in order:
+                if tool not in tools or tool in failed:
+                    continue
+                try:
+                    if tool == "sqlite3":
+                        m = run_shell(feed, os.path.join(WORK, label + ".shell.sqlite"), tables, label, rows)
+                        shell_runs.append(m)
+                    else:
+                        m = run_seedgen([feed], os.path.join(WORK, label + ".sqlite"), label, rows, "rows/s")
+                        seed_runs.append(m)
+                    print(f"bench:   {tool:8} run {rep + 1}: {m.wall:.2f} s wall, {m.cpu:.2f} s CPU, "
+                          f"{m.rss_mb:.1f} MB peak RSS", flush=True)
+                except CommandFailed as e:
+                    print(f"bench:   {tool} FAILED: {e.what}\n{e.detail}", flush=True)
+                    failures.append(e)
+                    failed.add(tool)
+        entry = {}
+        if shell_runs:
+            entry["shell"] = best(shell_runs)
+            measurements.append(entry["shell"])
+        if seed_runs:
+            entry["seed"] = best(seed_runs)
+            measurements.append(entry["seed"])
+        by_size[n] = entry
+
+    xml_entry = {}
+    if args.xml_entries > 0 and "seedgen" in tools:
+        if not os.path.exists(TOPSONGS_SCHEMA):
+            notes.append(f"XML path skipped: {os.path.relpath(TOPSONGS_SCHEMA, ROOT)} does not exist yet.")
+            print(f"bench: {notes[-1]}", flush=True)
+        else:
+            for entries in (args.xml_entries, 4 * args.xml_entries):
+                label = f"topsongs-{size_label(entries)}"
+                xml = os.path.join(WORK, label + ".xml")
+                try:
+                    stamp, fresh = generate_cached(
+                        "xml", xml, ["--entries", str(entries), "--out", xml, "--seed", str(args.seed)],
+                        os.path.join(ROOT, "scripts", "generate_topsongs.py"))
+                except CommandFailed as e:
+                    failures.append(e)
+                    break
+                xml_mb = os.path.getsize(xml) / MB
+                print(f"bench: {label}: {xml_mb:,.0f} MB " + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"),
+                      flush=True)
+                warm_cache([xml])
+                runs = []
+                try:
+                    for rep in range(args.reps):
+                        m = run_seedgen([xml], os.path.join(WORK, label + ".sqlite"), label, xml_mb, "MB/s",
+                                        extra=["--schema", TOPSONGS_SCHEMA])
+                        print(f"bench:   seedgen  run {rep + 1}: {m.wall:.2f} s wall, {m.rss_mb:.1f} MB peak RSS, "
+                              f"{fmt(m.rate)} MB/s", flush=True)
+                        runs.append(m)
+                except CommandFailed as e:
+                    print(f"bench:   seedgen FAILED: {e.what}\n{e.detail}", flush=True)
+                    failures.append(e)
+                    break
+                xml_entry[entries] = best(runs)
+                measurements.append(xml_entry[entries])
+
+    # Ratios and targets.
+    ratio_lines = []
+    for n, entry in by_size.items():
+        if "shell" in entry and "seed" in entry and entry["seed"].output_mb is not None:
+            s, g = entry["shell"], entry["seed"]
+            ratio_lines.append(f"gtfs-{size_label(n)}: seedgen/sqlite3 wall {g.wall / s.wall:.2f}x, "
+                               f"CPU {g.cpu / s.cpu:.2f}x, peak RSS {g.rss_mb / s.rss_mb:.2f}x, "
+                               f"size {g.output_mb / s.output_mb:.2f}x")
+
+    def target(name, ok, detail):
+        targets.append(f"{'PASS' if ok else 'MISS'}  {name}: {detail}")
+
+    def not_measured(name, why):
+        targets.append(f"n/a   {name}: {why}")
+
+    at3 = by_size.get(3_000_000, {})
+    if "shell" in at3 and "seed" in at3:
+        r = at3["seed"].wall / at3["shell"].wall
+        target("3M wall <= 1.0x sqlite3 shell", r <= MAX_WALL_RATIO, f"{r:.2f}x")
+        if at3["seed"].output_mb is not None:
+            r = at3["seed"].output_mb / at3["shell"].output_mb
+            target("3M seed size <= 60% of the shell db", r <= MAX_SIZE_RATIO, f"{r:.0%}")
+    else:
+        not_measured("3M wall and size vs sqlite3 shell", "needs both tools at 3M (--sizes 3M)")
+    if "seed" in at3:
+        target("3M peak RSS <= 150 MB", at3["seed"].rss_mb <= MAX_RSS_MB, f"{at3['seed'].rss_mb:.1f} MB")
+        at30 = by_size.get(30_000_000, {})
+        if "seed" in at30:
+            r = at30["seed"].rss_mb / at3["seed"].rss_mb
+            target("30M peak RSS <= 3M's + 10%", r <= MAX_RSS_GROWTH,
+                   f"{at30['seed'].rss_mb:.1f} MB vs {at3['seed'].rss_mb:.1f} MB ({r:.2f}x)")
+        else:
+            not_measured("30M peak RSS <= 3M's + 10%", "run with --sizes 3M,30M")
+    else:
+        not_measured("3M peak RSS <= 150 MB", "seedgen not run at 3M")
+    if xml_entry:
+        slowest = min(xml_entry.values(), key=lambda m: m.rate or 0)
+        target("XML >= 60 MB/s", (slowest.rate or 0) >= MIN_XML_MB_S,
+               ", ".join(f"{m.input} {fmt(m.rate)} MB/s" for m in xml_entry.values()))
+        if len(xml_entry) == 2:
+            small, large = xml_entry[args.xml_entries], xml_entry[4 * args.xml_entries]
+            r = large.rss_mb / small.rss_mb
+            target("XML flat memory (4x input: peak RSS <= +10%)", r <= MAX_RSS_GROWTH,
+                   f"{small.rss_mb:.1f} MB -> {large.rss_mb:.1f} MB ({r:.2f}x)")
+    else:
+        why = notes[-1] if notes else "XML path failed" if args.xml_entries > 0 and "seedgen" in tools \
+            else "XML path not run"
+        not_measured("XML >= 60 MB/s, flat memory", why)
+
+    rows = table_rows(measurements)
+    print()
+    print(text_table(rows) if rows else "(no measurements)")
+    for line in ratio_lines + [""] + targets:
+        print(line)
+    for e in failures:
+        print(f"FAILED: {e.what}")
+
+    if not args.no_record and rows:
+        section = [
+            f"## {started.strftime('%Y-%m-%d %H:%M UTC')}, commit {git_commit()}",
+            "",
+            f"Machine: {machine_description()}. Load average at the start: {start_load}.",
+            f"seedgen: {seedgen_text}; sqlite3 {sqlite_version()}.",
+            f"Sizes: {args.sizes}; XML entries: "
+            + (f"{args.xml_entries} and {4 * args.xml_entries}; " if args.xml_entries > 0 else "none; ")
+            + 
+            f"best of {args.reps} run(s) per tool.",
+            "",
+            markdown_table(rows),
+            "",
+        ]
+        section += [f"- {line}" for line in ratio_lines]
+        section += [f"- `{line}`" for line in targets]
+        section += [f"- FAILED: `{e.what}`" for e in failures]
+        new_file = not os.path.exists(RESULTS)
+        with open(RESULTS, "a") as f:
+            if new_file:
+                f.write("# Benchmark results\n\nAppended by `make bench` (scripts/bench.sh); newest last. "
+                        "See [README.md](README.md) for what is measured.\n\n")
+            f.write("\n".join(section) + "\n\n")
+        print(f"\nbench: results appended to {os.path.relpath(RESULTS, ROOT)}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
