@@ -12,7 +12,8 @@ extension SeedGen {
                 or a single file. The schema says which tables to build and how the input maps \
                 onto them. Without --schema, seedgen uses, in order: a seedgen.yaml inside an \
                 input folder, then a built-in schema recognised from the inputs (a GTFS feed \
-                uses the transit schema, Schema/transit.yaml).
+                uses the transit schema, Schema/transit.yaml; an OpenStreetMap .osm file the \
+                osm schema, Schema/osm.yaml).
 
                 The seed is written to a temporary file next to --out and renamed into place \
                 only when complete: a failed build leaves an existing --out untouched. The same \
@@ -25,7 +26,8 @@ extension SeedGen {
                 Examples:
                   seedgen build examples/cairns --out cairns.sqlite
                   seedgen build feed.zip --out seed.sqlite --seed-version 2026.11.21
-                  seedgen build data/ --schema Schema/topsongs.yaml --out songs.sqlite --quiet
+                  seedgen build topsongs.xml --schema Schema/topsongs.yaml --out songs.sqlite --quiet
+                  seedgen build liechtenstein.osm --out osm.sqlite
                 """)
 
         @Argument(help: ArgumentHelp("Input folders, .zip archives or files.", valueName: "input"))
