@@ -4,11 +4,12 @@ import CZlib
 /// on `deinit`.
 ///
 /// The `z_stream` lives at a fixed address because zlib keeps a pointer back to it.
-final class ZStream {
+public final class ZStream {
     enum Kind { case deflate, inflate }
 
     let kind: Kind
-    let pointer: UnsafeMutablePointer<z_stream>
+    /// The stream, for zlib's functions.
+    public let pointer: UnsafeMutablePointer<z_stream>
 
     /// Starts a raw deflate stream (no zlib or gzip wrapper: the gzip framing is written by hand
     /// so that it is deterministic).
@@ -24,7 +25,7 @@ final class ZStream {
     }
 
     /// Starts a raw inflate stream.
-    init() throws(ZStream.InitFailure) {
+    public init() throws(ZStream.InitFailure) {
         kind = .inflate
         pointer = .allocate(capacity: 1)
         pointer.initialize(to: z_stream())
@@ -48,16 +49,19 @@ final class ZStream {
         inflateReset(pointer)
     }
 
-    struct InitFailure: Error {
-        let code: Int32
+    /// zlib refused to start the stream (out of memory), with its result code.
+    public struct InitFailure: Error {
+        public let code: Int32
     }
 }
 
-/// Running CRC-32 (the gzip trailer's checksum), from zlib.
-struct CRC32 {
-    private(set) var value: UInt32 = 0
+/// Running CRC-32 (the gzip trailer's and zip entries' checksum), from zlib.
+public struct CRC32 {
+    public private(set) var value: UInt32 = 0
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    public init() {}
+
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         value = UInt32(crc32(uLong(value), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))
     }

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import SeedArchive
 
 /// Reads the central directory of a `.zip` file (ZIP64 included) and opens its entries as
 /// streams. Only what GTFS feeds use: stored and deflated entries, no encryption.
@@ -111,7 +112,7 @@ final class ZipEntrySource: ByteSource {
     private var inflater: Inflater?
     private var input = [UInt8](repeating: 0, count: 256 * 1024)
     private var produced: UInt64 = 0
-    private var crc: UInt = crc32(0, nil, 0)
+    private var crc = CRC32()
     private var finished = false
     private var ended = false
 
@@ -147,53 +148,52 @@ final class ZipEntrySource: ByteSource {
             }
         }
         produced += UInt64(count)
-        crc = crc32(crc, buffer.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(count))
+        crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         if count == 0 {
             finished = true
             guard produced == entry.size else { throw InputError(path: display, message: "entry is \(produced) bytes, the directory says \(entry.size)") }
-            guard UInt32(truncatingIfNeeded: crc) == entry.crc32 else { throw InputError(path: display, message: "CRC mismatch: the archive is corrupt") }
+            guard crc.value == entry.crc32 else { throw InputError(path: display, message: "CRC mismatch: the archive is corrupt") }
         }
         return count
     }
 }
 
-/// A raw-deflate inflater; owns the `z_stream`.
+/// Inflates a raw-deflate entry through one `ZStream` (which owns the `z_stream`).
 final class Inflater {
-    private var stream = z_stream()
+    private let stream: ZStream
     private var storage: [UInt8] = []
     private let display: String
     private(set) var needsInput = true
 
     init(display: String) throws(InputError) {
         self.display = display
-        guard czlib_inflate_init2(&stream, -15) == Z_OK else { throw InputError(path: display, message: "cannot start inflating") }
+        do { stream = try ZStream() } catch { throw InputError(path: display, message: "cannot start inflating (zlib error \(error.code))") }
     }
-
-    deinit { inflateEnd(&stream) }
 
     func supply(_ bytes: [UInt8], count: Int) {
         storage = Array(bytes[0..<count])
         needsInput = false
-        stream.avail_in = uInt(count)
+        stream.pointer.pointee.avail_in = uInt(count)
     }
 
     /// Inflates into `buffer`; returns the bytes written and whether the stream ended.
     func inflate(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> (Int, Bool) {
-        let consumedBefore = storage.count - Int(stream.avail_in)
+        let z = stream.pointer
+        let consumedBefore = storage.count - Int(z.pointee.avail_in)
         let result: (Int32, Int) = storage.withUnsafeMutableBytes { input in
-            stream.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self) + consumedBefore
-            stream.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
-            stream.avail_out = uInt(buffer.count)
-            let rc = CZlib.inflate(&stream, Z_NO_FLUSH)
-            return (rc, buffer.count - Int(stream.avail_out))
+            z.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self) + consumedBefore
+            z.pointee.next_out = buffer.baseAddress!.assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_out = uInt(buffer.count)
+            let rc = CZlib.inflate(z, Z_NO_FLUSH)
+            return (rc, buffer.count - Int(z.pointee.avail_out))
         }
-        if stream.avail_in == 0 { needsInput = true }
+        if z.pointee.avail_in == 0 { needsInput = true }
         switch result.0 {
         case Z_STREAM_END: return (result.1, true)
         case Z_OK: return (result.1, false)
         case Z_BUF_ERROR where result.1 == 0 && needsInput: return (0, false)
         default:
-            let message = stream.msg.map { String(cString: $0) } ?? "error \(result.0)"
+            let message = z.pointee.msg.map { String(cString: $0) } ?? "error \(result.0)"
             throw InputError(path: display, message: "corrupt compressed data: \(message)")
         }
     }
