@@ -18,12 +18,12 @@ struct CSVImporter {
         do {
             guard try reader.next() else {
                 issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1, message: "the file is empty: a header row is required"))
-                return InputRecord(name: file.name, sha256: source.hasher.hex, bytes: source.bytesRead, rows: 0)
+                return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
             let header = (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
             let fieldOfColumn = try mapColumns(header: header, line: reader.line)
             guard let fieldOfColumn else {
-                return InputRecord(name: file.name, sha256: source.hasher.hex, bytes: source.bytesRead, rows: 0)
+                return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
             let columnCount = table.columns.count
             var records = 0
@@ -52,7 +52,7 @@ struct CSVImporter {
             throw .output(path: "the seed", message: "\(error)")
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
-        return InputRecord(name: file.name, sha256: source.hasher.hex, bytes: source.bytesRead, rows: loader.rowCount)
+        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount)
     }
 
     /// Per column, the index of the header field it reads (-1: none). Reports unknown

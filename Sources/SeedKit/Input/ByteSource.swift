@@ -1,4 +1,5 @@
 import Foundation
+import SeedArchive
 
 /// A stream of bytes read in chunks: a file, or an entry of a zip archive.
 public protocol ByteSource: AnyObject {
@@ -37,10 +38,13 @@ final class FileByteSource: ByteSource {
 /// checksum costs no second read.
 final class MeasuredByteSource: ByteSource {
     private let base: ByteSource
-    private(set) var hasher = SHA256Accumulator()
+    private var hasher = SHA256()
     private(set) var bytesRead: Int64 = 0
 
     init(_ base: ByteSource) { self.base = base }
+
+    /// The SHA-256 of the bytes read so far, in hexadecimal.
+    var sha256: String { hasher.hexDigest() }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let count = try base.read(into: buffer)

@@ -126,7 +126,7 @@ final class XMLImporter: XMLEventHandler {
         if let failure { throw .output(path: "the seed", message: "\(failure)") }
         let rows = loaders.reduce(0) { $0 + $1.rowCount } - rowsBefore
         progress?.finished(file: file.name, rows: rows)
-        return InputRecord(name: file.name, sha256: source.hasher.hex, bytes: source.bytesRead, rows: rows)
+        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: rows)
     }
 
     // MARK: Events
