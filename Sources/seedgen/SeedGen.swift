@@ -6,6 +6,13 @@ struct SeedGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seedgen",
         abstract: "Compile data sets into SQLite seed databases, and install them at startup.",
+        discussion: """
+            A typical flow: build in CI, check, pack, and install where it runs.
+              seedgen build feed.zip --out seed.sqlite
+              seedgen verify seed.sqlite
+              seedgen pack seed.sqlite      (seed.sqlite.gz and its manifest)
+              seedgen install seed.sqlite.gz --to /var/lib/app/seed.sqlite
+            """,
         version: SeedKit.toolVersion,
         subcommands: [Build.self, Install.self, Pack.self, Inspect.self, Verify.self, Diff.self, SchemaCommand.self]
     )
