@@ -64,6 +64,18 @@ struct TransitBuildTests {
         #expect(folder.contents == ["folder.sqlite", "zip.sqlite"], "no scratch files are left behind")
     }
 
+    @Test("scratch files of a killed build are removed by the next build; other files are not")
+    func abandonedScratchFiles() throws {
+        let folder = TemporaryFolder()
+        MinimalFeed.write(into: folder)
+        // pid 2^22+1 is above Linux's pid_max default, so no such process is running.
+        let abandoned = [".seed.sqlite.seedgen-build-4194305-12345", ".seed.sqlite.seedgen-final-4194305-678"]
+        let kept = [".seed.sqlite.seedgen-build-\(getpid())-1", ".other.sqlite.seedgen-build-4194305-1", "seed.sqlite.seedgen-build-x", "seed.sqlite.bak"]
+        for name in abandoned + kept { folder.write(name, "x") }
+        _ = try SeedBuilder.build([folder.file("feed")], to: folder.file("seed.sqlite"))
+        #expect(folder.contents == (kept + ["feed", "seed.sqlite"]).sorted())
+    }
+
     @Test("two builds of the same inputs are byte-identical")
     func deterministic() throws {
         let folder = TemporaryFolder()

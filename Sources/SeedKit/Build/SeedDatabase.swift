@@ -22,6 +22,7 @@ final class SeedDatabase {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw BuildError.output(path: outputPath, message: "the folder \(folder) does not exist")
         }
+        Self.removeAbandonedScratchFiles(in: folder, output: url.lastPathComponent)
         let unique = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         scratchPath = "\(folder)/.\(url.lastPathComponent).seedgen-build-\(unique)"
         finalPath = "\(folder)/.\(url.lastPathComponent).seedgen-final-\(unique)"
@@ -93,6 +94,19 @@ final class SeedDatabase {
         try FileSystem.syncFolder(of: outputPath)
     }
 
+    /// Removes scratch files that a build of the same output left behind when it was killed
+    /// (SIGKILL cannot be caught): `.<output>.seedgen-build-<pid>-<n>` and `-final-` ones whose
+    /// process is gone. Nothing else in the folder is touched.
+    static func removeAbandonedScratchFiles(in folder: String, output: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names {
+            guard let rest = ["build", "final"].lazy.compactMap({ name.stripping(prefix: ".\(output).seedgen-\($0)-") }).first else { continue }
+            let parts = rest.split(separator: "-")
+            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink("\(folder)/\(name)") }
+        }
+    }
+
     /// Removes the scratch files; the output is left as it was.
     func discard() {
         connection = nil
@@ -109,4 +123,11 @@ public struct InputRecord: Sendable, Equatable {
     public var sha256: String
     public var bytes: Int64
     public var rows: Int
+}
+
+extension String {
+    /// The rest of the string after `prefix`, or nil when it does not start with it.
+    func stripping(prefix: String) -> String? {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+    }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@Suite("A build killed partway")
+struct KilledBuildTests {
+    @Test("SIGKILL mid-build leaves the previous seed byte for byte; the next build cleans up and finishes")
+    func killedBuild() throws {
+        let scratch = Scratch()
+        // A feed big enough that the build runs for a while: 300,000 stop_times.
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = ["python3", SeedGenProcess.repositoryRoot + "/scripts/generate_gtfs.py",
+                               "--stop-times", "300000", "--out", scratch.file("feed")]
+        generator.standardOutput = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        try #require(generator.terminationStatus == 0)
+
+        let output = scratch.file("seed.sqlite")
+        #expect(try SeedGenProcess.run(["build", "examples/cairns", "--out", output, "-q"]).status == 0)
+        let previous = try Data(contentsOf: URL(fileURLWithPath: output))
+
+        for delay in [0.05, 0.3, 0.8] {
+            let build = Process()
+            build.executableURL = URL(fileURLWithPath: SeedGenProcess.executable)
+            build.arguments = ["build", scratch.file("feed"), "--out", output, "-q"]
+            try build.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(build.processIdentifier, SIGKILL)
+            build.waitUntilExit()
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == previous, "killed after \(delay) s")
+        }
+        #expect(scratch.contents.contains { $0.contains("seedgen-build") }, "the killed builds left scratch files")
+
+        let finished = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", output, "-q"])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(scratch.contents == ["feed", "seed.sqlite"], "scratch files of the killed builds are gone")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) != previous)
+    }
+}
