@@ -21,16 +21,9 @@ struct BuildCommandTests {
         let scratch = Scratch()
         // script(1) runs seedgen on a pseudo-terminal, as a person at a shell would.
         let command = "\(SeedGenProcess.executable) build examples/cairns --out \(scratch.file("s.sqlite"))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.currentDirectoryURL = URL(fileURLWithPath: SeedGenProcess.repositoryRoot)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let screen = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try SeedGenProcess.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"])
+        let screen = result.stdout
+        #expect(result.status == 0)
         #expect(screen.contains("stop_times.txt → stop_times"))
         #expect(screen.contains("stop_times.txt → stop_times: 37,790 rows"))
         #expect(screen.contains("\u{1B}[K"), "the line is redrawn in place")

@@ -7,14 +7,9 @@ struct KilledBuildTests {
     func killedBuild() throws {
         let scratch = Scratch()
         // A feed big enough that the build runs for a while: 300,000 stop_times.
-        let generator = Process()
-        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        generator.arguments = ["python3", SeedGenProcess.repositoryRoot + "/scripts/generate_gtfs.py",
-                               "--stop-times", "300000", "--out", scratch.file("feed")]
-        generator.standardOutput = FileHandle.nullDevice
-        try generator.run()
-        generator.waitUntilExit()
-        try #require(generator.terminationStatus == 0)
+        let generated = try SeedGenProcess.runProgram("/usr/bin/env", ["python3", "scripts/generate_gtfs.py",
+                                                                       "--stop-times", "300000", "--out", scratch.file("feed")])
+        try #require(generated.status == 0, "\(generated.stderr)")
 
         let output = scratch.file("seed.sqlite")
         #expect(try SeedGenProcess.run(["build", "examples/cairns", "--out", output, "-q"]).status == 0)

@@ -19,21 +19,6 @@ private func json(_ text: String) throws -> [String: Any] {
 
 private func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-/// Runs a program other than seedgen (gzip, swiftc, the compiled test program).
-private func runTool(_ path: String, _ arguments: [String], in directory: String) throws -> SeedGenProcess.Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return .init(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
-}
-
 @Suite("seedgen pack, inspect, verify, diff and schema, run as CI would")
 struct ShipCommandTests {
     @Test("build --gzip and pack give the same bytes; the manifest's checksums are the files'")
@@ -55,7 +40,7 @@ struct ShipCommandTests {
         #expect((manifest["tables"] as? [String: Int])?["stop_times"] == 37_790)
 
         // gzip itself restores the seed byte for byte.
-        let unzipped = try runTool("/bin/sh", ["-c", "gzip -dc '\(gzip)' > restored.sqlite"], in: cairns.scratch.path)
+        let unzipped = try SeedGenProcess.runProgram("/bin/sh", ["-c", "gzip -dc '\(gzip)' > restored.sqlite"], in: cairns.scratch.path)
         #expect(unzipped.status == 0)
         #expect(try bytes(cairns.scratch.file("restored.sqlite")) == seed)
     }
@@ -176,9 +161,9 @@ struct ShipCommandTests {
         let swiftc = ProcessInfo.processInfo.environment["SWIFTC"]
             ?? ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc", "/usr/local/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let compiler = try #require(swiftc, "swiftc not found; set SWIFTC")
-        let compiled = try runTool(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
+        let compiled = try SeedGenProcess.runProgram(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
         #expect(compiled.status == 0, "\(compiled.stderr)")
-        let run = try runTool(scratch.file("app"), [], in: scratch.path)
+        let run = try SeedGenProcess.runProgram(scratch.file("app"), [], in: scratch.path)
         #expect(run.stdout == "1 stops stop_ref 13\n")
     }
 

@@ -29,8 +29,13 @@ struct SeedGenProcess {
 
     /// Runs `seedgen arguments...` in `directory` (default: the repository root) and waits.
     static func run(_ arguments: [String], in directory: String? = nil) throws -> Result {
+        try runProgram(executable, arguments, in: directory)
+    }
+
+    /// Runs any program (gzip, swiftc, script, a generator) the same way and waits.
+    static func runProgram(_ path: String, _ arguments: [String], in directory: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory ?? repositoryRoot)
         let out = Pipe(), err = Pipe()
