@@ -79,24 +79,25 @@ final class TableLoader {
     }
 
     /// Sets column `index` from its source bytes; nil when the source has no such field.
+    /// An empty value (after trimming spaces) takes the column's default, if it has one.
     @inline(__always)
     func set(_ index: Int, _ bytes: UnsafeRawBufferPointer?) throws(SQLiteError) {
-        if let bytes, !ValueConverter.trim(bytes).isEmpty {
-            store(index, bytes)
-        } else if let fallback = defaults[index] {
-            fallback.withUnsafeBytes { store(index, $0) }
+        if let bytes, store(index, converters[index].convert(bytes), bytes) { return }
+        if let fallback = defaults[index] {
+            fallback.withUnsafeBytes { _ = store(index, converters[index].convert($0), $0) }
         } else {
             if required[index] { report(.missingValue, index, value: nil, message: "is required but empty") }
             batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
         }
     }
 
+    /// Stores a converted value; false when it is empty (the caller decides what empty means).
     @inline(__always)
-    private func store(_ index: Int, _ bytes: UnsafeRawBufferPointer) {
+    private func store(_ index: Int, _ value: ConvertedValue, _ bytes: UnsafeRawBufferPointer) -> Bool {
         let cell = rowBase + index
-        switch converters[index].convert(bytes) {
+        switch value {
         case .null:
-            batch.tags[cell] = RowBatch.Tag.null.rawValue
+            return false
         case .integer(let value):
             batch.tags[cell] = RowBatch.Tag.integer.rawValue
             batch.words[cell] = value
@@ -112,6 +113,7 @@ final class TableLoader {
             report(.invalidValue, index, value: String(decoding: bytes, as: UTF8.self),
                    message: "is not a valid \(converters[index].type.rawValue): \(reason)")
         }
+        return true
     }
 
     /// Sets the enclosing row's id (XML nested records).
