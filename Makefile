@@ -37,6 +37,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/sample-app.sh
+	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh
 
 # The sample app (examples/App) with a seed built from the bundled feed; see scripts/sample-app.sh.
 app: build
