@@ -75,16 +75,28 @@ struct ShippedSeed {
 
     private static func readManifest(explicitPath: String?, seedPath: String) throws(SeedInstallerError) -> (manifest: SeedManifest, path: String)? {
         let path = explicitPath ?? SeedManifest.path(forSeed: seedPath)
-        let exists: Bool
-        do { exists = try FileSystem.status(path) != nil } catch { throw error.installerError("cannot read the manifest") }
-        guard exists else {
+        let status: FileStatus?
+        do { status = try FileSystem.status(path) } catch { throw error.installerError("cannot read the manifest") }
+        guard let status else {
             if explicitPath == nil { return nil }
             throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
         }
-        do { return (try SeedManifest.read(path: path), path) } catch {
+        guard status.size <= manifestLimit else {
+            throw SeedInstallerError(code: .invalidManifest, message: "the manifest has \(status.size) bytes, more than the \(manifestLimit) a seed manifest can need", path: path)
+        }
+        // Read here, not with SeedManifest.read, so a failure carries its errno, and bounded: a
+        // manifest is a few hundred bytes, so a huge file is a wrong one.
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.openForReading(path).readPrefix(Int(status.size)) } catch {
+            throw error.installerError("cannot read the manifest")
+        }
+        do { return (try SeedManifest.decode(bytes, path: path), path) } catch {
             throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path)
         }
     }
+
+    /// The largest manifest read (one per table plus a few fields: far less in practice).
+    static let manifestLimit = 4 << 20
 
     /// Maps a gzip failure to the installer's codes.
     static func installerError(_ error: GzipError) -> SeedInstallerError {

@@ -128,6 +128,23 @@ import Testing
         #expect(folder.contentsOfMount(readOnly).isEmpty)
     }
 
+    @Test func aManifestIsReadWithItsErrnoAndBounded() throws {
+        let source = try SeedFixture(seedVersion: "v1").writeGzip(to: folder.file("ship/seed.sqlite.gz").creatingFolder())
+        let directory = folder.file("manifest-dir")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let unreadable = #expect(throws: SeedInstallerError.self) {
+            try SeedInstaller(source: source, destination: destination, manifest: directory).install()
+        }
+        #expect(unreadable?.errno == EISDIR && unreadable?.path == directory, "\(String(describing: unreadable))")
+        let huge = folder.file("huge.json")
+        try Data(repeating: 0x20, count: 5 << 20).write(to: URL(fileURLWithPath: huge))
+        let tooBig = #expect(throws: SeedInstallerError.self) {
+            try SeedInstaller(source: source, destination: destination, manifest: huge).install()
+        }
+        #expect(tooBig?.code == .invalidManifest && tooBig?.message.contains("5242880 bytes") == true, "\(String(describing: tooBig))")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("data")), "nothing written")
+    }
+
     @Test func aDirectoryDestinationIsRefusedBeforeAnythingIsWritten() throws {
         let source = try SeedFixture(seedVersion: "v1").writeGzip(to: folder.file("ship/seed.sqlite.gz").creatingFolder())
         try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
