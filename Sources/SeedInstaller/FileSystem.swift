@@ -5,6 +5,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(MachO)
+import MachO   // _NSGetExecutablePath (mach-o/dyld.h)
+#endif
 
 /// The system calls the installer makes, in one place, so the rest never sees `errno`.
 enum FileSystem {
