@@ -27,6 +27,9 @@ import Darwin
 /// install record (`<dest>.seedgen-install`) has the same seed and schema versions (and SHA-256,
 /// when there is a manifest) and the file at the destination is still the one recorded (same
 /// device, inode, size and modification time) and readable. Then nothing is written.
+/// A plain `gzip` of a seed (no stamp, no manifest) is compared by its gzip trailer (CRC-32 and
+/// size of the content) and file size instead, recorded at install; its versions are read from
+/// the seed once decompressed.
 ///
 /// ## Installing, in this order
 /// 1. Take an exclusive `flock` on `<dest>.seedgen-lock` (waiting for any other installer;
@@ -34,11 +37,14 @@ import Darwin
 ///    (`.<name>.seedgen-tmp-<pid>-<hex>` only), then decide: a process that waited finds the
 ///    seed another one just installed and reports up to date.
 /// 2. If the size is known (manifest, or a plain `.sqlite`), check the free space first.
-/// 3. Decompress into a new temporary file in the destination's folder, `fsync` it.
-///    A full disk fails here: the temporary file is removed, nothing else changed.
+/// 3. Decompress into a new temporary file in the destination's folder, `fsync` it
+///    (`F_FULLFSYNC` on Apple platforms). Decompression stops as soon as the output passes the
+///    manifest's size, or without a manifest the free space. A full disk fails here: the
+///    temporary file is removed, nothing else changed.
 /// 4. Verify the temporary file: SQLite header, not WAL, schema version (expected and stamped),
 ///    seed version, size and SHA-256 against the manifest, `PRAGMA quick_check`. It is opened
-///    with `immutable=1`, so verifying creates no sidecar files.
+///    with `immutable=1`, so verifying creates no sidecar files. On Apple platforms, mark it
+///    excluded from backups (an extended attribute, kept by the rename).
 /// 5. Write the new install record (temporary file + `rename`). It names the temporary file's
 ///    inode, which is not the destination's until step 7, so until then it matches nothing.
 /// 6. Remove `<dest>-wal`, `<dest>-shm` and `<dest>-journal` (exactly these), `fsync` the folder.
@@ -90,7 +96,9 @@ public struct SeedInstaller: Sendable {
     ///
     /// Safe to call from several processes and threads at once: one installs, the others wait
     /// and report up to date.
-    /// - Returns: `.installed` (with the previous versions when known) or `.upToDate`.
+    /// - Returns: `.installed` (with the previous versions when known), `.replacedModified` (the
+    ///   installed seed had been modified since it was installed and is replaced: what was written
+    ///   to it is gone; `reason` says so) or `.upToDate`.
     /// - Throws: ``SeedInstallerError`` saying what is wrong; the installed seed is unchanged.
     @discardableResult
     public func install() throws(SeedInstallerError) -> SeedInstallResult {
