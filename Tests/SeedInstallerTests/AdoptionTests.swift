@@ -46,6 +46,21 @@ import Testing
         #expect(try SeedFixture.seedVersion(at: destination) == "v2")
     }
 
+    @Test func theCommandInstallsAPlainGzipAndReportsAReplacedModifiedSeed() throws {
+        try #require(SeedgenTool.exists)
+        let source = try plainGzip("v1")
+        let first = try SeedgenTool.run(["install", source, "--to", destination, "--json"])
+        #expect(first.status == 0 && first.stdout.contains(#""status": "installed", "seedVersion": "v1""#), "\(first.stdout)\(first.stderr)")
+        let second = try SeedgenTool.run(["install", source, "--to", destination])
+        #expect(second.status == 0 && second.stdout.hasPrefix("up-to-date seed-version=v1"), "\(second.stdout)\(second.stderr)")
+        let db = try Connection(path: destination)
+        try db.execute("DELETE FROM items")
+        _ = db
+        let third = try SeedgenTool.run(["install", source, "--to", destination, "--json"])
+        #expect(third.status == 0 && third.stdout.contains(#""status": "replaced-modified""#), "\(third.stdout)\(third.stderr)")
+        #expect(try SeedFixture.itemNames(at: destination).count == 20)
+    }
+
     @Test func theTrailerIsReadWithoutDecompressing() throws {
         let source = try plainGzip("v1")
         let trailer = try GzipTrailer.read(path: source)
