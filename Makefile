@@ -3,11 +3,12 @@ SWIFT        ?= swift
 APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
 RELEASE_BIN  := .build/release/seedgen
 
-.PHONY: help deps build release example test bench clean
+.PHONY: help deps build release example test app bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
-	@echo "make test     run every test (unit and end-to-end)"
+	@echo "make test     run every test (unit and end-to-end), then the sample app"
+	@echo "make app      build and run the sample app (examples/App) with the bundled feed"
 	@echo "make bench    compare seedgen with the sqlite3 shell on generated feeds"
 	@echo "make build    debug build;  make release: optimized build"
 
@@ -35,9 +36,15 @@ example: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/sample-app.sh
+	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh
+
+# The sample app (examples/App) with a seed built from the bundled feed; see scripts/sample-app.sh.
+app: build
+	SWIFT=$(SWIFT) scripts/sample-app.sh
 
 bench: release
 	scripts/bench.sh
 
 clean:
-	rm -rf .build out bench/work
+	rm -rf .build out bench/work examples/App/.build

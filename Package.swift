@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "seedgen",
-    platforms: [.macOS(.v13)],
+    // The installer runs on every Apple platform (and on Linux, glibc or musl); the builder and
+    // the command-line tool are meant for macOS and Linux.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "seedgen", targets: ["seedgen"]),
         .library(name: "SeedInstaller", targets: ["SeedInstaller"]),
@@ -32,10 +34,10 @@ let package = Package(
         .target(
             name: "SeedKit",
             dependencies: ["SeedSQLite", "SeedArchive", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
-            resources: [.embedInCode("Resources/Schemas")],
-            // The loader's hot loops touch class state per field; the dynamic exclusivity
-            // checks cost about 6% of a build (measured with perf). Release builds only.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            // No unsafeFlags: SwiftPM refuses them in a package used as a versioned dependency.
+            // The hot stored properties opt out of dynamic exclusivity checks in the source
+            // (`@exclusivity(unchecked)`) instead.
+            resources: [.embedInCode("Resources/Schemas")]
         ),
 
         .executableTarget(

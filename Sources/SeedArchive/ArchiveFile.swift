@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -63,9 +65,36 @@ final class ArchiveFile {
         }
     }
 
-    /// Flushes the file's data to the storage device.
+    /// Flushes the file's data to the storage device (`F_FULLFSYNC` on Apple platforms, where
+    /// `fsync` stops at the drive's cache; `fsync` where the file system refuses it).
     func sync() throws(Failure) {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return }
+        #endif
         if fsync(descriptor) != 0 { throw Failure(call: "fsync", errno: errno) }
+    }
+
+    /// Reads up to `count` bytes at `offset` (fewer at the end of the file).
+    func read(count: Int, at offset: Int64) throws(Failure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var total = 0
+        while total < count {
+            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + total, count - total, off_t(offset) + off_t(total)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(call: "pread", errno: errno)
+            }
+            if n == 0 { break }
+            total += n
+        }
+        return Array(bytes[0..<total])
+    }
+
+    /// The file's size in bytes.
+    func size() throws(Failure) -> Int64 {
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { throw Failure(call: "fstat", errno: errno) }
+        return Int64(st.st_size)
     }
 
     /// Closes the descriptor now, reporting a failure (a deferred write error) if any.

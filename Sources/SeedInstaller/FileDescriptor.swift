@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -57,7 +59,14 @@ final class FileDescriptor {
     }
 
     /// Flushes the file (or directory) to the storage device.
+    ///
+    /// On Apple platforms `fsync` only hands the data to the drive, whose cache may lose it on
+    /// power loss; `F_FULLFSYNC` asks the drive to write its cache out. Some file systems
+    /// (network, FAT) refuse `F_FULLFSYNC`; then `fsync` is the best there is.
     func sync() throws(SystemCallError) {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return }
+        #endif
         if fsync(fd) != 0 { throw SystemCallError(call: "fsync", path: path, errno: errno) }
     }
 

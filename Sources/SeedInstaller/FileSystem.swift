@@ -1,7 +1,12 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
+#endif
+#if canImport(MachO)
+import MachO   // _NSGetExecutablePath (mach-o/dyld.h)
 #endif
 
 /// The system calls the installer makes, in one place, so the rest never sees `errno`.
@@ -24,10 +29,17 @@ enum FileSystem {
     /// folder the process may not write, an existing lock file is opened read-only (`flock`
     /// works on it), so checking an installed seed still works.
     static func openLockFile(_ path: String) throws(SystemCallError) -> FileDescriptor {
-        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd < 0 && (errno == EACCES || errno == EROFS) { fd = open(path, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
-        return FileDescriptor(path: path, fd: fd)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd >= 0 { return FileDescriptor(path: path, fd: fd) }
+        let createError = errno
+        if createError == EACCES || createError == EROFS {
+            let readOnly = open(path, O_RDONLY | O_CLOEXEC)
+            if readOnly >= 0 { return FileDescriptor(path: path, fd: readOnly) }
+            // No lock file yet in a folder the process may not write: the real error is the
+            // one creating it (EROFS, EACCES), not the ENOENT of the read-only fallback.
+            if errno != ENOENT { throw SystemCallError(call: "open", path: path, errno: errno) }
+        }
+        throw SystemCallError(call: "open", path: path, errno: createError)
     }
 
     /// Opens a directory so that it can be flushed with `fsync`.
@@ -50,6 +62,12 @@ enum FileSystem {
             throw SystemCallError(call: "stat", path: path, errno: errno)
         }
         return FileStatus(st)
+    }
+
+    /// True when `path` is a directory (following symbolic links).
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Renames `from` to `to` atomically, replacing `to`.
@@ -107,14 +125,28 @@ enum FileSystem {
 
     /// The running executable's path, when the system says.
     static func executablePath() -> String? {
-        #if os(Linux)
+        #if canImport(Darwin)
+        // dyld knows the path the process was started from, whatever argv[0] says.
+        var size: UInt32 = 0
+        _ = _NSGetExecutablePath(nil, &size)
+        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        return String(cString: buffer)
+        #else
         var buffer = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
+        guard n > 0 else { return CommandLine.arguments.first }
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        #else
-        return CommandLine.arguments.first
         #endif
+    }
+
+    /// The home directory: `HOME`, else the user database's entry for the process's user (a
+    /// service started without `HOME`).
+    static func homeDirectory(environmentHome: String?) -> String? {
+        if let environmentHome, !environmentHome.isEmpty { return environmentHome }
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        let home = String(cString: directory)
+        return home.isEmpty ? nil : home
     }
 
     /// The value of an environment variable.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import SeedArchive
 
 /// What the installer last put in place, kept outside the seed (the seed stays byte for byte
 /// the shipped file) in `<dest>.seedgen-install`, written atomically.
@@ -10,12 +11,16 @@ import Foundation
 /// Deciding "up to date" compares the shipped seed's versions with `seedVersion` and
 /// `schemaVersion`, and the installed file's device, inode, size and modification time with
 /// `file`: a replaced, touched or rewritten seed no longer matches and is installed again.
+/// An unstamped gzip without a manifest has no versions to compare before decompressing: its
+/// `gzip` trailer (CRC-32 and size of the content, and the file's size) is compared instead.
 struct InstallRecord: Codable, Equatable {
     var seedVersion: String
     var schemaVersion: Int
     var sha256: String
     var size: Int64
     var file: FileStatus
+    /// The shipped gzip file's trailer and size (nil when a plain `.sqlite` was installed).
+    var gzip: GzipTrailer?
 
     /// The record at `path`, or nil when there is none or it cannot be parsed (then the seed is
     /// installed again, which is always safe).

@@ -8,7 +8,22 @@ struct SeedCopy {
     /// Its SHA-256, lower-case hex.
     let sha256: String
 
-    static func write(_ shipped: ShippedSeed, to temporary: TemporaryFile) throws(SeedInstallerError) -> SeedCopy {
+    /// How much the copy may write: decompression stops as soon as the output passes it, so a
+    /// gzip bomb or a wrong file costs at most this much time and disk.
+    enum Limit {
+        /// The manifest's size of the seed: more is a different file.
+        case manifest(Int64)
+        /// The free space in the destination's folder: more cannot fit anyway.
+        case freeSpace(Int64)
+
+        var bytes: Int64 {
+            switch self {
+            case .manifest(let bytes), .freeSpace(let bytes): return bytes
+            }
+        }
+    }
+
+    static func write(_ shipped: ShippedSeed, to temporary: TemporaryFile, limit: Limit) throws(SeedInstallerError) -> SeedCopy {
         let output: FileDescriptor
         do { output = try FileSystem.createExclusively(temporary.path) } catch {
             throw error.installerError("cannot create the temporary file for the new seed")
@@ -18,6 +33,14 @@ struct SeedCopy {
         var hasher = SHA256()
         var size: Int64 = 0
         func emit(_ count: Int) throws(SeedInstallerError) {
+            if size + Int64(count) > limit.bytes {
+                switch limit {
+                case .manifest(let bytes):
+                    throw SeedInstallerError(code: .checksumMismatch, message: "the seed decompresses to more than the \(bytes) bytes its manifest says; stopped there", path: shipped.path)
+                case .freeSpace(let bytes):
+                    throw SeedInstallerError(code: .diskFull, message: "the seed decompresses to more than the \(bytes) bytes free beside the destination; stopped there, the installed seed is unchanged", path: shipped.path)
+                }
+            }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             do { try output.write(chunk) } catch {
                 throw error.installerError(error.isOutOfSpace

@@ -48,7 +48,7 @@ enum SeedDatabase {
             }
             if let recorded = try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'schema_version'")?.text,
                recorded != String(schemaVersion) {
-                throw SeedInstallerError(code: .versionMismatch, message: "seedgen_metadata says schema_version \(recorded) but PRAGMA user_version is \(schemaVersion)", path: path)
+                throw SeedInstallerError(code: .versionMismatch, message: "seedgen_metadata says schema_version \(MessageText.value(recorded)) but PRAGMA user_version is \(schemaVersion)", path: path)
             }
             return SeedStamp(schemaVersion: schemaVersion, seedVersion: seedVersion)
         } catch let error as SeedInstallerError {
@@ -67,7 +67,7 @@ enum SeedDatabase {
         }
         let messages = rows.compactMap { $0.first?.text }
         guard messages == ["ok"] else {
-            throw SeedInstallerError(code: .integrityCheckFailed, message: "SQLite quick_check failed: \(messages.prefix(3).joined(separator: "; "))", path: path)
+            throw SeedInstallerError(code: .integrityCheckFailed, message: "SQLite quick_check failed: \(MessageText.value(messages.prefix(3).joined(separator: "; ")))", path: path)
         }
     }
 
@@ -82,10 +82,10 @@ enum SeedDatabase {
 
     private static func sqliteFailure(_ error: any Error, path: String) -> SeedInstallerError {
         if let error = error as? SQLiteError, error.primaryCode == 26 /* SQLITE_NOTADB */ {
-            return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(error.message)", path: path)
+            return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path)
         }
         let code: SeedInstallerError.Code = (error as? SQLiteError)?.primaryCode == 11 /* SQLITE_CORRUPT */ ? .integrityCheckFailed : .notSQLite
-        return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(error)", path: path)
+        return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(MessageText.value(String(describing: error)))", path: path)
     }
 
     private static func percentEncoded(_ path: String) -> String {

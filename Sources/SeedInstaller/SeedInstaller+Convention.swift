@@ -8,10 +8,13 @@ extension SeedInstaller {
     ///
     /// The convention (each environment variable overrides the default):
     /// - shipped seed: `SEEDGEN_SEED`, else the first that exists of `seed.sqlite.gz` and
-    ///   `seed.sqlite` beside the executable, then in `../Resources` and `../share/<app>` from it;
+    ///   `seed.sqlite` beside the executable, then in `../Resources` and `../share/<app>` from it,
+    ///   then in the SwiftPM resource bundles beside it (see ``shippedSeedCandidates(executableDirectory:appName:resource:)``;
+    ///   to name the bundle, use ``installIfNeeded(bundle:resource:schemaVersion:environment:)``);
     /// - destination: `SEEDGEN_SEED_DEST`, else `<data>/<app>/seed.sqlite` where `<data>` is
-    ///   `$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application Support` on macOS,
-    ///   and `<app>` is `SEEDGEN_APP_NAME` or the executable's name;
+    ///   `$XDG_DATA_HOME` (if absolute) or `~/.local/share` on Linux, `~/Library/Application Support`
+    ///   on Apple platforms (`~` is `HOME`, else the user's home from `getpwuid`), and `<app>` is
+    ///   `SEEDGEN_APP_NAME` or the executable's name;
     /// - expected schema version: `schemaVersion`, else `SEEDGEN_SCHEMA_VERSION`, else not checked;
     /// - manifest: `SEEDGEN_SEED_MANIFEST`, else `seed.sqlite.manifest.json` beside the seed if present.
     ///
@@ -41,28 +44,13 @@ extension SeedInstaller {
         if let explicit = variable("SEEDGEN_SEED") {
             source = explicit
         } else {
-            let folders = executableDirectory.map { [$0, $0 + "/../Resources", $0 + "/../share/" + appName] } ?? []
-            let candidates = folders.flatMap { [$0 + "/seed.sqlite.gz", $0 + "/seed.sqlite"] }
+            let candidates = shippedSeedCandidates(executableDirectory: executableDirectory, appName: appName, resource: "seed")
             guard let found = candidates.first(where: { (try? FileSystem.status($0)) != nil }) else {
                 throw SeedInstallerError(code: .configuration, message: "no shipped seed: set SEEDGEN_SEED or put seed.sqlite.gz beside the executable (looked at \(candidates.joined(separator: ", ")))", path: executableDirectory ?? ".")
             }
             source = found
         }
-
-        let destination: String
-        if let explicit = variable("SEEDGEN_SEED_DEST") {
-            destination = explicit
-        } else {
-            #if canImport(Darwin)
-            let data = variable("HOME").map { $0 + "/Library/Application Support" }
-            #else
-            let data = variable("XDG_DATA_HOME") ?? variable("HOME").map { $0 + "/.local/share" }
-            #endif
-            guard let data else {
-                throw SeedInstallerError(code: .configuration, message: "no destination: set SEEDGEN_SEED_DEST (HOME is not set)", path: source)
-            }
-            destination = data + "/" + appName + "/seed.sqlite"
-        }
+        let destination = try conventionalDestination(appName: appName, fileName: "seed.sqlite", variable: variable, source: source)
 
         var expected = schemaVersion
         if expected == nil, let text = variable("SEEDGEN_SCHEMA_VERSION") {
@@ -73,5 +61,52 @@ extension SeedInstaller {
         }
         return SeedInstaller(source: source, destination: destination, expectedSchemaVersion: expected,
                              manifest: variable("SEEDGEN_SEED_MANIFEST"))
+    }
+
+    /// Where the convention looks for a shipped seed named `<resource>.sqlite.gz` or
+    /// `<resource>.sqlite`, in order: beside the executable, in `../Resources` and
+    /// `../share/<app>` from it, then in the SwiftPM resource bundles beside it
+    /// (`*.resources` on Linux, `*.bundle` on Apple platforms, in name order).
+    static func shippedSeedCandidates(executableDirectory: String?, appName: String, resource: String) -> [String] {
+        guard let directory = executableDirectory else { return [] }
+        var folders = [directory, directory + "/../Resources", directory + "/../share/" + appName]
+        let bundles = ((try? FileSystem.directoryEntries(directory)) ?? [])
+            .filter { $0.hasSuffix(".resources") || $0.hasSuffix(".bundle") }.sorted()
+        for bundle in bundles {
+            folders += [directory + "/" + bundle, directory + "/" + bundle + "/Contents/Resources"]
+        }
+        return seedFiles(in: folders, resource: resource)
+    }
+
+    /// `<folder>/<resource>.sqlite.gz` and `<folder>/<resource>.sqlite` for each folder.
+    static func seedFiles(in folders: [String], resource: String) -> [String] {
+        var files: [String] = []
+        for folder in folders {
+            let base: String = folder + "/" + resource
+            files.append(base + ".sqlite.gz")
+            files.append(base + ".sqlite")
+        }
+        return files
+    }
+
+    /// `SEEDGEN_SEED_DEST`, else `<data>/<app>/<fileName>`.
+    static func conventionalDestination(appName: String, fileName: String, variable: (String) -> String?, source: String) throws(SeedInstallerError) -> String {
+        if let explicit = variable("SEEDGEN_SEED_DEST") { return explicit }
+        guard let data = dataDirectory(variable: variable) else {
+            throw SeedInstallerError(code: .configuration, message: "no destination: set SEEDGEN_SEED_DEST (HOME is not set and the user has no home directory)", path: source)
+        }
+        return data + "/" + appName + "/" + fileName
+    }
+
+    /// The per-user data folder: `~/Library/Application Support` on Apple platforms;
+    /// `$XDG_DATA_HOME` (when absolute: the XDG spec says to ignore a relative one) or
+    /// `~/.local/share` elsewhere. The home folder is `HOME`, else the user database's.
+    static func dataDirectory(variable: (String) -> String?) -> String? {
+        #if canImport(Darwin)
+        return FileSystem.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/Library/Application Support" }
+        #else
+        if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") { return xdg }
+        return FileSystem.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/.local/share" }
+        #endif
     }
 }

@@ -1,4 +1,11 @@
 import SeedArchive
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Installs the shipped seed database at startup: the first time, again whenever the shipped
 /// seed version changes (newer or older), and never otherwise; never leaving a damaged or
@@ -20,6 +27,9 @@ import SeedArchive
 /// install record (`<dest>.seedgen-install`) has the same seed and schema versions (and SHA-256,
 /// when there is a manifest) and the file at the destination is still the one recorded (same
 /// device, inode, size and modification time) and readable. Then nothing is written.
+/// A plain `gzip` of a seed (no stamp, no manifest) is compared by its gzip trailer (CRC-32 and
+/// size of the content) and file size instead, recorded at install; its versions are read from
+/// the seed once decompressed.
 ///
 /// ## Installing, in this order
 /// 1. Take an exclusive `flock` on `<dest>.seedgen-lock` (waiting for any other installer;
@@ -27,11 +37,14 @@ import SeedArchive
 ///    (`.<name>.seedgen-tmp-<pid>-<hex>` only), then decide: a process that waited finds the
 ///    seed another one just installed and reports up to date.
 /// 2. If the size is known (manifest, or a plain `.sqlite`), check the free space first.
-/// 3. Decompress into a new temporary file in the destination's folder, `fsync` it.
-///    A full disk fails here: the temporary file is removed, nothing else changed.
+/// 3. Decompress into a new temporary file in the destination's folder, `fsync` it
+///    (`F_FULLFSYNC` on Apple platforms). Decompression stops as soon as the output passes the
+///    manifest's size, or without a manifest the free space. A full disk fails here: the
+///    temporary file is removed, nothing else changed.
 /// 4. Verify the temporary file: SQLite header, not WAL, schema version (expected and stamped),
 ///    seed version, size and SHA-256 against the manifest, `PRAGMA quick_check`. It is opened
-///    with `immutable=1`, so verifying creates no sidecar files.
+///    with `immutable=1`, so verifying creates no sidecar files. On Apple platforms, mark it
+///    excluded from backups (an extended attribute, kept by the rename).
 /// 5. Write the new install record (temporary file + `rename`). It names the temporary file's
 ///    inode, which is not the destination's until step 7, so until then it matches nothing.
 /// 6. Remove `<dest>-wal`, `<dest>-shm` and `<dest>-journal` (exactly these), `fsync` the folder.
@@ -83,13 +96,20 @@ public struct SeedInstaller: Sendable {
     ///
     /// Safe to call from several processes and threads at once: one installs, the others wait
     /// and report up to date.
-    /// - Returns: `.installed` (with the previous versions when known) or `.upToDate`.
+    /// - Returns: `.installed` (with the previous versions when known), `.replacedModified` (the
+    ///   installed seed had been modified since it was installed and is replaced: what was written
+    ///   to it is gone; `reason` says so) or `.upToDate`.
     /// - Throws: ``SeedInstallerError`` saying what is wrong; the installed seed is unchanged.
     @discardableResult
     public func install() throws(SeedInstallerError) -> SeedInstallResult {
         let files = SeedFiles(destination: destination)
         let shipped = try ShippedSeed.inspect(path: FileSystem.absolute(source), manifestPath: manifest.map(FileSystem.absolute))
-        try checkSchemaVersion(shipped.stamp.schemaVersion, path: shipped.path)
+        if let stamp = shipped.stamp { try checkSchemaVersion(stamp.schemaVersion, path: shipped.path) }
+        // Refused before anything (folder, lock, record) is written.
+        if FileSystem.isDirectory(files.destination) {
+            throw SystemCallError(call: "open", path: files.destination, errno: EISDIR)
+                .installerError("the destination is a directory; it must be the path of the seed file, e.g. <folder>/seed.sqlite")
+        }
 
         do { try FileSystem.createDirectories(files.directory) } catch {
             throw error.installerError("cannot create the destination folder")
@@ -99,7 +119,7 @@ public struct SeedInstaller: Sendable {
             lock = try FileSystem.openLockFile(files.lockPath)
             try lock.lockExclusively()
         } catch {
-            throw error.installerError("cannot lock the seed for installing")
+            throw error.installerError("cannot create or lock the installer's lock file in the destination folder")
         }
         defer { withExtendedLifetime(lock) {} }
         do { try files.removeLeftoverTemporaryFiles() } catch {
@@ -108,19 +128,24 @@ public struct SeedInstaller: Sendable {
 
         let record = InstallRecord.read(path: files.recordPath)
         if let record, isUpToDate(record, shipped: shipped, files: files) {
+            // An unstamped gzip's schema version is known only from the record.
+            try checkSchemaVersion(record.schemaVersion, path: shipped.path)
             return SeedInstallResult(status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
                                      path: files.destination)
         }
+        let installedFile = try? FileSystem.status(files.destination)
+        let isModified = record != nil && installedFile != nil && installedFile != record?.file
         try checkFreeSpace(for: shipped, files: files)
 
         let temporary = TemporaryFile(path: files.newTemporaryPath())
-        let copy = try SeedCopy.write(shipped, to: temporary)
-        try verify(temporary.path, copy: copy, shipped: shipped)
+        let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files))
+        let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
+        BackupExclusion.exclude(temporary.path)
 
         do {
-            let newRecord = InstallRecord(seedVersion: shipped.stamp.seedVersion, schemaVersion: shipped.stamp.schemaVersion,
+            let newRecord = InstallRecord(seedVersion: stamp.seedVersion, schemaVersion: stamp.schemaVersion,
                                           sha256: copy.sha256, size: copy.size,
-                                          file: try FileSystem.openForReading(temporary.path).status())
+                                          file: try FileSystem.openForReading(temporary.path).status(), gzip: shipped.trailer)
             try writeRecord(newRecord, files: files)
         } catch {
             throw error.installerError("cannot write the install record")
@@ -137,9 +162,14 @@ public struct SeedInstaller: Sendable {
         } catch {
             throw error.installerError("cannot move the new seed into place")
         }
-        return SeedInstallResult(status: .installed, seedVersion: shipped.stamp.seedVersion, schemaVersion: shipped.stamp.schemaVersion,
-                                 previousSeedVersion: record?.seedVersion, previousSchemaVersion: record?.schemaVersion,
-                                 path: files.destination, reason: reason(record: record, shipped: shipped))
+        var why = reason(record: record, stamp: stamp, shipped: shipped)
+        if isModified {
+            let lost = "the installed seed was modified after it was installed; its changes are lost"
+            why = why == "installed file missing or changed" ? lost : lost + "; " + why
+        }
+        return SeedInstallResult(status: isModified ? .replacedModified : .installed, seedVersion: stamp.seedVersion,
+                                 schemaVersion: stamp.schemaVersion, previousSeedVersion: record?.seedVersion,
+                                 previousSchemaVersion: record?.schemaVersion, path: files.destination, reason: why)
     }
 
     private func checkSchemaVersion(_ schemaVersion: Int, path: String) throws(SeedInstallerError) {
@@ -149,18 +179,24 @@ public struct SeedInstaller: Sendable {
     }
 
     private func isUpToDate(_ record: InstallRecord, shipped: ShippedSeed, files: SeedFiles) -> Bool {
-        guard record.seedVersion == shipped.stamp.seedVersion, record.schemaVersion == shipped.stamp.schemaVersion else { return false }
-        if let manifest = shipped.manifest, manifest.sha256 != record.sha256 { return false }
+        if let stamp = shipped.stamp {
+            guard record.seedVersion == stamp.seedVersion, record.schemaVersion == stamp.schemaVersion else { return false }
+            if let manifest = shipped.manifest, manifest.sha256 != record.sha256 { return false }
+        } else {
+            // An unstamped gzip: the same trailer (CRC-32 and size of the content) and file size.
+            guard let trailer = shipped.trailer, record.gzip == trailer else { return false }
+        }
         // The installed file must still be the one recorded, and readable.
         guard let installed = try? FileSystem.openForReading(files.destination).status() else { return false }
         return installed == record.file
     }
 
-    private func reason(record: InstallRecord?, shipped: ShippedSeed) -> String {
+    private func reason(record: InstallRecord?, stamp: SeedStamp, shipped: ShippedSeed) -> String {
         guard let record else { return "nothing installed" }
-        if record.seedVersion != shipped.stamp.seedVersion { return "seed version changed" }
-        if record.schemaVersion != shipped.stamp.schemaVersion { return "schema version changed" }
-        if let manifest = shipped.manifest, manifest.sha256 != record.sha256 { return "seed content changed" }
+        if record.seedVersion != stamp.seedVersion { return "seed version changed" }
+        if record.schemaVersion != stamp.schemaVersion { return "schema version changed" }
+        if record.sha256 != shipped.manifest?.sha256 ?? record.sha256 { return "seed content changed" }
+        if shipped.stamp == nil, record.gzip != shipped.trailer { return "shipped gzip changed" }
         return "installed file missing or changed"
     }
 
@@ -173,20 +209,34 @@ public struct SeedInstaller: Sendable {
         }
     }
 
-    private func verify(_ path: String, copy: SeedCopy, shipped: ShippedSeed) throws(SeedInstallerError) {
+    /// The most the copy may write: the manifest's size, else the free space.
+    private func copyLimit(for shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedCopy.Limit {
+        if let size = shipped.manifest?.size { return .manifest(size) }
+        do { return .freeSpace(try FileSystem.availableBytes(files.directory)) } catch {
+            throw error.installerError("cannot tell the free space beside the destination")
+        }
+    }
+
+    /// Checks the decompressed seed and returns the versions it contains.
+    private func verify(_ path: String, copy: SeedCopy, shipped: ShippedSeed) throws(SeedInstallerError) -> SeedStamp {
         if let manifest = shipped.manifest {
             guard copy.size == manifest.size, copy.sha256 == manifest.sha256 else {
-                throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(copy.size) bytes with SHA-256 \(copy.sha256) but its manifest says \(manifest.size) bytes with SHA-256 \(manifest.sha256)", path: shipped.path)
+                throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(copy.size) bytes with SHA-256 \(copy.sha256) but its manifest says \(manifest.size) bytes with SHA-256 \(MessageText.value(manifest.sha256))", path: shipped.path)
             }
         }
         do throws(SeedInstallerError) {
-            try SeedDatabase.checkHeader(path)
-            let stamp = try SeedDatabase.readStamp(path)
-            try checkSchemaVersion(stamp.schemaVersion, path: shipped.path)
-            guard stamp == shipped.stamp else {
-                throw SeedInstallerError(code: .versionMismatch, message: "the seed contains \(stamp) but is labelled \(shipped.stamp)", path: shipped.path)
+            do throws(SeedInstallerError) {
+                try SeedDatabase.checkHeader(path)
+                let stamp = try SeedDatabase.readStamp(path)
+                try checkSchemaVersion(stamp.schemaVersion, path: shipped.path)
+                if let label = shipped.stamp, stamp != label {
+                    throw SeedInstallerError(code: .versionMismatch, message: "the seed contains \(MessageText.stamp(stamp)) but is labelled \(MessageText.stamp(label))", path: shipped.path)
+                }
+                try SeedDatabase.quickCheck(path)
+                return stamp
+            } catch where error.code == .notSQLite || error.code == .notASeed {
+                throw error.withPackHint()
             }
-            try SeedDatabase.quickCheck(path)
         } catch {
             // Name the shipped file, not the temporary one, in what the user sees.
             throw SeedInstallerError(code: error.code, message: error.message, path: shipped.path, systemError: error.systemError, errno: error.errno)

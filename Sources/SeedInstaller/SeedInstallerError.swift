@@ -16,7 +16,7 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
         /// The shipped seed is not a SQLite database.
         public static let notSQLite = Code(name: "not-sqlite")
         /// The shipped seed is a SQLite database but not a seedgen seed (no application id or
-        /// `seedgen_metadata`), or has no version stamp to decide with.
+        /// `seedgen_metadata`). The message says how to make one (`seedgen pack`).
         public static let notASeed = Code(name: "not-a-seed")
         /// The gzip stream is cut off.
         public static let truncated = Code(name: "truncated")
@@ -56,6 +56,11 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
         self.path = path
         self.systemError = systemError
         self.errno = errno
+    }
+
+    /// The same error, its message followed by how a seed is made (for files that are no seed).
+    func withPackHint() -> SeedInstallerError {
+        SeedInstallerError(code: code, message: message + " " + MessageText.packHint, path: path, systemError: systemError, errno: errno)
     }
 
     public var description: String {

@@ -1,15 +1,20 @@
 import SeedArchive
 
-/// The seed as shipped (`seed.sqlite.gz` or `seed.sqlite`), with its versions, found cheaply:
-/// from the gzip header's stamp or the manifest for a gzip file (no decompression), from a few
-/// pages of the database for a plain file.
+/// The seed as shipped (`seed.sqlite.gz` or `seed.sqlite`), with its versions when they can be
+/// known cheaply: from the gzip header's stamp or the manifest for a gzip file (no
+/// decompression), from a few pages of the database for a plain file. A plain `gzip` of a seed
+/// has neither: its versions are read from the seed once decompressed, and its identity is its
+/// gzip trailer (CRC-32 and size of the content) and its file size.
 struct ShippedSeed {
     let path: String
     let isCompressed: Bool
-    /// The versions the shipped seed claims (checked against its content before installing).
-    let stamp: SeedStamp
+    /// The versions the shipped seed claims (checked against its content before installing);
+    /// nil for an unstamped gzip without a manifest.
+    let stamp: SeedStamp?
     let manifest: SeedManifest?
     let manifestPath: String?
+    /// The gzip file's trailer and size: what identifies an unstamped gzip (nil for a plain file).
+    let trailer: GzipTrailer?
     /// The size of the uncompressed seed when known before decompressing (manifest or plain file).
     let expectedSize: Int64?
 
@@ -30,27 +35,33 @@ struct ShippedSeed {
             throw error.installerError("cannot read the shipped seed")
         }
         let isCompressed = magic == [0x1f, 0x8b]
-        let stamp: SeedStamp
+        let stamp: SeedStamp?
+        var trailer: GzipTrailer?
         if isCompressed {
             let header: GzipHeader
-            do { header = try GzipHeader.read(path: path) } catch { throw installerError(error) }
+            do {
+                header = try GzipHeader.read(path: path)
+                trailer = try GzipTrailer.read(path: path)
+            } catch { throw installerError(error) }
             switch (header.stamp, manifest?.manifest.stamp) {
-            case (nil, nil):
-                throw SeedInstallerError(code: .notASeed, message: "the gzip header has no seedgen stamp (comment \"seedgen-seed schema-version=N seed-version=V\") and there is no manifest, so its versions are unknown", path: path)
             case (let s?, let m?) where s != m:
-                throw SeedInstallerError(code: .versionMismatch, message: "the gzip header says \(s) but the manifest \(manifest!.path) says \(m)", path: path)
+                throw SeedInstallerError(code: .versionMismatch, message: "the gzip header says \(MessageText.stamp(s)) but the manifest \(manifest!.path) says \(MessageText.stamp(m))", path: path)
             case (let s?, _): stamp = s
-            case (nil, let m?): stamp = m
+            case (nil, let m): stamp = m
             }
             if let manifest, manifest.manifest.gzipSize != status.size {
                 throw SeedInstallerError(code: .checksumMismatch, message: "the gzip file has \(status.size) bytes but its manifest says \(manifest.manifest.gzipSize) (a cut-off or different file)", path: path)
             }
         } else {
-            try SeedDatabase.checkHeader(path)
-            stamp = try SeedDatabase.readStamp(path)
-            if let manifest {
+            do throws(SeedInstallerError) {
+                try SeedDatabase.checkHeader(path)
+                stamp = try SeedDatabase.readStamp(path)
+            } catch {
+                throw error.code == .notSQLite || error.code == .notASeed ? error.withPackHint() : error
+            }
+            if let manifest, let stamp {
                 if manifest.manifest.stamp != stamp {
-                    throw SeedInstallerError(code: .versionMismatch, message: "the seed has \(stamp) but the manifest \(manifest.path) says \(manifest.manifest.stamp)", path: path)
+                    throw SeedInstallerError(code: .versionMismatch, message: "the seed has \(MessageText.stamp(stamp)) but the manifest \(manifest.path) says \(MessageText.stamp(manifest.manifest.stamp))", path: path)
                 }
                 if manifest.manifest.size != status.size {
                     throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(status.size) bytes but its manifest says \(manifest.manifest.size)", path: path)
@@ -58,21 +69,34 @@ struct ShippedSeed {
             }
         }
         return ShippedSeed(path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest?.manifest,
-                           manifestPath: manifest?.path, expectedSize: manifest?.manifest.size ?? (isCompressed ? nil : status.size))
+                           manifestPath: manifest?.path, trailer: trailer,
+                           expectedSize: manifest?.manifest.size ?? (isCompressed ? nil : status.size))
     }
 
     private static func readManifest(explicitPath: String?, seedPath: String) throws(SeedInstallerError) -> (manifest: SeedManifest, path: String)? {
         let path = explicitPath ?? SeedManifest.path(forSeed: seedPath)
-        let exists: Bool
-        do { exists = try FileSystem.status(path) != nil } catch { throw error.installerError("cannot read the manifest") }
-        guard exists else {
+        let status: FileStatus?
+        do { status = try FileSystem.status(path) } catch { throw error.installerError("cannot read the manifest") }
+        guard let status else {
             if explicitPath == nil { return nil }
             throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
         }
-        do { return (try SeedManifest.read(path: path), path) } catch {
-            throw SeedInstallerError(code: .invalidManifest, message: error.message, path: path)
+        guard status.size <= manifestLimit else {
+            throw SeedInstallerError(code: .invalidManifest, message: "the manifest has \(status.size) bytes, more than the \(manifestLimit) a seed manifest can need", path: path)
+        }
+        // Read here, not with SeedManifest.read, so a failure carries its errno, and bounded: a
+        // manifest is a few hundred bytes, so a huge file is a wrong one.
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.openForReading(path).readPrefix(Int(status.size)) } catch {
+            throw error.installerError("cannot read the manifest")
+        }
+        do { return (try SeedManifest.decode(bytes, path: path), path) } catch {
+            throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path)
         }
     }
+
+    /// The largest manifest read (one per table plus a few fields: far less in practice).
+    static let manifestLimit = 4 << 20
 
     /// Maps a gzip failure to the installer's codes.
     static func installerError(_ error: GzipError) -> SeedInstallerError {

@@ -2,6 +2,8 @@ import ArgumentParser
 import SeedInstaller
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -21,8 +23,14 @@ extension SeedGen {
             renamed into place after the old -wal, -shm and -journal files are removed. A crash \
             leaves the old seed or the new one, never a mix. Concurrent installs wait for each other.
 
-            Prints one line starting with `installed` or `up-to-date` and exits 0; otherwise \
-            prints the reason to standard error and exits 1 (3 when the schema version differs).
+            Any gzip of a seed works: `seedgen pack` output (versions in the gzip header and \
+            the manifest) or a plain `gzip -9 seed.sqlite` (versions read from the seed once \
+            decompressed; the next run compares the gzip trailer and file size instead).
+
+            Prints one line starting with `installed`, `replaced-modified` (the installed seed \
+            had been written to since it was installed; those changes are gone) or \
+            `up-to-date` and exits 0; otherwise prints the reason to standard error and exits 1 \
+            (3 when the schema version differs).
 
             Example:
               $ seedgen install seed.sqlite.gz --to /var/lib/app/seed.sqlite \\

@@ -26,17 +26,27 @@ extension SeedGen {
                 discussion: """
                     The output is one enum (default <Name>Schema, e.g. TransitSchema) with \
                     name, schemaVersion, schemaSHA256 and tables, and one nested enum per table \
-                    (Stops, StopTimes, ...) with table, columns, key and Column.<name> for each \
-                    column (stop_id -> stopID). It depends only on the schema, so CI can \
-                    regenerate it and fail when the checked-in copy differs (git diff --exit-code).
+                    (Stops, StopTimes, ...) with table, columns, key, primaryKey, allColumns and \
+                    Columns.<name> for each column (stop_id -> stopID): a ColumnInfo with its \
+                    name, sqlType, swiftType, schemaType, isNullable and, for a reference, the \
+                    table and column it points at. It depends only on the schema, so CI can \
+                    regenerate it and fail when the checked-in copy differs (git diff --exit-code). \
+                    It compiles in Swift 6 language mode.
+
+                    With --grdb the file imports GRDB and adds, per table, a Record struct \
+                    (Codable, FetchableRecord, TableRecord) with one property per column and \
+                    belongsTo / hasMany associations from the references, e.g. \
+                    TransitSchema.StopTimes.Record.trip and TransitSchema.Trips.Record.stopTimes.
 
                     In the app:
                       let installer = SeedInstaller(source: shipped, destination: installed,
                                                     expectedSchemaVersion: TransitSchema.schemaVersion)
-                      let sql = "SELECT \\(TransitSchema.Stops.Column.stopName) FROM \\(TransitSchema.Stops.table)"
+                      let sql = "SELECT \\(TransitSchema.Stops.Columns.stopName) FROM \\(TransitSchema.Stops.table)"
+                      let stops = try TransitSchema.Stops.Record.order(TransitSchema.Stops.Columns.stopName).fetchAll(db)
 
                     Examples:
                       seedgen schema swift Schema/transit.yaml > Sources/App/TransitSchema.swift
+                      seedgen schema swift transit --grdb --out Sources/App/TransitSchema.swift
                       seedgen schema swift transit --type-name Transit --access internal --out Transit.swift
                     """)
 
@@ -52,6 +62,9 @@ extension SeedGen {
             @Option(help: ArgumentHelp("The access level of the generated declarations: public or internal.", valueName: "level"))
             var access = "public"
 
+            @Flag(help: "Also emit GRDB record structs with belongsTo/hasMany associations (the file imports GRDB).")
+            var grdb = false
+
             func validate() throws {
                 if !["public", "internal"].contains(access) { throw ValidationError("--access must be public or internal.") }
                 if let typeName, typeName.isEmpty || !typeName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) || typeName.first!.isNumber {
@@ -61,7 +74,7 @@ extension SeedGen {
 
             func run() throws {
                 let schema = try ShipText.loadSchema(self.schema)
-                let source = SwiftSchemaGenerator(schema: schema, typeName: typeName, accessLevel: access).source
+                let source = SwiftSchemaGenerator(schema: schema, typeName: typeName, accessLevel: access, grdb: grdb).source
                 try SchemaCommand.emit(source, to: out)
             }
         }

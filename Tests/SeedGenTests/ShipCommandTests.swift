@@ -156,7 +156,9 @@ struct ShipCommandTests {
         let generated = try SeedGenProcess.run(["schema", "swift", "Schema/transit.yaml", "--out", scratch.file("TransitSchema.swift")])
         #expect(generated.status == 0, "\(generated.stderr)")
         scratch.write("main.swift", """
-            print(TransitSchema.schemaVersion, TransitSchema.Stops.table, TransitSchema.StopTimes.Column.stopRef, TransitSchema.tables.count)
+            print(TransitSchema.schemaVersion, TransitSchema.Stops.table, TransitSchema.StopTimes.Columns.stopRef, TransitSchema.tables.count)
+            let tripRef = TransitSchema.StopTimes.Columns.tripRef
+            print(tripRef.sqlType, tripRef.swiftType, tripRef.isNullable, tripRef.references!.table, tripRef.references!.column)
             """)
         let swiftc = ProcessInfo.processInfo.environment["SWIFTC"]
             ?? ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc", "/usr/local/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -164,7 +166,7 @@ struct ShipCommandTests {
         let compiled = try SeedGenProcess.runProgram(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
         #expect(compiled.status == 0, "\(compiled.stderr)")
         let run = try SeedGenProcess.runProgram(scratch.file("app"), [], in: scratch.path)
-        #expect(run.stdout == "1 stops stop_ref 13\n")
+        #expect(run.stdout == "1 stops stop_ref 13\nINTEGER Int64 false trips id\n")
     }
 
     @Test("every ship command's --help teaches with an example")

@@ -82,9 +82,9 @@ import Testing
         try install(source)
         try FileManager.default.removeItem(atPath: destination)
         #expect(try install(source).status == .installed)
-        // The app wrote to the seed: no longer the recorded file.
+        // The app wrote to the seed: no longer the recorded file (issue 12: a distinct status).
         try Data("not the seed".utf8).write(to: URL(fileURLWithPath: destination))
-        #expect(try install(source).reason == "installed file missing or changed")
+        #expect(try install(source).status == .replacedModified)
         #expect(try SeedFixture.seedVersion(at: destination) == "v1")
     }
 

@@ -228,9 +228,40 @@ struct ShipSwiftSchemaTests {
         #expect(source.contains("public enum TransitSchema {"))
         #expect(source.contains("public static let schemaVersion = 1"))
         #expect(source.contains("public enum StopTimes {") && source.contains("public static let table = \"stop_times\""))
-        #expect(source.contains("public static let stopID = \"stop_id\""))
+        #expect(source.contains("public static let stopID = ColumnInfo(name: \"stop_id\""))
         #expect(source == SwiftSchemaGenerator(schema: schema).source)
         #expect(SwiftSchemaGenerator(schema: schema, typeName: "Transit", accessLevel: "internal").source.contains("\nenum Transit {"))
+    }
+
+    @Test("issue 12: each column carries its SQL and Swift types, nullability and reference; no type is named Column")
+    func typesAndReferences() throws {
+        let schema = try SchemaLocator.builtIns[0].load()
+        let source = SwiftSchemaGenerator(schema: schema).source
+        func column(_ member: String, _ fields: String) -> String { "public static let \(member) = ColumnInfo(\(fields))" }
+        #expect(source.contains(column("tripRef", #"name: "trip_ref", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: false, references: ForeignKey(table: "trips", column: "id")"#)))
+        #expect(source.contains(column("parentStationRef", #"name: "parent_station_ref", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: true, references: ForeignKey(table: "stops", column: "id")"#)))
+        #expect(source.contains(column("arrivalTime", #"name: "arrival_time", sqlType: "INTEGER", swiftType: "Int64", schemaType: "time", isNullable: true, references: nil"#)))
+        #expect(source.contains(column("stopLat", #"name: "stop_lat", sqlType: "REAL", swiftType: "Double", schemaType: "real", isNullable: true, references: nil"#)))
+        #expect(source.contains(column("monday", #"name: "monday", sqlType: "INTEGER", swiftType: "Bool", schemaType: "boolean", isNullable: false, references: nil"#)))
+        #expect(source.contains(column("startDate", #"name: "start_date", sqlType: "TEXT", swiftType: "String", schemaType: "date", isNullable: false, references: nil"#)))
+        #expect(source.contains(#"public static let primaryKey: [String] = ["trip_ref", "stop_sequence"]"#), "a WITHOUT ROWID table's key")
+        #expect(source.contains(#"public static let primaryKey: [String] = ["id"]"#))
+        #expect(!source.contains("enum Column ") && !source.contains("struct Column ") && !source.contains("import GRDB"))
+    }
+
+    @Test("issue 12: --grdb adds record structs with belongsTo and hasMany from the references, deterministically")
+    func grdbRecords() throws {
+        let schema = try SchemaLocator.builtIns[0].load()
+        let source = SwiftSchemaGenerator(schema: schema, grdb: true).source
+        #expect(source.contains("\nimport GRDB\n"))
+        #expect(source.contains("extension TransitSchema.StopTimes {\n    /// A row of `stop_times`, read with GRDB (`try Record.fetchAll(db)`).\n    public struct Record: Codable, Sendable, Hashable, FetchableRecord, TableRecord {"))
+        #expect(source.contains(#"public static let trip = belongsTo(TransitSchema.Trips.Record.self, key: "trip", using: ForeignKey(["trip_ref"]))"#))
+        #expect(source.contains(#"public static let stopTimes = hasMany(TransitSchema.StopTimes.Record.self, key: "stopTimes", using: ForeignKey(["trip_ref"]))"#))
+        #expect(source.contains(#"public static let parentStationRow = belongsTo(TransitSchema.Stops.Record.self, key: "parentStationRow", using: ForeignKey(["parent_station_ref"]))"#))
+        #expect(source.contains(#"public static let stopsByParentStation = hasMany(TransitSchema.Stops.Record.self, key: "stopsByParentStation", using: ForeignKey(["parent_station_ref"]))"#))
+        #expect(source.contains("        public var arrivalTime: Int64?\n") && source.contains("        public var stopSequence: Int64\n"))
+        #expect(source.contains(#"            case stopSequence = "stop_sequence""#))
+        #expect(source == SwiftSchemaGenerator(schema: schema, grdb: true).source)
     }
 }
 

@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+// A sample app that ships a seed and reads it with GRDB: the proof that seedgen's public API and
+// its generated schema code work in a real package. `make test` (at the repository's root)
+// builds the seed into Sources/App/Resources, then builds and runs this app twice.
+import PackageDescription
+
+let package = Package(
+    name: "App",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    dependencies: [
+        // In your app: .package(url: "https://github.com/<owner>/seedgen", from: "1.0.0")
+        .package(name: "seedgen", path: "../.."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "App",
+            dependencies: [
+                .product(name: "SeedInstaller", package: "seedgen"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            // The seed and its manifest, as `seedgen build ... --gzip` writes them.
+            resources: [.copy("Resources/seed.sqlite.gz"), .copy("Resources/seed.sqlite.manifest.json")]
+        ),
+    ]
+)

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Checks what an app developer does first: depend on a tagged release of this repository with
+# `.package(url:, from:)` and build with the SeedInstaller product and with the SeedKit product.
+# SwiftPM refuses a versioned dependency whose targets use unsafeFlags, so this fails if one
+# comes back. It clones the committed HEAD into a temporary folder, tags it 1.0.0, creates a
+# fresh package depending on it by file:// URL, and builds it (debug, a few minutes: the whole
+# builder and its dependencies are compiled again).
+#   scripts/check-versioned-dependency.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+git clone -q . "$work/seedgen"
+git -C "$work/seedgen" tag -l | xargs -r git -C "$work/seedgen" tag -d >/dev/null
+git -C "$work/seedgen" tag 1.0.0
+
+mkdir -p "$work/Consumer/Sources/InstallerApp" "$work/Consumer/Sources/BuilderTool"
+cat > "$work/Consumer/Package.swift" <<SWIFT
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Consumer",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(url: "file://$work/seedgen", from: "1.0.0"),
+    ],
+    targets: [
+        .executableTarget(name: "InstallerApp", dependencies: [.product(name: "SeedInstaller", package: "seedgen")]),
+        .executableTarget(name: "BuilderTool", dependencies: [.product(name: "SeedKit", package: "seedgen")]),
+    ]
+)
+SWIFT
+cat > "$work/Consumer/Sources/InstallerApp/main.swift" <<'SWIFT'
+import SeedInstaller
+let installer = SeedInstaller(source: "seed.sqlite.gz", destination: "/tmp/seed.sqlite", expectedSchemaVersion: 1)
+print(installer.destination)
+SWIFT
+cat > "$work/Consumer/Sources/BuilderTool/main.swift" <<'SWIFT'
+import SeedKit
+print(SchemaLocator.builtIns.count)
+SWIFT
+
+cd "$work/Consumer"
+"$SWIFT" package resolve
+grep -q '"version" : "1.0.0"' Package.resolved || { echo "seedgen did not resolve to the 1.0.0 tag" >&2; cat Package.resolved >&2; exit 1; }
+"$SWIFT" build
+"$(${SWIFT} build --show-bin-path)/InstallerApp" >/dev/null
+"$(${SWIFT} build --show-bin-path)/BuilderTool" >/dev/null
+echo "ok   a clone tagged 1.0.0 resolves with from: and builds with SeedInstaller and with SeedKit"
