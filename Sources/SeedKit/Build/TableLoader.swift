@@ -28,6 +28,10 @@ final class TableLoader {
         set { fields.positions = newValue }
     }
 
+    /// The reader's place of a column's value in the current row (line, 1-based character
+    /// column), asked only when a value is reported. Nil: the row's place (XML, `setPlace`).
+    var valuePlace: ((Int) -> (line: Int, column: Int))?
+
     private let writer: RowWriter
     private let converters: [ValueConverter]
     private let defaults: [[UInt8]?]
@@ -116,6 +120,13 @@ final class TableLoader {
         return true
     }
 
+    /// Records where column `index`'s value begins in the current row (a 1-based character
+    /// column), for the writer's messages (duplicate keys, dangling references).
+    @inline(__always)
+    func setValueColumn(_ index: Int, _ column: Int) {
+        batch.valueColumns[rowBase + index] = Int32(clamping: column)
+    }
+
     /// Sets the enclosing row's id (XML nested records).
     func setParent(_ id: Int64?) throws(SQLiteError) {
         parent = id ?? 0
@@ -168,7 +179,8 @@ final class TableLoader {
     private func report(_ kind: BuildIssue.Kind, _ index: Int, value: String?, message: String) {
         if kind.isError { rowIsValid = false }
         let place = fields.place(of: index)
-        context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: place.position ?? column,
+        let (line, column) = valuePlace.map { $0(index) } ?? (self.line, place.position ?? self.column)
+        context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: column,
                                          field: place.field ?? table.columns[index].name, value: value, message: message))
     }
 
