@@ -36,6 +36,9 @@ final class TableLoader {
     private let converters: [ValueConverter]
     private let defaults: [[UInt8]?]
     private let required: [Bool]
+    /// Per column: the longest value accepted (`InputLimits.keyBytes` for key and reference
+    /// columns, whose values are indexed, compared and cached; no limit for the others).
+    private let lengthLimits: [Int]
     private var batch: RowBatch
     private var spare: RowBatch
     private var inFlight = false
@@ -59,6 +62,8 @@ final class TableLoader {
         converters = columns.map(ValueConverter.init(column:))
         defaults = columns.map { $0.defaultValue.map { Array($0.utf8) } }
         required = columns.map(\.required)
+        let keyNames = Set(table.key + table.references.flatMap(\.from))
+        lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         writer = try RowWriter(table: table, fields: fields, context: context)
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
@@ -86,6 +91,12 @@ final class TableLoader {
     /// An empty value (after trimming spaces) takes the column's default, if it has one.
     @inline(__always)
     func set(_ index: Int, _ bytes: UnsafeRawBufferPointer?) throws(SQLiteError) {
+        if let bytes, bytes.count > lengthLimits[index] {
+            report(.invalidValue, index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
+                   message: "is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit with --max-key-size)")
+            batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
+            return
+        }
         if let bytes, store(index, converters[index].convert(bytes), bytes) { return }
         if let fallback = defaults[index] {
             fallback.withUnsafeBytes { _ = store(index, converters[index].convert($0), $0) }

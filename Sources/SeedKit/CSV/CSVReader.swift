@@ -136,14 +136,18 @@ final class CSVReader {
             buffer = bigger
             capacity = larger
         }
-        let count: Int
+        // Fill the buffer, not just what one read gives (a zip entry inflates a chunk at a
+        // time): a record longer than one read is parsed again from its start after each
+        // refill, so refills must double what it sees, or a huge record costs quadratic time.
         do {
-            count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+            while end < capacity {
+                let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+                if count == 0 { atEOF = true; break }
+                end += count
+            }
         } catch {
-            throw CSVSyntaxError(file: file, line: nextLine, column: 0, message: error.message)
+            throw CSVSyntaxError(file: file, line: nextLine, column: 1, message: error.message)
         }
-        if count == 0 { atEOF = true }
-        end += count
         if atFileStart && (end >= 3 || atEOF) {
             atFileStart = false
             if end >= 3, buffer.load(fromByteOffset: 0, as: UInt8.self) == 0xEF,
