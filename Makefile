@@ -3,11 +3,12 @@ SWIFT        ?= swift
 APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
 RELEASE_BIN  := .build/release/seedgen
 
-.PHONY: help deps build release example test bench clean
+.PHONY: help deps build release example test fuzz bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
 	@echo "make test     run every test (unit and end-to-end)"
+	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 180) with AddressSanitizer"
 	@echo "make bench    compare seedgen with the sqlite3 shell on generated feeds"
 	@echo "make build    debug build;  make release: optimized build"
 
@@ -35,9 +36,14 @@ example: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-30} SWIFT=$(SWIFT) scripts/fuzz.sh
+
+# Fuzzing: libFuzzer + AddressSanitizer, one target after the other (scripts/fuzz.sh).
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz.sh
 
 bench: release
 	scripts/bench.sh
 
 clean:
-	rm -rf .build out bench/work
+	rm -rf .build .build-fuzz out bench/work
