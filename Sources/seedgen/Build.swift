@@ -74,6 +74,10 @@ extension SeedGen {
         }
 
         func run() throws {
+            do { try RawArguments.requireUTF8() } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ExitCode(1)
+            }
             Interrupts.removeScratchFilesOnSignal()
             Connection.disableMemoryStatistics()
             var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
