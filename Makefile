@@ -3,12 +3,13 @@ SWIFT        ?= swift
 APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
 RELEASE_BIN  := .build/release/seedgen
 
-.PHONY: help deps build release example test app bench clean
+.PHONY: help deps build release example test app fuzz bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
-	@echo "make test     run every test (unit and end-to-end), then the sample app"
+	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 30 s"
 	@echo "make app      build and run the sample app (examples/App) with the bundled feed"
+	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 180) with AddressSanitizer"
 	@echo "make bench    compare seedgen with the sqlite3 shell on generated feeds"
 	@echo "make build    debug build;  make release: optimized build"
 
@@ -38,13 +39,18 @@ test: deps
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/sample-app.sh
 	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-30} SWIFT=$(SWIFT) scripts/fuzz.sh
 
 # The sample app (examples/App) with a seed built from the bundled feed; see scripts/sample-app.sh.
 app: build
 	SWIFT=$(SWIFT) scripts/sample-app.sh
 
+# Fuzzing: libFuzzer + AddressSanitizer, one target after the other (scripts/fuzz.sh).
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz.sh
+
 bench: release
 	scripts/bench.sh
 
 clean:
-	rm -rf .build out bench/work examples/App/.build
+	rm -rf .build .build-fuzz out bench/work examples/App/.build

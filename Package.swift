@@ -45,6 +45,9 @@ let package = Package(
             dependencies: ["SeedKit", "SeedInstaller", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).
+        .executableTarget(name: "seedfuzz", dependencies: ["SeedKit"]),
+
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive"]),

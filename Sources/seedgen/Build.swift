@@ -48,6 +48,15 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
         var cacheSize: Int?
 
+        @Option(help: ArgumentHelp("The largest CSV record accepted, in bytes (default 16777216: 16 MiB).", valueName: "bytes"))
+        var maxRecordSize: Int = InputLimits.defaultRecordBytes
+
+        @Option(help: ArgumentHelp("The longest key or reference value accepted, in bytes (default 65536).", valueName: "bytes"))
+        var maxKeySize: Int = InputLimits.defaultKeyBytes
+
+        @Option(help: ArgumentHelp("The deepest XML element nesting accepted (default 10000).", valueName: "n"))
+        var maxXmlDepth: Int = InputLimits.defaultXMLDepth
+
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
         var gzip = false
 
@@ -57,14 +66,23 @@ extension SeedGen {
         func validate() throws {
             if inputs.isEmpty { throw ValidationError("Give at least one input folder, .zip or file.") }
             if let cacheSize, cacheSize < 1 { throw ValidationError("--cache-size must be at least 1.") }
+            // SQLite stores at most 1,000,000,000 bytes in one value.
+            if !(1...1_000_000_000).contains(maxRecordSize) { throw ValidationError("--max-record-size must be between 1 and 1000000000.") }
+            if !(1...1_000_000_000).contains(maxKeySize) { throw ValidationError("--max-key-size must be between 1 and 1000000000.") }
+            if !(1...10_000_000).contains(maxXmlDepth) { throw ValidationError("--max-xml-depth must be between 1 and 10000000.") }
             if let seedVersion, seedVersion.isEmpty { throw ValidationError("--seed-version must not be empty.") }
         }
 
         func run() throws {
+            do { try RawArguments.requireUTF8() } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ExitCode(1)
+            }
             Interrupts.removeScratchFilesOnSignal()
             Connection.disableMemoryStatistics()
-            let options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
+            var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                                        allowDangling: allowDangling, cacheSize: cacheSize)
+            options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {
                 let summary = try SeedBuilder(options: options, progress: display).build()

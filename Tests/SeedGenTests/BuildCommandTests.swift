@@ -51,7 +51,7 @@ struct BuildCommandTests {
         scratch.write("seed.sqlite", "old")
         let result = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("stop_times.txt:2:5: stop_sequence: 'one' is not a valid integer"))
+        #expect(result.stderr.contains("stop_times.txt:2:25: stop_sequence: 'one' is not a valid integer"))
         #expect(result.stderr.contains("no seed was written"))
         #expect(try String(contentsOfFile: scratch.file("seed.sqlite"), encoding: .utf8) == "old")
         #expect(scratch.contents == ["feed", "seed.sqlite"])

@@ -11,6 +11,8 @@ final class BuildContext {
     let allowDangling: Bool
     /// Overrides every reference's cache size, when set.
     let cacheSize: Int?
+    /// Bounds on record, key and nesting sizes.
+    let limits: InputLimits
     private var nextIDs: [String: Int64] = [:]
     private let idLock = NSLock()
     /// The writer thread every loader of this build hands its rows to.
@@ -18,7 +20,8 @@ final class BuildContext {
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
 
-    init(database: Connection, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?) {
+    init(database: Connection, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?, limits: InputLimits = InputLimits()) {
+        self.limits = limits
         self.database = database
         self.schema = schema
         self.issues = issues

@@ -31,7 +31,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     public var file: String
     /// 1-based line, when the issue is in a line.
     public var line: Int?
-    /// 1-based column: the field's position in a CSV record, the character in an XML line.
+    /// 1-based character column where the offending field (CSV) or element (XML) begins.
     public var column: Int?
     /// The field (CSV header name, XML path) or schema column concerned.
     public var field: String?
@@ -63,7 +63,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     }
 
     static func shorten(_ value: String) -> String {
-        value.count > 80 ? String(value.prefix(77)) + "..." : value
+        value.count > 200 ? String(value.prefix(200)) + "..." : value
     }
 }
 

@@ -12,6 +12,8 @@ public struct BuildOptions: Sendable {
     public var allowDangling: Bool
     /// Overrides the lookup cache size of every reference.
     public var cacheSize: Int?
+    /// Bounds on record, key and nesting sizes (see `InputLimits`).
+    public var limits = InputLimits()
 
     public init(inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
                 allowDangling: Bool = false, cacheSize: Int? = nil) {

@@ -19,6 +19,9 @@ final class RowBatch: @unchecked Sendable {
     let sourceColumns: UnsafeMutablePointer<Int32>
     let ids: UnsafeMutablePointer<Int64>
     let parents: UnsafeMutablePointer<Int64>
+    /// Per cell, for the writer's messages: the 1-based character column where the value's
+    /// field begins (CSV, set only for key and reference columns; 0: not known).
+    let valueColumns: UnsafeMutablePointer<Int32>
     private(set) var arena: UnsafeMutablePointer<UInt8>
     private var arenaCapacity: Int
     private(set) var arenaCount = 0
@@ -34,6 +37,8 @@ final class RowBatch: @unchecked Sendable {
         sourceColumns = .allocate(capacity: capacity)
         ids = .allocate(capacity: capacity)
         parents = .allocate(capacity: capacity)
+        valueColumns = .allocate(capacity: cells)
+        valueColumns.initialize(repeating: 0, count: cells)
         arenaCapacity = 64 * capacity
         arena = .allocate(capacity: arenaCapacity)
     }
@@ -41,6 +46,7 @@ final class RowBatch: @unchecked Sendable {
     deinit {
         tags.deallocate(); words.deallocate(); lengths.deallocate()
         lines.deallocate(); sourceColumns.deallocate(); ids.deallocate(); parents.deallocate()
+        valueColumns.deallocate()
         arena.deallocate()
     }
 

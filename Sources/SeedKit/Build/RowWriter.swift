@@ -133,7 +133,8 @@ final class RowWriter: @unchecked Sendable {
     }
 
     private func report(_ kind: BuildIssue.Kind, _ index: Int, _ batch: RowBatch, _ row: Int, value: String?, message: String) {
-        let line = Int(batch.lines[row]), column = Int(batch.sourceColumns[row])
+        let line = Int(batch.lines[row])
+        let column = Int(fields.columnsPerValue ? batch.valueColumns[batch.cell(row, index)] : batch.sourceColumns[row])
         let place = fields.place(of: index)
         context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: place.position ?? (column > 0 ? column : nil),
                                          field: place.field ?? table.columns[index].name, value: value, message: message))
@@ -147,7 +148,11 @@ final class RowWriter: @unchecked Sendable {
             let r = table.references.firstIndex { $0.column == name }!
             return "\(name)=\(referenceColumns[r].map { Self.text(batch, batch.cell(row, $0)) }.joined(separator: ","))"
         }.joined(separator: ", ")
-        let column = Int(batch.sourceColumns[row])
+        var column = Int(batch.sourceColumns[row])
+        if fields.columnsPerValue {
+            let first = table.key.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
+            column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0
+        }
         context.issues.record(BuildIssue(kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
                                          field: table.key.joined(separator: "+"), value: keyText,
                                          message: "appears twice: the key of '\(table.name)' must be unique"))

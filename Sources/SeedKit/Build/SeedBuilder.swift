@@ -44,7 +44,8 @@ public struct SeedBuilder {
         let connection = database.connection!
         let timer = PhaseTimer()
         let context = BuildContext(database: connection, schema: schema, issues: issues,
-                                   allowDangling: options.allowDangling, cacheSize: options.cacheSize)
+                                   allowDangling: options.allowDangling, cacheSize: options.cacheSize,
+                                   limits: options.limits)
         // Whatever happens, the writer thread is idle before the connection is used or closed.
         defer { try? context.writeQueue.drain() }
         for statement in schema.createTableStatements { try connection.execute(statement) }

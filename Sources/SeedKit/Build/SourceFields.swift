@@ -9,6 +9,10 @@ final class SourceFields: @unchecked Sendable {
     private var storedFile: String
     private var storedNames: [String?]
     private var storedPositions: [Int?]
+    /// True when the writer's messages take their column from `RowBatch.valueColumns` (CSV:
+    /// where each key or reference field begins), not from the row (XML: where the record
+    /// element begins). Set before the first row is handed to the writer.
+    var columnsPerValue = false
 
     init(file: String, table: Table) {
         storedFile = file

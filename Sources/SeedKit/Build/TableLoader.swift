@@ -28,10 +28,17 @@ final class TableLoader {
         set { fields.positions = newValue }
     }
 
+    /// The reader's place of a column's value in the current row (line, 1-based character
+    /// column), asked only when a value is reported. Nil: the row's place (XML, `setPlace`).
+    var valuePlace: ((Int) -> (line: Int, column: Int))?
+
     private let writer: RowWriter
     private let converters: [ValueConverter]
     private let defaults: [[UInt8]?]
     private let required: [Bool]
+    /// Per column: the longest value accepted (`InputLimits.keyBytes` for key and reference
+    /// columns, whose values are indexed, compared and cached; no limit for the others).
+    private let lengthLimits: [Int]
     private var batch: RowBatch
     private var spare: RowBatch
     private var inFlight = false
@@ -55,6 +62,8 @@ final class TableLoader {
         converters = columns.map(ValueConverter.init(column:))
         defaults = columns.map { $0.defaultValue.map { Array($0.utf8) } }
         required = columns.map(\.required)
+        let keyNames = Set(table.key + table.references.flatMap(\.from))
+        lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         writer = try RowWriter(table: table, fields: fields, context: context)
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
@@ -82,6 +91,12 @@ final class TableLoader {
     /// An empty value (after trimming spaces) takes the column's default, if it has one.
     @inline(__always)
     func set(_ index: Int, _ bytes: UnsafeRawBufferPointer?) throws(SQLiteError) {
+        if let bytes, bytes.count > lengthLimits[index] {
+            report(.invalidValue, index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
+                   message: "is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit with --max-key-size)")
+            batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
+            return
+        }
         if let bytes, store(index, converters[index].convert(bytes), bytes) { return }
         if let fallback = defaults[index] {
             fallback.withUnsafeBytes { _ = store(index, converters[index].convert($0), $0) }
@@ -114,6 +129,13 @@ final class TableLoader {
                    message: "is not a valid \(converters[index].type.rawValue): \(reason)")
         }
         return true
+    }
+
+    /// Records where column `index`'s value begins in the current row (a 1-based character
+    /// column), for the writer's messages (duplicate keys, dangling references).
+    @inline(__always)
+    func setValueColumn(_ index: Int, _ column: Int) {
+        batch.valueColumns[rowBase + index] = Int32(clamping: column)
     }
 
     /// Sets the enclosing row's id (XML nested records).
@@ -168,7 +190,8 @@ final class TableLoader {
     private func report(_ kind: BuildIssue.Kind, _ index: Int, value: String?, message: String) {
         if kind.isError { rowIsValid = false }
         let place = fields.place(of: index)
-        context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: place.position ?? column,
+        let (line, column) = valuePlace.map { $0(index) } ?? (self.line, place.position ?? self.column)
+        context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: column,
                                          field: place.field ?? table.columns[index].name, value: value, message: message))
     }
 

@@ -10,7 +10,7 @@ struct CSVImporter {
     func run() throws(BuildError) -> InputRecord {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
-        let reader = CSVReader(source: source, file: file.displayPath)
+        let reader = CSVReader(source: source, file: file.displayPath, maximumRecordBytes: loader.context.limits.recordBytes)
         let issues = loader.context.issues
         let table = loader.table
         progress?.started(file: file.name, table: table.name, bytes: file.size)
@@ -26,16 +26,27 @@ struct CSVImporter {
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
             let columnCount = table.columns.count
+            // Messages give the character column where a value's field begins: computed
+            // only for a reported value, and for the key field of each row (duplicate keys
+            // are found later, on the writer thread).
+            loader.valuePlace = { index in reader.place(ofField: fieldOfColumn[index] >= 0 ? fieldOfColumn[index] : Int.max) }
+            defer { loader.valuePlace = nil }
+            loader.fields.columnsPerValue = true
+            // The columns the writer may report on: the key's first and each reference's.
+            let placedNames = Set(table.key.prefix(1) + table.references.flatMap { $0.from.prefix(1) })
+            let placed = table.columns.indices.filter { placedNames.contains(table.columns[$0].name) && fieldOfColumn[$0] >= 0 }
             var records = 0
             while try reader.next() {
                 records += 1
                 if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count) {
                     loader.beginRow(line: reader.line)
-                    issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: reader.line,
-                                             message: "has \(reader.fieldCount) fields, the header has \(header.count)"))
+                    issues.record(fieldCountIssue(reader, header: header))
                     continue
                 }
                 loader.beginRow(line: reader.line)
+                for index in placed where fieldOfColumn[index] < reader.fieldCount {
+                    loader.setValueColumn(index, reader.place(ofField: fieldOfColumn[index]).column)
+                }
                 for index in 0..<columnCount {
                     let field = fieldOfColumn[index]
                     try loader.set(index, field >= 0 && field < reader.fieldCount ? reader.field(field) : nil)
@@ -68,7 +79,6 @@ struct CSVImporter {
             if field >= 0 {
                 used.insert(field)
                 loader.sourceNames[index] = header[field]
-                loader.sourcePositions[index] = field + 1
             } else if column.required && column.defaultValue == nil {
                 missing = true
                 let names = column.source.map { "'\($0)'" }.joined(separator: " or ")
@@ -81,6 +91,21 @@ struct CSVImporter {
                                      message: "is not in the schema; its values are not stored"))
         }
         return missing ? nil : mapping
+    }
+
+    /// A record with too many fields names the first extra one; with too few, the place
+    /// where the first missing one would begin and the header field it lacks.
+    private func fieldCountIssue(_ reader: CSVReader, header: [String]) -> BuildIssue {
+        let message = "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count)"
+        if reader.fieldCount > header.count {
+            let place = reader.place(ofField: header.count)
+            return BuildIssue(kind: .malformedRow, file: file.displayPath, line: place.line, column: place.column,
+                              field: "field \(header.count + 1)", value: reader.string(header.count), message: message)
+        }
+        let place = reader.place(afterRecord: ())
+        let record = (0..<reader.fieldCount).map(reader.string).joined(separator: ",")
+        return BuildIssue(kind: .malformedRow, file: file.displayPath, line: place.line, column: place.column,
+                          field: header[reader.fieldCount], value: record, message: message + "; '\(header[reader.fieldCount])' is missing")
     }
 
     private func extraFieldsAreEmpty(_ reader: CSVReader, _ expected: Int) -> Bool {

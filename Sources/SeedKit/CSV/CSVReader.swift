@@ -20,6 +20,13 @@ final class CSVReader {
     private var starts: UnsafeMutablePointer<Int>
     private var ends: UnsafeMutablePointer<Int>
     private var escaped: UnsafeMutablePointer<Bool>
+    // Per field, for messages only: where it begins in the buffer (its opening quote, if
+    // any), the line it begins on and the file offset where that line starts.
+    private var origins: UnsafeMutablePointer<Int>
+    private var originLines: UnsafeMutablePointer<Int>
+    private var originLineStarts: UnsafeMutablePointer<Int64>
+    /// The largest record accepted, in bytes: the buffer never grows past it.
+    let maximumRecordBytes: Int
     /// The number of fields of the current record.
     private(set) var fieldCount = 0
     /// The 1-based line the current record starts on.
@@ -27,11 +34,18 @@ final class CSVReader {
     private var nextLine = 1
     private var lineStart: Int64 = 0   // file offset where `nextLine` starts
 
-    init(source: ByteSource, file: String, bufferSize: Int = 1 << 20) {
+    /// - Parameters:
+    ///   - maximumRecordBytes: the largest record accepted; a longer one is a syntax error
+    ///     (`InputLimits.recordBytes`), so memory stays bounded whatever the input.
+    init(source: ByteSource, file: String, bufferSize: Int = 1 << 20, maximumRecordBytes: Int = InputLimits.defaultRecordBytes) {
         self.source = source
         self.file = file
-        self.capacity = bufferSize
-        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 16)
+        self.maximumRecordBytes = max(1, maximumRecordBytes)
+        self.capacity = min(bufferSize, self.maximumRecordBytes)
+        self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        origins = .allocate(capacity: fieldCapacity)
+        originLines = .allocate(capacity: fieldCapacity)
+        originLineStarts = .allocate(capacity: fieldCapacity)
         starts = .allocate(capacity: fieldCapacity)
         ends = .allocate(capacity: fieldCapacity)
         escaped = .allocate(capacity: fieldCapacity)
@@ -42,6 +56,7 @@ final class CSVReader {
         starts.deallocate()
         ends.deallocate()
         escaped.deallocate()
+        origins.deallocate(); originLines.deallocate(); originLineStarts.deallocate()
     }
 
     private func growFields() {
@@ -54,6 +69,14 @@ final class CSVReader {
         newEscaped.update(from: escaped, count: fieldCapacity)
         starts.deallocate(); ends.deallocate(); escaped.deallocate()
         starts = newStarts; ends = newEnds; escaped = newEscaped
+        let newOrigins = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+        let newLines = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+        let newLineStarts = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
+        newOrigins.update(from: origins, count: fieldCapacity)
+        newLines.update(from: originLines, count: fieldCapacity)
+        newLineStarts.update(from: originLineStarts, count: fieldCapacity)
+        origins.deallocate(); originLines.deallocate(); originLineStarts.deallocate()
+        origins = newOrigins; originLines = newLines; originLineStarts = newLineStarts
         fieldCapacity = capacity
     }
 
@@ -100,21 +123,31 @@ final class CSVReader {
             end = tail
             start = 0
         } else if end == capacity {
-            // One record is larger than the buffer: grow it.
-            let bigger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 16)
+            // One record is larger than the buffer: grow it, up to the limit.
+            guard capacity < maximumRecordBytes else {
+                throw CSVSyntaxError(file: file, line: nextLine, column: 1,
+                                     message: "the record starting here is longer than \(maximumRecordBytes) bytes "
+                                         + "(the limit; raise it with --max-record-size)")
+            }
+            let larger = capacity > maximumRecordBytes / 2 ? maximumRecordBytes : capacity * 2
+            let bigger = UnsafeMutableRawPointer.allocate(byteCount: larger, alignment: 16)
             bigger.copyMemory(from: buffer, byteCount: end)
             buffer.deallocate()
             buffer = bigger
-            capacity *= 2
+            capacity = larger
         }
-        let count: Int
+        // Fill the buffer, not just what one read gives (a zip entry inflates a chunk at a
+        // time): a record longer than one read is parsed again from its start after each
+        // refill, so refills must double what it sees, or a huge record costs quadratic time.
         do {
-            count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+            while end < capacity {
+                let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+                if count == 0 { atEOF = true; break }
+                end += count
+            }
         } catch {
-            throw CSVSyntaxError(file: file, line: nextLine, column: 0, message: error.message)
+            throw CSVSyntaxError(file: file, line: nextLine, column: 1, message: error.message)
         }
-        if count == 0 { atEOF = true }
-        end += count
         if atFileStart && (end >= 3 || atEOF) {
             atFileStart = false
             if end >= 3, buffer.load(fromByteOffset: 0, as: UInt8.self) == 0xEF,
@@ -126,7 +159,39 @@ final class CSVReader {
     }
 
     private func syntaxError(_ message: String, at offset: Int, line: Int, lineStart: Int64) -> CSVSyntaxError {
-        CSVSyntaxError(file: file, line: line, column: Int(base + Int64(offset) - lineStart) + 1, message: message)
+        CSVSyntaxError(file: file, line: line, column: characterColumn(at: offset, lineStart: lineStart), message: message)
+    }
+
+    /// The 1-based character column of buffer offset `offset` in the line starting at file
+    /// offset `lineStart` (UTF-8 continuation bytes do not count; a line start no longer in
+    /// the buffer counts from the buffer's start).
+    private func characterColumn(at offset: Int, lineStart: Int64) -> Int {
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        let first = max(0, Int(clamping: lineStart - base))
+        var column = 1
+        var i = first
+        while i < offset {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return column
+    }
+
+    /// Where field `index` of the current record begins: its line and the 1-based character
+    /// column of its first character (its opening quote, when quoted). For messages.
+    func place(ofField index: Int) -> (line: Int, column: Int) {
+        guard index < fieldCount else { return place(afterRecord: ()) }
+        return (originLines[index], characterColumn(at: origins[index], lineStart: originLineStarts[index]))
+    }
+
+    /// The place just after the current record's last field, where a missing field would
+    /// begin. For messages.
+    func place(afterRecord: Void) -> (line: Int, column: Int) {
+        guard fieldCount > 0 else { return (line, 1) }
+        let last = fieldCount - 1
+        let quoted = origins[last] < starts[last]
+        let endOffset = ends[last] + (quoted ? 1 : 0)
+        return (originLines[last], characterColumn(at: endOffset, lineStart: originLineStarts[last]) + 1)
     }
 
     private func parseRecord() throws(CSVSyntaxError) -> Outcome {
@@ -138,6 +203,7 @@ final class CSVReader {
         quotedEmpty = false
         while true {
             // One field, starting at i.
+            let origin = i, originLine = line, originLineStart = lineStart
             var fieldStart = i, fieldEnd = i, hasEscapes = false
             if i < end && bytes[i] == 0x22 { // "
                 let quoteLine = line, quoteLineStart = lineStart, quoteAt = i
@@ -160,7 +226,7 @@ final class CSVReader {
                 }
                 if i < end && bytes[i] != 0x2C && bytes[i] != 0x0A && bytes[i] != 0x0D {
                     throw syntaxError("unexpected character after a closing quote (a quote inside a quoted field must be doubled)",
-                                      at: i, line: line, lineStart: lineStart)
+                                      at: quoteAt, line: quoteLine, lineStart: quoteLineStart)
                 }
                 if fieldStart == fieldEnd { quotedEmpty = true }
             } else {
@@ -174,6 +240,7 @@ final class CSVReader {
             }
             if count == fieldCapacity { growFields() }
             starts[count] = fieldStart; ends[count] = fieldEnd; escaped[count] = hasEscapes
+            origins[count] = origin; originLines[count] = originLine; originLineStarts[count] = originLineStart
             count += 1
             // The delimiter after it.
             if i == end { break } // end of input: the record ends without a newline
@@ -208,6 +275,11 @@ final class CSVReader {
             read += bytes[read] == 0x22 ? 2 : 1
             write += 1
         }
+        // Fill the freed bytes with quotes, one per quote removed, so that counting the
+        // characters of the line before a later field still gives its column.
+        let end = ends[index]
+        var fill = write
+        while fill < end { bytes[fill] = 0x22; fill += 1 }
         ends[index] = write
         escaped[index] = false
     }
@@ -217,7 +289,7 @@ final class CSVReader {
 struct CSVSyntaxError: Error, Sendable {
     var file: String
     var line: Int
-    /// 1-based byte column in the line.
+    /// 1-based character column in the line.
     var column: Int
     var message: String
 }

@@ -33,9 +33,15 @@ public struct InputSet: Sendable {
             throw InputError(path: path, message: "no such file or folder")
         }
         if isDirectory.boolValue {
-            let names: [String]
-            do { names = try FileManager.default.contentsOfDirectory(atPath: path) } catch {
-                throw InputError(path: path, message: "cannot list the folder: \(error.localizedDescription)")
+            // Listed as bytes: a name that is not UTF-8 is refused by its real bytes, not
+            // decoded into another name that does not exist.
+            var names: [String] = []
+            for raw in try FileName.entries(of: path) {
+                guard let name = raw.withUnsafeBufferPointer(FileName.utf8) else {
+                    let shown = raw.withUnsafeBufferPointer(FileName.display)
+                    throw InputError(path: (path as NSString).appendingPathComponent(shown), message: FileName.notUTF8)
+                }
+                names.append(name)
             }
             var result: [InputFile] = []
             for name in names.sorted() where !name.hasPrefix(".") {

@@ -18,37 +18,59 @@ struct ZipArchive {
     let path: String
     let entries: [Entry]
 
+    /// The largest central directory read (16 MiB: about 200,000 entries). GTFS feeds have
+    /// a few dozen; a larger one is refused rather than read into memory.
+    static let maximumDirectorySize: UInt64 = 16 << 20
+
+    /// Reads the central directory. Every size, count and offset read from the file is
+    /// checked against the archive's own length before it is used in any arithmetic, so a
+    /// hostile archive ends in an `InputError`, never a trap.
     init(path: String) throws(InputError) {
         self.path = path
         let file = try RandomAccessFile(path: path)
         let length = file.length
+        func broken(_ message: String) -> InputError { InputError(path: path, message: message) }
+        guard length >= 22 else { throw broken("not a zip archive (\(length) bytes, too short for one)") }
         // The end-of-central-directory record is in the last 64 KiB + 22 bytes.
         let tailLength = Int(min(length, 65_557))
         let tail = try file.read(at: length - UInt64(tailLength), count: tailLength)
         guard let eocd = Self.lastIndex(of: 0x0605_4b50, in: tail) else {
-            throw InputError(path: path, message: "not a zip archive (no end of central directory)")
+            throw broken("not a zip archive (no end of central directory)")
         }
         var directoryOffset = UInt64(tail.le32(eocd + 16))
         var directorySize = UInt64(tail.le32(eocd + 12))
         var count = UInt64(tail.le16(eocd + 10))
         if eocd >= 20, tail.le32(eocd - 20) == 0x0706_4b50 {
-            let zip64 = try file.read(at: tail.le64(eocd - 20 + 8), count: 56)
-            guard zip64.le32(0) == 0x0606_4b50 else { throw InputError(path: path, message: "broken ZIP64 directory") }
+            let recordOffset = tail.le64(eocd - 20 + 8)
+            guard length >= 56, recordOffset <= length - 56 else {
+                throw broken("broken ZIP64 directory (its record would be at byte \(recordOffset), the archive has \(length))")
+            }
+            let zip64 = try file.read(at: recordOffset, count: 56)
+            guard zip64.le32(0) == 0x0606_4b50 else { throw broken("broken ZIP64 directory") }
             count = zip64.le64(32)
             directorySize = zip64.le64(40)
             directoryOffset = zip64.le64(48)
         }
-        guard directoryOffset + directorySize <= length else { throw InputError(path: path, message: "truncated zip archive") }
+        guard directorySize <= length, directoryOffset <= length - directorySize else {
+            throw broken("truncated zip archive (the central directory would end past the archive's \(length) bytes)")
+        }
+        guard directorySize <= Self.maximumDirectorySize else {
+            throw broken("the central directory has \(directorySize) bytes, more than the \(Self.maximumDirectorySize) seedgen reads")
+        }
+        // Each directory entry takes at least 46 bytes.
+        guard count <= directorySize / 46 else {
+            throw broken("broken central directory (\(count) entries cannot fit in \(directorySize) bytes)")
+        }
         let directory = try file.read(at: directoryOffset, count: Int(directorySize))
         var entries: [Entry] = []
         var p = 0
         for _ in 0..<count {
             guard p + 46 <= directory.count, directory.le32(p) == 0x0201_4b50 else {
-                throw InputError(path: path, message: "broken central directory")
+                throw broken("broken central directory")
             }
             let nameLength = Int(directory.le16(p + 28)), extraLength = Int(directory.le16(p + 30)), commentLength = Int(directory.le16(p + 32))
             guard p + 46 + nameLength + extraLength + commentLength <= directory.count else {
-                throw InputError(path: path, message: "broken central directory")
+                throw broken("broken central directory")
             }
             var entry = Entry(name: String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self),
                               method: directory.le16(p + 10), flags: directory.le16(p + 8), crc32: directory.le32(p + 16),
@@ -59,18 +81,68 @@ struct ZipArchive {
             let extraEnd = e + extraLength
             while e + 4 <= extraEnd {
                 let id = directory.le16(e), size = Int(directory.le16(e + 2))
+                let fieldEnd = min(e + 4 + size, extraEnd)
                 if id == 0x0001 {
                     var q = e + 4
-                    if entry.size == 0xFFFF_FFFF { entry.size = directory.le64(q); q += 8 }
-                    if entry.compressedSize == 0xFFFF_FFFF { entry.compressedSize = directory.le64(q); q += 8 }
-                    if entry.localHeaderOffset == 0xFFFF_FFFF { entry.localHeaderOffset = directory.le64(q) }
+                    func next() throws(InputError) -> UInt64 {
+                        guard q + 8 <= fieldEnd else {
+                            throw InputError(path: "\(path):\(entry.name)", message: "broken ZIP64 extra field (shorter than the sizes it must hold)")
+                        }
+                        defer { q += 8 }
+                        return directory.le64(q)
+                    }
+                    if entry.size == 0xFFFF_FFFF { entry.size = try next() }
+                    if entry.compressedSize == 0xFFFF_FFFF { entry.compressedSize = try next() }
+                    if entry.localHeaderOffset == 0xFFFF_FFFF { entry.localHeaderOffset = try next() }
                 }
                 e += 4 + size
             }
+            try Self.check(entry, archiveLength: length, path: path)
             entries.append(entry)
             p += 46 + nameLength + extraLength + commentLength
         }
         self.entries = entries
+    }
+
+    /// Deflate expands at most about 1032 times; a larger claimed size is a lie.
+    private static let maximumDeflateRatio: UInt64 = 1032
+
+    /// Checks an entry's sizes and offset against the archive's length.
+    private static func check(_ entry: Entry, archiveLength length: UInt64, path: String) throws(InputError) {
+        let display = "\(path):\(entry.name)"
+        guard entry.compressedSize <= length else {
+            throw InputError(path: display, message: "broken zip entry: \(entry.compressedSize) compressed bytes in an archive of \(length)")
+        }
+        guard length >= 30, entry.localHeaderOffset <= length - 30 else {
+            throw InputError(path: display, message: "broken zip entry: its header would be at byte \(entry.localHeaderOffset), the archive has \(length)")
+        }
+        let (limit, overflow) = entry.compressedSize.multipliedReportingOverflow(by: maximumDeflateRatio)
+        guard entry.size <= 1024 || (!overflow && entry.size <= limit) else {
+            throw InputError(path: display, message: "broken zip entry: \(entry.size) bytes cannot come from \(entry.compressedSize) compressed bytes")
+        }
+    }
+
+    /// The name of a zip compression method, for messages.
+    static func methodName(_ method: UInt16) -> String {
+        switch method {
+        case 1: return "Shrink"
+        case 2, 3, 4, 5: return "Reduce"
+        case 6: return "Implode"
+        case 9: return "Deflate64"
+        case 10: return "PKWARE DCL Implode"
+        case 12: return "bzip2"
+        case 14: return "LZMA"
+        case 18: return "IBM TERSE"
+        case 19: return "IBM LZ77"
+        case 93: return "Zstandard"
+        case 94: return "MP3"
+        case 95: return "XZ"
+        case 96: return "JPEG"
+        case 97: return "WavPack"
+        case 98: return "PPMd"
+        case 99: return "AES encryption"
+        default: return "an unknown method"
+        }
     }
 
     /// The archive's files as inputs, named by their last path component.
@@ -82,10 +154,11 @@ struct ZipArchive {
             let display = "\(path):\(entry.name)"
             guard entry.flags & 1 == 0 else { throw InputError(path: display, message: "encrypted zip entries are not supported") }
             guard entry.method == 0 || entry.method == 8 else {
-                throw InputError(path: display, message: "compression method \(entry.method) is not supported (only stored and deflate)")
+                throw InputError(path: display, message: "compressed with \(Self.methodName(entry.method)) (method \(entry.method)); "
+                    + "seedgen reads only stored and deflate entries: repack it, e.g. `zip -r -Z deflate feed.zip feed/`")
             }
             let path = self.path
-            result.append(InputFile(name: name, displayPath: display, size: Int64(entry.size)) { () throws(InputError) -> ByteSource in
+            result.append(InputFile(name: name, displayPath: display, size: Int64(clamping: entry.size)) { () throws(InputError) -> ByteSource in
                 try ZipEntrySource(archivePath: path, entry: entry)
             })
         }
@@ -122,7 +195,12 @@ final class ZipEntrySource: ByteSource {
         self.display = "\(archivePath):\(entry.name)"
         let header = try file.read(at: entry.localHeaderOffset, count: 30)
         guard header.le32(0) == 0x0403_4b50 else { throw InputError(path: display, message: "broken local header") }
+        // Both were checked against the archive's length, so the sums cannot overflow.
         dataStart = entry.localHeaderOffset + 30 + UInt64(header.le16(26)) + UInt64(header.le16(28))
+        let stored = entry.method == 0 ? entry.size : entry.compressedSize
+        guard dataStart <= file.length, stored <= file.length - dataStart else {
+            throw InputError(path: display, message: "truncated zip entry: its data would end past the archive's \(file.length) bytes")
+        }
         if entry.method == 8 { inflater = try Inflater(display: display) }
     }
 
@@ -148,6 +226,9 @@ final class ZipEntrySource: ByteSource {
             }
         }
         produced += UInt64(count)
+        guard produced <= entry.size else {
+            throw InputError(path: display, message: "entry inflates to more than the \(entry.size) bytes the directory says")
+        }
         crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         if count == 0 {
             finished = true
@@ -209,10 +290,14 @@ final class RandomAccessFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw InputError(path: path, message: "cannot open: \(String(cString: strerror(errno)))") }
         var info = stat()
-        fstat(fd, &info)
+        guard fstat(fd, &info) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw InputError(path: path, message: "cannot read: \(message)")
+        }
         self.descriptor = fd
         self.path = path
-        self.length = UInt64(info.st_size)
+        self.length = UInt64(clamping: info.st_size)
     }
 
     deinit { close(descriptor) }
@@ -226,7 +311,11 @@ final class RandomAccessFile {
     func read(at offset: UInt64, into bytes: inout [UInt8], count: Int) throws(InputError) {
         var done = 0
         while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            // The offset is checked before the conversion: a value read from the file may be anything.
+            guard offset <= length, let start = off_t(exactly: offset) else {
+                throw InputError(path: path, message: "offset \(offset) is past the end of the file (\(length) bytes)")
+            }
+            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, start + off_t(done)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw InputError(path: path, message: n == 0 ? "unexpected end of file" : String(cString: strerror(errno))) }
             done += n

@@ -40,6 +40,8 @@ final class XMLImporter: XMLEventHandler {
     private var unflushed: [Bool]
     private var records = 0
     private var failure: (any Error)?
+    /// The deepest element nesting accepted (`InputLimits.xmlDepth`).
+    private var maximumDepth: Int { context.limits.xmlDepth }
 
     /// Per mapping table: records skipped by its filter in this file.
     var filtered: [Int] { state.pointee.filtered }
@@ -98,6 +100,9 @@ final class XMLImporter: XMLEventHandler {
         defer {
             parser = nil
             state.pointee.openCount = 0
+            state.pointee.live = []
+            state.pointee.dormant = []
+            state.pointee.innermost = Array(repeating: -1, count: mapping.tables.count)
             state.pointee.captures = []
             state.pointee.elements = []
         }
@@ -134,21 +139,36 @@ final class XMLImporter: XMLEventHandler {
     func startElement(_ tag: XMLStartTag) {
         let local = localIndex(tag.localName)
         state.pointee.elements.append(XMLStreamState.Element(local: local, name: tag.localName, namespace: tag.namespace, prefix: tag.prefix))
-        guard state.pointee.skipDepth == 0 else { return }
         let depth = state.pointee.elements.count
-        for frame in 0..<state.pointee.openCount {
+        if depth > maximumDepth {
+            parser.fail(XMLSyntaxError(file: file.displayPath, line: parser.line, column: parser.column,
+                                       message: "elements are nested more than \(maximumDepth) deep (raise the limit with --max-xml-depth)"))
+            return
+        }
+        guard state.pointee.skipDepth == 0 else { return }
+        let liveCount = state.pointee.live.count
+        var kept = 0
+        for index in 0..<liveCount {
+            let frame = state.pointee.live[index]
             let parentNode = state.pointee.frames[frame].nodes[state.pointee.frames[frame].nodes.count - 1]
             var node = -1
-            if parentNode >= 0 && local >= 0 {
+            if local >= 0 {
                 for child in mapping.tables[state.pointee.frames[frame].table].nodes[parentNode].children
                 where matches(child.test, local: local, namespace: tag.namespace, prefix: tag.prefix) {
                     node = child.node
                     break
                 }
             }
-            state.pointee.frames[frame].nodes.append(node)
-            if node >= 0 { capture(frame, node: node, tag: tag, depth: depth) }
+            if node >= 0 {
+                state.pointee.frames[frame].nodes.append(node)
+                state.pointee.live[kept] = frame
+                kept += 1
+                capture(frame, node: node, tag: tag, depth: depth)
+            } else {
+                state.pointee.dormant.append((frame, depth))
+            }
         }
+        state.pointee.live.removeLast(liveCount - kept)
         guard local >= 0 else { return }
         for table in mapping.tablesByLocalName[local] where active[table] {
             startRecord(of: table, tag: tag, depth: depth)
@@ -191,9 +211,20 @@ final class XMLImporter: XMLEventHandler {
         }
         while state.pointee.openCount > 0 && state.pointee.frames[state.pointee.openCount - 1].depth == depth {
             state.pointee.openCount -= 1
+            // A record's own element ends with the record live, the last one open.
+            state.pointee.live.removeLast()
+            let closed = state.pointee.openCount
+            state.pointee.innermost[state.pointee.frames[closed].table] = state.pointee.frames[closed].outerOfSameTable
             do { try finish(state.pointee.openCount) } catch { stop(error) }
         }
-        for frame in 0..<state.pointee.openCount { state.pointee.frames[frame].nodes.removeLast() }
+        for frame in state.pointee.live { state.pointee.frames[frame].nodes.removeLast() }
+        if let last = state.pointee.dormant.last, last.depth == depth {
+            while let last = state.pointee.dormant.last, last.depth == depth {
+                state.pointee.live.append(last.frame)
+                state.pointee.dormant.removeLast()
+            }
+            state.pointee.live.sort()
+        }
     }
 
     // MARK: Records
@@ -209,7 +240,8 @@ final class XMLImporter: XMLEventHandler {
         var parent = -1
         if let parentTable = mapping.parent {
             // A nested table's records are only those inside a record of its parent.
-            guard let enclosing = (0..<state.pointee.openCount).last(where: { state.pointee.frames[$0].table == parentTable }) else { return }
+            let enclosing = state.pointee.innermost[parentTable]
+            guard enclosing >= 0 else { return }
             parent = enclosing
         }
         let position: Int
@@ -227,10 +259,15 @@ final class XMLImporter: XMLEventHandler {
         }
         state.pointee.frames[frame].start(table: table, depth: depth, line: parser.line, column: parser.column, position: position, parent: parent)
         state.pointee.openCount += 1
+        state.pointee.live.append(frame)
+        state.pointee.frames[frame].outerOfSameTable = state.pointee.innermost[table]
+        state.pointee.innermost[table] = frame
         capture(frame, node: 0, tag: tag, depth: depth)
         if mapping.filtersAtStart && !passesFilters(frame) {
             state.pointee.filtered[table] += 1
             state.pointee.openCount -= 1
+            state.pointee.live.removeLast()
+            state.pointee.innermost[table] = state.pointee.frames[frame].outerOfSameTable
             // Drop the captures this record started: its subtree is skipped.
             state.pointee.captures.removeAll { $0.frame == frame }
             state.pointee.skipDepth = depth

@@ -16,6 +16,8 @@ struct XMLRecordFrame {
     var column = 0
     /// The frame (index on the stack) of the record this one is nested in, or -1.
     var parent = -1
+    /// The next open frame of the same table further out, or -1 (see `XMLStreamState.innermost`).
+    var outerOfSameTable = -1
     /// Per slot: the bytes read, whether the source was found, and where.
     var values: [[UInt8]]
     var present: [Bool]
@@ -86,14 +88,25 @@ struct XMLStreamState {
     /// The record frames; the first `openCount` are the open records, outermost first.
     var frames: [XMLRecordFrame] = []
     var openCount = 0
+    /// The open frames whose paths can still match below the current element, in frame
+    /// order. A frame whose path stopped matching at some element is `dormant` until that
+    /// element ends: each event touches only the live frames, so deeply nested records
+    /// cost linear time, not time (and memory) proportional to depth squared.
+    var live: [Int] = []
+    /// Frames whose paths stopped matching, with the depth of the element where they did.
+    var dormant: [(frame: Int, depth: Int)] = []
     var captures: [Capture] = []
     /// Inside a record dropped by its filter: the depth of its element; 0 otherwise.
     var skipDepth = 0
     /// Per table: top-level records so far (their positions) and records filtered out.
     var topLevelCounts: [Int]
     var filtered: [Int]
+    /// Per table: its innermost open frame, or -1. A nested record finds its parent here in
+    /// constant time, however deep the records it is inside.
+    var innermost: [Int]
 
     init(tableCount: Int) {
+        innermost = Array(repeating: -1, count: tableCount)
         topLevelCounts = Array(repeating: 0, count: tableCount)
         filtered = Array(repeating: 0, count: tableCount)
     }

@@ -1,0 +1,145 @@
+import Foundation
+import SeedArchive
+
+/// Entry points for the fuzz targets (`Sources/seedfuzz`, `make fuzz`): each feeds one input
+/// of arbitrary bytes through one reader and must return (any error is fine) without a trap,
+/// a hang or unbounded memory. Not an API for apps.
+public enum FuzzEntry {
+    /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
+    public static let targets = ["csv", "zip", "xml", "gzip", "manifest"]
+
+    /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
+    /// XML and gzip readers read files).
+    public static func run(_ target: String, _ bytes: [UInt8], scratch: String) {
+        switch target {
+        case "csv": csv(bytes)
+        case "zip": zip(bytes, scratch: scratch)
+        case "xml": xml(bytes, scratch: scratch)
+        case "gzip": gzip(bytes, scratch: scratch)
+        case "manifest": _ = try? SeedManifest.decode(bytes)
+        default: fatalError("unknown fuzz target '\(target)'; one of \(targets.joined(separator: ", "))")
+        }
+    }
+
+    /// The CSV reader with a small buffer and record limit, so growth and the limit are hit.
+    static func csv(_ bytes: [UInt8]) {
+        let reader = CSVReader(source: MemoryByteSource(bytes, chunk: 7), file: "fuzz.csv", bufferSize: 16, maximumRecordBytes: 4096)
+        do {
+            var records = 0
+            while try reader.next(), records < 100_000 {
+                records += 1
+                for field in 0..<reader.fieldCount {
+                    _ = reader.string(field)
+                    _ = reader.place(ofField: field)
+                }
+                _ = reader.place(afterRecord: ())
+            }
+        } catch {
+            _ = "\(error)"
+        }
+    }
+
+    /// The zip reader: the directory, then every entry read to its end (at most 64 MiB).
+    static func zip(_ bytes: [UInt8], scratch: String) {
+        let path = scratch + "/fuzz.zip"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        do {
+            let files = try InputSet(paths: [path]).files
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var total = 0
+            for file in files {
+                let source = try file.open()
+                while total < 64 << 20 {
+                    let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                    if count == 0 { break }
+                    total += count
+                }
+            }
+        } catch {
+            _ = "\(error)"
+        }
+    }
+
+    /// A full build of one XML file with a small schema: records, nested records, a list,
+    /// attributes, text, a filter and a reference.
+    static func xml(_ bytes: [UInt8], scratch: String) {
+        let schema = scratch + "/fuzz-schema.yaml"
+        if !FileManager.default.fileExists(atPath: schema) {
+            FileManager.default.createFile(atPath: schema, contents: Data(xmlSchema.utf8))
+        }
+        let folder = scratch + "/xml"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder + "/in.xml", contents: Data(bytes))
+        var options = BuildOptions(inputs: [folder], output: scratch + "/fuzz.sqlite", schemaPath: schema)
+        options.limits.xmlDepth = 200
+        _ = try? SeedBuilder(options: options).build()
+    }
+
+    static let xmlSchema = """
+        name: fuzz
+        schemaVersion: 1
+        format: xml
+        tables:
+          - name: item
+            file: "*.xml"
+            element: item
+            key: item_id
+            columns:
+              - { name: item_id, type: integer, source: "@id", required: true }
+              - { name: title, source: title }
+              - { name: price, type: real, source: "price/@amount" }
+              - { name: kind, source: "@kind" }
+          - name: part
+            element: part
+            parent: item
+            columns:
+              - { name: name, source: "@name", required: true }
+              - { name: note, source: "." }
+          - name: link
+            file: "*.xml"
+            element: link
+            columns:
+              - { name: item_id, type: integer, source: "@to" }
+            references:
+              - { column: item_ref, from: item_id, to: item }
+        """
+
+    /// The gzip reader and the seed stamp in its header comment.
+    static func gzip(_ bytes: [UInt8], scratch: String) {
+        let path = scratch + "/fuzz.gz"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        do {
+            let reader = try GzipReader(path: path, allowsMultipleMembers: bytes.count % 2 == 0)
+            if let comment = reader.header.comment { _ = SeedStamp(comment: comment) }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            var total = 0
+            while total < 64 << 20 {
+                let count = try buffer.withUnsafeMutableBytes { try reader.read(into: $0) }
+                if count == 0 { break }
+                total += count
+            }
+        } catch {
+            _ = "\(error)"
+        }
+    }
+}
+
+/// Bytes in memory, handed out `chunk` at a time.
+final class MemoryByteSource: ByteSource {
+    private let bytes: [UInt8]
+    private let chunk: Int
+    private var offset = 0
+
+    init(_ bytes: [UInt8], chunk: Int) {
+        self.bytes = bytes
+        self.chunk = max(1, chunk)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        let count = min(chunk, buffer.count, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
+        offset += count
+        return count
+    }
+}

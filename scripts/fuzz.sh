@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target (Sources/seedfuzz, FuzzEntry) for FUZZ_SECONDS with
+# AddressSanitizer, starting from the committed seed corpus in Tests/Fuzz/TARGET/.
+# Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
+# Env:   FUZZ_SECONDS (default 180 per target), FUZZ_JOBS (default 1), SWIFT (default swift).
+# A crash leaves its input in .build-fuzz/crashes/ and fails the script: add that file to
+# Tests/Fuzz/TARGET/ (the corpus replay test keeps it fixed), then fix the reader.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+SECONDS_PER_TARGET=${FUZZ_SECONDS:-180}
+TARGETS=("$@")
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(csv zip xml gzip manifest)
+
+"$SWIFT" build --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --product seedfuzz \
+  --scratch-path .build-fuzz 2>&1 | grep -vE "warning: Cannot export local symbol|^\[" || true
+BIN=.build-fuzz/debug/seedfuzz
+[ -x "$BIN" ] || { echo "fuzz build failed" >&2; exit 1; }
+
+status=0
+for target in "${TARGETS[@]}"; do
+  work=.build-fuzz/corpus/$target
+  mkdir -p "$work" .build-fuzz/crashes
+  log=.build-fuzz/$target.log
+  # Inputs up to 64 KiB; 20 s per input or 2 GiB of memory is a failure (a hang, a blow-up).
+  if SEEDFUZZ_TARGET=$target "$BIN" -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 \
+       -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+       -artifact_prefix=.build-fuzz/crashes/"$target"- "$work" "Tests/Fuzz/$target" >"$log" 2>&1; then
+    runs=$(grep -E "^stat::number_of_executed_units" "$log" | awk '{print $2}')
+    echo "fuzz $target: ${runs:-?} executions in ${SECONDS_PER_TARGET} s, no crash"
+  else
+    status=1
+    echo "fuzz $target: FAILED; see $log and .build-fuzz/crashes/" >&2
+    grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -5 >&2
+  fi
+done
+exit $status
