@@ -17,10 +17,13 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case unknownColumn = "unknown column"
         case unusedFile = "unused file"
         case nullReference = "unresolved reference kept as NULL"
+        /// Keys of a reference with `onMissing: keep` that name no row of the input: one
+        /// summarised warning per reference.
+        case outsideReference = "reference to objects outside the input"
 
         public var isError: Bool {
             switch self {
-            case .unknownColumn, .unusedFile, .nullReference: return false
+            case .unknownColumn, .unusedFile, .nullReference, .outsideReference: return false
             default: return true
             }
         }

@@ -26,6 +26,7 @@ struct CSVImporter {
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
             let columnCount = table.columns.count
+            let fileName = Array(file.name.utf8)
             var records = 0
             while try reader.next() {
                 records += 1
@@ -38,6 +39,10 @@ struct CSVImporter {
                 loader.beginRow(line: reader.line)
                 for index in 0..<columnCount {
                     let field = fieldOfColumn[index]
+                    if field == Self.fileField {
+                        try fileName.withUnsafeBytes { try loader.set(index, $0) }
+                        continue
+                    }
                     try loader.set(index, field >= 0 && field < reader.fieldCount ? reader.field(field) : nil)
                 }
                 try loader.finishRow()
@@ -63,8 +68,13 @@ struct CSVImporter {
         var mapping: [Int] = []
         var missing = false
         for (index, column) in loader.table.columns.enumerated() {
-            let field = column.source.lazy.compactMap { header.firstIndex(of: $0) }.first ?? -1
+            let field = column.source.lazy.compactMap { header.firstIndex(of: $0) }.first
+                ?? (column.source.contains(XMLMapping.fileSource) ? Self.fileField : -1)
             mapping.append(field)
+            if field == Self.fileField {
+                loader.sourceNames[index] = XMLMapping.fileSource
+                continue
+            }
             if field >= 0 {
                 used.insert(field)
                 loader.sourceNames[index] = header[field]
@@ -82,6 +92,9 @@ struct CSVImporter {
         }
         return missing ? nil : mapping
     }
+
+    /// The field index standing for `$file`: the input file's name.
+    static let fileField = -2
 
     private func extraFieldsAreEmpty(_ reader: CSVReader, _ expected: Int) -> Bool {
         guard reader.fieldCount > expected else { return false }

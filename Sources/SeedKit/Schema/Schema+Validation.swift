@@ -96,6 +96,9 @@ extension Schema {
                 guard let column = table.column(named: name) else {
                     throw fail("reference '\(reference.column)' reads column '\(name)', which is not declared")
                 }
+                if reference.onMissing == .keep && !column.stored {
+                    throw fail("reference '\(reference.column)' keeps unknown keys (onMissing: keep), so '\(name)' must be stored")
+                }
                 if reference.to == table.name && !column.stored {
                     throw fail("self-reference '\(reference.column)' needs '\(name)' stored: it is resolved after the table is loaded")
                 }
@@ -125,15 +128,15 @@ extension Schema {
                 throw fail("'list' needs either a non-empty 'separator' or both 'open' and 'close'")
             }
             try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(list.source, namespaces: namespaces) }
-            for column in table.columns where column.source.contains(where: { $0 != "." && $0 != "$position" }) {
-                throw fail("column '\(column.name)': a list item has only '.' (the item) and '$position' as sources")
+            for column in table.columns where column.source.contains(where: { $0 != "." && $0 != "$position" && $0 != XMLMapping.fileSource }) {
+                throw fail("column '\(column.name)': a list item has only '.' (the item) and '$position' (and '$file') as sources")
             }
         }
         if let parent = table.parent, let parentTable = self.table(named: parent.table), parentTable.element == nil {
             throw fail("its parent '\(parent.table)' has no elements of its own in the XML")
         }
         for column in table.columns {
-            for source in column.source {
+            for source in column.source where source != XMLMapping.fileSource {
                 try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(source, namespaces: namespaces) }
             }
         }

@@ -133,7 +133,7 @@ extension Reference {
         let to = try object.requiredString("to", in: what)
         let onMissingText = try object.string("onMissing") ?? "error"
         guard let onMissing = OnMissing(rawValue: onMissingText) else {
-            throw object.error("\(what): 'onMissing' must be error or null, not '\(onMissingText)'")
+            throw object.error("\(what): 'onMissing' must be error, null or keep, not '\(onMissingText)'")
         }
         let cacheSize = try object.int("cache") ?? Reference.defaultCacheSize
         guard cacheSize > 0 else { throw object.error("\(what): 'cache' must be at least 1") }

@@ -304,6 +304,9 @@ final class XMLImporter: XMLEventHandler {
                 case .position:
                     var text = String(frame.position)
                     try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                case .file:
+                    var text = file.name
+                    try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                 case .item:
                     continue
                 }
@@ -339,7 +342,10 @@ final class XMLImporter: XMLEventHandler {
             for (index, range) in items.enumerated() {
                 loader.beginRow(line: frame.valueLines[slot], column: frame.valueColumns[slot])
                 for (column, sources) in mapping.columns.enumerated() {
-                    if case .position = sources.first {
+                    if case .file = sources.first {
+                        var text = file.name
+                        try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                    } else if case .position = sources.first {
                         var text = String(index + 1)
                         try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                     } else {

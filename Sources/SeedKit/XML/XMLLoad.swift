@@ -46,6 +46,9 @@ struct XMLLoad {
             try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
             if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         }
+        // Every table's last rows are in before any deferred reference is resolved.
+        for loader in loaders { try loader.flush() }
+        try? context.writeQueue.drain()
         for loader in loaders { try loader.finish() }
         try database.execute("COMMIT")
         if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }

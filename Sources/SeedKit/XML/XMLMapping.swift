@@ -26,6 +26,8 @@ struct XMLMapping {
         case slot(Int)
         /// The record's position.
         case position
+        /// The input file's name (`$file`), as listed in `seedgen_inputs`.
+        case file
         /// The list item itself (list tables).
         case item
     }
@@ -57,6 +59,9 @@ struct XMLMapping {
         var listSlots: [Int] = []
     }
 
+    /// The source that reads the input file's name.
+    static let fileSource = "$file"
+
     /// Local names of every element and attribute the schema mentions.
     private(set) var localNames: [String] = []
     /// Namespace URIs and document prefixes the schema mentions.
@@ -82,6 +87,10 @@ struct XMLMapping {
             for column in table.columns {
                 var sources: [ValueSource] = []
                 for source in column.source {
+                    if source == XMLMapping.fileSource {
+                        sources.append(.file)
+                        continue
+                    }
                     if table.list != nil {
                         sources.append(source == "$position" ? .position : .item)
                         continue
