@@ -119,7 +119,10 @@ extension Schema {
         }
         if let element = table.element {
             if table.list != nil { throw fail("has both 'element' and 'list'; a table's rows come from one of them") }
-            try check { () throws(XMLPathError) in _ = try XMLValuePath.elementPattern(element, namespaces: namespaces) }
+            for alternative in table.elementAlternatives {
+                try check { () throws(XMLPathError) in _ = try XMLValuePath.elementPattern(alternative, namespaces: namespaces) }
+            }
+            if element.isEmpty { throw fail("'element' is empty") }
         }
         if let list = table.list {
             guard table.parent != nil else { throw fail("'list' needs 'parent': the table whose records hold the list") }

@@ -68,7 +68,7 @@ extension Table {
         var table = Table(name: name, columns: [])
         table.file = try object.string("file") ?? (format == .csv ? "\(name).txt" : nil)
         table.optional = try object.bool("optional") ?? false
-        table.element = try object.string("element")
+        table.element = try object.strings("element")?.joined(separator: Table.elementSeparator)
         table.rowID = try object.string("rowID") ?? "id"
         table.key = try object.strings("key") ?? []
         table.withoutRowID = try object.bool("withoutRowID") ?? false

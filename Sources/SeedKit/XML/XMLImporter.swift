@@ -200,12 +200,8 @@ final class XMLImporter: XMLEventHandler {
 
     private func startRecord(of table: Int, tag: XMLStartTag, depth: Int) {
         let mapping = self.mapping.tables[table]
-        let steps = mapping.pattern
-        guard depth >= steps.count, !mapping.anchored || depth == steps.count else { return }
-        for (offset, step) in steps.enumerated() {
-            let element = state.pointee.elements[depth - steps.count + offset]
-            guard matches(step, local: element.local, namespace: element.namespace, prefix: element.prefix) else { return }
-        }
+        guard matchesPattern(mapping.pattern, anchored: mapping.anchored, depth: depth)
+            || mapping.otherPatterns.contains(where: { matchesPattern($0.steps, anchored: $0.anchored, depth: depth) }) else { return }
         var parent = -1
         if let parentTable = mapping.parent {
             // A nested table's records are only those inside a record of its parent.
@@ -235,6 +231,16 @@ final class XMLImporter: XMLEventHandler {
             state.pointee.captures.removeAll { $0.frame == frame }
             state.pointee.skipDepth = depth
         }
+    }
+
+    /// True when the open elements end with `steps` (from the root when `anchored`).
+    private func matchesPattern(_ steps: [XMLMapping.NameTest], anchored: Bool, depth: Int) -> Bool {
+        guard depth >= steps.count, !anchored || depth == steps.count else { return false }
+        for (offset, step) in steps.enumerated() {
+            let element = state.pointee.elements[depth - steps.count + offset]
+            guard matches(step, local: element.local, namespace: element.namespace, prefix: element.prefix) else { return false }
+        }
+        return true
     }
 
     /// Reads the attributes `node` wants from `tag` and starts capturing its text.

@@ -38,6 +38,8 @@ struct XMLMapping {
         /// The element path of a record (empty for list tables) and whether it starts at the root.
         var pattern: [NameTest] = []
         var anchored = false
+        /// Further element paths whose elements are records too (`element: [A, B]`).
+        var otherPatterns: [(steps: [NameTest], anchored: Bool)] = []
         /// The mapping index of the enclosing table, for nested records and lists.
         var parent: Int?
         /// Mapping indexes of the tables nested in this one (records and lists).
@@ -78,10 +80,14 @@ struct XMLMapping {
         for table in readTables {
             var mapping = TableMapping(table: table)
             mapping.parent = table.parent.flatMap { indexOfTable[$0.table] }
-            if let element = table.element {
+            for (index, element) in table.elementAlternatives.enumerated() {
                 let (steps, anchored) = try XMLValuePath.elementPattern(element, namespaces: schema.namespaces)
-                mapping.pattern = steps.map { compile($0) }
-                mapping.anchored = anchored
+                if index == 0 {
+                    mapping.pattern = steps.map { compile($0) }
+                    mapping.anchored = anchored
+                } else {
+                    mapping.otherPatterns.append((steps.map { compile($0) }, anchored))
+                }
             }
             if mapping.parent == nil { mapping.filePattern = table.file ?? "*.xml" }
             for column in table.columns {
@@ -124,6 +130,9 @@ struct XMLMapping {
         tablesByLocalName = Array(repeating: [], count: localNames.count)
         for (index, table) in tables.enumerated() {
             if let last = table.pattern.last { tablesByLocalName[last.local].append(index) }
+            for other in table.otherPatterns where !tablesByLocalName[other.steps.last!.local].contains(index) {
+                tablesByLocalName[other.steps.last!.local].append(index)
+            }
         }
     }
 
