@@ -22,6 +22,7 @@ final class RowWriter: @unchecked Sendable {
     private let places: RowPlaces?
     private var firstCopy: Statement?           // finds the row a duplicate repeats
     private var resolvedIDs: [Value]            // per reference: the current row's resolved id
+    private let keyHasReference: Bool           // resolvedIDs are needed to find a duplicate's first copy
     private var deferredKeys: [(Int, [Value])] = []
     private(set) var rowCount = 0
 
@@ -87,12 +88,14 @@ final class RowWriter: @unchecked Sendable {
         self.pending = pending
         outside = Array(repeating: (0, nil), count: table.references.count)
         resolvedIDs = Array(repeating: .null, count: table.references.count)
+        keyHasReference = table.references.contains { table.key.contains($0.column) }
         places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
     }
 
     /// Inserts every row of `batch`.
     func write(_ batch: RowBatch) throws(SQLiteError) {
         let columnCount = batch.columnCount
+        let file = places != nil ? fields.file : "" // the reader changes it only between files
         rows: for row in 0..<batch.count {
             let base = row * columnCount
             for column in 0..<columnCount {
@@ -113,7 +116,7 @@ final class RowWriter: @unchecked Sendable {
             deferredKeys.removeAll(keepingCapacity: true)
             for r in 0..<referenceParameters.count {
                 let parameter = referenceParameters[r]
-                resolvedIDs[r] = .null
+                if keyHasReference { resolvedIDs[r] = .null }
                 guard let resolver = resolvers[r] else {
                     try insert.bindNull(at: parameter) // a self-reference: resolved after loading
                     continue
@@ -123,7 +126,7 @@ final class RowWriter: @unchecked Sendable {
                     try insert.bindNull(at: parameter)
                 case .found(let id):
                     try insert.bind(id, at: parameter)
-                    resolvedIDs[r] = .integer(id)
+                    if keyHasReference { resolvedIDs[r] = .integer(id) }
                 case .missing(let key):
                     try insert.bindNull(at: parameter)
                     if pending[r] != nil {
@@ -151,7 +154,7 @@ final class RowWriter: @unchecked Sendable {
                 throw error
             }
             rowCount += 1
-            if let places { places.record(id: batch.ids[row], line: batch.lines[row], file: fields.file) }
+            if let places { places.record(id: batch.ids[row], line: batch.lines[row], file: file) }
             for (r, key) in deferredKeys {
                 try pending[r]!.add(row: batch.ids[row], line: Int(batch.lines[row]), file: fields.place(of: referenceColumns[r][0]).file, key: key)
             }
