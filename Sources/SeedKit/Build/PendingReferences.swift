@@ -24,14 +24,14 @@ final class PendingReferences {
         let keys = reference.from.indices.map { "k\($0)" }
         // TEMP: the temporary database lives in its own file (temp_store = FILE) and is
         // never part of the seed.
-        try database.execute("CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, file TEXT, \(keys.joined(separator: ", ")))")
-        let marks = Array(repeating: "?", count: keys.count + 3).joined(separator: ", ")
+        try database.execute("CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \(keys.joined(separator: ", ")))")
+        let marks = Array(repeating: "?", count: keys.count + 4).joined(separator: ", ")
         insert = try database.prepare("INSERT INTO temp.\(name) VALUES (\(marks))")
     }
 
-    /// Remembers that row `row` (read at `file`:`line`) names the target key `key`.
-    func add(row: Int64, line: Int, file: String, key: [Value]) throws(SQLiteError) {
-        try insert.bind([.integer(row), .integer(Int64(line)), .text(file)] + key)
+    /// Remembers that row `row` (read at `file`:`line`:`column`) names the target key `key`.
+    func add(row: Int64, line: Int, column: Int?, file: String, key: [Value]) throws(SQLiteError) {
+        try insert.bind([.integer(row), .integer(Int64(line)), column.map { .integer(Int64($0)) } ?? .null, .text(file)] + key)
         defer { insert.reset() }
         _ = try insert.step()
         count += 1
@@ -40,6 +40,7 @@ final class PendingReferences {
     /// A key still unknown after resolution, with the place of the row that names it.
     struct Unresolved {
         var line: Int
+        var column: Int?
         var file: String
         var key: String
     }
@@ -57,13 +58,13 @@ final class PendingReferences {
             """)
         let keys = reference.from.indices.map { "d.k\($0)" }.joined(separator: ", ")
         let rows = try database.rows("""
-            SELECT d.line, d.file, \(keys) FROM temp.\(name) AS d
+            SELECT d.line, d.col, d.file, \(keys) FROM temp.\(name) AS d
             JOIN main.\(quoted(table.name)) AS t ON t.\(quoted(table.rowID)) = d.row
             WHERE t.\(quoted(reference.column)) IS NULL ORDER BY d.row
             """)
         return rows.map { row in
-            Unresolved(line: Int(row[0].integer ?? 0), file: row[1].text ?? "",
-                       key: row.dropFirst(2).map(\.description).joined(separator: ","))
+            Unresolved(line: Int(row[0].integer ?? 0), column: row[1].integer.map { Int($0) }, file: row[2].text ?? "",
+                       key: row.dropFirst(3).map(\.description).joined(separator: ","))
         }
     }
 }

@@ -156,7 +156,9 @@ final class RowWriter: @unchecked Sendable {
             rowCount += 1
             if let places { places.record(id: batch.ids[row], line: batch.lines[row], file: file) }
             for (r, key) in deferredKeys {
-                try pending[r]!.add(row: batch.ids[row], line: Int(batch.lines[row]), file: fields.place(of: referenceColumns[r][0]).file, key: key)
+                let place = fields.place(of: referenceColumns[r][0]), column = Int(batch.sourceColumns[row])
+                try pending[r]!.add(row: batch.ids[row], line: Int(batch.lines[row]), column: place.position ?? (column > 0 ? column : nil),
+                                    file: place.file, key: key)
             }
         }
     }
@@ -252,7 +254,7 @@ final class RowWriter: @unchecked Sendable {
                     let left = try pending.resolve()
                     statistics.unresolved = left.count
                     for item in left {
-                        _ = unresolved(r, file: item.file, line: item.line, column: nil, field: place.field, key: item.key)
+                        _ = unresolved(r, file: item.file, line: item.line, column: item.column, field: place.field, key: item.key)
                     }
                 }
                 context.referenceStatistics[name] = statistics
