@@ -76,6 +76,7 @@ public struct SeedBuilder {
             filtered = result.filtered
             timer.mark("load XML")
         }
+        try fillComputedColumns(schema: schema, connection: connection)
         let used = Set(records.map(\.name))
         for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
             issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
@@ -98,6 +99,16 @@ public struct SeedBuilder {
                             seedVersion: seedVersion, tables: rows, inputs: records, references: context.referenceStatistics,
                             filtered: filtered, warnings: issues.warningCount, warningReport: issues.report(errors: false),
                             outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds)
+    }
+
+    /// Evaluates the `expression` columns once every row (and reference) is in place.
+    private func fillComputedColumns(schema: Schema, connection: Connection) throws {
+        let statements = schema.loadOrder.flatMap(\.computedColumnStatements)
+        guard !statements.isEmpty else { return }
+        progress?.phase("computed columns")
+        try connection.execute("BEGIN")
+        for statement in statements { try connection.execute(statement) }
+        try connection.execute("COMMIT")
     }
 
     /// Fails before any work when a required input file is missing (all of them listed).

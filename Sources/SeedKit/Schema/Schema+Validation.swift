@@ -55,7 +55,7 @@ extension Schema {
         guard !table.columns.isEmpty else { throw fail("declares no columns") }
         for column in table.columns {
             try claim(column.name, "column name")
-            if column.source.isEmpty || column.source.contains(where: \.isEmpty) { throw fail("column '\(column.name)' has an empty source") }
+            if column.expression == nil && (column.source.isEmpty || column.source.contains(where: \.isEmpty)) { throw fail("column '\(column.name)' has an empty source") }
             if let format = column.format {
                 guard [.date, .datetime, .time].contains(column.type) else {
                     throw fail("column '\(column.name)': 'format' is for date, datetime and time columns")
@@ -72,6 +72,7 @@ extension Schema {
             }
         }
         for reference in table.references { try claim(reference.column, "reference column") }
+        try validateComputedColumns(table, file: file)
         if let parent = table.parent {
             try claim(parent.column, "parent column")
             guard self.table(named: parent.table) != nil else { throw fail("parent table '\(parent.table)' is not declared") }
@@ -144,7 +145,11 @@ extension Schema {
             }
         }
         for condition in table.filter {
-            try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(condition.source, namespaces: namespaces) }
+            try check { () throws(XMLPathError) in
+                guard try XMLValuePath.alternatives(condition.source, namespaces: namespaces).allSatisfy(\.isCaptured) else {
+                    throw XMLPathError(path: condition.source, message: "a filter reads the record's own text and attributes, not $position, $name or an enclosing element")
+                }
+            }
         }
     }
 

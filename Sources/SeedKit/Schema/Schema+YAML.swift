@@ -116,10 +116,18 @@ extension Column {
         guard let type = ColumnType(rawValue: typeText) else {
             throw object.error("\(what): unknown type '\(typeText)' (types: \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let column = Column(name: name, type: type, source: try object.strings("source"),
+        let exists = try object.bool("exists") ?? false
+        let expression = try object.string("expression")
+        let source = try object.strings("source")
+        if expression != nil, source != nil { throw object.error("\(what): 'expression' computes the value, so the column has no 'source'") }
+        if expression != nil, exists { throw object.error("\(what): a column has either 'expression' or 'exists', not both") }
+        if exists, object.value("type") != nil, type != .boolean {
+            throw object.error("\(what): an 'exists' column is boolean (1 or 0), not \(type.rawValue)")
+        }
+        let column = Column(name: name, type: exists ? .boolean : type, source: expression != nil ? [] : source,
                             required: try object.bool("required") ?? false,
                             defaultValue: try object.string("default"), format: try object.string("format"),
-                            stored: try object.bool("stored") ?? true)
+                            stored: try object.bool("stored") ?? true, exists: exists, expression: expression)
         try object.rejectUnknownKeys(in: what)
         return column
     }

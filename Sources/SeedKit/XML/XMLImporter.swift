@@ -40,6 +40,10 @@ final class XMLImporter: XMLEventHandler {
     private var unflushed: [Bool]
     private var records = 0
     private var failure: (any Error)?
+    /// Per open element (by depth) and `XMLMapping.ancestorWants` entry: the attribute's
+    /// value, for records inside it that read `../@id` or `ancestor::Name/@id`.
+    private var ancestorValues: [[UInt8]] = []
+    private var ancestorPresent: [Bool] = []
 
     /// Per mapping table: records skipped by its filter in this file.
     var filtered: [Int] { state.pointee.filtered }
@@ -136,10 +140,12 @@ final class XMLImporter: XMLEventHandler {
         state.pointee.elements.append(XMLStreamState.Element(local: local, name: tag.localName, namespace: tag.namespace, prefix: tag.prefix))
         guard state.pointee.skipDepth == 0 else { return }
         let depth = state.pointee.elements.count
+        if !mapping.ancestorWants.isEmpty { keepAncestorAttributes(tag, local: local, depth: depth) }
+        let named = local >= 0 || mapping.hasWildcards
         for frame in 0..<state.pointee.openCount {
             let parentNode = state.pointee.frames[frame].nodes[state.pointee.frames[frame].nodes.count - 1]
             var node = -1
-            if parentNode >= 0 && local >= 0 {
+            if parentNode >= 0 && named {
                 for child in mapping.tables[state.pointee.frames[frame].table].nodes[parentNode].children
                 where matches(child.test, local: local, namespace: tag.namespace, prefix: tag.prefix) {
                     node = child.node
@@ -149,9 +155,61 @@ final class XMLImporter: XMLEventHandler {
             state.pointee.frames[frame].nodes.append(node)
             if node >= 0 { capture(frame, node: node, tag: tag, depth: depth) }
         }
-        guard local >= 0 else { return }
-        for table in mapping.tablesByLocalName[local] where active[table] {
+        if local >= 0 {
+            for table in mapping.tablesByLocalName[local] where active[table] {
+                startRecord(of: table, tag: tag, depth: depth)
+            }
+        }
+        for table in mapping.wildcardTables where active[table] {
             startRecord(of: table, tag: tag, depth: depth)
+        }
+    }
+
+    /// Keeps the attributes of this element that records inside it may read as an
+    /// enclosing element's value.
+    private func keepAncestorAttributes(_ tag: XMLStartTag, local: Int, depth: Int) {
+        let wants = mapping.ancestorWants
+        let base = (depth - 1) * wants.count
+        if ancestorPresent.count < base + wants.count {
+            ancestorPresent.append(contentsOf: repeatElement(false, count: base + wants.count - ancestorPresent.count))
+            ancestorValues.append(contentsOf: repeatElement([], count: base + wants.count - ancestorValues.count))
+        }
+        for (index, want) in wants.enumerated() {
+            ancestorPresent[base + index] = false
+            if let element = want.element, !matches(element, local: local, namespace: tag.namespace, prefix: tag.prefix) { continue }
+            for attribute in 0..<tag.attributeCount
+            where matches(want.attribute, local: localIndex(tag.attributeLocalName(attribute)), namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) {
+                ancestorValues[base + index].removeAll(keepingCapacity: true)
+                XMLText.decodeAttribute(tag.attributeValue(attribute), into: &ancestorValues[base + index])
+                ancestorPresent[base + index] = true
+                break
+            }
+        }
+    }
+
+    /// The kept value of an enclosing element's attribute for the record in `frame`, or nil.
+    private func ancestorValue(_ source: XMLMapping.AncestorSource, of frame: XMLRecordFrame) -> Int? {
+        let wants = mapping.ancestorWants
+        var depth = frame.depth - source.levels
+        if source.levels == 0, let element = wants[source.want].element {
+            depth = frame.depth - 1
+            while depth >= 1 {
+                let open = state.pointee.elements[depth - 1]
+                if matches(element, local: open.local, namespace: open.namespace, prefix: open.prefix) { break }
+                depth -= 1
+            }
+        }
+        guard depth >= 1 else { return nil }
+        let index = (depth - 1) * wants.count + source.want
+        return index < ancestorPresent.count && ancestorPresent[index] ? index : nil
+    }
+
+    /// True when `source` matched something for the record in `frame` (`exists: true`).
+    private func matched(_ source: XMLMapping.ValueSource, in frame: XMLRecordFrame, table: Int) -> Bool {
+        switch source {
+        case .slot(let slot): return frame.present[slot]
+        case .ancestor(let index): return ancestorValue(mapping.tables[table].ancestors[index], of: frame) != nil
+        case .position, .name, .item, .file: return true
         }
     }
 
@@ -297,6 +355,12 @@ final class XMLImporter: XMLEventHandler {
         loader.beginRow(line: frame.line, column: frame.column)
         for (column, sources) in mapping.columns.enumerated() {
             var found = false
+            if mapping.exists[column] {
+                var text = sources.contains { matched($0, in: frame, table: table) } ? "1" : "0"
+                loader.setPlace(line: frame.line, column: frame.column)
+                try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                continue
+            }
             for source in sources {
                 switch source {
                 case .slot(let slot):
@@ -315,6 +379,19 @@ final class XMLImporter: XMLEventHandler {
                     try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                 case .item:
                     continue
+                case .name:
+                    let name = state.pointee.elements[frame.depth - 1].name
+                    loader.setPlace(line: frame.line, column: frame.column)
+                    try loader.set(column, UnsafeRawBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
+                case .ancestor(let index):
+                    let ancestor = mapping.ancestors[index]
+                    guard let kept = ancestorValue(ancestor, of: frame), !ancestorValues[kept].isEmpty else { continue }
+                    if shownSlots[table][column] != -2 - index {
+                        shownSlots[table][column] = -2 - index
+                        loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + ancestor.written
+                    }
+                    loader.setPlace(line: frame.line, column: frame.column)
+                    try ancestorValues[kept].withUnsafeBytes { try loader.set(column, $0) }
                 }
                 found = true
                 break
@@ -435,7 +512,7 @@ final class XMLImporter: XMLEventHandler {
 
     @inline(__always)
     private func matches(_ test: XMLMapping.NameTest, local: Int, namespace: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Bool {
-        guard test.local == local else { return false }
+        guard test.local == local else { return test.local == XMLMapping.wildcard }
         switch test.namespace {
         case .any: return true
         case .none: return namespace == nil
