@@ -27,6 +27,7 @@ struct XMLTransitRealDataTests {
         "journey_pattern_section": [["JourneyPatternSections", "JourneyPatternSection"]],
         "journey_pattern_timing_link": [["JourneyPatternTimingLink"]], "journey_pattern": [["JourneyPattern"]],
         "vehicle_journey": [["VehicleJourneys", "VehicleJourney"]],
+        "vehicle_journey_day_of_week": [["VehicleJourney", "OperatingProfile", "RegularDayType", "DaysOfWeek", "*"]],
     ]
 
     @Test("Nordic NeTEx export (zip): built-in netex schema, routes before lines resolve, quays outside the input kept")
@@ -44,6 +45,7 @@ struct XMLTransitRealDataTests {
         // The file lists <routes> before <lines>: every route still has its line.
         #expect(try db.int("SELECT count(*) FROM route WHERE line_ref IS NULL") == 0)
         #expect(try db.int("SELECT count(*) FROM timetabled_passing_time WHERE stop_point_in_journey_pattern_ref IS NULL") == 0)
+        #expect(try db.int("SELECT count(*) FROM timetabled_passing_time WHERE departure_time IS NULL AND arrival_time IS NULL") == 0)
         // Quays live in the national stop registry, outside the export: their ids are kept,
         // with a NULL reference and one warning for all of them.
         #expect(try db.int("SELECT count(*) FROM passenger_stop_assignment WHERE quay_ref IS NULL AND quay_id LIKE 'NSR:Quay:%'")
@@ -66,6 +68,12 @@ struct XMLTransitRealDataTests {
         let db = try Connection(path: output, mode: .readOnly)
         try Self.checkCounts(db, inputs: [path], patterns: Self.netexElements, namespace: Self.netexNamespace)
         try Self.checkReferences(db, schema: "netex")
+        // Times are seconds after midnight of the operating day, the day offset applied
+        // (example 15 departs at 04:34 on the next day).
+        #expect(try db.int("SELECT count(*) FROM service_journey WHERE departure_time != departure_time_of_day + 86400 * departure_day_offset") == 0)
+        if path.hasSuffix("15_NeTEx_CH_1026478_11957.xml") {
+            #expect(try db.int("SELECT departure_time FROM service_journey") == 86400 + 4 * 3600 + 34 * 60)
+        }
     }
 
     @Test("Somerset TransXChange folder as a whole: ids scoped to their file, every reference resolved")
@@ -85,6 +93,17 @@ struct XMLTransitRealDataTests {
         #expect(try db.int("SELECT count(*) FROM vehicle_journey v JOIN journey_pattern p ON p.id = v.journey_pattern_ref WHERE p.file != v.file") == 0)
         #expect(try db.int("SELECT count(*) FROM journey_pattern_timing_link WHERE from_stop_point_ref IS NULL OR to_stop_point_ref IS NULL") == 0)
         #expect(try db.int("SELECT count(*) FROM journey_pattern WHERE journey_pattern_section_ref IS NULL") == 0)
+        // Run times are ISO 8601 durations in the file, seconds in the seed: 1x.xml's first
+        // link runs PT1M6S.
+        #expect(try db.int("SELECT run_time FROM journey_pattern_timing_link WHERE file = '1x.xml' ORDER BY id LIMIT 1") == 66)
+        let documents = try InputSet(paths: [XMLTransitData.somerset]).files.map(XMLTransitData.contents)
+        let counts = ElementCounter.count(documents, patterns: [
+            "run_time": [["JourneyPatternTimingLink", "RunTime"]],
+            "holidays_only": [["VehicleJourney", "OperatingProfile", "RegularDayType", "HolidaysOnly"]],
+        ], namespace: Self.txcNamespace)
+        #expect(try db.int("SELECT count(run_time) FROM journey_pattern_timing_link") == Int64(counts["run_time"] ?? -1))
+        #expect(try db.int("SELECT sum(holidays_only) FROM vehicle_journey") == Int64(counts["holidays_only"] ?? -1))
+        #expect(try db.int("SELECT count(*) FROM vehicle_journey_day_of_week WHERE day NOT IN ('Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'MondayToFriday', 'MondayToSaturday', 'MondayToSunday', 'Weekend', 'NotSaturday')") == 0)
 
         let again = folder.file("again.sqlite")
         _ = try SeedBuilder.build([XMLTransitData.somerset], to: again)

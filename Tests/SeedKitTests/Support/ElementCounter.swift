@@ -6,8 +6,8 @@ import FoundationXML
 /// Counts elements with Foundation's `XMLParser`, a reader independent of seedgen's
 /// streaming importer, so row counts can be checked against the XML itself.
 final class ElementCounter: NSObject, XMLParserDelegate {
-    /// Per pattern (local names, outermost first, matching the innermost open elements): how
-    /// many elements in `namespace` end such a path.
+    /// Per pattern (local names, outermost first, matching the innermost open elements; `*`
+    /// is any name): how many elements in `namespace` end such a path.
     private(set) var counts: [String: Int] = [:]
     private let patterns: [String: [[String]]]
     private let namespace: String
@@ -37,7 +37,11 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
         stack.append(namespaceURI == namespace ? elementName : "\u{0}")
-        for (name, paths) in patterns where paths.contains(where: { stack.count >= $0.count && Array(stack.suffix($0.count)) == $0 }) {
+        func matches(_ path: [String]) -> Bool {
+            guard stack.count >= path.count else { return false }
+            return zip(stack.suffix(path.count), path).allSatisfy { $0 != "\u{0}" && ($1 == "*" || $0 == $1) }
+        }
+        for (name, paths) in patterns where paths.contains(where: matches) {
             counts[name, default: 0] += 1
         }
     }
