@@ -45,11 +45,13 @@ final class PendingReferences {
         var key: String
     }
 
-    /// Resolves every deferred key against the target table as loaded; returns the rows
-    /// whose key names no row (in row order), then drops the temporary table.
-    func resolve() throws(SQLiteError) -> [Unresolved] {
+    /// Resolves every deferred key against the target table as loaded; calls `body` for each
+    /// row whose key names no row (in row order, streamed: there may be millions), then drops
+    /// the temporary table. Returns how many there were.
+    @discardableResult
+    func resolve(_ body: (Unresolved) -> Void) throws(SQLiteError) -> Int {
         defer { try? database.execute("DROP TABLE temp.\(name)") }
-        guard count > 0 else { return [] }
+        guard count > 0 else { return 0 }
         let matches = target.key.enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
         try database.execute("""
             UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
@@ -57,14 +59,19 @@ final class PendingReferences {
             WHERE t.\(quoted(table.rowID)) = d.row AND \(matches)
             """)
         let keys = reference.from.indices.map { "d.k\($0)" }.joined(separator: ", ")
-        let rows = try database.rows("""
+        let unresolved = try database.prepare("""
             SELECT d.line, d.col, d.file, \(keys) FROM temp.\(name) AS d
             JOIN main.\(quoted(table.name)) AS t ON t.\(quoted(table.rowID)) = d.row
             WHERE t.\(quoted(reference.column)) IS NULL ORDER BY d.row
             """)
-        return rows.map { row in
-            Unresolved(line: Int(row[0].integer ?? 0), column: row[1].integer.map { Int($0) }, file: row[2].text ?? "",
-                       key: row.dropFirst(3).map(\.description).joined(separator: ","))
+        var found = 0
+        while try unresolved.step() {
+            found += 1
+            body(Unresolved(line: Int(unresolved.int64(at: 0)), column: unresolved.value(at: 1).integer.map { Int($0) },
+                            file: unresolved.value(at: 2).text ?? "",
+                            key: (3..<(3 + reference.from.count)).map { unresolved.value(at: $0).description }.joined(separator: ",")))
         }
+        unresolved.reset() // no statement reads the table when it is dropped
+        return found
     }
 }

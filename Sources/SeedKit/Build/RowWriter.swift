@@ -251,9 +251,7 @@ final class RowWriter: @unchecked Sendable {
                 var statistics = resolver.statistics
                 if let pending = pending[r] {
                     let place = fields.place(of: referenceColumns[r][0])
-                    let left = try pending.resolve()
-                    statistics.unresolved = left.count
-                    for item in left {
+                    statistics.unresolved = try pending.resolve { item in
                         _ = unresolved(r, file: item.file, line: item.line, column: item.column, field: place.field, key: item.key)
                     }
                 }
