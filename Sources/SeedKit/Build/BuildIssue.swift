@@ -13,14 +13,18 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case missingFile = "missing file"
         case duplicateKey = "duplicate key"
         case danglingReference = "dangling reference"
+        /// A mapping that matched nothing, under `--strict`.
+        case unmatchedMappingError = "mapping matched nothing (--strict)"
         // Warnings: reported, the build goes on.
         case unknownColumn = "unknown column"
         case unusedFile = "unused file"
         case nullReference = "unresolved reference kept as NULL"
+        /// A table with no rows, a column whose source matched nothing (see `MappingCheck`).
+        case unmatchedMapping = "mapping matched nothing"
 
         public var isError: Bool {
             switch self {
-            case .unknownColumn, .unusedFile, .nullReference: return false
+            case .unknownColumn, .unusedFile, .nullReference, .unmatchedMapping: return false
             default: return true
             }
         }
