@@ -87,6 +87,8 @@ struct MappingCheckCommandTests {
     func everythingFiltered() throws {
         let schema = Self.schema.replacingOccurrences(of: "    columns:", with: "    filter:\n      - { source: TransportMode, equals: [rail] }\n    columns:")
         try expectMistake(schema, "6:5: table 'service_journey': has no rows: all 2 records were filtered out")
+        let misspelt = Self.schema.replacingOccurrences(of: "    columns:", with: "    filter:\n      - { source: TransportMde, present: true }\n    columns:")
+        try expectMistake(misspelt, "6:5: table 'service_journey': has no rows: all 2 records were filtered out; did you mean 'TransportMode'?")
     }
 
     @Test("CSV: a misspelt header and a file with no records are reported; --strict fails")

@@ -45,7 +45,8 @@ struct MappingCheck {
                 // A nested table of an empty table is empty too: the parent's finding says why.
                 guard !table.optional, table.parent.map({ (rows[$0.table] ?? 0) > 0 }) ?? true else { continue }
                 if let dropped = filtered[table.name], dropped > 0 {
-                    findings.append(Finding(table: table.name, field: "table '\(table.name)'", message: "has no rows: all \(dropped) records were filtered out", paths: []))
+                    findings.append(Finding(table: table.name, field: "table '\(table.name)'", message: "has no rows: all \(dropped) records were filtered out",
+                                            paths: table.filter.map(\.source).flatMap(pathAlternatives)))
                 } else if let element = table.element {
                     let steps = (try? XMLValuePath.elementPattern(element, namespaces: schema.namespaces).steps) ?? []
                     let parent = table.parent.map { " inside a record of '\($0.table)'" } ?? ""
