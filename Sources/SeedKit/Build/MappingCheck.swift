@@ -135,8 +135,10 @@ struct MappingCheck {
             let columns = table.columns.filter { $0.expression == nil }
             let unmatched = columns.filter { !$0.source.contains(where: header.contains) }
             let nothingMatched = unmatched.count == columns.count
+            // Only a header no column reads can be the one a misspelt source meant.
+            let unread = header.filter { name in !columns.contains { $0.source.contains(name) } }
             for column in unmatched {
-                let close = column.source.lazy.compactMap { Self.closest(to: $0, in: header) }.first
+                let close = column.source.lazy.compactMap { Self.closest(to: $0, in: unread) }.first
                 guard close != nil || nothingMatched else { continue }
                 let hint = close.map { "did you mean '\($0)'?" } ?? "the header has \(header.prefix(8).map { "'\($0)'" }.joined(separator: ", "))"
                 report(Finding(table: table.name, column: column.name, field: "\(table.name).\(column.name)", value: column.source.joined(separator: ", "),
@@ -169,7 +171,7 @@ struct MappingCheck {
     /// The name in `names` closest to `name` (a typo or a case slip), if one is close enough.
     static func closest(to name: String, in names: [String]) -> String? {
         let target = Array(name.lowercased().unicodeScalars)
-        let allowed = max(1, min(3, target.count / 4))
+        let allowed = target.count >= 6 ? 2 : 1
         var best: (distance: Int, name: String)?
         for candidate in names where candidate != name {
             let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
