@@ -48,6 +48,9 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
         var cacheSize: Int?
 
+        @Flag(help: "Fail (exit 1, nothing written) when the mapping matches nothing: a table with no rows, a column whose source matched nothing in any input. Without it these are warnings.")
+        var strict = false
+
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
         var gzip = false
 
@@ -63,8 +66,9 @@ extension SeedGen {
         func run() throws {
             Interrupts.removeScratchFilesOnSignal()
             Connection.disableMemoryStatistics()
-            let options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
+            var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                                        allowDangling: allowDangling, cacheSize: cacheSize)
+            options.strict = strict
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {
                 let summary = try SeedBuilder(options: options, progress: display).build()

@@ -123,6 +123,32 @@ struct XMLSourceCommandTests {
         #expect(try rows(scratch, "SELECT departure FROM vehicle_journey ORDER BY id") == [[.integer(85_800)], [.integer(87_000)]])
     }
 
+    @Test("expression: works on CSV tables too; exists: is refused there")
+    func csvExpression() throws {
+        let scratch = Scratch()
+        scratch.write("feed/trips.txt", "trip_id,departure,offset\nT1,23:50:00,1\nT2,08:00:00,\n")
+        let schema = """
+            name: csv-expression
+            schemaVersion: 1
+            tables:
+              - name: trips
+                columns:
+                  - { name: trip_id }
+                  - { name: departure, type: time }
+                  - { name: offset, type: integer, default: "0" }
+                  - { name: departs_at, type: integer, expression: "departure + 86400 * offset" }
+
+            """
+        let file = scratch.write("csv.yaml", schema)
+        let result = try SeedGenProcess.run(["build", scratch.file("feed"), "--schema", file, "--out", scratch.file("out.sqlite"), "--strict"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try rows(scratch, "SELECT departs_at FROM trips ORDER BY id") == [[.integer(172_200)], [.integer(28_800)]])
+        let exists = scratch.write("exists.yaml", schema + "      - { name: flag, exists: true }\n")
+        let refused = try SeedGenProcess.run(["build", scratch.file("feed"), "--schema", exists, "--out", scratch.file("x.sqlite")])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("'exists' is for XML schemas"), "\(refused.stderr)")
+    }
+
     @Test("schema mistakes in the new keys are errors naming the problem")
     func schemaErrors() throws {
         let cases: [(String, String)] = [

@@ -12,6 +12,9 @@ public struct BuildOptions: Sendable {
     public var allowDangling: Bool
     /// Overrides the lookup cache size of every reference.
     public var cacheSize: Int?
+    /// Mapping mistakes (a table with no rows, a source that matched nothing) fail the
+    /// build instead of being warnings.
+    public var strict: Bool = false
 
     public init(inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
                 allowDangling: Bool = false, cacheSize: Int? = nil) {

@@ -51,6 +51,7 @@ public struct SeedBuilder {
         var records: [InputRecord] = []
         var rows: [(name: String, rows: Int)] = []
         var filtered: [String: Int] = [:]
+        var matchedColumns: [String: [Bool]] = [:]
         switch schema.format {
         case .csv:
             for table in schema.loadOrder {
@@ -74,9 +75,19 @@ public struct SeedBuilder {
             records = result.inputs
             rows = result.rows
             filtered = result.filtered
+            matchedColumns = result.matchedColumns
             timer.mark("load XML")
         }
         try fillComputedColumns(schema: schema, connection: connection)
+        let readFiles = Set(records.map(\.name))
+        // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
+        // points): a table or column one export leaves empty is not a mapping mistake.
+        if !SchemaLocator.isBuiltIn(schema) {
+            MappingCheck(schema: schema, inputs: inputs, files: inputs.files.filter { readFiles.contains($0.name) },
+                         rows: Dictionary(rows, uniquingKeysWith: +), filtered: filtered, matchedColumns: matchedColumns,
+                         strict: options.strict, issues: issues).run()
+        }
+        if issues.hasErrors { throw BuildError.invalidInput(issues) }
         let used = Set(records.map(\.name))
         for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
             issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))

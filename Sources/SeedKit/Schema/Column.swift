@@ -7,7 +7,9 @@ public struct Column: Sendable, Equatable {
     /// Source field names, tried in order; the first one present wins. Defaults to the
     /// column name. CSV: header names. XML: a child element (`name`), an attribute (`@id`),
     /// a nested path (`im:collection/im:name`, `category/@term`), the record's own text
-    /// (`.`), or the record's position within its parent or file (`$position`).
+    /// (`.`), the record's position within its parent or file (`$position`), its element's
+    /// name (`$name`), any child (`a/*`), or an attribute of an enclosing element (`../@id`,
+    /// `ancestor::TransXChange/@FileName`).
     public var source: [String]
     /// When true, a record without a value is an error (and the column is NOT NULL).
     public var required: Bool

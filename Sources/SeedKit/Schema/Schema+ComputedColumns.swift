@@ -8,6 +8,7 @@ extension Schema {
         func fail(_ message: String) -> SchemaError { SchemaError(file: file, message: "table '\(table.name)': \(message)") }
         for column in table.columns where column.exists {
             guard format == .xml else { throw fail("column '\(column.name)': 'exists' is for XML schemas (format: xml)") }
+            guard table.list == nil else { throw fail("column '\(column.name)': a list item has no paths to test with 'exists'") }
         }
         let computed = table.columns.filter { $0.expression != nil }
         guard !computed.isEmpty else { return }

@@ -42,8 +42,11 @@ extension Schema {
         let namespaces = try top.stringMap("namespaces")
         _ = try top.string("description")
         var tables: [Table] = []
+        var places = SchemaPlaces()
+        places.file = file
         for var object in try top.objects("tables", what: "a table") {
             tables.append(try Table.parse(&object, format: format))
+            places.record(object, table: tables[tables.count - 1])
         }
         try top.rejectUnknownKeys(in: "the schema")
         if format == .xml {
@@ -54,8 +57,9 @@ extension Schema {
                 tables[index].element = tables[index].name
             }
         }
-        let schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
+        var schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
                             tables: tables, sha256: SHA256.hex(of: bytes))
+        schema.places = places
         try schema.validate(file: file)
         return schema
     }

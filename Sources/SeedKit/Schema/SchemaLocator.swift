@@ -41,6 +41,11 @@ public enum SchemaLocator {
         inputs.files.lazy.filter { $0.name.lowercased().hasSuffix(".xml") }.compactMap(XMLRootElement.of)
     }
 
+    /// True for a schema compiled into seedgen (loaded by `BuiltIn.load`).
+    static func isBuiltIn(_ schema: Schema) -> Bool {
+        schema.places.file.hasPrefix("<built-in ")
+    }
+
     /// The file name looked for inside input folders.
     public static let folderSchemaName = "seedgen.yaml"
 

@@ -47,6 +47,9 @@ final class XMLImporter: XMLEventHandler {
 
     /// Per mapping table: records skipped by its filter in this file.
     var filtered: [Int] { state.pointee.filtered }
+    /// Per mapping table and column: whether some source of the column matched (an element
+    /// or attribute was there, even empty) in a record of this file.
+    private(set) var matchedColumns: [[Bool]]
 
     init(file: InputFile, mapping: XMLMapping, loaders: [TableLoader], context: BuildContext, progress: BuildProgress?) {
         self.file = file
@@ -74,6 +77,7 @@ final class XMLImporter: XMLEventHandler {
             table.table.references.compactMap { $0.to == table.table.name ? nil : indexOfTable[$0.to] }
         }
         unflushed = Array(repeating: false, count: count)
+        matchedColumns = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
         listDelimiters = mapping.tables.map { table in
             table.table.list.map { list in
                 (list.separator.map { Array($0.utf8) }, Array((list.open ?? "").utf8), Array((list.close ?? "").utf8))
@@ -356,7 +360,9 @@ final class XMLImporter: XMLEventHandler {
         for (column, sources) in mapping.columns.enumerated() {
             var found = false
             if mapping.exists[column] {
-                var text = sources.contains { matched($0, in: frame, table: table) } ? "1" : "0"
+                let found = sources.contains { matched($0, in: frame, table: table) }
+                if found { matchedColumns[table][column] = true }
+                var text = found ? "1" : "0"
                 loader.setPlace(line: frame.line, column: frame.column)
                 try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                 continue
@@ -364,7 +370,9 @@ final class XMLImporter: XMLEventHandler {
             for source in sources {
                 switch source {
                 case .slot(let slot):
-                    guard frame.present[slot], !frame.values[slot].isEmpty else { continue }
+                    guard frame.present[slot] else { continue }
+                    matchedColumns[table][column] = true
+                    guard !frame.values[slot].isEmpty else { continue }
                     if shownSlots[table][column] != slot {
                         shownSlots[table][column] = slot
                         loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + mapping.slotPaths[slot]
@@ -385,7 +393,9 @@ final class XMLImporter: XMLEventHandler {
                     try loader.set(column, UnsafeRawBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
                 case .ancestor(let index):
                     let ancestor = mapping.ancestors[index]
-                    guard let kept = ancestorValue(ancestor, of: frame), !ancestorValues[kept].isEmpty else { continue }
+                    guard let kept = ancestorValue(ancestor, of: frame) else { continue }
+                    matchedColumns[table][column] = true
+                    guard !ancestorValues[kept].isEmpty else { continue }
                     if shownSlots[table][column] != -2 - index {
                         shownSlots[table][column] = -2 - index
                         loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + ancestor.written
