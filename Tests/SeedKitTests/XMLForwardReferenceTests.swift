@@ -199,6 +199,17 @@ struct XMLForwardReferenceTests {
         #expect(issue.message.hasSuffix("first copy at \(issue.file):2"))
     }
 
+    @Test("the first copy is found among many rows (its place is read back from disk)")
+    func duplicateAfterManyRows() throws {
+        var stops = "stop_id,stop_name\n"
+        for i in 1...20_000 { stops += "S\(i),Stop \(i)\n" }
+        stops += "S7,Again\n"
+        let issues = try failingBuild(["stops.txt": stops])
+        let issue = try #require(issues.first { $0.kind == .duplicateKey })
+        #expect(issue.line == 20_002)
+        #expect(issue.message.hasSuffix("first copy at \(issue.file):8"))
+    }
+
     @Test("$file in a CSV schema stores the file's name")
     func fileInCSV() throws {
         let folder = TemporaryFolder()

@@ -21,6 +21,7 @@ final class RowWriter: @unchecked Sendable {
     private var outside: [(count: Int, example: BuildIssue?)] // per reference: `onMissing: keep` keys
     private let places: RowPlaces?
     private var firstCopy: Statement?           // finds the row a duplicate repeats
+    private var placeLookups: Int               // each reads the places file: only the first few
     private var resolvedIDs: [Value]            // per reference: the current row's resolved id
     private let keyHasReference: Bool           // resolvedIDs are needed to find a duplicate's first copy
     private var deferredKeys: [(Int, [Value])] = []
@@ -90,7 +91,12 @@ final class RowWriter: @unchecked Sendable {
         resolvedIDs = Array(repeating: .null, count: table.references.count)
         keyHasReference = table.references.contains { table.key.contains($0.column) }
         places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
+        placeLookups = 0
     }
+
+    /// How many rows' places are looked up for messages (the issue log shows the first
+    /// examples of each group; the rest are counted).
+    static let placeLookupLimit = 20
 
     /// Inserts every row of `batch`.
     func write(_ batch: RowBatch) throws(SQLiteError) {
@@ -210,7 +216,8 @@ final class RowWriter: @unchecked Sendable {
 
     /// `file:line` of the row already holding the key of `row` (tables with row ids only).
     private func placeOfFirstCopy(_ batch: RowBatch, _ row: Int) throws(SQLiteError) -> String? {
-        guard let places else { return nil }
+        guard let places, placeLookups < Self.placeLookupLimit else { return nil }
+        placeLookups += 1
         if firstCopy == nil {
             let conditions = table.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
             firstCopy = try context.database.prepare("SELECT \(quoted(table.rowID)) FROM \(quoted(table.name)) WHERE \(conditions)")
@@ -274,7 +281,11 @@ final class RowWriter: @unchecked Sendable {
             context.referenceStatistics[name] = statistics
             for row in unresolvedRows {
                 let place = fields.place(of: referenceColumns[r][0])
-                let rowPlace = places?.place(ofRow: row[0].integer ?? 0)
+                var rowPlace: (file: String, line: Int)?
+                if placeLookups < Self.placeLookupLimit {
+                    placeLookups += 1
+                    rowPlace = places?.place(ofRow: row[0].integer ?? 0)
+                }
                 let key = row.dropFirst().map(\.description).joined(separator: ",")
                 _ = unresolved(r, file: rowPlace?.file ?? place.file, line: rowPlace?.line, column: place.position, field: place.field, key: key)
             }
@@ -290,37 +301,5 @@ final class RowWriter: @unchecked Sendable {
         issue.message = "names no row of '\(reference.to)' in any input (an object outside the input); kept as its id with \(reference.column) = NULL"
             + (count > 1 ? ", as are \(count - 1) more key\(count == 2 ? "" : "s") of \(table.name).\(reference.column)" : "")
         context.issues.record(issue)
-    }
-}
-
-/// Where each inserted row was read (`file:line`), by row id: for the first copy of a
-/// duplicate key and for rows whose self-reference names no row. Kept only for tables with
-/// row ids and a key or a self-reference: 6 bytes a row.
-final class RowPlaces: @unchecked Sendable {
-    private var lines: [Int32] = []
-    private var fileIndexes: [UInt16] = []
-    private var files: [String] = []
-    private var lastFile = 0
-
-    func record(id: Int64, line: Int32, file: String) {
-        guard id >= 1 else { return }
-        let index = Int(id - 1)
-        if index >= lines.count {
-            let count = max(index + 1, lines.count * 2)
-            lines.append(contentsOf: repeatElement(0, count: count - lines.count))
-            fileIndexes.append(contentsOf: repeatElement(0, count: count - fileIndexes.count))
-        }
-        if files.isEmpty || files[lastFile] != file {
-            if let known = files.firstIndex(of: file) { lastFile = known } else { files.append(file); lastFile = files.count - 1 }
-        }
-        lines[index] = line
-        fileIndexes[index] = UInt16(clamping: lastFile)
-    }
-
-    /// The place of the row with id `id`, when it was recorded.
-    func place(ofRow id: Int64) -> (file: String, line: Int)? {
-        guard id >= 1, id <= lines.count, lines[Int(id - 1)] > 0 else { return nil }
-        let index = Int(id - 1)
-        return (files[Int(fileIndexes[index])], Int(lines[index]))
     }
 }
