@@ -210,6 +210,31 @@ struct XMLForwardReferenceTests {
         #expect(issue.message.hasSuffix("first copy at \(issue.file):8"))
     }
 
+    @Test("onMissing: keep in a CSV schema: one warning, ids kept, references NULL")
+    func keepInCSV() throws {
+        let folder = TemporaryFolder()
+        folder.write("feed/lines.txt", "line_id\nL1\n")
+        folder.write("feed/routes.txt", "route_id,line_id\nR1,L1\nR2,X1\nR3,X2\n")
+        let schemaPath = folder.write("schema.yaml", """
+            name: kept
+            schemaVersion: 1
+            tables:
+              - name: lines
+                key: line_id
+                columns: [{ name: line_id }]
+              - name: routes
+                columns: [{ name: route_id }, { name: line_id }]
+                references:
+                  - { column: line_ref, from: line_id, to: lines, onMissing: keep }
+            """)
+        let output = folder.file("seed.sqlite")
+        let summary = try SeedBuilder.build([folder.file("feed")], to: output, schema: schemaPath)
+        #expect(summary.warnings == 1)
+        #expect(summary.warningReport.contains("routes.txt:3:2: line_id: 'X1' names no row of 'lines' in any input (an object outside the input); kept as its id with line_ref = NULL, as is 1 more key of routes.line_ref"))
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.text("SELECT group_concat(route_id || ':' || line_id || ':' || ifnull(line_ref, 'NULL'), ' ') FROM routes") == "R1:L1:1 R2:X1:NULL R3:X2:NULL")
+    }
+
     @Test("$file in a CSV schema stores the file's name")
     func fileInCSV() throws {
         let folder = TemporaryFolder()

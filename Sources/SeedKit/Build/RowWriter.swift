@@ -299,7 +299,7 @@ final class RowWriter: @unchecked Sendable {
         let reference = table.references[r]
         let count = outside[r].count
         issue.message = "names no row of '\(reference.to)' in any input (an object outside the input); kept as its id with \(reference.column) = NULL"
-            + (count > 1 ? ", as are \(count - 1) more key\(count == 2 ? "" : "s") of \(table.name).\(reference.column)" : "")
+            + (count > 1 ? (count == 2 ? ", as is 1 more key" : ", as are \(count - 1) more keys") + " of \(table.name).\(reference.column)" : "")
         context.issues.record(issue)
     }
 }
