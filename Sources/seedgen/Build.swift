@@ -13,7 +13,8 @@ extension SeedGen {
                 onto them. Without --schema, seedgen uses, in order: a seedgen.yaml inside an \
                 input folder, then a built-in schema recognised from the inputs (a GTFS feed \
                 uses the transit schema, Schema/transit.yaml; an OpenStreetMap .osm file the \
-                osm schema, Schema/osm.yaml).
+                osm schema, Schema/osm.yaml; NeTEx XML, whose root is PublicationDelivery, the \
+                netex schema; TransXChange XML the transxchange schema).
 
                 The seed is written to a temporary file next to --out and renamed into place \
                 only when complete: a failed build leaves an existing --out untouched. The same \
@@ -28,6 +29,8 @@ extension SeedGen {
                   seedgen build feed.zip --out seed.sqlite --seed-version 2026.11.21
                   seedgen build topsongs.xml --schema Schema/topsongs.yaml --out songs.sqlite --quiet
                   seedgen build liechtenstein.osm --out osm.sqlite
+                  seedgen build netex-export.zip --out netex.sqlite
+                  seedgen build txc-folder/ --out txc.sqlite
                 """)
 
         @Argument(help: ArgumentHelp("Input folders, .zip archives or files.", valueName: "input"))
