@@ -190,9 +190,15 @@ final class RowWriter: @unchecked Sendable {
             return true
         }
         context.issues.record(BuildIssue(kind: .danglingReference, file: file, line: line, column: column, field: field, value: key,
-                                         message: "names no row of '\(reference.to)' (key \(target.key.joined(separator: ", "))): not found in any input"))
+                                         message: "names no row of '\(reference.to)' (key \(target.key.joined(separator: ", "))): " + (forwardOnly
+                                            ? "not found before it (a withoutRowID table cannot refer to rows further on)"
+                                            : "not found in any input")))
         return false
     }
+
+    /// True when keys must name rows read earlier: XML WITHOUT ROWID rows cannot be updated
+    /// after loading (CSV tables always load after their targets).
+    private var forwardOnly: Bool { context.schema.format == .xml && table.withoutRowID }
 
     /// `onMissing: keep` cannot keep a NULL that is part of a WITHOUT ROWID key.
     private func keepsNullAllowed(_ r: Int) -> Bool {
