@@ -51,6 +51,20 @@ struct XMLForwardReferenceTests {
         return (folder, output, result)
     }
 
+    @Test("thousands of references to rows further down the file resolve (routes before lines)")
+    func forwardInFileLarge() throws {
+        // More routes than a batch: the first batches are written before any line is read.
+        let routes = (1...10_000).map { ("R\($0)", "L\($0 % 7 + 1)") }
+        let text = Self.document(routes: routes, lines: (1...7).map { "L\($0)" })
+        let (_, output, result) = try build(["a.xml": text])
+        let summary = try result.get()
+        #expect(summary.warnings == 0)
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.int("SELECT count(*) FROM route WHERE line_ref IS NULL") == 0)
+        #expect(try db.int("SELECT count(*) FROM route r JOIN line l ON l.id = r.line_ref WHERE l.code != 'L' || (CAST(substr(r.code, 2) AS INTEGER) % 7 + 1)") == 0)
+        #expect(try db.int("SELECT count(*) FROM pragma_foreign_key_check") == 0)
+    }
+
     @Test("a reference to a row further down the file resolves (routes before lines)")
     func forwardInFile() throws {
         let text = Self.document(routes: [("R1", "L2"), ("R2", "L1"), ("R3", "L2")], lines: ["L1", "L2"])
@@ -85,6 +99,19 @@ struct XMLForwardReferenceTests {
         #expect(issue.column != nil)
         #expect(issue.file.hasSuffix("in/a.xml"))
         #expect(issue.description.contains("names no row of 'line' (key code): not found in any input"))
+    }
+
+    @Test("a key made of a forward reference that turns out duplicated fails as a duplicate key")
+    func duplicateAfterResolution() throws {
+        let schema = Self.schema.replacingOccurrences(of: "  - name: route\n    element: Route\n    key: [code]", with: "  - name: route\n    element: Route\n    key: [line_ref, code]")
+        #expect(schema != Self.schema)
+        // The lines are in a later file: the routes' references are resolved after loading.
+        let routes = Self.document(routes: [("R1", "L1"), ("R1", "L2"), ("R1", "L1")], lines: [])
+        let lines = Self.document(routes: [], lines: ["L1", "L2"])
+        let (_, _, result) = try build(["a.xml": routes, "b.xml": lines], schema: schema)
+        guard case .failure(let error) = result else { Issue.record("the build should fail"); return }
+        let issue = try #require(error.issues.first { $0.kind == .duplicateKey })
+        #expect(issue.message.contains("have the same key once line_ref is resolved after loading"))
     }
 
     @Test("--allow-dangling keeps a deferred key that names no row as NULL, with a warning")

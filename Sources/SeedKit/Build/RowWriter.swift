@@ -264,8 +264,16 @@ final class RowWriter: @unchecked Sendable {
                 var statistics = resolver.statistics
                 if let pending = pending[r] {
                     let place = fields.place(of: referenceColumns[r][0])
-                    statistics.unresolved = try pending.resolve { item in
-                        _ = unresolved(r, file: item.file, line: item.line, column: item.column, field: place.field, key: item.key)
+                    do {
+                        statistics.unresolved = try pending.resolve { item in
+                            _ = unresolved(r, file: item.file, line: item.line, column: item.column, field: place.field, key: item.key)
+                        }
+                    } catch where error.code == 2067 || error.code == 1555 { // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
+                        // The key includes this reference: rows that differed while it was
+                        // NULL are the same once it is resolved.
+                        context.issues.record(BuildIssue(
+                            kind: .duplicateKey, file: place.file, field: table.key.joined(separator: "+"),
+                            message: "two rows of '\(table.name)' have the same key once \(reference.column) is resolved after loading: the key must be unique"))
                     }
                 }
                 context.referenceStatistics[name] = statistics
