@@ -13,7 +13,8 @@ extension SeedGen {
                 onto them. Without --schema, seedgen uses, in order: a seedgen.yaml inside an \
                 input folder, then a built-in schema recognised from the inputs (a GTFS feed \
                 uses the transit schema, Schema/transit.yaml; an OpenStreetMap .osm file the \
-                osm schema, Schema/osm.yaml).
+                osm schema, Schema/osm.yaml; NeTEx XML, whose root is PublicationDelivery, the \
+                netex schema; TransXChange XML the transxchange schema).
 
                 The seed is written to a temporary file next to --out and renamed into place \
                 only when complete: a failed build leaves an existing --out untouched. The same \
@@ -28,6 +29,8 @@ extension SeedGen {
                   seedgen build feed.zip --out seed.sqlite --seed-version 2026.11.21
                   seedgen build topsongs.xml --schema Schema/topsongs.yaml --out songs.sqlite --quiet
                   seedgen build liechtenstein.osm --out osm.sqlite
+                  seedgen build netex-export.zip --out netex.sqlite
+                  seedgen build txc-folder/ --out txc.sqlite
                 """)
 
         @Argument(help: ArgumentHelp("Input folders, .zip archives or files.", valueName: "input"))
@@ -56,6 +59,8 @@ extension SeedGen {
 
         @Option(help: ArgumentHelp("The deepest XML element nesting accepted (default 10000).", valueName: "n"))
         var maxXmlDepth: Int = InputLimits.defaultXMLDepth
+        @Flag(help: "Fail (exit 1, nothing written) when the mapping matches nothing: a table with no rows, a column whose source matched nothing in any input. Without it these are warnings.")
+        var strict = false
 
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
         var gzip = false
@@ -83,6 +88,7 @@ extension SeedGen {
             var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                                        allowDangling: allowDangling, cacheSize: cacheSize)
             options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
+            options.strict = strict
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {
                 let summary = try SeedBuilder(options: options, progress: display).build()

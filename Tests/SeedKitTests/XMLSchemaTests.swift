@@ -42,7 +42,7 @@ struct XMLSchemaTests {
     @Test("mistakes are schema errors", arguments: [
         ("element: 'a//b'", "an element path"),
         ("columns: [{ name: x, source: 'a/@b/c' }]", "must be the last step"),
-        ("columns: [{ name: x, source: '$rank' }]", "the only variable is $position"),
+        ("columns: [{ name: x, source: '$rank' }]", "the variables are $position and $name"),
         ("list: { source: '@t', separator: ' ' }", "'list' needs 'parent'"),
     ])
     func mistakes(key: String, message: String) throws {

@@ -13,14 +13,21 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case missingFile = "missing file"
         case duplicateKey = "duplicate key"
         case danglingReference = "dangling reference"
+        /// A mapping that matched nothing, under `--strict`.
+        case unmatchedMappingError = "mapping matched nothing (--strict)"
         // Warnings: reported, the build goes on.
         case unknownColumn = "unknown column"
         case unusedFile = "unused file"
         case nullReference = "unresolved reference kept as NULL"
+        /// Keys of a reference with `onMissing: keep` that name no row of the input: one
+        /// summarised warning per reference.
+        case outsideReference = "reference to objects outside the input"
+        /// A table with no rows, a column whose source matched nothing (see `MappingCheck`).
+        case unmatchedMapping = "mapping matched nothing"
 
         public var isError: Bool {
             switch self {
-            case .unknownColumn, .unusedFile, .nullReference: return false
+            case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping: return false
             default: return true
             }
         }

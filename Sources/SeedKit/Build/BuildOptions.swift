@@ -14,6 +14,9 @@ public struct BuildOptions: Sendable {
     public var cacheSize: Int?
     /// Bounds on record, key and nesting sizes (see `InputLimits`).
     public var limits = InputLimits()
+    /// Mapping mistakes (a table with no rows, a source that matched nothing) fail the
+    /// build instead of being warnings.
+    public var strict: Bool = false
 
     public init(inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
                 allowDangling: Bool = false, cacheSize: Int? = nil) {

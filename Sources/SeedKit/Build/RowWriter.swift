@@ -17,7 +17,14 @@ final class RowWriter: @unchecked Sendable {
     private let referenceParameters: [Int32]
     private let resolvers: [ReferenceResolver?] // nil for a self-reference, resolved after loading
     private let keepsNull: [Bool]               // per reference: a dangling key keeps the row
-    private let lines: LineRecord?
+    private let pending: [PendingReferences?]   // per reference: keys resolved after loading
+    private var outside: [(count: Int, example: BuildIssue?)] // per reference: `onMissing: keep` keys
+    private let places: RowPlaces?
+    private var firstCopy: Statement?           // finds the row a duplicate repeats
+    private var placeLookups: Int               // each reads the places file: only the first few
+    private var resolvedIDs: [Value]            // per reference: the current row's resolved id
+    private let keyHasReference: Bool           // resolvedIDs are needed to find a duplicate's first copy
+    private var deferredKeys: [(Int, [Value])] = []
     private(set) var rowCount = 0
 
     init(table: Table, fields: SourceFields, context: BuildContext) throws(SQLiteError) {
@@ -68,12 +75,33 @@ final class RowWriter: @unchecked Sendable {
         keepsNull = table.references.map { reference in
             (context.allowDangling || reference.onMissing == .null) && !(table.withoutRowID && table.key.contains(reference.column))
         }
-        lines = resolvers.contains { $0 == nil } ? LineRecord() : nil
+        // XML files may name rows further on (or in a later file): a key not known yet is
+        // kept aside and resolved after loading. CSV tables load after their targets, so
+        // there a key not known is absent from the whole input.
+        var pending: [PendingReferences?] = []
+        for (r, reference) in table.references.enumerated() {
+            if context.schema.format == .xml && !table.withoutRowID && !reference.create, let resolver = resolvers[r] {
+                pending.append(try PendingReferences(reference: reference, table: table, target: resolver.target, database: context.database))
+            } else {
+                pending.append(nil)
+            }
+        }
+        self.pending = pending
+        outside = Array(repeating: (0, nil), count: table.references.count)
+        resolvedIDs = Array(repeating: .null, count: table.references.count)
+        keyHasReference = table.references.contains { table.key.contains($0.column) }
+        places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
+        placeLookups = 0
     }
+
+    /// How many rows' places are looked up for messages (the issue log shows the first
+    /// examples of each group; the rest are counted).
+    static let placeLookupLimit = 20
 
     /// Inserts every row of `batch`.
     func write(_ batch: RowBatch) throws(SQLiteError) {
         let columnCount = batch.columnCount
+        let file = places != nil ? fields.file : "" // the reader changes it only between files
         rows: for row in 0..<batch.count {
             let base = row * columnCount
             for column in 0..<columnCount {
@@ -91,8 +119,10 @@ final class RowWriter: @unchecked Sendable {
                 let parent = batch.parents[row]
                 if parent != 0 { try insert.bind(parent, at: parentParameter) } else { try insert.bindNull(at: parentParameter) }
             }
+            deferredKeys.removeAll(keepingCapacity: true)
             for r in 0..<referenceParameters.count {
                 let parameter = referenceParameters[r]
+                if keyHasReference { resolvedIDs[r] = .null }
                 guard let resolver = resolvers[r] else {
                     try insert.bindNull(at: parameter) // a self-reference: resolved after loading
                     continue
@@ -102,15 +132,17 @@ final class RowWriter: @unchecked Sendable {
                     try insert.bindNull(at: parameter)
                 case .found(let id):
                     try insert.bind(id, at: parameter)
+                    if keyHasReference { resolvedIDs[r] = .integer(id) }
                 case .missing(let key):
-                    let reference = table.references[r]
-                    if keepsNull[r] {
-                        try insert.bindNull(at: parameter)
-                        report(.nullReference, referenceColumns[r][0], batch, row, value: key,
-                               message: "names no row of '\(reference.to)'; kept with \(reference.column) = NULL")
-                    } else {
-                        report(.danglingReference, referenceColumns[r][0], batch, row, value: key,
-                               message: "names no row of '\(reference.to)' (key \(resolver.target.key.joined(separator: ", ")))")
+                    try insert.bindNull(at: parameter)
+                    if pending[r] != nil {
+                        deferredKeys.append((r, referenceColumns[r].map { ReferenceResolver.value(batch, batch.cell(row, $0)) }))
+                        continue
+                    }
+                    let line = Int(batch.lines[row])
+                    let place = fields.place(of: referenceColumns[r][0])
+                    if !unresolved(r, file: place.file, line: line, column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                                   field: place.field, key: key) {
                         continue rows
                     }
                 }
@@ -121,26 +153,66 @@ final class RowWriter: @unchecked Sendable {
                 insert.reset()
             } catch where error.code == 2067 || error.code == 1555 { // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
                 insert.reset()
-                reportDuplicate(batch, row)
+                try reportDuplicate(batch, row)
                 continue rows
             } catch {
                 insert.reset()
                 throw error
             }
             rowCount += 1
-            lines?.append(batch.lines[row])
+            if let places { places.record(id: batch.ids[row], line: batch.lines[row], file: file) }
+            for (r, key) in deferredKeys {
+                let place = fields.place(of: referenceColumns[r][0])
+                try pending[r]!.add(row: batch.ids[row], line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                                    file: place.file, key: key)
+            }
         }
     }
 
-    private func report(_ kind: BuildIssue.Kind, _ index: Int, _ batch: RowBatch, _ row: Int, value: String?, message: String) {
-        let line = Int(batch.lines[row])
+    /// The character column where the field of column `index` begins in `row` (CSV), or
+    /// the record's column (XML); nil when unknown.
+    private func sourceColumn(_ index: Int, _ batch: RowBatch, _ row: Int) -> Int? {
         let column = Int(fields.columnsPerValue ? batch.valueColumns[batch.cell(row, index)] : batch.sourceColumns[row])
-        let place = fields.place(of: index)
-        context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: place.position ?? (column > 0 ? column : nil),
-                                         field: place.field ?? table.columns[index].name, value: value, message: message))
+        return column > 0 ? column : nil
     }
 
-    private func reportDuplicate(_ batch: RowBatch, _ row: Int) {
+    /// The one place a key that names no row of the whole input is judged (while streaming
+    /// for CSV, after loading for XML and self-references): an error, or, when the reference
+    /// (or the build, `allowDangling`) keeps such rows, a warning. Returns true when the row
+    /// is kept.
+    private func unresolved(_ r: Int, file: String, line: Int?, column: Int?, field: String?, key: String) -> Bool {
+        let reference = table.references[r]
+        let target = context.schema.table(named: reference.to)!
+        let field = field ?? reference.from[0]
+        if reference.onMissing == .keep && keepsNullAllowed(r) {
+            if outside[r].example == nil {
+                outside[r].example = BuildIssue(kind: .outsideReference, file: file, line: line, column: column, field: field, value: key, message: "")
+            }
+            outside[r].count += 1
+            return true
+        }
+        if keepsNull[r] {
+            context.issues.record(BuildIssue(kind: .nullReference, file: file, line: line, column: column, field: field, value: key,
+                                             message: "names no row of '\(reference.to)' in any input; kept with \(reference.column) = NULL"))
+            return true
+        }
+        context.issues.record(BuildIssue(kind: .danglingReference, file: file, line: line, column: column, field: field, value: key,
+                                         message: "names no row of '\(reference.to)' (key \(target.key.joined(separator: ", "))): " + (forwardOnly
+                                            ? "not found before it (a withoutRowID table cannot refer to rows further on)"
+                                            : "not found in any input")))
+        return false
+    }
+
+    /// True when keys must name rows read earlier: XML WITHOUT ROWID rows cannot be updated
+    /// after loading (CSV tables always load after their targets).
+    private var forwardOnly: Bool { context.schema.format == .xml && table.withoutRowID }
+
+    /// `onMissing: keep` cannot keep a NULL that is part of a WITHOUT ROWID key.
+    private func keepsNullAllowed(_ r: Int) -> Bool {
+        !(table.withoutRowID && table.key.contains(table.references[r].column))
+    }
+
+    private func reportDuplicate(_ batch: RowBatch, _ row: Int) throws(SQLiteError) {
         let keyText = table.key.map { name -> String in
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
                 return "\(name)=\(Self.text(batch, batch.cell(row, index)))"
@@ -153,9 +225,33 @@ final class RowWriter: @unchecked Sendable {
             let first = table.key.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
             column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0
         }
+        var message = "appears twice: the key of '\(table.name)' must be unique"
+        if let first = try placeOfFirstCopy(batch, row) { message += "; first copy at \(first)" }
         context.issues.record(BuildIssue(kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
-                                         field: table.key.joined(separator: "+"), value: keyText,
-                                         message: "appears twice: the key of '\(table.name)' must be unique"))
+                                         field: table.key.joined(separator: "+"), value: keyText, message: message))
+    }
+
+    /// `file:line` of the row already holding the key of `row` (tables with row ids only).
+    private func placeOfFirstCopy(_ batch: RowBatch, _ row: Int) throws(SQLiteError) -> String? {
+        guard let places, placeLookups < Self.placeLookupLimit else { return nil }
+        placeLookups += 1
+        if firstCopy == nil {
+            let conditions = table.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
+            firstCopy = try context.database.prepare("SELECT \(quoted(table.rowID)) FROM \(quoted(table.name)) WHERE \(conditions)")
+        }
+        guard let firstCopy else { return nil }
+        var values: [Value] = []
+        for name in table.key {
+            if let index = table.columns.firstIndex(where: { $0.name == name }) {
+                values.append(ReferenceResolver.value(batch, batch.cell(row, index)))
+            } else {
+                values.append(resolvedIDs[table.references.firstIndex { $0.column == name }!])
+            }
+        }
+        try firstCopy.bind(values)
+        defer { firstCopy.reset() }
+        guard try firstCopy.step() else { return nil }
+        return places.place(ofRow: firstCopy.int64(at: 0)).map { "\($0.file):\($0.line)" }
     }
 
     /// A cell as text, for messages.
@@ -168,14 +264,31 @@ final class RowWriter: @unchecked Sendable {
         }
     }
 
-    /// After the last row: resolves self-references in one statement each and reports the
-    /// keys that name no row; publishes the resolvers' statistics. Runs on the reader's
-    /// thread once the writer is idle.
+    /// After the last row (of every table, so that all targets are loaded): resolves the
+    /// deferred keys and self-references in one statement each, judges the keys that name
+    /// no row, and publishes the resolvers' statistics. Runs on the reader's thread once the
+    /// writer is idle.
     func finish() throws(SQLiteError) {
         for (r, reference) in table.references.enumerated() {
             let name = "\(table.name).\(reference.column)"
             if let resolver = resolvers[r] {
-                context.referenceStatistics[name] = resolver.statistics
+                var statistics = resolver.statistics
+                if let pending = pending[r] {
+                    let place = fields.place(of: referenceColumns[r][0])
+                    do {
+                        statistics.unresolved = try pending.resolve { item in
+                            _ = unresolved(r, file: item.file, line: item.line, column: item.column, field: place.field, key: item.key)
+                        }
+                    } catch where error.code == 2067 || error.code == 1555 { // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
+                        // The key includes this reference: rows that differed while it was
+                        // NULL are the same once it is resolved.
+                        context.issues.record(BuildIssue(
+                            kind: .duplicateKey, file: place.file, field: table.key.joined(separator: "+"),
+                            message: "two rows of '\(table.name)' have the same key once \(reference.column) is resolved after loading: the key must be unique"))
+                    }
+                }
+                context.referenceStatistics[name] = statistics
+                reportOutside(r)
                 continue
             }
             let target = context.schema.table(named: reference.to)!
@@ -186,34 +299,32 @@ final class RowWriter: @unchecked Sendable {
                   (SELECT p.\(quoted(target.rowID)) FROM \(quoted(target.name)) AS p WHERE \(matches))
                 WHERE \(present)
                 """)
-            let unresolved = try context.database.rows(
+            let unresolvedRows = try context.database.rows(
                 "SELECT \(quoted(table.rowID)), \(reference.from.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(quoted(reference.column)) IS NULL AND \(present) ORDER BY 1")
             var statistics = ReferenceStatistics()
-            statistics.unresolved = unresolved.count
+            statistics.unresolved = unresolvedRows.count
             context.referenceStatistics[name] = statistics
-            for row in unresolved {
+            for row in unresolvedRows {
                 let place = fields.place(of: referenceColumns[r][0])
+                var rowPlace: (file: String, line: Int)?
+                if placeLookups < Self.placeLookupLimit {
+                    placeLookups += 1
+                    rowPlace = places?.place(ofRow: row[0].integer ?? 0)
+                }
                 let key = row.dropFirst().map(\.description).joined(separator: ",")
-                context.issues.record(BuildIssue(
-                    kind: keepsNull[r] ? .nullReference : .danglingReference, file: place.file,
-                    line: lines?.line(ofRow: Int(row[0].integer ?? 0)), column: place.position,
-                    field: place.field ?? reference.from[0], value: key,
-                    message: keepsNull[r] ? "names no row of '\(reference.to)'; kept with \(reference.column) = NULL"
-                                          : "names no row of '\(reference.to)' (key \(target.key.joined(separator: ", ")))"))
+                _ = unresolved(r, file: rowPlace?.file ?? place.file, line: rowPlace?.line, column: place.position, field: place.field, key: key)
             }
+            reportOutside(r)
         }
     }
-}
 
-/// The source line of each inserted row, kept only for tables with self-references, whose
-/// dangling keys are found after loading.
-final class LineRecord: @unchecked Sendable {
-    private var lines: [Int32] = []
-
-    func append(_ line: Int32) { lines.append(line) }
-
-    /// The line of the row with id `id` (ids count up from the table's first row).
-    func line(ofRow id: Int) -> Int? {
-        id >= 1 && id <= lines.count ? Int(lines[id - 1]) : nil
+    /// One warning for all the keys of reference `r` kept as ids of objects outside the input.
+    private func reportOutside(_ r: Int) {
+        guard var issue = outside[r].example else { return }
+        let reference = table.references[r]
+        let count = outside[r].count
+        issue.message = "names no row of '\(reference.to)' in any input (an object outside the input); kept as its id with \(reference.column) = NULL"
+            + (count > 1 ? (count == 2 ? ", as is 1 more key" : ", as are \(count - 1) more keys") + " of \(table.name).\(reference.column)" : "")
+        context.issues.record(issue)
     }
 }

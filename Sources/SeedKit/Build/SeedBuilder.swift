@@ -52,6 +52,7 @@ public struct SeedBuilder {
         var records: [InputRecord] = []
         var rows: [(name: String, rows: Int)] = []
         var filtered: [String: Int] = [:]
+        var matchedColumns: [String: [Bool]] = [:]
         switch schema.format {
         case .csv:
             for table in schema.loadOrder {
@@ -75,8 +76,19 @@ public struct SeedBuilder {
             records = result.inputs
             rows = result.rows
             filtered = result.filtered
+            matchedColumns = result.matchedColumns
             timer.mark("load XML")
         }
+        try fillComputedColumns(schema: schema, connection: connection)
+        let readFiles = Set(records.map(\.name))
+        // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
+        // points): a table or column one export leaves empty is not a mapping mistake.
+        if !SchemaLocator.isBuiltIn(schema) {
+            MappingCheck(schema: schema, inputs: inputs, files: inputs.files.filter { readFiles.contains($0.name) },
+                         rows: Dictionary(rows, uniquingKeysWith: +), filtered: filtered, matchedColumns: matchedColumns,
+                         strict: options.strict, issues: issues).run()
+        }
+        if issues.hasErrors { throw BuildError.invalidInput(issues) }
         let used = Set(records.map(\.name))
         for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
             issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
@@ -99,6 +111,16 @@ public struct SeedBuilder {
                             seedVersion: seedVersion, tables: rows, inputs: records, references: context.referenceStatistics,
                             filtered: filtered, warnings: issues.warningCount, warningReport: issues.report(errors: false),
                             outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds)
+    }
+
+    /// Evaluates the `expression` columns once every row (and reference) is in place.
+    private func fillComputedColumns(schema: Schema, connection: Connection) throws {
+        let statements = schema.loadOrder.flatMap(\.computedColumnStatements)
+        guard !statements.isEmpty else { return }
+        progress?.phase("computed columns")
+        try connection.execute("BEGIN")
+        for statement in statements { try connection.execute(statement) }
+        try connection.execute("COMMIT")
     }
 
     /// Fails before any work when a required input file is missing (all of them listed).

@@ -35,6 +35,7 @@ struct CSVImporter {
             // The columns the writer may report on: the key's first and each reference's.
             let placedNames = Set(table.key.prefix(1) + table.references.flatMap { $0.from.prefix(1) })
             let placed = table.columns.indices.filter { placedNames.contains(table.columns[$0].name) && fieldOfColumn[$0] >= 0 }
+            let fileName = Array(file.name.utf8)
             var records = 0
             while try reader.next() {
                 records += 1
@@ -49,6 +50,10 @@ struct CSVImporter {
                 }
                 for index in 0..<columnCount {
                     let field = fieldOfColumn[index]
+                    if field == Self.fileField {
+                        try fileName.withUnsafeBytes { try loader.set(index, $0) }
+                        continue
+                    }
                     try loader.set(index, field >= 0 && field < reader.fieldCount ? reader.field(field) : nil)
                 }
                 try loader.finishRow()
@@ -74,8 +79,13 @@ struct CSVImporter {
         var mapping: [Int] = []
         var missing = false
         for (index, column) in loader.table.columns.enumerated() {
-            let field = column.source.lazy.compactMap { header.firstIndex(of: $0) }.first ?? -1
+            let field = column.source.lazy.compactMap { header.firstIndex(of: $0) }.first
+                ?? (column.source.contains(XMLMapping.fileSource) ? Self.fileField : -1)
             mapping.append(field)
+            if field == Self.fileField {
+                loader.sourceNames[index] = XMLMapping.fileSource
+                continue
+            }
             if field >= 0 {
                 used.insert(field)
                 loader.sourceNames[index] = header[field]
@@ -107,6 +117,8 @@ struct CSVImporter {
         return BuildIssue(kind: .malformedRow, file: file.displayPath, line: place.line, column: place.column,
                           field: header[reader.fieldCount], value: record, message: message + "; '\(header[reader.fieldCount])' is missing")
     }
+    /// The field index standing for `$file`: the input file's name.
+    static let fileField = -2
 
     private func extraFieldsAreEmpty(_ reader: CSVReader, _ expected: Int) -> Bool {
         guard reader.fieldCount > expected else { return false }

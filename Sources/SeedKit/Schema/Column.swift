@@ -7,7 +7,9 @@ public struct Column: Sendable, Equatable {
     /// Source field names, tried in order; the first one present wins. Defaults to the
     /// column name. CSV: header names. XML: a child element (`name`), an attribute (`@id`),
     /// a nested path (`im:collection/im:name`, `category/@term`), the record's own text
-    /// (`.`), or the record's position within its parent or file (`$position`).
+    /// (`.`), the record's position within its parent or file (`$position`), its element's
+    /// name (`$name`), any child (`a/*`), or an attribute of an enclosing element (`../@id`,
+    /// `ancestor::TransXChange/@FileName`).
     public var source: [String]
     /// When true, a record without a value is an error (and the column is NOT NULL).
     public var required: Bool
@@ -17,9 +19,16 @@ public struct Column: Sendable, Equatable {
     public var format: String?
     /// False for a column read only to resolve a reference: it is not stored.
     public var stored: Bool
+    /// XML: true when the value is whether a source matched an element (or attribute) at
+    /// all, stored as 1 or 0 (`<Monday/>` is there or not), whatever its text.
+    public var exists: Bool
+    /// An SQL expression over the row's other columns, evaluated after loading
+    /// (`departure_time + 86400 * departure_day_offset`); such a column has no source.
+    public var expression: String?
 
     public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
-                defaultValue: String? = nil, format: String? = nil, stored: Bool = true) {
+                defaultValue: String? = nil, format: String? = nil, stored: Bool = true,
+                exists: Bool = false, expression: String? = nil) {
         self.name = name
         self.type = type
         self.source = source ?? [name]
@@ -27,6 +36,8 @@ public struct Column: Sendable, Equatable {
         self.defaultValue = defaultValue
         self.format = format
         self.stored = stored
+        self.exists = exists
+        self.expression = expression
     }
 }
 
@@ -47,11 +58,14 @@ public enum ColumnType: String, Sendable, CaseIterable {
     /// A time of day `H:MM:SS`, stored as integer seconds after midnight. Hours may pass 24
     /// (GTFS service days): `25:10:00` is 90600.
     case time
+    /// An ISO 8601 duration `PnDTnHnMnS` (also weeks, `PnW`), stored as integer seconds:
+    /// `PT1M18S` is 78. Years and months are refused: their length in seconds varies.
+    case duration
 
     /// The declared SQL type, which gives the column its affinity.
     public var sqlType: String {
         switch self {
-        case .integer, .boolean, .time: return "INTEGER"
+        case .integer, .boolean, .time, .duration: return "INTEGER"
         case .real: return "REAL"
         case .text, .date, .datetime: return "TEXT"
         }

@@ -8,6 +8,10 @@ public struct Reference: Sendable, Equatable {
         case error
         /// Keep the row with a NULL reference (and count it as a warning).
         case null
+        /// The key names an object outside the input (NeTEx points at national stop
+        /// registries): keep the row, its key columns (which must be stored) holding the id
+        /// and the reference NULL, with one summarised warning per reference.
+        case keep
     }
 
     /// The integer column added to this table.

@@ -55,7 +55,7 @@ extension Schema {
         guard !table.columns.isEmpty else { throw fail("declares no columns") }
         for column in table.columns {
             try claim(column.name, "column name")
-            if column.source.isEmpty || column.source.contains(where: \.isEmpty) { throw fail("column '\(column.name)' has an empty source") }
+            if column.expression == nil && (column.source.isEmpty || column.source.contains(where: \.isEmpty)) { throw fail("column '\(column.name)' has an empty source") }
             if let format = column.format {
                 guard [.date, .datetime, .time].contains(column.type) else {
                     throw fail("column '\(column.name)': 'format' is for date, datetime and time columns")
@@ -72,6 +72,7 @@ extension Schema {
             }
         }
         for reference in table.references { try claim(reference.column, "reference column") }
+        try validateComputedColumns(table, file: file)
         if let parent = table.parent {
             try claim(parent.column, "parent column")
             guard self.table(named: parent.table) != nil else { throw fail("parent table '\(parent.table)' is not declared") }
@@ -96,6 +97,9 @@ extension Schema {
                 guard let column = table.column(named: name) else {
                     throw fail("reference '\(reference.column)' reads column '\(name)', which is not declared")
                 }
+                if reference.onMissing == .keep && !column.stored {
+                    throw fail("reference '\(reference.column)' keeps unknown keys (onMissing: keep), so '\(name)' must be stored")
+                }
                 if reference.to == table.name && !column.stored {
                     throw fail("self-reference '\(reference.column)' needs '\(name)' stored: it is resolved after the table is loaded")
                 }
@@ -116,7 +120,10 @@ extension Schema {
         }
         if let element = table.element {
             if table.list != nil { throw fail("has both 'element' and 'list'; a table's rows come from one of them") }
-            try check { () throws(XMLPathError) in _ = try XMLValuePath.elementPattern(element, namespaces: namespaces) }
+            for alternative in table.elementAlternatives {
+                try check { () throws(XMLPathError) in _ = try XMLValuePath.elementPattern(alternative, namespaces: namespaces) }
+            }
+            if element.isEmpty { throw fail("'element' is empty") }
         }
         if let list = table.list {
             guard table.parent != nil else { throw fail("'list' needs 'parent': the table whose records hold the list") }
@@ -125,20 +132,24 @@ extension Schema {
                 throw fail("'list' needs either a non-empty 'separator' or both 'open' and 'close'")
             }
             try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(list.source, namespaces: namespaces) }
-            for column in table.columns where column.source.contains(where: { $0 != "." && $0 != "$position" }) {
-                throw fail("column '\(column.name)': a list item has only '.' (the item) and '$position' as sources")
+            for column in table.columns where column.source.contains(where: { $0 != "." && $0 != "$position" && $0 != XMLMapping.fileSource }) {
+                throw fail("column '\(column.name)': a list item has only '.' (the item) and '$position' (and '$file') as sources")
             }
         }
         if let parent = table.parent, let parentTable = self.table(named: parent.table), parentTable.element == nil {
             throw fail("its parent '\(parent.table)' has no elements of its own in the XML")
         }
         for column in table.columns {
-            for source in column.source {
+            for source in column.source where source != XMLMapping.fileSource {
                 try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(source, namespaces: namespaces) }
             }
         }
         for condition in table.filter {
-            try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(condition.source, namespaces: namespaces) }
+            try check { () throws(XMLPathError) in
+                guard try XMLValuePath.alternatives(condition.source, namespaces: namespaces).allSatisfy(\.isCaptured) else {
+                    throw XMLPathError(path: condition.source, message: "a filter reads the record's own text and attributes, not $position, $name or an enclosing element")
+                }
+            }
         }
     }
 

@@ -42,8 +42,11 @@ extension Schema {
         let namespaces = try top.stringMap("namespaces")
         _ = try top.string("description")
         var tables: [Table] = []
+        var places = SchemaPlaces()
+        places.file = file
         for var object in try top.objects("tables", what: "a table") {
             tables.append(try Table.parse(&object, format: format))
+            places.record(object, table: tables[tables.count - 1])
         }
         try top.rejectUnknownKeys(in: "the schema")
         if format == .xml {
@@ -54,8 +57,9 @@ extension Schema {
                 tables[index].element = tables[index].name
             }
         }
-        let schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
+        var schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
                             tables: tables, sha256: SHA256.hex(of: bytes))
+        schema.places = places
         try schema.validate(file: file)
         return schema
     }
@@ -68,7 +72,7 @@ extension Table {
         var table = Table(name: name, columns: [])
         table.file = try object.string("file") ?? (format == .csv ? "\(name).txt" : nil)
         table.optional = try object.bool("optional") ?? false
-        table.element = try object.string("element")
+        table.element = try object.strings("element")?.joined(separator: Table.elementSeparator)
         table.rowID = try object.string("rowID") ?? "id"
         table.key = try object.strings("key") ?? []
         table.withoutRowID = try object.bool("withoutRowID") ?? false
@@ -116,10 +120,18 @@ extension Column {
         guard let type = ColumnType(rawValue: typeText) else {
             throw object.error("\(what): unknown type '\(typeText)' (types: \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let column = Column(name: name, type: type, source: try object.strings("source"),
+        let exists = try object.bool("exists") ?? false
+        let expression = try object.string("expression")
+        let source = try object.strings("source")
+        if expression != nil, source != nil { throw object.error("\(what): 'expression' computes the value, so the column has no 'source'") }
+        if expression != nil, exists { throw object.error("\(what): a column has either 'expression' or 'exists', not both") }
+        if exists, object.value("type") != nil, type != .boolean {
+            throw object.error("\(what): an 'exists' column is boolean (1 or 0), not \(type.rawValue)")
+        }
+        let column = Column(name: name, type: exists ? .boolean : type, source: expression != nil ? [] : source,
                             required: try object.bool("required") ?? false,
                             defaultValue: try object.string("default"), format: try object.string("format"),
-                            stored: try object.bool("stored") ?? true)
+                            stored: try object.bool("stored") ?? true, exists: exists, expression: expression)
         try object.rejectUnknownKeys(in: what)
         return column
     }
@@ -133,7 +145,7 @@ extension Reference {
         let to = try object.requiredString("to", in: what)
         let onMissingText = try object.string("onMissing") ?? "error"
         guard let onMissing = OnMissing(rawValue: onMissingText) else {
-            throw object.error("\(what): 'onMissing' must be error or null, not '\(onMissingText)'")
+            throw object.error("\(what): 'onMissing' must be error, null or keep, not '\(onMissingText)'")
         }
         let cacheSize = try object.int("cache") ?? Reference.defaultCacheSize
         guard cacheSize > 0 else { throw object.error("\(what): 'cache' must be at least 1") }

@@ -24,6 +24,8 @@ public struct Schema: Sendable, Equatable {
     public var tables: [Table]
     /// The digest of the schema file's bytes; part of the default seed version.
     public var sha256: String
+    /// Where tables and columns are written in the schema file, for messages.
+    public var places = SchemaPlaces()
 
     public init(name: String, schemaVersion: Int, format: Format, namespaces: [String: String] = [:],
                 tables: [Table], sha256: String = "") {

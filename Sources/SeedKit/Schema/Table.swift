@@ -1,3 +1,5 @@
+import Foundation
+
 /// One table of the seed and where its rows come from.
 public struct Table: Sendable, Equatable {
     /// The SQL table name.
@@ -8,7 +10,17 @@ public struct Table: Sendable, Equatable {
     /// When true, a missing input file is not an error: the table is created empty.
     public var optional: Bool
     /// XML: the element (name or `a/b` path, with namespace prefixes) that is one record.
+    /// Alternatives (`element: [StopPoint, AnnotatedStopPointRef]` in YAML) are separated by
+    /// `elementSeparator`: an element matching any of them is a record.
     public var element: String?
+
+    /// Separates the alternatives of `element`.
+    public static let elementSeparator = " | "
+
+    /// XML: the alternatives of `element`.
+    public var elementAlternatives: [String] {
+        element.map { $0.components(separatedBy: Self.elementSeparator) } ?? []
+    }
     /// XML: a table whose records are nested inside another table's records.
     public var parent: ParentLink?
     /// The integer primary key column every table gets; rows are numbered 1, 2, ... in input

@@ -35,6 +35,11 @@ struct YAMLObject {
         return pairs.first { $0.key == key }?.value
     }
 
+    /// The value of `key`, without marking it read (for where it is written).
+    func peek(_ key: String) -> Node? {
+        pairs.first { $0.key == key }?.value
+    }
+
     mutating func string(_ key: String) throws(SchemaError) -> String? {
         guard let node = value(key) else { return nil }
         guard case .scalar(let scalar) = node else { throw error("'\(key)' must be text", at: node) }

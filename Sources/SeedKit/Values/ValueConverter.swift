@@ -47,6 +47,8 @@ public struct ValueConverter: Sendable {
             return .integer(value ? 1 : 0)
         case .time:
             return convertTime(trimmed)
+        case .duration:
+            return ISODuration.seconds(trimmed)
         case .date:
             return convertDate(trimmed)
         case .datetime:

@@ -42,9 +42,16 @@ final class XMLImporter: XMLEventHandler {
     private var failure: (any Error)?
     /// The deepest element nesting accepted (`InputLimits.xmlDepth`).
     private var maximumDepth: Int { context.limits.xmlDepth }
+    /// Per open element (by depth) and `XMLMapping.ancestorWants` entry: the attribute's
+    /// value, for records inside it that read `../@id` or `ancestor::Name/@id`.
+    private var ancestorValues: [[UInt8]] = []
+    private var ancestorPresent: [Bool] = []
 
     /// Per mapping table: records skipped by its filter in this file.
     var filtered: [Int] { state.pointee.filtered }
+    /// Per mapping table and column: whether some source of the column matched (an element
+    /// or attribute was there, even empty) in a record of this file.
+    private(set) var matchedColumns: [[Bool]]
 
     init(file: InputFile, mapping: XMLMapping, loaders: [TableLoader], context: BuildContext, progress: BuildProgress?) {
         self.file = file
@@ -72,6 +79,7 @@ final class XMLImporter: XMLEventHandler {
             table.table.references.compactMap { $0.to == table.table.name ? nil : indexOfTable[$0.to] }
         }
         unflushed = Array(repeating: false, count: count)
+        matchedColumns = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
         listDelimiters = mapping.tables.map { table in
             table.table.list.map { list in
                 (list.separator.map { Array($0.utf8) }, Array((list.open ?? "").utf8), Array((list.close ?? "").utf8))
@@ -146,13 +154,15 @@ final class XMLImporter: XMLEventHandler {
             return
         }
         guard state.pointee.skipDepth == 0 else { return }
+        if !mapping.ancestorWants.isEmpty { keepAncestorAttributes(tag, local: local, depth: depth) }
+        let named = local >= 0 || mapping.hasWildcards
         let liveCount = state.pointee.live.count
         var kept = 0
         for index in 0..<liveCount {
             let frame = state.pointee.live[index]
             let parentNode = state.pointee.frames[frame].nodes[state.pointee.frames[frame].nodes.count - 1]
             var node = -1
-            if local >= 0 {
+            if named {
                 for child in mapping.tables[state.pointee.frames[frame].table].nodes[parentNode].children
                 where matches(child.test, local: local, namespace: tag.namespace, prefix: tag.prefix) {
                     node = child.node
@@ -169,9 +179,61 @@ final class XMLImporter: XMLEventHandler {
             }
         }
         state.pointee.live.removeLast(liveCount - kept)
-        guard local >= 0 else { return }
-        for table in mapping.tablesByLocalName[local] where active[table] {
+        if local >= 0 {
+            for table in mapping.tablesByLocalName[local] where active[table] {
+                startRecord(of: table, tag: tag, depth: depth)
+            }
+        }
+        for table in mapping.wildcardTables where active[table] {
             startRecord(of: table, tag: tag, depth: depth)
+        }
+    }
+
+    /// Keeps the attributes of this element that records inside it may read as an
+    /// enclosing element's value.
+    private func keepAncestorAttributes(_ tag: XMLStartTag, local: Int, depth: Int) {
+        let wants = mapping.ancestorWants
+        let base = (depth - 1) * wants.count
+        if ancestorPresent.count < base + wants.count {
+            ancestorPresent.append(contentsOf: repeatElement(false, count: base + wants.count - ancestorPresent.count))
+            ancestorValues.append(contentsOf: repeatElement([], count: base + wants.count - ancestorValues.count))
+        }
+        for (index, want) in wants.enumerated() {
+            ancestorPresent[base + index] = false
+            if let element = want.element, !matches(element, local: local, namespace: tag.namespace, prefix: tag.prefix) { continue }
+            for attribute in 0..<tag.attributeCount
+            where matches(want.attribute, local: localIndex(tag.attributeLocalName(attribute)), namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) {
+                ancestorValues[base + index].removeAll(keepingCapacity: true)
+                XMLText.decodeAttribute(tag.attributeValue(attribute), into: &ancestorValues[base + index])
+                ancestorPresent[base + index] = true
+                break
+            }
+        }
+    }
+
+    /// The kept value of an enclosing element's attribute for the record in `frame`, or nil.
+    private func ancestorValue(_ source: XMLMapping.AncestorSource, of frame: XMLRecordFrame) -> Int? {
+        let wants = mapping.ancestorWants
+        var depth = frame.depth - source.levels
+        if source.levels == 0, let element = wants[source.want].element {
+            depth = frame.depth - 1
+            while depth >= 1 {
+                let open = state.pointee.elements[depth - 1]
+                if matches(element, local: open.local, namespace: open.namespace, prefix: open.prefix) { break }
+                depth -= 1
+            }
+        }
+        guard depth >= 1 else { return nil }
+        let index = (depth - 1) * wants.count + source.want
+        return index < ancestorPresent.count && ancestorPresent[index] ? index : nil
+    }
+
+    /// True when `source` matched something for the record in `frame` (`exists: true`).
+    private func matched(_ source: XMLMapping.ValueSource, in frame: XMLRecordFrame, table: Int) -> Bool {
+        switch source {
+        case .slot(let slot): return frame.present[slot]
+        case .ancestor(let index): return ancestorValue(mapping.tables[table].ancestors[index], of: frame) != nil
+        case .position, .name, .item, .file: return true
         }
     }
 
@@ -231,12 +293,8 @@ final class XMLImporter: XMLEventHandler {
 
     private func startRecord(of table: Int, tag: XMLStartTag, depth: Int) {
         let mapping = self.mapping.tables[table]
-        let steps = mapping.pattern
-        guard depth >= steps.count, !mapping.anchored || depth == steps.count else { return }
-        for (offset, step) in steps.enumerated() {
-            let element = state.pointee.elements[depth - steps.count + offset]
-            guard matches(step, local: element.local, namespace: element.namespace, prefix: element.prefix) else { return }
-        }
+        guard matchesPattern(mapping.pattern, anchored: mapping.anchored, depth: depth)
+            || mapping.otherPatterns.contains(where: { matchesPattern($0.steps, anchored: $0.anchored, depth: depth) }) else { return }
         var parent = -1
         if let parentTable = mapping.parent {
             // A nested table's records are only those inside a record of its parent.
@@ -272,6 +330,16 @@ final class XMLImporter: XMLEventHandler {
             state.pointee.captures.removeAll { $0.frame == frame }
             state.pointee.skipDepth = depth
         }
+    }
+
+    /// True when the open elements end with `steps` (from the root when `anchored`).
+    private func matchesPattern(_ steps: [XMLMapping.NameTest], anchored: Bool, depth: Int) -> Bool {
+        guard depth >= steps.count, !anchored || depth == steps.count else { return false }
+        for (offset, step) in steps.enumerated() {
+            let element = state.pointee.elements[depth - steps.count + offset]
+            guard matches(step, local: element.local, namespace: element.namespace, prefix: element.prefix) else { return false }
+        }
+        return true
     }
 
     /// Reads the attributes `node` wants from `tag` and starts capturing its text.
@@ -328,10 +396,20 @@ final class XMLImporter: XMLEventHandler {
         loader.beginRow(line: frame.line, column: frame.column)
         for (column, sources) in mapping.columns.enumerated() {
             var found = false
+            if mapping.exists[column] {
+                let found = sources.contains { matched($0, in: frame, table: table) }
+                if found { matchedColumns[table][column] = true }
+                var text = found ? "1" : "0"
+                loader.setPlace(line: frame.line, column: frame.column)
+                try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                continue
+            }
             for source in sources {
                 switch source {
                 case .slot(let slot):
-                    guard frame.present[slot], !frame.values[slot].isEmpty else { continue }
+                    guard frame.present[slot] else { continue }
+                    matchedColumns[table][column] = true
+                    guard !frame.values[slot].isEmpty else { continue }
                     if shownSlots[table][column] != slot {
                         shownSlots[table][column] = slot
                         loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + mapping.slotPaths[slot]
@@ -341,8 +419,26 @@ final class XMLImporter: XMLEventHandler {
                 case .position:
                     var text = String(frame.position)
                     try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                case .file:
+                    var text = file.name
+                    try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                 case .item:
                     continue
+                case .name:
+                    let name = state.pointee.elements[frame.depth - 1].name
+                    loader.setPlace(line: frame.line, column: frame.column)
+                    try loader.set(column, UnsafeRawBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
+                case .ancestor(let index):
+                    let ancestor = mapping.ancestors[index]
+                    guard let kept = ancestorValue(ancestor, of: frame) else { continue }
+                    matchedColumns[table][column] = true
+                    guard !ancestorValues[kept].isEmpty else { continue }
+                    if shownSlots[table][column] != -2 - index {
+                        shownSlots[table][column] = -2 - index
+                        loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + ancestor.written
+                    }
+                    loader.setPlace(line: frame.line, column: frame.column)
+                    try ancestorValues[kept].withUnsafeBytes { try loader.set(column, $0) }
                 }
                 found = true
                 break
@@ -376,7 +472,10 @@ final class XMLImporter: XMLEventHandler {
             for (index, range) in items.enumerated() {
                 loader.beginRow(line: frame.valueLines[slot], column: frame.valueColumns[slot])
                 for (column, sources) in mapping.columns.enumerated() {
-                    if case .position = sources.first {
+                    if case .file = sources.first {
+                        var text = file.name
+                        try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                    } else if case .position = sources.first {
                         var text = String(index + 1)
                         try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                     } else {
@@ -460,7 +559,7 @@ final class XMLImporter: XMLEventHandler {
 
     @inline(__always)
     private func matches(_ test: XMLMapping.NameTest, local: Int, namespace: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Bool {
-        guard test.local == local else { return false }
+        guard test.local == local else { return test.local == XMLMapping.wildcard }
         switch test.namespace {
         case .any: return true
         case .none: return namespace == nil

@@ -20,6 +20,8 @@ struct XMLLoad {
         var rows: [(name: String, rows: Int)]
         /// Records skipped by filters, by table.
         var filtered: [String: Int]
+        /// Per table read from XML: per column, whether some source matched in any input.
+        var matchedColumns: [String: [Bool]] = [:]
     }
 
     func run() throws -> Result {
@@ -34,6 +36,7 @@ struct XMLLoad {
 
         var records: [InputRecord] = []
         var filtered: [String: Int] = [:]
+        var matched = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
         try database.execute("BEGIN")
         for file in plan(mapping) {
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
@@ -41,11 +44,17 @@ struct XMLLoad {
             for (index, count) in importer.filtered.enumerated() where count > 0 {
                 filtered[mapping.tables[index].table.name, default: 0] += count
             }
+            for (table, columns) in importer.matchedColumns.enumerated() {
+                for (column, found) in columns.enumerated() where found { matched[table][column] = true }
+            }
             // The rows of this file reach the database before the next file looks them up.
             for loader in loaders { try loader.flush() }
             try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
             if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         }
+        // Every table's last rows are in before any deferred reference is resolved.
+        for loader in loaders { try loader.flush() }
+        try? context.writeQueue.drain()
         for loader in loaders { try loader.finish() }
         try database.execute("COMMIT")
         if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
@@ -56,7 +65,9 @@ struct XMLLoad {
             let count = try database.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
             rows.append((table.name, Int(count)))
         }
-        return Result(inputs: records, rows: rows, filtered: filtered)
+        var result = Result(inputs: records, rows: rows, filtered: filtered)
+        for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
+        return result
     }
 
     /// The input files read by some table, in reading order.

@@ -2,10 +2,13 @@
 /// its records and, as a small tree of paths below the record's element, where each value
 /// is read. Names are numbered so that matching an element is comparing integers.
 struct XMLMapping {
+    /// The `local` of `*`, which any element matches.
+    static let wildcard = -2
+
     /// A name test with its names numbered (see `XMLNameTest` for the rules).
     struct NameTest {
         enum Namespace { case any, none, uri(Int), prefix(Int) }
-        /// Index into `localNames`.
+        /// Index into `localNames`, or `wildcard`.
         var local: Int
         var namespace: Namespace
     }
@@ -26,8 +29,22 @@ struct XMLMapping {
         case slot(Int)
         /// The record's position.
         case position
+        /// The input file's name (`$file`), as listed in `seedgen_inputs`.
+        case file
         /// The list item itself (list tables).
         case item
+        /// The local name of the record's element (`$name`).
+        case name
+        /// An attribute of an enclosing element: index into the table's `ancestors`.
+        case ancestor(Int)
+    }
+
+    /// An enclosing element's attribute a table reads: which `ancestorWants` entry keeps it,
+    /// and how the element is found (`levels` up, or with 0 the nearest named by the want).
+    struct AncestorSource {
+        var want: Int
+        var levels: Int
+        var written: String
     }
 
     /// How one table's rows are read.
@@ -36,6 +53,8 @@ struct XMLMapping {
         /// The element path of a record (empty for list tables) and whether it starts at the root.
         var pattern: [NameTest] = []
         var anchored = false
+        /// Further element paths whose elements are records too (`element: [A, B]`).
+        var otherPatterns: [(steps: [NameTest], anchored: Bool)] = []
         /// The mapping index of the enclosing table, for nested records and lists.
         var parent: Int?
         /// Mapping indexes of the tables nested in this one (records and lists).
@@ -48,6 +67,10 @@ struct XMLMapping {
         var slotKeys: [XMLValuePath] = []
         /// Per column: its sources, in fall-back order.
         var columns: [[ValueSource]] = []
+        /// Per column: true for `exists: true` (1 when a source matched, else 0).
+        var exists: [Bool] = []
+        /// The enclosing elements' attributes the columns read (`ValueSource.ancestor`).
+        var ancestors: [AncestorSource] = []
         /// Filter conditions, each with the slots of its source.
         var filters: [(slots: [Int], test: Condition.Test)] = []
         /// True when every filter reads only attributes of the record's element, so a record
@@ -56,6 +79,9 @@ struct XMLMapping {
         /// List tables: the parent's slots holding the list.
         var listSlots: [Int] = []
     }
+
+    /// The source that reads the input file's name.
+    static let fileSource = "$file"
 
     /// Local names of every element and attribute the schema mentions.
     private(set) var localNames: [String] = []
@@ -66,6 +92,14 @@ struct XMLMapping {
     private(set) var tables: [TableMapping] = []
     /// Per local name: the tables whose record element has that name.
     private(set) var tablesByLocalName: [[Int]] = []
+    /// The tables whose record element is `*` (any element).
+    private(set) var wildcardTables: [Int] = []
+    /// True when some path has a `*` step: elements the schema does not name may match.
+    private(set) var hasWildcards = false
+    /// Attributes of enclosing elements that some table reads (`../@id`,
+    /// `ancestor::Name/@id`), kept for every open element they may belong to. Empty unless
+    /// the schema uses such paths, so other schemas pay nothing.
+    private(set) var ancestorWants: [(element: NameTest?, attribute: NameTest)] = []
 
     init(schema: Schema) throws(XMLPathError) {
         let readTables = schema.loadOrder.filter { $0.element != nil || $0.list != nil }
@@ -73,29 +107,47 @@ struct XMLMapping {
         for table in readTables {
             var mapping = TableMapping(table: table)
             mapping.parent = table.parent.flatMap { indexOfTable[$0.table] }
-            if let element = table.element {
+            for (index, element) in table.elementAlternatives.enumerated() {
                 let (steps, anchored) = try XMLValuePath.elementPattern(element, namespaces: schema.namespaces)
-                mapping.pattern = steps.map { compile($0) }
-                mapping.anchored = anchored
+                if index == 0 {
+                    mapping.pattern = steps.map { compile($0) }
+                    mapping.anchored = anchored
+                } else {
+                    mapping.otherPatterns.append((steps.map { compile($0) }, anchored))
+                }
             }
             if mapping.parent == nil { mapping.filePattern = table.file ?? "*.xml" }
             for column in table.columns {
                 var sources: [ValueSource] = []
                 for source in column.source {
+                    if source == XMLMapping.fileSource {
+                        sources.append(.file)
+                        continue
+                    }
                     if table.list != nil {
                         sources.append(source == "$position" ? .position : .item)
                         continue
                     }
                     for path in try XMLValuePath.alternatives(source, namespaces: schema.namespaces) {
-                        sources.append(path == .position ? .position : .slot(slot(for: path, written: source, in: &mapping)))
+                        switch path {
+                        case .position: sources.append(.position)
+                        case .name: sources.append(.name)
+                        case .ancestor(let levels, let element, let attribute):
+                            let want = ancestorWant(element: element.map { compile($0) }, attribute: compile(attribute))
+                            mapping.ancestors.append(AncestorSource(want: want, levels: levels, written: source))
+                            sources.append(.ancestor(mapping.ancestors.count - 1))
+                        default: sources.append(.slot(slot(for: path, written: source, in: &mapping)))
+                        }
                     }
                 }
                 mapping.columns.append(sources)
+                mapping.exists.append(column.exists)
             }
             for condition in table.filter {
-                let paths = try XMLValuePath.alternatives(condition.source, namespaces: schema.namespaces).filter { $0 != .position }
+                let paths = try XMLValuePath.alternatives(condition.source, namespaces: schema.namespaces).filter(\.isCaptured)
                 mapping.filters.append((paths.map { slot(for: $0, written: condition.source, in: &mapping) }, condition.test))
             }
+            if hasWildcards { Self.mergeWildcards(&mapping.nodes) }
             let startSlots = Set(mapping.nodes[0].attributes.map(\.slot))
             mapping.filtersAtStart = !mapping.filters.isEmpty && mapping.filters.allSatisfy { $0.slots.allSatisfy(startSlots.contains) }
             tables.append(mapping)
@@ -104,7 +156,7 @@ struct XMLMapping {
         for index in tables.indices {
             guard let list = tables[index].table.list, let parent = tables[index].parent else { continue }
             var parentMapping = tables[parent]
-            for path in try XMLValuePath.alternatives(list.source, namespaces: schema.namespaces) where path != .position {
+            for path in try XMLValuePath.alternatives(list.source, namespaces: schema.namespaces) where path.isCaptured {
                 tables[index].listSlots.append(slot(for: path, written: list.source, in: &parentMapping))
             }
             tables[parent] = parentMapping
@@ -114,7 +166,14 @@ struct XMLMapping {
         }
         tablesByLocalName = Array(repeating: [], count: localNames.count)
         for (index, table) in tables.enumerated() {
-            if let last = table.pattern.last { tablesByLocalName[last.local].append(index) }
+            var lasts = table.pattern.last.map { [$0.local] } ?? []
+            for other in table.otherPatterns where !lasts.contains(other.steps.last!.local) { lasts.append(other.steps.last!.local) }
+            // A table with a `*` alternative is tried at every element, and only there.
+            if lasts.contains(Self.wildcard) {
+                wildcardTables.append(index)
+            } else {
+                for last in lasts { tablesByLocalName[last].append(index) }
+            }
         }
     }
 
@@ -129,7 +188,7 @@ struct XMLMapping {
             var current = 0
             for step in steps {
                 let test = compile(step)
-                if let next = mapping.nodes[current].children.first(where: { same($0.test, test) })?.node {
+                if let next = mapping.nodes[current].children.first(where: { Self.same($0.test, test) })?.node {
                     current = next
                 } else {
                     mapping.nodes.append(PathNode())
@@ -142,12 +201,58 @@ struct XMLMapping {
         switch path {
         case .text(let steps): mapping.nodes[node(steps)].textSlots.append(slot)
         case .attribute(let steps, let name): mapping.nodes[node(steps)].attributes.append((compile(name), slot))
-        case .position: break
+        case .position, .name, .ancestor: break
         }
         return slot
     }
 
-    private func same(_ a: NameTest, _ b: NameTest) -> Bool {
+    /// An open element follows one path-tree node, the first child whose test it matches.
+    /// So that an element matching both a name and a `*` sibling reads the values of both,
+    /// each named child also gets (a copy of) its wildcard siblings' subtrees, and wildcard
+    /// children are tried last.
+    private static func mergeWildcards(_ nodes: inout [PathNode]) {
+        func copy(_ index: Int) -> Int {
+            var node = nodes[index]
+            node.children = node.children.map { ($0.test, copy($0.node)) }
+            nodes.append(node)
+            return nodes.count - 1
+        }
+        func merge(_ source: Int, into target: Int) {
+            guard source != target else { return }
+            nodes[target].attributes += nodes[source].attributes
+            nodes[target].textSlots += nodes[source].textSlots
+            for child in nodes[source].children {
+                if let same = nodes[target].children.first(where: { Self.same($0.test, child.test) }) {
+                    merge(child.node, into: same.node)
+                } else {
+                    nodes[target].children.append((child.test, copy(child.node)))
+                }
+            }
+        }
+        var index = 0
+        while index < nodes.count {
+            let wildcards = nodes[index].children.filter { $0.test.local == wildcard }
+            if !wildcards.isEmpty {
+                for named in nodes[index].children where named.test.local != wildcard {
+                    for card in wildcards { merge(card.node, into: named.node) }
+                }
+                nodes[index].children = nodes[index].children.filter { $0.test.local != wildcard } + wildcards
+            }
+            index += 1
+        }
+    }
+
+    /// The index of the enclosing-element attribute `element`/`attribute` in `ancestorWants`.
+    private mutating func ancestorWant(element: NameTest?, attribute: NameTest) -> Int {
+        if let index = ancestorWants.firstIndex(where: { want in
+            Self.same(want.attribute, attribute) && (want.element == nil) == (element == nil)
+                && (element.map { e in Self.same(want.element!, e) } ?? true)
+        }) { return index }
+        ancestorWants.append((element, attribute))
+        return ancestorWants.count - 1
+    }
+
+    private static func same(_ a: NameTest, _ b: NameTest) -> Bool {
         guard a.local == b.local else { return false }
         switch (a.namespace, b.namespace) {
         case (.any, .any), (.none, .none): return true
@@ -157,6 +262,10 @@ struct XMLMapping {
     }
 
     private mutating func compile(_ test: XMLNameTest) -> NameTest {
+        if test.localName == "*" {
+            hasWildcards = true
+            return NameTest(local: Self.wildcard, namespace: .any)
+        }
         let local = Self.number(test.localName, in: &localNames)
         switch test.namespace {
         case .any: return NameTest(local: local, namespace: .any)

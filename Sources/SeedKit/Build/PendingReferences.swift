@@ -1,0 +1,77 @@
+import SeedSQLite
+
+/// The references of one table's reference column whose target row was not known yet when
+/// their row was written (XML: NeTEx lists `<routes>` before the `<lines>` they point at).
+/// Each is kept on disk in a temporary table (row id, place, key), not in memory; after
+/// every input is loaded they are resolved in one set-based statement, and only the keys
+/// still unknown are dangling: absent from the whole input.
+final class PendingReferences {
+    let reference: Reference
+    let table: Table
+    let target: Table
+    private let database: Connection
+    private let name: String
+    private let insert: Statement
+    /// How many rows were deferred.
+    private(set) var count = 0
+
+    init(reference: Reference, table: Table, target: Table, database: Connection) throws(SQLiteError) {
+        self.reference = reference
+        self.table = table
+        self.target = target
+        self.database = database
+        name = quoted("seedgen_pending_\(table.name)_\(reference.column)")
+        let keys = reference.from.indices.map { "k\($0)" }
+        // TEMP: the temporary database lives in its own file (temp_store = FILE) and is
+        // never part of the seed.
+        try database.execute("CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \(keys.joined(separator: ", ")))")
+        let marks = Array(repeating: "?", count: keys.count + 4).joined(separator: ", ")
+        insert = try database.prepare("INSERT INTO temp.\(name) VALUES (\(marks))")
+    }
+
+    /// Remembers that row `row` (read at `file`:`line`:`column`) names the target key `key`.
+    func add(row: Int64, line: Int, column: Int?, file: String, key: [Value]) throws(SQLiteError) {
+        try insert.bind([.integer(row), .integer(Int64(line)), column.map { .integer(Int64($0)) } ?? .null, .text(file)] + key)
+        defer { insert.reset() }
+        _ = try insert.step()
+        count += 1
+    }
+
+    /// A key still unknown after resolution, with the place of the row that names it.
+    struct Unresolved {
+        var line: Int
+        var column: Int?
+        var file: String
+        var key: String
+    }
+
+    /// Resolves every deferred key against the target table as loaded; calls `body` for each
+    /// row whose key names no row (in row order, streamed: there may be millions), then drops
+    /// the temporary table. Returns how many there were.
+    @discardableResult
+    func resolve(_ body: (Unresolved) -> Void) throws(SQLiteError) -> Int {
+        defer { try? database.execute("DROP TABLE temp.\(name)") }
+        guard count > 0 else { return 0 }
+        let matches = target.key.enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
+        try database.execute("""
+            UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
+            FROM temp.\(name) AS d, main.\(quoted(target.name)) AS p
+            WHERE t.\(quoted(table.rowID)) = d.row AND \(matches)
+            """)
+        let keys = reference.from.indices.map { "d.k\($0)" }.joined(separator: ", ")
+        let unresolved = try database.prepare("""
+            SELECT d.line, d.col, d.file, \(keys) FROM temp.\(name) AS d
+            JOIN main.\(quoted(table.name)) AS t ON t.\(quoted(table.rowID)) = d.row
+            WHERE t.\(quoted(reference.column)) IS NULL ORDER BY d.row
+            """)
+        var found = 0
+        while try unresolved.step() {
+            found += 1
+            body(Unresolved(line: Int(unresolved.int64(at: 0)), column: unresolved.value(at: 1).integer.map { Int($0) },
+                            file: unresolved.value(at: 2).text ?? "",
+                            key: (3..<(3 + reference.from.count)).map { unresolved.value(at: $0).description }.joined(separator: ",")))
+        }
+        unresolved.reset() // no statement reads the table when it is dropped
+        return found
+    }
+}

@@ -1,0 +1,56 @@
+import CLibXML2
+
+/// The element and attribute names an XML input actually uses, with their namespaces: read
+/// only when a mapping matched nothing, to suggest the names the schema probably meant.
+final class XMLNameSurvey: XMLEventHandler {
+    /// Distinct element names: local name → the namespace URIs it appears in ("" for none).
+    private(set) var elements: [String: Set<String>] = [:]
+    /// Distinct attribute local names.
+    private(set) var attributes: Set<String> = []
+    /// Every namespace URI elements are in.
+    var namespaces: Set<String> { elements.values.reduce(into: Set<String>()) { $0.formUnion($1) }.subtracting([""]) }
+
+    // Names are interned by the parser: each distinct pointer pair is converted once.
+    private var seenElements: Set<[Int]> = []
+    private var seenAttributes: Set<Int> = []
+    /// Past this many distinct names the survey stops collecting (a file of generated names).
+    private static let limit = 20_000
+
+    /// Reads `files` (errors end the survey of that file quietly: the build reported them).
+    init(files: [InputFile]) {
+        for file in files { survey(file) }
+    }
+
+    private func survey(_ file: InputFile) {
+        guard let source = try? file.open() else { return }
+        let parser = XMLPushParser(file: file.displayPath, handler: self)
+        seenElements = []
+        seenAttributes = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
+        defer { buffer.deallocate() }
+        do {
+            while true {
+                let count = try source.read(into: buffer)
+                try parser.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), final: count == 0)
+                if count == 0 { break }
+            }
+        } catch {}
+    }
+
+    func startElement(_ tag: XMLStartTag) {
+        guard seenElements.count < Self.limit else { return }
+        if seenElements.insert([Int(bitPattern: tag.localName), Int(bitPattern: tag.namespace)]).inserted {
+            elements[Self.string(tag.localName), default: []].insert(tag.namespace.map(Self.string) ?? "")
+        }
+        for index in 0..<tag.attributeCount where seenAttributes.insert(Int(bitPattern: tag.attributeLocalName(index))).inserted {
+            attributes.insert(Self.string(tag.attributeLocalName(index)))
+        }
+    }
+
+    func endElement() {}
+    func characters(_ text: UnsafeRawBufferPointer) {}
+
+    private static func string(_ name: UnsafePointer<xmlChar>) -> String {
+        String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+    }
+}
