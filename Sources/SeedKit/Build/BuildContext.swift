@@ -11,6 +11,10 @@ final class BuildContext {
     let allowDangling: Bool
     /// Overrides every reference's cache size, when set.
     let cacheSize: Int?
+    /// Data errors leave the value NULL or the row out, as warnings (`BuildOptions.lenient`).
+    var lenient = false
+    /// CSV syntax repairs are errors (`BuildOptions.strict`).
+    var strict = false
     private var nextIDs: [String: Int64] = [:]
     private let idLock = NSLock()
     /// The writer thread every loader of this build hands its rows to.

@@ -12,14 +12,24 @@ public struct BuildOptions: Sendable {
     public var allowDangling: Bool
     /// Overrides the lookup cache size of every reference.
     public var cacheSize: Int?
+    /// Keep going past data errors: a bad value in a nullable column becomes NULL, a row that
+    /// cannot be kept (bad required value, duplicate key, wrong field count) is left out, a
+    /// dangling reference becomes NULL; each decision is a warning, and the rows left out are
+    /// counted in `seedgen_inputs.rejected`. Implies `allowDangling`.
+    public var lenient: Bool
+    /// Treat the CSV syntax repairs (text after a closing quote, a quote inside an unquoted
+    /// field, spaces before an opening quote) as errors instead of warnings.
+    public var strict: Bool
 
     public init(inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
-                allowDangling: Bool = false, cacheSize: Int? = nil) {
+                allowDangling: Bool = false, cacheSize: Int? = nil, lenient: Bool = false, strict: Bool = false) {
         self.inputs = inputs
         self.output = output
         self.schemaPath = schemaPath
         self.seedVersion = seedVersion
         self.allowDangling = allowDangling
         self.cacheSize = cacheSize
+        self.lenient = lenient
+        self.strict = strict
     }
 }

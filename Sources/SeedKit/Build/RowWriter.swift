@@ -109,8 +109,9 @@ final class RowWriter: @unchecked Sendable {
                         report(.nullReference, referenceColumns[r][0], batch, row, value: key,
                                message: "names no row of '\(reference.to)'; kept with \(reference.column) = NULL")
                     } else {
-                        report(.danglingReference, referenceColumns[r][0], batch, row, value: key,
-                               message: "names no row of '\(reference.to)' (key \(resolver.target.key.joined(separator: ", ")))")
+                        let message = "names no row of '\(reference.to)' (key \(resolver.target.key.joined(separator: ", ")))"
+                        report(context.lenient ? .rowLeftOut : .danglingReference, referenceColumns[r][0], batch, row, value: key,
+                               message: context.lenient ? message + "; the row is left out" : message)
                         continue rows
                     }
                 }
@@ -148,9 +149,10 @@ final class RowWriter: @unchecked Sendable {
             return "\(name)=\(referenceColumns[r].map { Self.text(batch, batch.cell(row, $0)) }.joined(separator: ","))"
         }.joined(separator: ", ")
         let column = Int(batch.sourceColumns[row])
-        context.issues.record(BuildIssue(kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
-                                         field: table.key.joined(separator: "+"), value: keyText,
-                                         message: "appears twice: the key of '\(table.name)' must be unique"))
+        let message = "appears twice: the key of '\(table.name)' must be unique"
+        context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .duplicateKey, file: fields.file, line: Int(batch.lines[row]),
+                                         column: column > 0 ? column : nil, field: table.key.joined(separator: "+"), value: keyText,
+                                         message: context.lenient ? message + "; the later row is left out" : message))
     }
 
     /// A cell as text, for messages.

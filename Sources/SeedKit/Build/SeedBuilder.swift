@@ -16,7 +16,7 @@ public struct SeedBuilder {
     /// Runs the build. On failure nothing is written and an existing output is untouched.
     public func build() throws(BuildError) -> BuildSummary {
         let clock = ContinuousClock.now
-        let inputs: InputSet
+        var inputs: InputSet
         do { inputs = try InputSet(paths: options.inputs) } catch { throw .input(error) }
         let schema: Schema
         do {
@@ -24,6 +24,11 @@ public struct SeedBuilder {
         } catch { throw .schema(error) }
 
         let issues = IssueLog()
+        let emptyFiles = schema.format == .csv ? inputs.files.filter { $0.size == 0 } : []
+        for file in emptyFiles {
+            issues.record(BuildIssue(kind: .emptyFile, file: file.displayPath, message: "is empty (0 bytes); treated as absent"))
+        }
+        inputs = inputs.removing(emptyFiles)
         try checkRequiredFiles(schema: schema, inputs: inputs, issues: issues)
         let database = try SeedDatabase(outputPath: options.output)
         do {
@@ -44,26 +49,34 @@ public struct SeedBuilder {
         let connection = database.connection!
         let timer = PhaseTimer()
         let context = BuildContext(database: connection, schema: schema, issues: issues,
-                                   allowDangling: options.allowDangling, cacheSize: options.cacheSize)
+                                   allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize)
+        context.lenient = options.lenient
+        context.strict = options.strict
         // Whatever happens, the writer thread is idle before the connection is used or closed.
         defer { try? context.writeQueue.drain() }
         for statement in schema.createTableStatements { try connection.execute(statement) }
+        let extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs, issues: issues).tables() : []
+        for extra in extraTables { try connection.execute(extra.table.createStatement) }
         var records: [InputRecord] = []
         var rows: [(name: String, rows: Int)] = []
         var filtered: [String: Int] = [:]
+        var rejected: [String: Int] = [:]
         switch schema.format {
         case .csv:
-            for table in schema.loadOrder {
+            let sources = schema.loadOrder.map { table in (table, table.file.flatMap { inputs.file(named: $0) }, false) }
+                + extraTables.map { ($0.table, Optional($0.file), true) }
+            for (table, file, byPosition) in sources {
                 if let statement = table.keyIndexStatement { try connection.execute(statement) }
                 var count = 0
-                if let name = table.file, let file = inputs.file(named: name) {
+                if let file {
                     let loader = try TableLoader(table: table, file: file.displayPath, context: context)
                     try connection.execute("BEGIN")
-                    let record = try CSVImporter(file: file, loader: loader, progress: progress).run()
+                    let record = try CSVImporter(file: file, loader: loader, progress: progress, byPosition: byPosition).run()
                     try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
                     records.append(record)
                     try connection.execute("COMMIT")
                     count = loader.rowCount
+                    if record.rejected > 0 { rejected[table.name] = record.rejected }
                     timer.mark("load \(table.name)")
                 }
                 rows.append((table.name, count))
@@ -77,12 +90,13 @@ public struct SeedBuilder {
             timer.mark("load XML")
         }
         let used = Set(records.map(\.name))
-        for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
+        for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName
+            && !extraTables.contains(where: { $0.file.name == file.name }) {
             issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
         }
 
         progress?.phase("indexing")
-        for table in schema.loadOrder {
+        for table in schema.loadOrder + extraTables.map(\.table) {
             for statement in table.indexStatements where statement != table.keyIndexStatement {
                 try connection.execute(statement)
             }
@@ -96,7 +110,7 @@ public struct SeedBuilder {
         stat(options.output, &size)
         return BuildSummary(output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
                             seedVersion: seedVersion, tables: rows, inputs: records, references: context.referenceStatistics,
-                            filtered: filtered, warnings: issues.warningCount, warningReport: issues.report(errors: false),
+                            filtered: filtered, rejected: rejected, warnings: issues.warningCount, warningReport: issues.report(errors: false),
                             outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds)
     }
 

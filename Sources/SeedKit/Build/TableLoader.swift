@@ -32,6 +32,7 @@ final class TableLoader {
     private let converters: [ValueConverter]
     private let defaults: [[UInt8]?]
     private let required: [Bool]
+    private let trims: [Bool]
     private var batch: RowBatch
     private var spare: RowBatch
     private var inFlight = false
@@ -55,6 +56,7 @@ final class TableLoader {
         converters = columns.map(ValueConverter.init(column:))
         defaults = columns.map { $0.defaultValue.map { Array($0.utf8) } }
         required = columns.map(\.required)
+        trims = columns.map(\.trim)
         writer = try RowWriter(table: table, fields: fields, context: context)
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
@@ -81,12 +83,23 @@ final class TableLoader {
     /// Sets column `index` from its source bytes; nil when the source has no such field.
     /// An empty value (after trimming spaces) takes the column's default, if it has one.
     @inline(__always)
-    func set(_ index: Int, _ bytes: UnsafeRawBufferPointer?) throws(SQLiteError) {
-        if let bytes, store(index, converters[index].convert(bytes), bytes) { return }
+    func set(_ index: Int, _ source: UnsafeRawBufferPointer?) throws(SQLiteError) {
+        if let source {
+            // Trimmed here once, so text is stored (and keys match) without the padding.
+            let bytes = trims[index] ? ValueConverter.trim(source) : source
+            if store(index, converters[index].convert(bytes), bytes) { return }
+        }
         if let fallback = defaults[index] {
             fallback.withUnsafeBytes { _ = store(index, converters[index].convert($0), $0) }
         } else {
-            if required[index] { report(.missingValue, index, value: nil, message: "is required but empty") }
+            if required[index] {
+                if context.lenient {
+                    rowIsValid = false
+                    report(.rowLeftOut, index, value: nil, message: "is required but empty; the row is left out")
+                } else {
+                    report(.missingValue, index, value: nil, message: "is required but empty")
+                }
+            }
             batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
         }
     }
@@ -110,8 +123,17 @@ final class TableLoader {
             var text = text
             text.withUTF8 { batch.setText(cell, UnsafeRawBufferPointer($0)) }
         case .invalid(let reason):
-            report(.invalidValue, index, value: String(decoding: bytes, as: UTF8.self),
-                   message: "is not a valid \(converters[index].type.rawValue): \(reason)")
+            let message = "is not a valid \(converters[index].type.rawValue): \(reason)"
+            let value = String(decoding: bytes, as: UTF8.self)
+            if !context.lenient {
+                report(.invalidValue, index, value: value, message: message)
+            } else if required[index] {
+                rowIsValid = false
+                report(.rowLeftOut, index, value: value, message: message + "; the row is left out")
+            } else {
+                batch.tags[cell] = RowBatch.Tag.null.rawValue
+                report(.invalidValueAsNull, index, value: value, message: message + "; kept as NULL")
+            }
         }
         return true
     }

@@ -5,17 +5,29 @@ struct CSVImporter {
     let file: InputFile
     let loader: TableLoader
     let progress: BuildProgress?
+    /// Column i reads field i of the header (tables made from unread files, `extraFiles`).
+    var byPosition = false
+
+    init(file: InputFile, loader: TableLoader, progress: BuildProgress?, byPosition: Bool = false) {
+        self.file = file
+        self.loader = loader
+        self.progress = progress
+        self.byPosition = byPosition
+    }
 
     /// Reads every record; returns the input's record for the seed's metadata.
     func run() throws(BuildError) -> InputRecord {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
         let reader = CSVReader(source: source, file: file.displayPath)
+        reader.strict = loader.context.strict
         let issues = loader.context.issues
         let table = loader.table
         progress?.started(file: file.name, table: table.name, bytes: file.size)
 
+        var records = 0
         do {
+            defer { reportRepairs(reader) }
             guard try reader.next() else {
                 issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1, message: "the file is empty: a header row is required"))
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
@@ -25,20 +37,31 @@ struct CSVImporter {
             guard let fieldOfColumn else {
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
-            let columnCount = table.columns.count
-            var records = 0
+            let extrasIndex = table.extrasIndex
+            let columnCount = extrasIndex ?? table.columns.count
+            let used = Set(fieldOfColumn)
+            let extras = extrasIndex == nil ? nil : ExtrasObject(names: header, declared: used)
             while try reader.next() {
                 records += 1
+                if !reader.repairs.isEmpty { reportRepairs(reader) }
                 if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count) {
                     loader.beginRow(line: reader.line)
-                    issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: reader.line,
-                                             message: "has \(reader.fieldCount) fields, the header has \(header.count)"))
+                    issues.record(BuildIssue(kind: loader.context.lenient ? .rowLeftOut : .malformedRow, file: file.displayPath, line: reader.line,
+                                             message: "has \(reader.fieldCount) fields, the header has \(header.count)"
+                                                + (loader.context.lenient ? "; the row is left out" : "")))
                     continue
                 }
                 loader.beginRow(line: reader.line)
                 for index in 0..<columnCount {
                     let field = fieldOfColumn[index]
                     try loader.set(index, field >= 0 && field < reader.fieldCount ? reader.field(field) : nil)
+                }
+                if let extrasIndex {
+                    if let extras, extras.isEmpty == false, let json = extras.json(reader) {
+                        try json.withUnsafeBytes { try loader.set(extrasIndex, $0) }
+                    } else {
+                        try loader.set(extrasIndex, nil)
+                    }
                 }
                 try loader.finishRow()
                 if records & 0x3FFF == 0 { progress?.advanced(rows: loader.rowCount, bytes: source.bytesRead) }
@@ -52,7 +75,17 @@ struct CSVImporter {
             throw .output(path: "the seed", message: "\(error)")
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
-        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount)
+        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
+                           rejected: max(0, records - loader.rowCount))
+    }
+
+    /// Hands the reader's syntax repairs to the issue log as warnings (grouped per file).
+    private func reportRepairs(_ reader: CSVReader) {
+        for repair in reader.repairs {
+            loader.context.issues.record(BuildIssue(kind: .repairedSyntax, file: repair.file, line: repair.line, column: repair.column,
+                                                    value: repair.value, message: repair.message))
+        }
+        reader.repairs.removeAll()
     }
 
     /// Per column, the index of the header field it reads (-1: none). Reports unknown
@@ -63,7 +96,8 @@ struct CSVImporter {
         var mapping: [Int] = []
         var missing = false
         for (index, column) in loader.table.columns.enumerated() {
-            let field = column.source.lazy.compactMap { header.firstIndex(of: $0) }.first ?? -1
+            let field = byPosition ? (index < header.count ? index : -1)
+                : column.source.lazy.compactMap { header.firstIndex(of: $0) }.first ?? -1
             mapping.append(field)
             if field >= 0 {
                 used.insert(field)
@@ -76,7 +110,7 @@ struct CSVImporter {
                                          message: "the header has no \(names), which is required"))
             }
         }
-        for (index, name) in header.enumerated() where !used.contains(index) {
+        for (index, name) in header.enumerated() where !used.contains(index) && loader.table.extrasIndex == nil {
             issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: index + 1, field: name,
                                      message: "is not in the schema; its values are not stored"))
         }

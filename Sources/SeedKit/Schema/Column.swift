@@ -17,6 +17,9 @@ public struct Column: Sendable, Equatable {
     public var format: String?
     /// False for a column read only to resolve a reference: it is not stored.
     public var stored: Bool
+    /// False to keep values exactly as read; by default surrounding spaces and tabs are
+    /// removed before typing, key matching and storing.
+    public var trim: Bool = true
 
     public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
                 defaultValue: String? = nil, format: String? = nil, stored: Bool = true) {
@@ -28,6 +31,17 @@ public struct Column: Sendable, Equatable {
         self.format = format
         self.stored = stored
     }
+}
+
+extension Column {
+    /// The name of the column holding a row's undeclared CSV fields (`extras: true`).
+    public static let extrasName = "extras"
+    /// The source of the extras column: no header field, filled by the CSV importer.
+    static let extrasSource = "$extras"
+
+    /// The `extras` column of a table with `extras: true`: JSON text of the undeclared
+    /// columns' non-empty values.
+    static var extras: Column { Column(name: extrasName, source: [extrasSource]) }
 }
 
 /// The types a column can have, and how each is stored in SQLite.

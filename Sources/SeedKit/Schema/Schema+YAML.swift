@@ -40,6 +40,7 @@ extension Schema {
             throw top.error("'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
         }
         let namespaces = try top.stringMap("namespaces")
+        let extraFiles = try top.bool("extraFiles") ?? false
         _ = try top.string("description")
         var tables: [Table] = []
         for var object in try top.objects("tables", what: "a table") {
@@ -54,8 +55,9 @@ extension Schema {
                 tables[index].element = tables[index].name
             }
         }
-        let schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
+        var schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
                             tables: tables, sha256: SHA256.hex(of: bytes))
+        schema.extraFiles = extraFiles
         try schema.validate(file: file)
         return schema
     }
@@ -72,6 +74,7 @@ extension Table {
         table.rowID = try object.string("rowID") ?? "id"
         table.key = try object.strings("key") ?? []
         table.withoutRowID = try object.bool("withoutRowID") ?? false
+        table.extras = try object.bool("extras") ?? false
         _ = try object.string("description")
         if case .scalar(let scalar)? = object.value("parent") {
             // `parent: author` is short for `parent: { table: author, column: author_ref }`.
@@ -90,6 +93,7 @@ extension Table {
         for var item in try object.objects("columns", what: "a column of \(what)") {
             table.columns.append(try Column.parse(&item, table: name))
         }
+        if table.extras { table.columns.append(.extras) }
         for var item in try object.objects("references", what: "a reference of \(what)") {
             table.references.append(try Reference.parse(&item, table: name))
         }
@@ -116,10 +120,11 @@ extension Column {
         guard let type = ColumnType(rawValue: typeText) else {
             throw object.error("\(what): unknown type '\(typeText)' (types: \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
-        let column = Column(name: name, type: type, source: try object.strings("source"),
+        var column = Column(name: name, type: type, source: try object.strings("source"),
                             required: try object.bool("required") ?? false,
                             defaultValue: try object.string("default"), format: try object.string("format"),
                             stored: try object.bool("stored") ?? true)
+        column.trim = try object.bool("trim") ?? true
         try object.rejectUnknownKeys(in: what)
         return column
     }

@@ -24,6 +24,9 @@ public struct Schema: Sendable, Equatable {
     public var tables: [Table]
     /// The digest of the schema file's bytes; part of the default seed version.
     public var sha256: String
+    /// CSV: every input file no table reads becomes a table `extra_<file name without
+    /// extension>` with an `id` and every column as text.
+    public var extraFiles: Bool = false
 
     public init(name: String, schemaVersion: Int, format: Format, namespaces: [String: String] = [:],
                 tables: [Table], sha256: String = "") {
