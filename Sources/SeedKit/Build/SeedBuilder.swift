@@ -71,7 +71,9 @@ public struct SeedBuilder {
                 if let file {
                     let loader = try TableLoader(table: table, file: file.displayPath, context: context)
                     try connection.execute("BEGIN")
-                    let record = try CSVImporter(file: file, loader: loader, progress: progress, byPosition: byPosition).run()
+                    let record = GeoJSONImporter.reads(file.name)
+                        ? try GeoJSONImporter(file: file, loader: loader, progress: progress).run()
+                        : try CSVImporter(file: file, loader: loader, progress: progress, byPosition: byPosition).run()
                     try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
                     records.append(record)
                     try connection.execute("COMMIT")
