@@ -22,6 +22,7 @@ enum GTFSWorld {
         let script = """
             import csv, json, os, sys
             folder = sys.argv[1]
+            csv.field_size_limit(sys.maxsize)
             for name in sorted(os.listdir(folder)):
                 path = os.path.join(folder, name)
                 if name.lower().endswith('.geojson'):
