@@ -50,7 +50,10 @@ extension Table {
         if let parent { referenceColumns.insert(parent.column, at: 0) }
         for column in referenceColumns where !covered.contains(column) {
             covered.insert(column)
-            statements.append("CREATE INDEX \(quoted(name + "_" + column)) ON \(quoted(name)) (\(quoted(column)))")
+            // Partial: rows without a reference (most stop_times have no location_ref) cost
+            // nothing, and `column = ?` lookups and joins still use the index.
+            let partial = references.contains { $0.column == column } ? " WHERE \(quoted(column)) IS NOT NULL" : ""
+            statements.append("CREATE INDEX \(quoted(name + "_" + column)) ON \(quoted(name)) (\(quoted(column)))\(partial)")
         }
         for index in indexes {
             statements.append("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) (\(index.columns.map(quoted).joined(separator: ", ")))")
