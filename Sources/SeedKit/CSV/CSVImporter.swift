@@ -44,11 +44,14 @@ struct CSVImporter {
             while try reader.next() {
                 records += 1
                 if !reader.repairs.isEmpty { reportRepairs(reader) }
-                if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count) {
+                if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count)
+                    && !(byPosition && reader.fieldCount < header.count) { // a file the schema does not know: missing fields are NULL
                     loader.beginRow(line: reader.line)
-                    issues.record(BuildIssue(kind: loader.context.lenient ? .rowLeftOut : .malformedRow, file: file.displayPath, line: reader.line,
+                    // A file the schema does not read promises no shape: its bad rows never fail the build.
+                    let leftOut = loader.context.lenient || byPosition
+                    issues.record(BuildIssue(kind: leftOut ? .rowLeftOut : .malformedRow, file: file.displayPath, line: reader.line,
                                              message: "has \(reader.fieldCount) fields, the header has \(header.count)"
-                                                + (loader.context.lenient ? "; the row is left out" : "")))
+                                                + (leftOut ? "; the row is left out" : "")))
                     continue
                 }
                 loader.beginRow(line: reader.line)
@@ -67,6 +70,11 @@ struct CSVImporter {
                 if records & 0x3FFF == 0 { progress?.advanced(rows: loader.rowCount, bytes: source.bytesRead) }
             }
             try loader.finish()
+        } catch let error as CSVSyntaxError where byPosition && !loader.context.strict {
+            // Not CSV after all (a read-me beside the feed): keep the rows read so far, warn.
+            issues.record(BuildIssue(kind: .rowLeftOut, file: error.file, line: error.line, column: error.column,
+                                     message: error.message + "; this file is read by no table of the schema, so the rest of it is left out"))
+            do { try loader.finish() } catch { throw .output(path: "the seed", message: error.description) }
         } catch let error as CSVSyntaxError {
             issues.record(BuildIssue(kind: .malformedRow, file: error.file, line: error.line, column: error.column, message: error.message))
         } catch let error as SQLiteError {
