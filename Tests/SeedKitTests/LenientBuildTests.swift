@@ -160,11 +160,13 @@ struct ExtrasTests {
     @Test("an unread file that is not really CSV never fails the build: its bad rows are left out with a warning")
     func proseFile() throws {
         let (summary, db, _) = try build(["readme.txt": "Read me first\nUse it, freely.\nshort\n\"unterminated\n",
-                                          "agency_jp.txt": "agency_id,agency_official_name,agency_zip_number\nA,Co.\n"])
+                                          "agency_jp.txt": "agency_id,agency_official_name,agency_zip_number\nA,Co.\n",
+                                          "license.txt": "\"Licensed under\n"])
         #expect(try db.text("SELECT group_concat(\"Read me first\") FROM extra_readme") == "short")
         #expect(try db.rows("SELECT * FROM extra_agency_jp").map { $0.map(\.description) } == [["1", "A", "Co.", "NULL"]], "missing fields are NULL")
         #expect(summary.warningReport.contains("readme.txt:2: has 2 fields, the header has 1; the row is left out"), "\(summary.warningReport)")
         #expect(summary.warningReport.contains("readme.txt:4:1: unterminated quoted field; this file is read by no table"))
+        #expect(summary.warningReport.contains("license.txt: is not read by any table"), "a header that is not CSV: an unused file")
     }
 
     @Test("locations.geojson: one row per feature, its id, properties and geometry; stop_times may name a location")

@@ -13,7 +13,6 @@ struct ExtraFiles {
 
     let schema: Schema
     let inputs: InputSet
-    let issues: IssueLog
 
     /// Reads the header of every unread CSV input and declares its table, in file-name order.
     func tables() throws(BuildError) -> [Source] {
@@ -35,14 +34,13 @@ struct ExtraFiles {
     }
 
     /// The file's header fields (trimmed); nil when it has no record or its header is not CSV
-    /// (recorded as an issue).
+    /// (then it stays an unused file, with a warning: the schema promised nothing about it).
     private func header(of file: InputFile) throws(BuildError) -> [String]? {
         let reader: CSVReader
         do { reader = CSVReader(source: try file.open(), file: file.displayPath) } catch { throw .input(error) }
         do {
             guard try reader.next() else { return nil }
         } catch {
-            issues.record(BuildIssue(kind: .malformedRow, file: error.file, line: error.line, column: error.column, message: error.message))
             return nil
         }
         return (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }

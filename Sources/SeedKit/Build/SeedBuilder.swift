@@ -55,7 +55,7 @@ public struct SeedBuilder {
         // Whatever happens, the writer thread is idle before the connection is used or closed.
         defer { try? context.writeQueue.drain() }
         for statement in schema.createTableStatements { try connection.execute(statement) }
-        let extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs, issues: issues).tables() : []
+        let extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs).tables() : []
         for extra in extraTables { try connection.execute(extra.table.createStatement) }
         var records: [InputRecord] = []
         var rows: [(name: String, rows: Int)] = []
