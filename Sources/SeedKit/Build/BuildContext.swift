@@ -19,6 +19,9 @@ final class BuildContext {
     private let idLock = NSLock()
     /// The writer thread every loader of this build hands its rows to.
     let writeQueue = WriteQueue()
+    /// Index statements already run before their table was loaded (see
+    /// `TableLoader.createIndexesOfAbsentReferences`); not run again after loading.
+    var createdIndexes: Set<String> = []
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
 

@@ -99,7 +99,7 @@ public struct SeedBuilder {
 
         progress?.phase("indexing")
         for table in schema.loadOrder + extraTables.map(\.table) {
-            for statement in table.indexStatements where statement != table.keyIndexStatement {
+            for statement in table.indexStatements where statement != table.keyIndexStatement && !context.createdIndexes.contains(statement) {
                 try connection.execute(statement)
             }
         }

@@ -194,6 +194,20 @@ final class TableLoader {
                                          field: place.field ?? table.columns[index].name, value: value, message: message))
     }
 
+    /// Creates, before any row is loaded, the indexes of the references whose source columns
+    /// the input does not have at all (a feed without GTFS-Flex has no `location_id`): such an
+    /// index stays empty, and creating it after loading would scan the whole table for nothing.
+    func createIndexesOfAbsentReferences(absent: Set<String>) throws(SQLiteError) {
+        let statements = table.indexStatements
+        for reference in table.references where reference.from.allSatisfy(absent.contains) {
+            let name = quoted(table.name + "_" + reference.column)
+            for statement in statements where statement.hasPrefix("CREATE INDEX \(name) ") && !context.createdIndexes.contains(statement) {
+                try context.database.execute(statement)
+                context.createdIndexes.insert(statement)
+            }
+        }
+    }
+
     /// Hands the rows accepted so far to the writer, so that work queued after this call (a
     /// lookup from another table, a statement on `context.writeQueue`) sees them.
     func flush() throws(SQLiteError) {

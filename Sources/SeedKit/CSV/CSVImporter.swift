@@ -37,6 +37,7 @@ struct CSVImporter {
             guard let fieldOfColumn else {
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
+            try loader.createIndexesOfAbsentReferences(absent: Set(table.columns.indices.filter { fieldOfColumn[$0] < 0 }.map { table.columns[$0].name }))
             let extrasIndex = table.extrasIndex
             let columnCount = extrasIndex ?? table.columns.count
             let used = Set(fieldOfColumn)
