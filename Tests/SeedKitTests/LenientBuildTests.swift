@@ -187,5 +187,11 @@ struct ExtrasTests {
         #expect(try db.int("SELECT location_ref FROM stop_times WHERE stop_sequence = 1") == 1)
         #expect(try db.scalar("SELECT stop_ref FROM stop_times WHERE stop_sequence = 1") == .null)
         #expect(try db.int("SELECT rows FROM seedgen_inputs WHERE name = 'locations.geojson'") == 2)
+        // The index of a reference exists whether or not the file has its column (built early when it has not).
+        let (_, plain, _) = try build([:])
+        for seed in [db, plain] {
+            #expect(try seed.text("SELECT sql FROM sqlite_schema WHERE name = 'stop_times_location_ref'")
+                    == #"CREATE INDEX "stop_times_location_ref" ON "stop_times" ("location_ref") WHERE "location_ref" IS NOT NULL"#)
+        }
     }
 }
