@@ -20,7 +20,10 @@ final class RowWriter: @unchecked Sendable {
     private let lines: LineRecord?
     private(set) var rowCount = 0
 
-    init(table: Table, fields: SourceFields, context: BuildContext) throws(SQLiteError) {
+    /// - Parameter createdColumns: the columns of the table as created so far (nil: all of
+    ///   `table.layout`); the INSERT names only those, and references without a column
+    ///   are not resolved (their source columns are absent).
+    init(table: Table, fields: SourceFields, context: BuildContext, createdColumns: Set<String>? = nil) throws(SQLiteError) {
         self.table = table
         self.context = context
         self.fields = fields
@@ -29,8 +32,9 @@ final class RowWriter: @unchecked Sendable {
         var names: [String] = table.withoutRowID ? [] : [table.rowID]
         idParameter = table.withoutRowID ? 0 : 1
         var parameters: [Int32] = []
+        let created = createdColumns ?? Set(table.layout.map(\.name))
         for column in columns {
-            if column.stored {
+            if column.stored && created.contains(column.name) {
                 names.append(column.name)
                 parameters.append(Int32(names.count))
             } else {
@@ -38,7 +42,7 @@ final class RowWriter: @unchecked Sendable {
             }
         }
         self.parameters = parameters
-        if let parent = table.parent {
+        if let parent = table.parent, created.contains(parent.column) {
             names.append(parent.column)
             parentParameter = Int32(names.count)
         } else {
@@ -46,8 +50,12 @@ final class RowWriter: @unchecked Sendable {
         }
         var referenceParameters: [Int32] = []
         for reference in table.references {
-            names.append(reference.column)
-            referenceParameters.append(Int32(names.count))
+            if created.contains(reference.column) {
+                names.append(reference.column)
+                referenceParameters.append(Int32(names.count))
+            } else {
+                referenceParameters.append(0)
+            }
         }
         self.referenceParameters = referenceParameters
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
@@ -93,6 +101,7 @@ final class RowWriter: @unchecked Sendable {
             }
             for r in 0..<referenceParameters.count {
                 let parameter = referenceParameters[r]
+                guard parameter != 0 else { continue } // no column: the input has none of its source columns
                 guard let resolver = resolvers[r] else {
                     try insert.bindNull(at: parameter) // a self-reference: resolved after loading
                     continue
@@ -173,6 +182,10 @@ final class RowWriter: @unchecked Sendable {
             let name = "\(table.name).\(reference.column)"
             if let resolver = resolvers[r] {
                 context.referenceStatistics[name] = resolver.statistics
+                continue
+            }
+            guard referenceParameters[r] != 0 else {
+                context.referenceStatistics[name] = ReferenceStatistics()
                 continue
             }
             let target = context.schema.table(named: reference.to)!

@@ -54,8 +54,13 @@ public struct SeedBuilder {
         context.strict = options.strict
         // Whatever happens, the writer thread is idle before the connection is used or closed.
         defer { try? context.writeQueue.drain() }
-        for statement in schema.createTableStatements { try connection.execute(statement) }
         let extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs).tables() : []
+        // A table read from a CSV file is created by its loader once the header shows which
+        // columns the file fills (`Table.layout`); the others are created now.
+        let createdByLoader = Set(schema.format != .csv ? [] : schema.loadOrder.compactMap { table in
+            table.file.flatMap { inputs.file(named: $0) }.flatMap { GeoJSONImporter.reads($0.name) ? nil : table.name }
+        })
+        for table in schema.loadOrder where !createdByLoader.contains(table.name) { try connection.execute(table.createStatement) }
         for extra in extraTables { try connection.execute(extra.table.createStatement) }
         var records: [InputRecord] = []
         var rows: [(name: String, rows: Int)] = []
@@ -66,15 +71,17 @@ public struct SeedBuilder {
             let sources = schema.loadOrder.map { table in (table, table.file.flatMap { inputs.file(named: $0) }, false) }
                 + extraTables.map { ($0.table, Optional($0.file), true) }
             for (table, file, byPosition) in sources {
-                if let statement = table.keyIndexStatement { try connection.execute(statement) }
+                let createsTable = !byPosition && createdByLoader.contains(table.name)
+                if let statement = table.keyIndexStatement, !createsTable { try connection.execute(statement) }
                 var count = 0
                 if let file {
-                    let loader = try TableLoader(table: table, file: file.displayPath, context: context)
+                    let loader = try TableLoader(table: table, file: file.displayPath, context: context, createsTable: createsTable)
                     try connection.execute("BEGIN")
                     let record = GeoJSONImporter.reads(file.name)
                         ? try GeoJSONImporter(file: file, loader: loader, progress: progress).run()
                         : try CSVImporter(file: file, loader: loader, progress: progress, byPosition: byPosition).run()
                     try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
+                    try loader.completeTable()
                     records.append(record)
                     try connection.execute("COMMIT")
                     count = loader.rowCount

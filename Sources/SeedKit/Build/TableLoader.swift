@@ -28,7 +28,9 @@ final class TableLoader {
         set { fields.positions = newValue }
     }
 
-    private let writer: RowWriter
+    private var writer: RowWriter?
+    /// Columns of `table.layout` created so far; nil until the table exists (see `createTable`).
+    private(set) var createdColumnCount: Int?
     private let converters: [ValueConverter]
     private let defaults: [[UInt8]?]
     private let required: [Bool]
@@ -48,7 +50,9 @@ final class TableLoader {
 
     static let batchRows = 4096
 
-    init(table: Table, file: String, context: BuildContext) throws(SQLiteError) {
+    /// - Parameter createsTable: false when the table exists already; true to have the
+    ///   reader create it (`createTable(supplied:)`) once it knows which columns it fills.
+    init(table: Table, file: String, context: BuildContext, createsTable: Bool = false) throws(SQLiteError) {
         self.table = table
         self.context = context
         let columns = table.columns
@@ -57,7 +61,10 @@ final class TableLoader {
         defaults = columns.map { $0.defaultValue.map { Array($0.utf8) } }
         required = columns.map(\.required)
         trims = columns.map(\.trim)
-        writer = try RowWriter(table: table, fields: fields, context: context)
+        if !createsTable {
+            writer = try RowWriter(table: table, fields: fields, context: context)
+            createdColumnCount = table.layout.count
+        }
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
     }
@@ -172,7 +179,7 @@ final class TableLoader {
         swap(&batch, &spare)
         batch.reset()
         inFlight = true
-        let writer = self.writer
+        guard let writer else { throw SQLiteError(code: 1, message: "table \(table.name) is loaded before it is created") }
         do {
             try context.writeQueue.submit { try writer.write(full) }
         } catch {
@@ -199,7 +206,9 @@ final class TableLoader {
     /// index stays empty, and creating it after loading would scan the whole table for nothing.
     func createIndexesOfAbsentReferences(absent: Set<String>) throws(SQLiteError) {
         let statements = table.indexStatements
-        for reference in table.references where reference.from.allSatisfy(absent.contains) {
+        let created = Set(table.layout.prefix(createdColumnCount ?? 0).map(\.name))
+        // A reference column added after loading gets its index then (it must exist first).
+        for reference in table.references where reference.from.allSatisfy(absent.contains) && created.contains(reference.column) {
             let name = quoted(table.name + "_" + reference.column)
             for statement in statements where statement.hasPrefix("CREATE INDEX \(name) ") && !context.createdIndexes.contains(statement) {
                 try context.database.execute(statement)
@@ -219,7 +228,36 @@ final class TableLoader {
     func finish() throws(SQLiteError) {
         if batch.count > 0 { try submit() }
         try wait()
+        guard let writer else { return }
         accepted = writer.rowCount
         try writer.finish()
+    }
+
+    /// Creates the table (and its key index) with the columns of its layout up to the last
+    /// one the input can fill: `supplied` names the columns the input has (see
+    /// `Table.createdColumnCount`). The trailing ones are added by `completeTable()` after
+    /// loading, so the rows store nothing for them. Prepares the writer.
+    func createTable(supplied: Set<String>) throws(SQLiteError) {
+        guard createdColumnCount == nil else { return }
+        let count = table.createdColumnCount(supplied: supplied)
+        try context.database.execute(table.createStatement(columnCount: count))
+        if let statement = table.keyIndexStatement { try context.database.execute(statement) }
+        createdColumnCount = count
+        writer = try RowWriter(table: table, fields: fields, context: context,
+                               createdColumns: Set(table.layout.prefix(count).map(\.name)))
+    }
+
+    /// After loading: adds the columns `createTable` left out, or creates the whole table when
+    /// the reader never did (its file had no usable header). Their indexes are created with
+    /// the other secondary indexes. The writer must be idle.
+    func completeTable() throws(SQLiteError) {
+        guard let count = createdColumnCount else {
+            try context.database.execute(table.createStatement)
+            if let statement = table.keyIndexStatement { try context.database.execute(statement) }
+            createdColumnCount = table.layout.count
+            return
+        }
+        for statement in table.addColumnStatements(after: count) { try context.database.execute(statement) }
+        createdColumnCount = table.layout.count
     }
 }

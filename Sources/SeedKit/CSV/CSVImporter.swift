@@ -37,11 +37,15 @@ struct CSVImporter {
             guard let fieldOfColumn else {
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
-            try loader.createIndexesOfAbsentReferences(absent: Set(table.columns.indices.filter { fieldOfColumn[$0] < 0 }.map { table.columns[$0].name }))
             let extrasIndex = table.extrasIndex
             let columnCount = extrasIndex ?? table.columns.count
             let used = Set(fieldOfColumn)
             let extras = extrasIndex == nil ? nil : ExtrasObject(names: header, declared: used)
+            // The columns this file can fill; the table is created up to the last of them.
+            var supplied = Set(table.columns.indices.filter { fieldOfColumn[$0] >= 0 }.map { table.columns[$0].name })
+            if let extras, !extras.isEmpty { supplied.insert(Column.extrasName) }
+            try loader.createTable(supplied: supplied)
+            try loader.createIndexesOfAbsentReferences(absent: Set(table.columns.indices.filter { fieldOfColumn[$0] < 0 }.map { table.columns[$0].name }))
             while try reader.next() {
                 records += 1
                 if !reader.repairs.isEmpty { reportRepairs(reader) }

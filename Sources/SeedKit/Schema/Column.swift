@@ -20,6 +20,10 @@ public struct Column: Sendable, Equatable {
     /// False to keep values exactly as read; by default surrounding spaces and tabs are
     /// removed before typing, key matching and storing.
     public var trim: Bool = true
+    /// True to store the column after the table's other columns and references (before
+    /// `extras`); see `Table.layout`. For columns most rows leave empty: an input without
+    /// them then stores nothing for them.
+    public var trailing: Bool = false
 
     public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
                 defaultValue: String? = nil, format: String? = nil, stored: Bool = true) {

@@ -16,23 +16,9 @@ extension Schema {
 }
 
 extension Table {
-    /// `CREATE TABLE` with typed columns and foreign keys.
+    /// `CREATE TABLE` with typed columns and foreign keys, in the order of `layout`.
     public var createStatement: String {
-        var lines = withoutRowID ? [] : ["  \(quoted(rowID)) INTEGER PRIMARY KEY"]
-        for column in storedColumns {
-            lines.append("  \(quoted(column.name)) \(column.type.sqlType)\(column.required || (withoutRowID && key.contains(column.name)) ? " NOT NULL" : "")")
-        }
-        if let parent {
-            lines.append("  \(quoted(parent.column)) INTEGER REFERENCES \(quoted(parent.table))")
-        }
-        for reference in references {
-            let notNull = withoutRowID && key.contains(reference.column) ? " NOT NULL" : ""
-            lines.append("  \(quoted(reference.column)) INTEGER\(notNull) REFERENCES \(quoted(reference.to))")
-        }
-        if withoutRowID {
-            lines.append("  PRIMARY KEY (\(key.map(quoted).joined(separator: ", ")))")
-        }
-        return "CREATE TABLE \(quoted(name)) (\n" + lines.joined(separator: ",\n") + "\n)" + (withoutRowID ? " WITHOUT ROWID" : "")
+        createStatement(columnCount: layout.count)
     }
 
     /// The unique index on the natural key, if the table has one.

@@ -125,6 +125,7 @@ extension Column {
                             defaultValue: try object.string("default"), format: try object.string("format"),
                             stored: try object.bool("stored") ?? true)
         column.trim = try object.bool("trim") ?? true
+        column.trailing = try object.bool("trailing") ?? false
         try object.rejectUnknownKeys(in: what)
         return column
     }
@@ -142,8 +143,9 @@ extension Reference {
         }
         let cacheSize = try object.int("cache") ?? Reference.defaultCacheSize
         guard cacheSize > 0 else { throw object.error("\(what): 'cache' must be at least 1") }
-        let reference = Reference(column: column, from: from, to: to, create: try object.bool("create") ?? false,
+        var reference = Reference(column: column, from: from, to: to, create: try object.bool("create") ?? false,
                                   cacheSize: cacheSize, onMissing: onMissing)
+        reference.trailing = try object.bool("trailing") ?? false
         try object.rejectUnknownKeys(in: what)
         return reference
     }

@@ -47,7 +47,7 @@ public struct SwiftSchemaGenerator {
             var name = Self.identifier(Self.upperCamel(table.name))
             while typeNames.contains(name) || ["Column"].contains(name) { name += "_" }
             typeNames.insert(name)
-            let columns = (table.withoutRowID ? [] : [table.rowID]) + table.storedColumns.map(\.name) + (table.parent.map { [$0.column] } ?? []) + table.references.map(\.column)
+            let columns = table.layout.map(\.name)
             lines += [
                 "",
                 "    /// Table `\(table.name)`.",
