@@ -248,8 +248,9 @@ final class TableLoader {
     }
 
     /// After loading: adds the columns `createTable` left out, or creates the whole table when
-    /// the reader never did (its file had no usable header). Their indexes are created with
-    /// the other secondary indexes. The writer must be idle.
+    /// the reader never did (its file had no usable header). The partial indexes of added
+    /// references are created now, without a scan (`EmptyIndexes`); other indexes on added
+    /// columns with the other secondary indexes. The writer must be idle.
     func completeTable() throws(SQLiteError) {
         guard let count = createdColumnCount else {
             try context.database.execute(table.createStatement)
@@ -259,5 +260,9 @@ final class TableLoader {
         }
         for statement in table.addColumnStatements(after: count) { try context.database.execute(statement) }
         createdColumnCount = table.layout.count
+        // The added references are NULL in every row: their partial indexes are empty.
+        let indexes = try EmptyIndexes(connection: context.database)
+            .create(table: table, addedColumns: Array(table.layout.dropFirst(count)), skipping: context.createdIndexes)
+        context.createdIndexes.formUnion(indexes)
     }
 }
