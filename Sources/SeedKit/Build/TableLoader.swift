@@ -174,12 +174,12 @@ final class TableLoader {
     /// Hands the current batch to the writer and continues in the spare one (once the
     /// writer is done with it).
     private func submit() throws(SQLiteError) {
+        guard let writer else { throw SQLiteError(code: 1, message: "table \(table.name) is loaded before it is created") }
         let full = batch
         if inFlight { try wait() }
         swap(&batch, &spare)
         batch.reset()
         inFlight = true
-        guard let writer else { throw SQLiteError(code: 1, message: "table \(table.name) is loaded before it is created") }
         do {
             try context.writeQueue.submit { try writer.write(full) }
         } catch {
