@@ -22,7 +22,19 @@ extension SeedGen {
 
                 Bad input (a malformed row, a value that is not of its column's type, a missing \
                 required column or file, a duplicate key, a reference to a row that does not \
-                exist) fails the build with the file, line, column and value, exit code 1.
+                exist) fails the build with the file, line, column and value, exit code 1. \
+                With --lenient the build completes instead: a bad value in a nullable column \
+                becomes NULL, a row that cannot be kept (bad required value, duplicate key: the \
+                later row) is left out, a dangling reference becomes NULL; each decision is a \
+                warning, and the rows left out of each file are counted in seedgen_inputs.rejected.
+
+                Values are trimmed of surrounding spaces and tabs (a schema column may say \
+                trim: false). CSV that Python's csv module accepts is repaired and reported as \
+                a warning: text after a closing quote is kept as part of the value, a quote \
+                inside an unquoted field is literal, spaces before an opening quote are skipped. \
+                A 0-byte file is treated as absent. A mapping that matches nothing (a table \
+                with no rows, a column whose source matched nothing in any input) is a warning \
+                naming the schema line. --strict makes these repairs and mapping warnings errors.
 
                 Examples:
                   seedgen build examples/cairns --out cairns.sqlite
@@ -31,6 +43,7 @@ extension SeedGen {
                   seedgen build liechtenstein.osm --out osm.sqlite
                   seedgen build netex-export.zip --out netex.sqlite
                   seedgen build txc-folder/ --out txc.sqlite
+                  seedgen build old-feed.zip --out seed.sqlite --lenient
                 """)
 
         @Argument(help: ArgumentHelp("Input folders, .zip archives or files.", valueName: "input"))
@@ -45,8 +58,14 @@ extension SeedGen {
         @Option(help: ArgumentHelp("The seed version to stamp. Default: a digest of the schema and the inputs.", valueName: "text"))
         var seedVersion: String?
 
-        @Flag(help: "Keep rows whose reference names no row, with a NULL reference (reported as warnings).")
+        @Flag(help: "Keep rows whose reference names no row, with a NULL reference (reported as warnings). Implied by --lenient.")
         var allowDangling = false
+
+        @Flag(help: "Keep going past data errors: bad values become NULL, rows that cannot be kept are left out (counted in seedgen_inputs.rejected), dangling references become NULL; each is a warning.")
+        var lenient = false
+
+        @Flag(help: "Fail (exit 1, nothing written) on what is otherwise a warning: CSV syntax that is repaired (text after a closing quote, a quote in an unquoted field, spaces before an opening quote) and mapping mistakes (a table with no rows, a column whose source matched nothing in any input).")
+        var strict = false
 
         @Option(help: ArgumentHelp("Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
         var cacheSize: Int?
@@ -59,8 +78,6 @@ extension SeedGen {
 
         @Option(help: ArgumentHelp("The deepest XML element nesting accepted (default 10000).", valueName: "n"))
         var maxXmlDepth: Int = InputLimits.defaultXMLDepth
-        @Flag(help: "Fail (exit 1, nothing written) when the mapping matches nothing: a table with no rows, a column whose source matched nothing in any input. Without it these are warnings.")
-        var strict = false
 
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
         var gzip = false
@@ -86,9 +103,8 @@ extension SeedGen {
             Interrupts.removeScratchFilesOnSignal()
             Connection.disableMemoryStatistics()
             var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
-                                       allowDangling: allowDangling, cacheSize: cacheSize)
+                                       allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)
             options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
-            options.strict = strict
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {
                 let summary = try SeedBuilder(options: options, progress: display).build()

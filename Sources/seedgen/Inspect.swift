@@ -19,7 +19,7 @@ extension SeedGen {
                 manifest), size (bytes of the uncompressed seed), pageSize, pageCount, \
                 freelistCount, journalMode (delete or wal), applicationId, tableDetails \
                 [{name, rows, bytes, columns: [{name, type, notNull, primaryKey, references}]}], \
-                indexes [{name, table, unique, columns, bytes}], inputs [{name, sha256, bytes, rows}], \
+                indexes [{name, table, unique, columns, bytes}], inputs [{name, sha256, bytes, rows, rejected}], \
                 gzip {size, sha256, comment}, manifest (the manifest beside the seed). Fields that \
                 do not apply are left out.
 
@@ -92,7 +92,8 @@ extension SeedGen {
                 let width = inputs.map(\.name.count).max() ?? 0
                 for input in inputs {
                     lines.append("  " + input.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                                 + "  " + Format.count(Int(input.rows)).leftPadded(12) + " rows  " + Format.bytes(input.bytes).leftPadded(10) + "  sha256 " + input.sha256)
+                                 + "  " + Format.count(Int(input.rows)).leftPadded(12) + " rows  " + Format.bytes(input.bytes).leftPadded(10) + "  sha256 " + input.sha256
+                                 + ((input.rejected ?? 0) > 0 ? "  (\(Format.count(Int(input.rejected ?? 0))) rejected)" : ""))
                 }
             }
             return lines.joined(separator: "\n")

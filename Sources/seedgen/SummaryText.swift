@@ -14,6 +14,7 @@ struct SummaryText {
         for table in summary.tables {
             var line = "  " + table.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Format.count(table.rows).leftPadded(12)
             if let skipped = summary.filtered[table.name], skipped > 0 { line += "  (\(Format.count(skipped)) filtered out)" }
+            if let rejected = summary.rejected[table.name], rejected > 0 { line += "  (\(Format.count(rejected)) rejected)" }
             lines.append(line)
         }
         for (name, stats) in summary.references.sorted(by: { $0.key < $1.key }) where stats.created > 0 || stats.hits + stats.misses > 0 {

@@ -10,7 +10,7 @@ struct BuildCommandTests {
         let result = try SeedGenProcess.run(["build", "examples/cairns", "--out", scratch.file("cairns.sqlite")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("stop_times") && result.stdout.contains("37,790"))
-        #expect(result.stdout.contains("13 tables, 62,365 rows"))
+        #expect(result.stdout.contains("32 tables, 62,365 rows"))
         #expect(result.stderr.isEmpty, "no progress display when not on a terminal")
         let db = try Connection(path: scratch.file("cairns.sqlite"), mode: .readOnly)
         #expect(try db.scalar("SELECT count(*) FROM stop_times") == .integer(37_790))
@@ -27,7 +27,7 @@ struct BuildCommandTests {
         #expect(screen.contains("stop_times.txt → stop_times"))
         #expect(screen.contains("stop_times.txt → stop_times: 37,790 rows"))
         #expect(screen.contains("\u{1B}[K"), "the line is redrawn in place")
-        #expect(screen.contains("13 tables, 62,365 rows"))
+        #expect(screen.contains("32 tables, 62,365 rows"))
     }
 
     @Test("--quiet prints nothing on success")
@@ -55,6 +55,33 @@ struct BuildCommandTests {
         #expect(result.stderr.contains("no seed was written"))
         #expect(try String(contentsOfFile: scratch.file("seed.sqlite"), encoding: .utf8) == "old")
         #expect(scratch.contents == ["feed", "seed.sqlite"])
+    }
+
+    @Test("--lenient builds past data errors and prints what it left out; --strict fails on repaired syntax")
+    func lenientAndStrict() throws {
+        let scratch = Scratch()
+        for (name, text) in [
+            "agency.txt": "agency_name,agency_url,agency_timezone\nA,\"http://a\" ,UTC\n",
+            "stops.txt": "stop_id,stop_name\nS1,One\n",
+            "routes.txt": "route_id,route_type\nR1,3\n",
+            "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,one\nT1,08:00:00,08:00:00,S1,2\n",
+        ] { scratch.write("feed/" + name, text) }
+        let strict = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
+        #expect(strict.status == 1 && strict.stderr.contains("'one' is not a valid integer"))
+        let lenient = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite"), "--lenient"])
+        #expect(lenient.status == 0, "\(lenient.stderr)")
+        #expect(lenient.stdout.contains("stop_times.txt:2:25: stop_sequence: 'one' is not a valid integer: expected a whole number; the row is left out"))
+        #expect(lenient.stdout.contains("agency.txt:2:3: '\"http://a\" ' text after a closing quote is kept in the value"))
+        #expect(lenient.stdout.contains("stop_times                       1  (1 rejected)"), "\(lenient.stdout)")
+        let inspected = try SeedGenProcess.run(["inspect", scratch.file("seed.sqlite"), "--json"])
+        let inputs = try #require((try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any])?["inputs"] as? [[String: Any]])
+        #expect(inputs.first { $0["name"] as? String == "stop_times.txt" }?["rejected"] as? Int == 1)
+        #expect(try SeedGenProcess.run(["inspect", scratch.file("seed.sqlite")]).stdout.contains("(1 rejected)"))
+        let both = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite"), "--lenient", "--strict"])
+        #expect(both.status == 1 && both.stderr.contains("agency.txt:2:3: unexpected character after a closing quote"), "\(both.stderr)")
+        let help = try SeedGenProcess.run(["build", "--help"])
+        #expect(help.stdout.contains("--lenient") && help.stdout.contains("--strict") && help.stdout.contains("seedgen_inputs.rejected"))
     }
 
     @Test("a missing input and a missing output folder are clear errors")

@@ -36,7 +36,7 @@ struct ShipCommandTests {
         #expect(manifest["size"] as? Int == seed.count)
         #expect(manifest["gzipSha256"] as? String == SHA256.hex(of: packed))
         #expect(manifest["gzipSize"] as? Int == packed.count)
-        #expect(manifest["schemaVersion"] as? Int == 1)
+        #expect(manifest["schemaVersion"] as? Int == 2)
         #expect((manifest["tables"] as? [String: Int])?["stop_times"] == 37_790)
 
         // gzip itself restores the seed byte for byte.
@@ -53,12 +53,12 @@ struct ShipCommandTests {
         for row in try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'seedgen_%'") {
             counts[row[0].description] = Int(try db.scalar("SELECT count(*) FROM \"\(row[0])\"")?.integer ?? -1)
         }
-        #expect(counts.count == 13)
+        #expect(counts.count == 32)
         for path in [cairns.seed, cairns.seed + ".gz", cairns.scratch.file("cairns.sqlite.manifest.json")] {
             let result = try SeedGenProcess.run(["inspect", path, "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             let report = try json(result.stdout)
-            #expect(report["schemaVersion"] as? Int == 1, "\(path)")
+            #expect(report["schemaVersion"] as? Int == 2, "\(path)")
             #expect(report["seedVersion"] as? String == seedVersion, "\(path)")
             #expect(report["tables"] as? [String: Int] == counts, "\(path)")
             #expect(report["toolVersion"] as? String != nil && report["schemaName"] as? String == "transit")
@@ -69,7 +69,7 @@ struct ShipCommandTests {
         #expect((report["indexes"] as? [[String: Any]])?.contains { $0["name"] as? String == "stops_key" && $0["unique"] as? Bool == true } == true)
 
         let text = try SeedGenProcess.run(["inspect", cairns.seed + ".gz"])
-        #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=1"))
+        #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=2"))
         #expect(text.stdout.contains("stop_times") && text.stdout.contains("37,790 rows"))
         let missing = try SeedGenProcess.run(["inspect", "no/such.sqlite"])
         #expect(missing.status != 0 && missing.stderr.contains("no/such.sqlite: no such file"))
@@ -92,7 +92,7 @@ struct ShipCommandTests {
         #expect(bad.stdout.contains("FAIL foreign_key_check: 3 rows in stop_times reference missing stops"))
         #expect(bad.stdout.contains("ok   integrity_check") && bad.stdout.contains("1 of "))
 
-        let wrong = try SeedGenProcess.run(["verify", cairns.seed, "--schema-version", "2", "--json"])
+        let wrong = try SeedGenProcess.run(["verify", cairns.seed, "--schema-version", "3", "--json"])
         #expect(wrong.status == 1)
         let report = try json(wrong.stdout)
         #expect(report["passed"] as? Bool == false)
@@ -135,9 +135,9 @@ struct ShipCommandTests {
 
         let text = try SeedGenProcess.run(["diff", scratch.file("old.sqlite"), scratch.file("new.sqlite"), "--exit-code"])
         #expect(text.status == 1)
-        #expect(text.stdout.contains("2 of 13 tables changed") && text.stdout.contains("changed columns: route_short_name 1, route_type 1"))
+        #expect(text.stdout.contains("2 of 32 tables changed") && text.stdout.contains("changed columns: route_short_name 1, route_type 1"))
         let same = try SeedGenProcess.run(["diff", scratch.file("old.sqlite"), scratch.file("old.sqlite"), "--exit-code"])
-        #expect(same.status == 0 && same.stdout.contains("no changes in 13 tables"))
+        #expect(same.status == 0 && same.stdout.contains("no changes in 32 tables"))
     }
 
     @Test("schema sql prints the DDL the build runs")
@@ -146,7 +146,7 @@ struct ShipCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let db = try Connection(path: ":memory:")
         try db.execute(result.stdout)
-        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(13))
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(32))
         #expect(try SeedGenProcess.run(["schema", "sql", "transit"]).stdout == result.stdout, "a built-in schema by name")
     }
 
@@ -166,7 +166,7 @@ struct ShipCommandTests {
         let compiled = try SeedGenProcess.runProgram(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
         #expect(compiled.status == 0, "\(compiled.stderr)")
         let run = try SeedGenProcess.runProgram(scratch.file("app"), [], in: scratch.path)
-        #expect(run.stdout == "1 stops stop_ref 13\nINTEGER Int64 false trips id\n")
+        #expect(run.stdout == "2 stops stop_ref 32\nINTEGER Int64 false trips id\n")
     }
 
     @Test("every ship command's --help teaches with an example")

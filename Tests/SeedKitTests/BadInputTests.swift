@@ -5,12 +5,12 @@ import Testing
 
 /// Builds the minimal feed with `changes` over an existing output and expects failure:
 /// returns the issues, after checking the output was left exactly as it was.
-func failingBuild(_ changes: [String: String?], allowDangling: Bool = false) throws -> [BuildIssue] {
+func failingBuild(_ changes: [String: String?], allowDangling: Bool = false, strict: Bool = false) throws -> [BuildIssue] {
     let folder = TemporaryFolder()
     MinimalFeed.write(into: folder, changes)
     let output = folder.write("seed.sqlite", "previous seed")
     do {
-        _ = try SeedBuilder.build([folder.file("feed")], to: output, allowDangling: allowDangling)
+        _ = try SeedBuilder(options: BuildOptions(inputs: [folder.file("feed")], output: output, allowDangling: allowDangling, strict: strict)).build()
         Issue.record("the build should have failed")
         return []
     } catch {
@@ -22,9 +22,9 @@ func failingBuild(_ changes: [String: String?], allowDangling: Bool = false) thr
 
 @Suite("Bad input fails the build, names the place and keeps the old output")
 struct BadInputTests {
-    @Test("a malformed row names file, line and column")
+    @Test("with --strict, a malformed row names file, line and column")
     func malformedRow() throws {
-        let issues = try failingBuild(["stops.txt": "stop_id,stop_name\nS1,One\nS2,\"Two\" x\n"])
+        let issues = try failingBuild(["stops.txt": "stop_id,stop_name\nS1,One\nS2,\"Two\" x\n"], strict: true)
         let issue = try #require(issues.first)
         #expect(issue.kind == .malformedRow)
         #expect(issue.file.hasSuffix("feed/stops.txt"))

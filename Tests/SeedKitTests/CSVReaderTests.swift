@@ -17,15 +17,22 @@ final class ArraySource: ByteSource {
 }
 
 /// Reads every record as arrays of strings, with each record's line.
-func records(_ text: String, bufferSize: Int = 8, step: Int = 3) throws -> [(line: Int, fields: [String])] {
-    try records(bytes: Array(text.utf8), bufferSize: bufferSize, step: step)
+func records(_ text: String, bufferSize: Int = 8, step: Int = 3, strict: Bool = false) throws -> [(line: Int, fields: [String])] {
+    try records(bytes: Array(text.utf8), bufferSize: bufferSize, step: step, strict: strict)
 }
 
-func records(bytes: [UInt8], bufferSize: Int = 8, step: Int = 3) throws -> [(line: Int, fields: [String])] {
+func records(bytes: [UInt8], bufferSize: Int = 8, step: Int = 3, strict: Bool = false) throws -> [(line: Int, fields: [String])] {
+    try readAll(bytes: bytes, bufferSize: bufferSize, step: step, strict: strict).records
+}
+
+/// Reads every record, and the syntax repairs the reader reported.
+func readAll(bytes: [UInt8], bufferSize: Int = 8, step: Int = 3, strict: Bool = false) throws
+    -> (records: [(line: Int, fields: [String])], repairs: [CSVSyntaxError]) {
     let reader = CSVReader(source: ArraySource(bytes: bytes, step: step), file: "test.csv", bufferSize: bufferSize)
+    reader.strict = strict
     var result: [(Int, [String])] = []
     while try reader.next() { result.append((reader.line, (0..<reader.fieldCount).map(reader.string))) }
-    return result
+    return (result, reader.repairs)
 }
 
 @Suite("CSV reader")
@@ -76,10 +83,10 @@ struct CSVReaderTests {
         }
     }
 
-    @Test("text after a closing quote is an error naming line and column")
+    @Test("with strict, text after a closing quote is an error naming line and column")
     func textAfterQuote() throws {
         do {
-            _ = try records("a,b\n\"x\"y,2\n")
+            _ = try records("a,b\n\"x\"y,2\n", strict: true)
             Issue.record("expected an error")
         } catch let error as CSVSyntaxError {
             #expect(error.line == 2)

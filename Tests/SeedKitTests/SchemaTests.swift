@@ -11,7 +11,7 @@ struct SchemaTests {
     func transit() throws {
         let schema = try Schema.load(path: Repository.path("Schema/transit.yaml"))
         #expect(schema.name == "transit")
-        #expect(schema.schemaVersion == 1)
+        #expect(schema.schemaVersion == 2)
         let order = schema.loadOrder.map(\.name)
         for table in ["agency", "stops", "routes", "trips", "stop_times", "calendar", "calendar_dates", "shapes",
                       "frequencies", "transfers", "feed_info"] {

@@ -53,7 +53,7 @@ struct TransitBuildTests {
         #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
         #expect(try db.text("PRAGMA integrity_check") == "ok")
         #expect(try db.int("PRAGMA freelist_count") == 0)
-        #expect(try db.int("PRAGMA user_version") == 1)
+        #expect(try db.int("PRAGMA user_version") == 2)
         #expect(try db.text("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'") == summary.seedVersion)
         #expect(try db.int("SELECT count(*) FROM seedgen_inputs") == 8)
         // Page 1 header: file format read/write versions 1 = rollback journal (2 would be WAL).
@@ -120,7 +120,8 @@ struct FeedQuirkTests {
         // S1 names its parent station P before P appears: a forward reference, resolved.
         #expect(try db.int("SELECT parent_station_ref FROM stops WHERE stop_id = 'S1'") == (try db.int("SELECT id FROM stops WHERE stop_id = 'P'")))
         #expect(try db.int("SELECT count(*) FROM calendar") == 0)
-        #expect(summary.warningReport.contains("platform_colour"))
-        #expect(summary.warningReport.contains("is not in the schema"))
+        #expect(try db.text("SELECT extras FROM stops WHERE stop_id = 'S1'") == "{\"platform_colour\":\"red\"}", "kept in extras")
+        #expect(try db.text("SELECT extras FROM stops WHERE stop_id = 'S2'") == nil, "empty undeclared values are left out")
+        #expect(!summary.warningReport.contains("platform_colour"), "nothing is dropped, so no warning")
     }
 }

@@ -13,10 +13,17 @@ final class BuildContext {
     let cacheSize: Int?
     /// Bounds on record, key and nesting sizes.
     let limits: InputLimits
+    /// Data errors leave the value NULL or the row out, as warnings (`BuildOptions.lenient`).
+    var lenient = false
+    /// CSV syntax repairs are errors (`BuildOptions.strict`).
+    var strict = false
     private var nextIDs: [String: Int64] = [:]
     private let idLock = NSLock()
     /// The writer thread every loader of this build hands its rows to.
     let writeQueue = WriteQueue()
+    /// Index statements already run before their table was loaded (see
+    /// `TableLoader.createIndexesOfAbsentReferences`); not run again after loading.
+    var createdIndexes: Set<String> = []
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
 

@@ -24,10 +24,19 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case outsideReference = "reference to objects outside the input"
         /// A table with no rows, a column whose source matched nothing (see `MappingCheck`).
         case unmatchedMapping = "mapping matched nothing"
+        /// CSV that Python's csv module accepts, read the same way (errors with `--strict`).
+        case repairedSyntax = "repaired CSV syntax"
+        /// A 0-byte input file, treated as absent.
+        case emptyFile = "empty file"
+        /// `--lenient`: a value that does not convert, in a nullable column.
+        case invalidValueAsNull = "invalid value kept as NULL"
+        /// `--lenient`: a row that cannot be kept (counted in `seedgen_inputs.rejected`).
+        case rowLeftOut = "row left out"
 
         public var isError: Bool {
             switch self {
-            case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping: return false
+            case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping,
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut: return false
             default: return true
             }
         }

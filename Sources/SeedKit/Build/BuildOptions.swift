@@ -14,17 +14,25 @@ public struct BuildOptions: Sendable {
     public var cacheSize: Int?
     /// Bounds on record, key and nesting sizes (see `InputLimits`).
     public var limits = InputLimits()
-    /// Mapping mistakes (a table with no rows, a source that matched nothing) fail the
-    /// build instead of being warnings.
-    public var strict: Bool = false
+    /// Keep going past data errors: a bad value in a nullable column becomes NULL, a row that
+    /// cannot be kept (bad required value, duplicate key, wrong field count) is left out, a
+    /// dangling reference becomes NULL; each decision is a warning, and the rows left out are
+    /// counted in `seedgen_inputs.rejected`. Implies `allowDangling`.
+    public var lenient: Bool
+    /// Fail the build on what is otherwise a warning about the input's form: CSV syntax
+    /// repairs (text after a closing quote, a quote inside an unquoted field, spaces before an
+    /// opening quote) and mapping mistakes (a table with no rows, a source that matched nothing).
+    public var strict: Bool
 
     public init(inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
-                allowDangling: Bool = false, cacheSize: Int? = nil) {
+                allowDangling: Bool = false, cacheSize: Int? = nil, lenient: Bool = false, strict: Bool = false) {
         self.inputs = inputs
         self.output = output
         self.schemaPath = schemaPath
         self.seedVersion = seedVersion
         self.allowDangling = allowDangling
         self.cacheSize = cacheSize
+        self.lenient = lenient
+        self.strict = strict
     }
 }

@@ -11,6 +11,8 @@ public struct BuildSummary: Sendable {
     public var references: [String: ReferenceStatistics]
     /// Records skipped by filters, by table.
     public var filtered: [String: Int]
+    /// Rows left out by `--lenient`, by table.
+    public var rejected: [String: Int] = [:]
     public var warnings: Int
     /// The warnings, grouped, as text.
     public var warningReport: String

@@ -131,8 +131,10 @@ struct MappingCheck {
             if (rows[table.name] ?? 0) == 0 && !table.optional {
                 report(Finding(table: table.name, field: "table '\(table.name)'", value: name, message: "has no rows: the file has no records", paths: []), hint: nil)
             }
-            guard let header = Self.header(of: file) else { continue }
-            let columns = table.columns.filter { $0.expression == nil }
+            // A GeoJSON input has no header to compare with (its properties are read by name).
+            guard !GeoJSONImporter.reads(file.name), let header = Self.header(of: file) else { continue }
+            // Computed columns, and `$file` and `extras` (filled by the reader), read no header field.
+            let columns = table.columns.filter { $0.expression == nil && !$0.source.contains(where: { $0.hasPrefix("$") }) }
             let unmatched = columns.filter { !$0.source.contains(where: header.contains) }
             let nothingMatched = unmatched.count == columns.count
             // Only a header no column reads can be the one a misspelt source meant.

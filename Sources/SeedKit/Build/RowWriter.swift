@@ -27,7 +27,10 @@ final class RowWriter: @unchecked Sendable {
     private var deferredKeys: [(Int, [Value])] = []
     private(set) var rowCount = 0
 
-    init(table: Table, fields: SourceFields, context: BuildContext) throws(SQLiteError) {
+    /// - Parameter createdColumns: the columns of the table as created so far (nil: all of
+    ///   `table.layout`); the INSERT names only those, and references without a column
+    ///   are not resolved (their source columns are absent).
+    init(table: Table, fields: SourceFields, context: BuildContext, createdColumns: Set<String>? = nil) throws(SQLiteError) {
         self.table = table
         self.context = context
         self.fields = fields
@@ -36,8 +39,9 @@ final class RowWriter: @unchecked Sendable {
         var names: [String] = table.withoutRowID ? [] : [table.rowID]
         idParameter = table.withoutRowID ? 0 : 1
         var parameters: [Int32] = []
+        let created = createdColumns ?? Set(table.layout.map(\.name))
         for column in columns {
-            if column.stored {
+            if column.stored && created.contains(column.name) {
                 names.append(column.name)
                 parameters.append(Int32(names.count))
             } else {
@@ -45,7 +49,7 @@ final class RowWriter: @unchecked Sendable {
             }
         }
         self.parameters = parameters
-        if let parent = table.parent {
+        if let parent = table.parent, created.contains(parent.column) {
             names.append(parent.column)
             parentParameter = Int32(names.count)
         } else {
@@ -53,8 +57,12 @@ final class RowWriter: @unchecked Sendable {
         }
         var referenceParameters: [Int32] = []
         for reference in table.references {
-            names.append(reference.column)
-            referenceParameters.append(Int32(names.count))
+            if created.contains(reference.column) {
+                names.append(reference.column)
+                referenceParameters.append(Int32(names.count))
+            } else {
+                referenceParameters.append(0)
+            }
         }
         self.referenceParameters = referenceParameters
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
@@ -73,7 +81,7 @@ final class RowWriter: @unchecked Sendable {
         }
         self.resolvers = resolvers
         keepsNull = table.references.map { reference in
-            (context.allowDangling || reference.onMissing == .null) && !(table.withoutRowID && table.key.contains(reference.column))
+            (context.allowDangling || context.lenient || reference.onMissing == .null) && !(table.withoutRowID && table.key.contains(reference.column))
         }
         // XML files may name rows further on (or in a later file): a key not known yet is
         // kept aside and resolved after loading. CSV tables load after their targets, so
@@ -123,6 +131,7 @@ final class RowWriter: @unchecked Sendable {
             for r in 0..<referenceParameters.count {
                 let parameter = referenceParameters[r]
                 if keyHasReference { resolvedIDs[r] = .null }
+                guard parameter != 0 else { continue } // no column: the input has none of its source columns
                 guard let resolver = resolvers[r] else {
                     try insert.bindNull(at: parameter) // a self-reference: resolved after loading
                     continue
@@ -178,8 +187,8 @@ final class RowWriter: @unchecked Sendable {
 
     /// The one place a key that names no row of the whole input is judged (while streaming
     /// for CSV, after loading for XML and self-references): an error, or, when the reference
-    /// (or the build, `allowDangling`) keeps such rows, a warning. Returns true when the row
-    /// is kept.
+    /// (or the build, `allowDangling` or `lenient`) keeps such rows, a warning. Returns true
+    /// when the row is kept.
     private func unresolved(_ r: Int, file: String, line: Int?, column: Int?, field: String?, key: String) -> Bool {
         let reference = table.references[r]
         let target = context.schema.table(named: reference.to)!
@@ -196,10 +205,12 @@ final class RowWriter: @unchecked Sendable {
                                              message: "names no row of '\(reference.to)' in any input; kept with \(reference.column) = NULL"))
             return true
         }
-        context.issues.record(BuildIssue(kind: .danglingReference, file: file, line: line, column: column, field: field, value: key,
+        // `--lenient` keeps such rows like `allowDangling` (`keepsNull`); a NULL that would
+        // be part of a WITHOUT ROWID key cannot be kept, so the row is left out.
+        context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .danglingReference, file: file, line: line, column: column, field: field, value: key,
                                          message: "names no row of '\(reference.to)' (key \(target.key.joined(separator: ", "))): " + (forwardOnly
                                             ? "not found before it (a withoutRowID table cannot refer to rows further on)"
-                                            : "not found in any input")))
+                                            : "not found in any input") + (context.lenient ? "; the row is left out" : "")))
         return false
     }
 
@@ -227,8 +238,9 @@ final class RowWriter: @unchecked Sendable {
         }
         var message = "appears twice: the key of '\(table.name)' must be unique"
         if let first = try placeOfFirstCopy(batch, row) { message += "; first copy at \(first)" }
-        context.issues.record(BuildIssue(kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
-                                         field: table.key.joined(separator: "+"), value: keyText, message: message))
+        if context.lenient { message += "; the later row is left out" }
+        context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .duplicateKey, file: fields.file, line: Int(batch.lines[row]),
+                                         column: column > 0 ? column : nil, field: table.key.joined(separator: "+"), value: keyText, message: message))
     }
 
     /// `file:line` of the row already holding the key of `row` (tables with row ids only).
@@ -289,6 +301,10 @@ final class RowWriter: @unchecked Sendable {
                 }
                 context.referenceStatistics[name] = statistics
                 reportOutside(r)
+                continue
+            }
+            guard referenceParameters[r] != 0 else {
+                context.referenceStatistics[name] = ReferenceStatistics()
                 continue
             }
             let target = context.schema.table(named: reference.to)!

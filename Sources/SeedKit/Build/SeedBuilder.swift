@@ -16,7 +16,7 @@ public struct SeedBuilder {
     /// Runs the build. On failure nothing is written and an existing output is untouched.
     public func build() throws(BuildError) -> BuildSummary {
         let clock = ContinuousClock.now
-        let inputs: InputSet
+        var inputs: InputSet
         do { inputs = try InputSet(paths: options.inputs) } catch { throw .input(error) }
         let schema: Schema
         do {
@@ -24,6 +24,11 @@ public struct SeedBuilder {
         } catch { throw .schema(error) }
 
         let issues = IssueLog()
+        let emptyFiles = schema.format == .csv ? inputs.files.filter { $0.size == 0 } : []
+        for file in emptyFiles {
+            issues.record(BuildIssue(kind: .emptyFile, file: file.displayPath, message: "is empty (0 bytes); treated as absent"))
+        }
+        inputs = inputs.removing(emptyFiles)
         try checkRequiredFiles(schema: schema, inputs: inputs, issues: issues)
         let database = try SeedDatabase(outputPath: options.output)
         do {
@@ -44,28 +49,45 @@ public struct SeedBuilder {
         let connection = database.connection!
         let timer = PhaseTimer()
         let context = BuildContext(database: connection, schema: schema, issues: issues,
-                                   allowDangling: options.allowDangling, cacheSize: options.cacheSize,
+                                   allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
                                    limits: options.limits)
+        context.lenient = options.lenient
+        context.strict = options.strict
         // Whatever happens, the writer thread is idle before the connection is used or closed.
         defer { try? context.writeQueue.drain() }
-        for statement in schema.createTableStatements { try connection.execute(statement) }
+        let extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs).tables() : []
+        // A table read from a CSV file is created by its loader once the header shows which
+        // columns the file fills (`Table.layout`); the others are created now.
+        let createdByLoader = Set(schema.format != .csv ? [] : schema.loadOrder.compactMap { table in
+            table.file.flatMap { inputs.file(named: $0) }.flatMap { GeoJSONImporter.reads($0.name) ? nil : table.name }
+        })
+        for table in schema.loadOrder where !createdByLoader.contains(table.name) { try connection.execute(table.createStatement) }
+        for extra in extraTables { try connection.execute(extra.table.createStatement) }
         var records: [InputRecord] = []
         var rows: [(name: String, rows: Int)] = []
         var filtered: [String: Int] = [:]
         var matchedColumns: [String: [Bool]] = [:]
+        var rejected: [String: Int] = [:]
         switch schema.format {
         case .csv:
-            for table in schema.loadOrder {
-                if let statement = table.keyIndexStatement { try connection.execute(statement) }
+            let sources = schema.loadOrder.map { table in (table, table.file.flatMap { inputs.file(named: $0) }, false) }
+                + extraTables.map { ($0.table, Optional($0.file), true) }
+            for (table, file, byPosition) in sources {
+                let createsTable = !byPosition && createdByLoader.contains(table.name)
+                if let statement = table.keyIndexStatement, !createsTable { try connection.execute(statement) }
                 var count = 0
-                if let name = table.file, let file = inputs.file(named: name) {
-                    let loader = try TableLoader(table: table, file: file.displayPath, context: context)
+                if let file {
+                    let loader = try TableLoader(table: table, file: file.displayPath, context: context, createsTable: createsTable)
                     try connection.execute("BEGIN")
-                    let record = try CSVImporter(file: file, loader: loader, progress: progress).run()
+                    let record = GeoJSONImporter.reads(file.name)
+                        ? try GeoJSONImporter(file: file, loader: loader, progress: progress).run()
+                        : try CSVImporter(file: file, loader: loader, progress: progress, byPosition: byPosition).run()
                     try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
+                    try loader.completeTable()
                     records.append(record)
                     try connection.execute("COMMIT")
                     count = loader.rowCount
+                    if record.rejected > 0 { rejected[table.name] = record.rejected }
                     timer.mark("load \(table.name)")
                 }
                 rows.append((table.name, count))
@@ -90,13 +112,14 @@ public struct SeedBuilder {
         }
         if issues.hasErrors { throw BuildError.invalidInput(issues) }
         let used = Set(records.map(\.name))
-        for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
+        for file in inputs.files where !used.contains(file.name) && file.name != SchemaLocator.folderSchemaName
+            && !extraTables.contains(where: { $0.file.name == file.name }) {
             issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
         }
 
         progress?.phase("indexing")
-        for table in schema.loadOrder {
-            for statement in table.indexStatements where statement != table.keyIndexStatement {
+        for table in schema.loadOrder + extraTables.map(\.table) {
+            for statement in table.indexStatements where statement != table.keyIndexStatement && !context.createdIndexes.contains(statement) {
                 try connection.execute(statement)
             }
         }
@@ -109,7 +132,7 @@ public struct SeedBuilder {
         stat(options.output, &size)
         return BuildSummary(output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
                             seedVersion: seedVersion, tables: rows, inputs: records, references: context.referenceStatistics,
-                            filtered: filtered, warnings: issues.warningCount, warningReport: issues.report(errors: false),
+                            filtered: filtered, rejected: rejected, warnings: issues.warningCount, warningReport: issues.report(errors: false),
                             outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds)
     }
 

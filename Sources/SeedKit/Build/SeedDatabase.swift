@@ -54,16 +54,17 @@ final class SeedDatabase {
         try connection.execute("""
             PRAGMA user_version = \(schema.schemaVersion);
             CREATE TABLE seedgen_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE seedgen_inputs (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, rows INTEGER NOT NULL);
+            CREATE TABLE seedgen_inputs (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, rows INTEGER NOT NULL, rejected INTEGER NOT NULL);
             """)
         let metadata = try connection.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
         for (key, value) in [("schema_name", schema.name), ("schema_version", String(schema.schemaVersion)),
                              ("seed_version", seedVersion), ("tool_version", toolVersion), ("schema_sha256", schema.sha256)] {
             try metadata.run([.text(key), .text(value)])
         }
-        let input = try connection.prepare("INSERT INTO seedgen_inputs (name, sha256, bytes, rows) VALUES (?, ?, ?, ?)")
+        let input = try connection.prepare("INSERT INTO seedgen_inputs (name, sha256, bytes, rows, rejected) VALUES (?, ?, ?, ?, ?)")
         for record in inputs.sorted(by: { $0.name < $1.name }) {
-            try input.run([.text(record.name), .text(record.sha256), .integer(record.bytes), .integer(Int64(record.rows))])
+            try input.run([.text(record.name), .text(record.sha256), .integer(record.bytes), .integer(Int64(record.rows)),
+                           .integer(Int64(record.rejected))])
         }
     }
 
@@ -123,6 +124,8 @@ public struct InputRecord: Sendable, Equatable {
     public var sha256: String
     public var bytes: Int64
     public var rows: Int
+    /// Records of the file left out (`--lenient`): `rows + rejected` is the file's records.
+    public var rejected: Int = 0
 }
 
 extension String {

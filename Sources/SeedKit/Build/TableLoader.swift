@@ -32,13 +32,16 @@ final class TableLoader {
     /// column), asked only when a value is reported. Nil: the row's place (XML, `setPlace`).
     var valuePlace: ((Int) -> (line: Int, column: Int))?
 
-    private let writer: RowWriter
+    private var writer: RowWriter?
+    /// Columns of `table.layout` created so far; nil until the table exists (see `createTable`).
+    private(set) var createdColumnCount: Int?
     private let converters: [ValueConverter]
     private let defaults: [[UInt8]?]
     private let required: [Bool]
     /// Per column: the longest value accepted (`InputLimits.keyBytes` for key and reference
     /// columns, whose values are indexed, compared and cached; no limit for the others).
     private let lengthLimits: [Int]
+    private let trims: [Bool]
     private var batch: RowBatch
     private var spare: RowBatch
     private var inFlight = false
@@ -54,7 +57,9 @@ final class TableLoader {
 
     static let batchRows = 4096
 
-    init(table: Table, file: String, context: BuildContext) throws(SQLiteError) {
+    /// - Parameter createsTable: false when the table exists already; true to have the
+    ///   reader create it (`createTable(supplied:)`) once it knows which columns it fills.
+    init(table: Table, file: String, context: BuildContext, createsTable: Bool = false) throws(SQLiteError) {
         self.table = table
         self.context = context
         let columns = table.columns
@@ -64,7 +69,11 @@ final class TableLoader {
         required = columns.map(\.required)
         let keyNames = Set(table.key + table.references.flatMap(\.from))
         lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
-        writer = try RowWriter(table: table, fields: fields, context: context)
+        trims = columns.map(\.trim)
+        if !createsTable {
+            writer = try RowWriter(table: table, fields: fields, context: context)
+            createdColumnCount = table.layout.count
+        }
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
     }
@@ -90,18 +99,29 @@ final class TableLoader {
     /// Sets column `index` from its source bytes; nil when the source has no such field.
     /// An empty value (after trimming spaces) takes the column's default, if it has one.
     @inline(__always)
-    func set(_ index: Int, _ bytes: UnsafeRawBufferPointer?) throws(SQLiteError) {
-        if let bytes, bytes.count > lengthLimits[index] {
-            report(.invalidValue, index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
-                   message: "is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit with --max-key-size)")
-            batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
-            return
+    func set(_ index: Int, _ source: UnsafeRawBufferPointer?) throws(SQLiteError) {
+        if let source {
+            // Trimmed here once, so text is stored (and keys match) without the padding.
+            let bytes = trims[index] ? ValueConverter.trim(source) : source
+            if bytes.count > lengthLimits[index] {
+                batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
+                reject(index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
+                       message: "is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit with --max-key-size)")
+                return
+            }
+            if store(index, converters[index].convert(bytes), bytes) { return }
         }
-        if let bytes, store(index, converters[index].convert(bytes), bytes) { return }
         if let fallback = defaults[index] {
             fallback.withUnsafeBytes { _ = store(index, converters[index].convert($0), $0) }
         } else {
-            if required[index] { report(.missingValue, index, value: nil, message: "is required but empty") }
+            if required[index] {
+                if context.lenient {
+                    rowIsValid = false
+                    report(.rowLeftOut, index, value: nil, message: "is required but empty; the row is left out")
+                } else {
+                    report(.missingValue, index, value: nil, message: "is required but empty")
+                }
+            }
             batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
         }
     }
@@ -125,10 +145,24 @@ final class TableLoader {
             var text = text
             text.withUTF8 { batch.setText(cell, UnsafeRawBufferPointer($0)) }
         case .invalid(let reason):
-            report(.invalidValue, index, value: String(decoding: bytes, as: UTF8.self),
+            reject(index, value: String(decoding: bytes, as: UTF8.self),
                    message: "is not a valid \(converters[index].type.rawValue): \(reason)")
         }
         return true
+    }
+
+    /// A value column `index` cannot take: an error; under `--lenient`, the row is left out
+    /// (a required column) or the value is NULL, as a warning.
+    private func reject(_ index: Int, value: String, message: String) {
+        if !context.lenient {
+            report(.invalidValue, index, value: value, message: message)
+        } else if required[index] {
+            rowIsValid = false
+            report(.rowLeftOut, index, value: value, message: message + "; the row is left out")
+        } else {
+            batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
+            report(.invalidValueAsNull, index, value: value, message: message + "; kept as NULL")
+        }
     }
 
     /// Records where column `index`'s value begins in the current row (a 1-based character
@@ -167,12 +201,12 @@ final class TableLoader {
     /// Hands the current batch to the writer and continues in the spare one (once the
     /// writer is done with it).
     private func submit() throws(SQLiteError) {
+        guard let writer else { throw SQLiteError(code: 1, message: "table \(table.name) is loaded before it is created") }
         let full = batch
         if inFlight { try wait() }
         swap(&batch, &spare)
         batch.reset()
         inFlight = true
-        let writer = self.writer
         do {
             try context.writeQueue.submit { try writer.write(full) }
         } catch {
@@ -195,6 +229,22 @@ final class TableLoader {
                                          field: place.field ?? table.columns[index].name, value: value, message: message))
     }
 
+    /// Creates, before any row is loaded, the indexes of the references whose source columns
+    /// the input does not have at all (a feed without GTFS-Flex has no `location_id`): such an
+    /// index stays empty, and creating it after loading would scan the whole table for nothing.
+    func createIndexesOfAbsentReferences(absent: Set<String>) throws(SQLiteError) {
+        let statements = table.indexStatements
+        let created = Set(table.layout.prefix(createdColumnCount ?? 0).map(\.name))
+        // A reference column added after loading gets its index then (it must exist first).
+        for reference in table.references where reference.from.allSatisfy(absent.contains) && created.contains(reference.column) {
+            let name = quoted(table.name + "_" + reference.column)
+            for statement in statements where statement.hasPrefix("CREATE INDEX \(name) ") && !context.createdIndexes.contains(statement) {
+                try context.database.execute(statement)
+                context.createdIndexes.insert(statement)
+            }
+        }
+    }
+
     /// Hands the rows accepted so far to the writer, so that work queued after this call (a
     /// lookup from another table, a statement on `context.writeQueue`) sees them.
     func flush() throws(SQLiteError) {
@@ -206,7 +256,41 @@ final class TableLoader {
     func finish() throws(SQLiteError) {
         if batch.count > 0 { try submit() }
         try wait()
+        guard let writer else { return }
         accepted = writer.rowCount
         try writer.finish()
+    }
+
+    /// Creates the table (and its key index) with the columns of its layout up to the last
+    /// one the input can fill: `supplied` names the columns the input has (see
+    /// `Table.createdColumnCount`). The trailing ones are added by `completeTable()` after
+    /// loading, so the rows store nothing for them. Prepares the writer.
+    func createTable(supplied: Set<String>) throws(SQLiteError) {
+        guard createdColumnCount == nil else { return }
+        let count = table.createdColumnCount(supplied: supplied)
+        try context.database.execute(table.createStatement(columnCount: count))
+        if let statement = table.keyIndexStatement { try context.database.execute(statement) }
+        createdColumnCount = count
+        writer = try RowWriter(table: table, fields: fields, context: context,
+                               createdColumns: Set(table.layout.prefix(count).map(\.name)))
+    }
+
+    /// After loading: adds the columns `createTable` left out, or creates the whole table when
+    /// the reader never did (its file had no usable header). The partial indexes of added
+    /// references are created now, without a scan (`EmptyIndexes`); other indexes on added
+    /// columns with the other secondary indexes. The writer must be idle.
+    func completeTable() throws(SQLiteError) {
+        guard let count = createdColumnCount else {
+            try context.database.execute(table.createStatement)
+            if let statement = table.keyIndexStatement { try context.database.execute(statement) }
+            createdColumnCount = table.layout.count
+            return
+        }
+        for statement in table.addColumnStatements(after: count) { try context.database.execute(statement) }
+        createdColumnCount = table.layout.count
+        // The added references are NULL in every row: their partial indexes are empty.
+        let indexes = try EmptyIndexes(connection: context.database)
+            .create(table: table, addedColumns: Array(table.layout.dropFirst(count)), skipping: context.createdIndexes)
+        context.createdIndexes.formUnion(indexes)
     }
 }

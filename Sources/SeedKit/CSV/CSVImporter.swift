@@ -5,27 +5,48 @@ struct CSVImporter {
     let file: InputFile
     let loader: TableLoader
     let progress: BuildProgress?
+    /// Column i reads field i of the header (tables made from unread files, `extraFiles`).
+    var byPosition = false
+
+    init(file: InputFile, loader: TableLoader, progress: BuildProgress?, byPosition: Bool = false) {
+        self.file = file
+        self.loader = loader
+        self.progress = progress
+        self.byPosition = byPosition
+    }
 
     /// Reads every record; returns the input's record for the seed's metadata.
     func run() throws(BuildError) -> InputRecord {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
         let reader = CSVReader(source: source, file: file.displayPath, maximumRecordBytes: loader.context.limits.recordBytes)
+        reader.strict = loader.context.strict
         let issues = loader.context.issues
         let table = loader.table
         progress?.started(file: file.name, table: table.name, bytes: file.size)
 
+        var records = 0
         do {
+            defer { reportRepairs(reader) }
             guard try reader.next() else {
                 issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1, message: "the file is empty: a header row is required"))
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
             let header = (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
-            let fieldOfColumn = try mapColumns(header: header, line: reader.line)
+            let headerColumns = (0..<reader.fieldCount).map { reader.place(ofField: $0).column }
+            let fieldOfColumn = try mapColumns(header: header, columns: headerColumns, line: reader.line)
             guard let fieldOfColumn else {
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
-            let columnCount = table.columns.count
+            let extrasIndex = table.extrasIndex
+            let columnCount = extrasIndex ?? table.columns.count
+            let used = Set(fieldOfColumn)
+            let extras = extrasIndex == nil ? nil : ExtrasObject(names: header, declared: used)
+            // The columns this file can fill (`$file` always); the table is created up to the last of them.
+            var supplied = Set(table.columns.indices.filter { fieldOfColumn[$0] != -1 }.map { table.columns[$0].name })
+            if let extras, !extras.isEmpty { supplied.insert(Column.extrasName) }
+            try loader.createTable(supplied: supplied)
+            try loader.createIndexesOfAbsentReferences(absent: Set(table.columns.indices.filter { fieldOfColumn[$0] == -1 }.map { table.columns[$0].name }))
             // Messages give the character column where a value's field begins: computed
             // only for a reported value, and for the key field of each row (duplicate keys
             // are found later, on the writer thread).
@@ -36,12 +57,14 @@ struct CSVImporter {
             let placedNames = Set(table.key.prefix(1) + table.references.flatMap { $0.from.prefix(1) })
             let placed = table.columns.indices.filter { placedNames.contains(table.columns[$0].name) && fieldOfColumn[$0] >= 0 }
             let fileName = Array(file.name.utf8)
-            var records = 0
             while try reader.next() {
                 records += 1
-                if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count) {
+                if !reader.repairs.isEmpty { reportRepairs(reader) }
+                if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count)
+                    && !(byPosition && reader.fieldCount < header.count) { // a file the schema does not know: missing fields are NULL
                     loader.beginRow(line: reader.line)
-                    issues.record(fieldCountIssue(reader, header: header))
+                    // A file the schema does not read promises no shape: its bad rows never fail the build.
+                    issues.record(fieldCountIssue(reader, header: header, leftOut: loader.context.lenient || byPosition))
                     continue
                 }
                 loader.beginRow(line: reader.line)
@@ -56,10 +79,22 @@ struct CSVImporter {
                     }
                     try loader.set(index, field >= 0 && field < reader.fieldCount ? reader.field(field) : nil)
                 }
+                if let extrasIndex {
+                    if let extras, extras.isEmpty == false, let json = extras.json(reader) {
+                        try json.withUnsafeBytes { try loader.set(extrasIndex, $0) }
+                    } else {
+                        try loader.set(extrasIndex, nil)
+                    }
+                }
                 try loader.finishRow()
                 if records & 0x3FFF == 0 { progress?.advanced(rows: loader.rowCount, bytes: source.bytesRead) }
             }
             try loader.finish()
+        } catch let error as CSVSyntaxError where byPosition && !loader.context.strict {
+            // Not CSV after all (a read-me beside the feed): keep the rows read so far, warn.
+            issues.record(BuildIssue(kind: .rowLeftOut, file: error.file, line: error.line, column: error.column,
+                                     message: error.message + "; this file is read by no table of the schema, so the rest of it is left out"))
+            do { try loader.finish() } catch { throw .output(path: "the seed", message: error.description) }
         } catch let error as CSVSyntaxError {
             issues.record(BuildIssue(kind: .malformedRow, file: error.file, line: error.line, column: error.column, message: error.message))
         } catch let error as SQLiteError {
@@ -68,19 +103,31 @@ struct CSVImporter {
             throw .output(path: "the seed", message: "\(error)")
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
-        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount)
+        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
+                           rejected: max(0, records - loader.rowCount))
+    }
+
+    /// Hands the reader's syntax repairs to the issue log as warnings (grouped per file).
+    private func reportRepairs(_ reader: CSVReader) {
+        for repair in reader.repairs {
+            loader.context.issues.record(BuildIssue(kind: .repairedSyntax, file: repair.file, line: repair.line, column: repair.column,
+                                                    value: repair.value, message: repair.message))
+        }
+        reader.repairs.removeAll()
     }
 
     /// Per column, the index of the header field it reads (-1: none). Reports unknown
     /// header fields (warnings) and missing required ones (errors, then nil).
-    private func mapColumns(header: [String], line: Int) throws -> [Int]? {
+    /// `columns`: where each header field begins (1-based character column).
+    private func mapColumns(header: [String], columns: [Int], line: Int) throws -> [Int]? {
         let issues = loader.context.issues
         var used = Set<Int>()
         var mapping: [Int] = []
         var missing = false
         for (index, column) in loader.table.columns.enumerated() {
-            let field = column.source.lazy.compactMap { header.firstIndex(of: $0) }.first
-                ?? (column.source.contains(XMLMapping.fileSource) ? Self.fileField : -1)
+            let field = byPosition ? (index < header.count ? index : -1)
+                : column.source.lazy.compactMap { header.firstIndex(of: $0) }.first
+                    ?? (column.source.contains(XMLMapping.fileSource) ? Self.fileField : -1)
             mapping.append(field)
             if field == Self.fileField {
                 loader.sourceNames[index] = XMLMapping.fileSource
@@ -96,8 +143,8 @@ struct CSVImporter {
                                          message: "the header has no \(names), which is required"))
             }
         }
-        for (index, name) in header.enumerated() where !used.contains(index) {
-            issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: index + 1, field: name,
+        for (index, name) in header.enumerated() where !used.contains(index) && loader.table.extrasIndex == nil {
+            issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: name,
                                      message: "is not in the schema; its values are not stored"))
         }
         return missing ? nil : mapping
@@ -105,17 +152,21 @@ struct CSVImporter {
 
     /// A record with too many fields names the first extra one; with too few, the place
     /// where the first missing one would begin and the header field it lacks.
-    private func fieldCountIssue(_ reader: CSVReader, header: [String]) -> BuildIssue {
+    /// `leftOut`: the row is left out with a warning (`--lenient`, `extraFiles` tables) instead
+    /// of failing the build.
+    private func fieldCountIssue(_ reader: CSVReader, header: [String], leftOut: Bool) -> BuildIssue {
         let message = "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count)"
+        let kind: BuildIssue.Kind = leftOut ? .rowLeftOut : .malformedRow
+        let outcome = leftOut ? "; the row is left out" : ""
         if reader.fieldCount > header.count {
             let place = reader.place(ofField: header.count)
-            return BuildIssue(kind: .malformedRow, file: file.displayPath, line: place.line, column: place.column,
-                              field: "field \(header.count + 1)", value: reader.string(header.count), message: message)
+            return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column,
+                              field: "field \(header.count + 1)", value: reader.string(header.count), message: message + outcome)
         }
         let place = reader.place(afterRecord: ())
         let record = (0..<reader.fieldCount).map(reader.string).joined(separator: ",")
-        return BuildIssue(kind: .malformedRow, file: file.displayPath, line: place.line, column: place.column,
-                          field: header[reader.fieldCount], value: record, message: message + "; '\(header[reader.fieldCount])' is missing")
+        return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column,
+                          field: header[reader.fieldCount], value: record, message: message + "; '\(header[reader.fieldCount])' is missing" + outcome)
     }
     /// The field index standing for `$file`: the input file's name.
     static let fileField = -2

@@ -3,6 +3,11 @@
 ///
 /// Handles what real feeds do: a UTF-8 byte-order mark, CRLF, LF or CR line endings (mixed),
 /// quoted fields with commas, quotes (`""`) and newlines, no final newline, blank lines.
+///
+/// It also accepts what Python's `csv` module accepts, and reports each such repair in
+/// `repairs` (or throws, when `strict`): text after a closing quote is part of the value
+/// (`"a" b` is `a b`), a quote inside an unquoted field is literal, and (unlike Python,
+/// whose value would keep the quotes) spaces before an opening quote are skipped.
 final class CSVReader {
     private let source: ByteSource
     let file: String
@@ -27,6 +32,13 @@ final class CSVReader {
     private var originLineStarts: UnsafeMutablePointer<Int64>
     /// The largest record accepted, in bytes: the buffer never grows past it.
     let maximumRecordBytes: Int
+    // Per field: the offset of a closing quote that text follows (a repair), or -1.
+    private var closings: UnsafeMutablePointer<Int>
+    /// Syntax repairs are errors (`--strict`).
+    var strict = false
+    /// The repairs made in the records read so far; the caller reports and clears them.
+    var repairs: [CSVSyntaxError] = []
+    private var pendingRepairs: [CSVSyntaxError] = []
     /// The number of fields of the current record.
     private(set) var fieldCount = 0
     /// The 1-based line the current record starts on.
@@ -49,6 +61,7 @@ final class CSVReader {
         starts = .allocate(capacity: fieldCapacity)
         ends = .allocate(capacity: fieldCapacity)
         escaped = .allocate(capacity: fieldCapacity)
+        closings = .allocate(capacity: fieldCapacity)
     }
 
     deinit {
@@ -57,6 +70,7 @@ final class CSVReader {
         ends.deallocate()
         escaped.deallocate()
         origins.deallocate(); originLines.deallocate(); originLineStarts.deallocate()
+        closings.deallocate()
     }
 
     private func growFields() {
@@ -64,6 +78,10 @@ final class CSVReader {
         let newStarts = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
         let newEnds = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
         let newEscaped = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
+        let newClosings = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
+        newClosings.update(from: closings, count: fieldCapacity)
+        closings.deallocate()
+        closings = newClosings
         newStarts.update(from: starts, count: fieldCapacity)
         newEnds.update(from: ends, count: fieldCapacity)
         newEscaped.update(from: escaped, count: fieldCapacity)
@@ -189,10 +207,24 @@ final class CSVReader {
     func place(afterRecord: Void) -> (line: Int, column: Int) {
         guard fieldCount > 0 else { return (line, 1) }
         let last = fieldCount - 1
-        let quoted = origins[last] < starts[last]
-        let endOffset = ends[last] + (quoted ? 1 : 0)
+        // The field's text ends where its value does, then come the quotes `unescape` wrote
+        // in place of removed ones and its closing quote, if any (a repaired field has none).
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        var endOffset = ends[last]
+        while endOffset < end && bytes[endOffset] == 0x22 { endOffset += 1 }
         return (originLines[last], characterColumn(at: endOffset, lineStart: originLineStarts[last]) + 1)
     }
+
+    /// Records a repair at `offset` (or throws it, when strict); `value` is the field's raw text.
+    private func repair(_ message: String, at offset: Int, line: Int, lineStart: Int64, value: Int) throws(CSVSyntaxError) {
+        var issue = syntaxError(message, at: offset, line: line, lineStart: lineStart)
+        let bytes = UnsafeRawBufferPointer(start: buffer + offset, count: max(0, min(value, end) - offset))
+        issue.value = String(decoding: bytes.prefix(200), as: UTF8.self)
+        if strict { throw issue }
+        pendingRepairs.append(issue)
+    }
+
+    private static let strictHint = " (--strict; without it the field is repaired as Python's csv module reads it)"
 
     private func parseRecord() throws(CSVSyntaxError) -> Outcome {
         let bytes = buffer.assumingMemoryBound(to: UInt8.self)
@@ -201,10 +233,24 @@ final class CSVReader {
         var lineStart = self.lineStart
         var count = 0
         quotedEmpty = false
+        if !pendingRepairs.isEmpty { pendingRepairs.removeAll() } // a record parsed again after .needMore
         while true {
             // One field, starting at i.
             let origin = i, originLine = line, originLineStart = lineStart
-            var fieldStart = i, fieldEnd = i, hasEscapes = false
+            var fieldStart = i, fieldEnd = i, hasEscapes = false, closing = -1
+            if i < end && (bytes[i] == 0x20 || bytes[i] == 0x09) {
+                // Spaces before an opening quote: skip them, the field is quoted.
+                var q = i
+                while q < end && (bytes[q] == 0x20 || bytes[q] == 0x09) { q += 1 }
+                if q == end && !atEOF { return .needMore }
+                if q < end && bytes[q] == 0x22 {
+                    var quoteEnd = q + 1
+                    while quoteEnd < end && bytes[quoteEnd] != 0x22 && bytes[quoteEnd] != 0x0A { quoteEnd += 1 }
+                    try repair("spaces before an opening quote are skipped" + (strict ? Self.strictHint : ""),
+                               at: i, line: line, lineStart: lineStart, value: quoteEnd + 1)
+                    i = q
+                }
+            }
             if i < end && bytes[i] == 0x22 { // "
                 let quoteLine = line, quoteLineStart = lineStart, quoteAt = i
                 i += 1
@@ -225,21 +271,38 @@ final class CSVReader {
                     break
                 }
                 if i < end && bytes[i] != 0x2C && bytes[i] != 0x0A && bytes[i] != 0x0D {
-                    throw syntaxError("unexpected character after a closing quote (a quote inside a quoted field must be doubled)",
-                                      at: quoteAt, line: quoteLine, lineStart: quoteLineStart)
+                    // Text after the closing quote: kept as part of the value, as Python's csv does.
+                    closing = fieldEnd
+                    while i < end && bytes[i] != 0x2C && bytes[i] != 0x0A && bytes[i] != 0x0D { i += 1 }
+                    if i == end && !atEOF { return .needMore }
+                    if strict {
+                        throw syntaxError("unexpected character after a closing quote (a quote inside a quoted field must be doubled)",
+                                          at: quoteAt, line: quoteLine, lineStart: quoteLineStart)
+                    }
+                    try repair("text after a closing quote is kept in the value (a quote inside a quoted field should be doubled)",
+                               at: quoteAt, line: quoteLine, lineStart: quoteLineStart, value: i)
+                    fieldEnd = i
+                    hasEscapes = true
                 }
                 if fieldStart == fieldEnd { quotedEmpty = true }
             } else {
+                let unquotedStart = i
+                var quoted = false
                 while i < end {
                     let b = bytes[i]
                     if b == 0x2C || b == 0x0A || b == 0x0D { break }
+                    if b == 0x22 { quoted = true }
                     i += 1
+                }
+                if quoted && (i < end || atEOF) {
+                    try repair("a quote inside an unquoted field is kept as a literal quote (quote the field and double the quote)"
+                               + (strict ? Self.strictHint : ""), at: unquotedStart, line: line, lineStart: lineStart, value: i)
                 }
                 if i == end && !atEOF { return .needMore }
                 fieldEnd = i
             }
             if count == fieldCapacity { growFields() }
-            starts[count] = fieldStart; ends[count] = fieldEnd; escaped[count] = hasEscapes
+            starts[count] = fieldStart; ends[count] = fieldEnd; escaped[count] = hasEscapes; closings[count] = closing
             origins[count] = origin; originLines[count] = originLine; originLineStarts[count] = originLineStart
             count += 1
             // The delimiter after it.
@@ -263,17 +326,31 @@ final class CSVReader {
         fieldCount = count
         start = i
         for index in 0..<count where escaped[index] { unescape(index) }
+        if !pendingRepairs.isEmpty {
+            repairs += pendingRepairs
+            pendingRepairs.removeAll()
+        }
         return .record
     }
 
-    /// Turns `""` into `"` in place.
+    /// Turns `""` into `"` in place; after a repaired closing quote, drops the quote and
+    /// keeps the text that follows it as is.
     private func unescape(_ index: Int) {
         let bytes = buffer.assumingMemoryBound(to: UInt8.self)
         var read = starts[index], write = starts[index]
-        while read < ends[index] {
+        let quotedEnd = closings[index] >= 0 ? closings[index] : ends[index]
+        while read < quotedEnd {
             bytes[write] = bytes[read]
             read += bytes[read] == 0x22 ? 2 : 1
             write += 1
+        }
+        if closings[index] >= 0 {
+            read = closings[index] + 1
+            while read < ends[index] {
+                bytes[write] = bytes[read]
+                read += 1
+                write += 1
+            }
         }
         // Fill the freed bytes with quotes, one per quote removed, so that counting the
         // characters of the line before a later field still gives its column.
@@ -292,4 +369,6 @@ struct CSVSyntaxError: Error, Sendable {
     /// 1-based character column in the line.
     var column: Int
     var message: String
+    /// The field's text as read, for repairs.
+    var value: String? = nil
 }

@@ -22,6 +22,14 @@ public struct InputSet: Sendable {
         files.sort { $0.name < $1.name }
     }
 
+    /// The set without `removed` (compared by name).
+    func removing(_ removed: [InputFile]) -> InputSet {
+        let names = Set(removed.map(\.name))
+        var copy = self
+        copy.files.removeAll { names.contains($0.name) }
+        return copy
+    }
+
     /// The file named `name` (exact match first, then ignoring case).
     public func file(named name: String) -> InputFile? {
         files.first { $0.name == name } ?? files.first { $0.name.lowercased() == name.lowercased() }

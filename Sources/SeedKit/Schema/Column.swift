@@ -25,6 +25,13 @@ public struct Column: Sendable, Equatable {
     /// An SQL expression over the row's other columns, evaluated after loading
     /// (`departure_time + 86400 * departure_day_offset`); such a column has no source.
     public var expression: String?
+    /// False to keep values exactly as read; by default surrounding spaces and tabs are
+    /// removed before typing, key matching and storing.
+    public var trim: Bool = true
+    /// True to store the column after the table's other columns and references (before
+    /// `extras`); see `Table.layout`. For columns most rows leave empty: an input without
+    /// them then stores nothing for them.
+    public var trailing: Bool = false
 
     public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
                 defaultValue: String? = nil, format: String? = nil, stored: Bool = true,
@@ -39,6 +46,17 @@ public struct Column: Sendable, Equatable {
         self.exists = exists
         self.expression = expression
     }
+}
+
+extension Column {
+    /// The name of the column holding a row's undeclared CSV fields (`extras: true`).
+    public static let extrasName = "extras"
+    /// The source of the extras column: no header field, filled by the CSV importer.
+    static let extrasSource = "$extras"
+
+    /// The `extras` column of a table with `extras: true`: JSON text of the undeclared
+    /// columns' non-empty values.
+    static var extras: Column { Column(name: extrasName, source: [extrasSource]) }
 }
 
 /// The types a column can have, and how each is stored in SQLite.

@@ -26,6 +26,9 @@ public struct Reference: Sendable, Equatable {
     /// How many keys the lookup cache keeps (least recently used are dropped).
     public var cacheSize: Int
     public var onMissing: OnMissing
+    /// True to store the column after the table's other columns and references (before
+    /// `extras`), like `Column.trailing`.
+    public var trailing: Bool = false
 
     public static let defaultCacheSize = 65_536
 

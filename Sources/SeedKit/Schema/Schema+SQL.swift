@@ -16,23 +16,9 @@ extension Schema {
 }
 
 extension Table {
-    /// `CREATE TABLE` with typed columns and foreign keys.
+    /// `CREATE TABLE` with typed columns and foreign keys, in the order of `layout`.
     public var createStatement: String {
-        var lines = withoutRowID ? [] : ["  \(quoted(rowID)) INTEGER PRIMARY KEY"]
-        for column in storedColumns {
-            lines.append("  \(quoted(column.name)) \(column.type.sqlType)\(column.required || (withoutRowID && key.contains(column.name)) ? " NOT NULL" : "")")
-        }
-        if let parent {
-            lines.append("  \(quoted(parent.column)) INTEGER REFERENCES \(quoted(parent.table))")
-        }
-        for reference in references {
-            let notNull = withoutRowID && key.contains(reference.column) ? " NOT NULL" : ""
-            lines.append("  \(quoted(reference.column)) INTEGER\(notNull) REFERENCES \(quoted(reference.to))")
-        }
-        if withoutRowID {
-            lines.append("  PRIMARY KEY (\(key.map(quoted).joined(separator: ", ")))")
-        }
-        return "CREATE TABLE \(quoted(name)) (\n" + lines.joined(separator: ",\n") + "\n)" + (withoutRowID ? " WITHOUT ROWID" : "")
+        createStatement(columnCount: layout.count)
     }
 
     /// The unique index on the natural key, if the table has one.
@@ -50,7 +36,10 @@ extension Table {
         if let parent { referenceColumns.insert(parent.column, at: 0) }
         for column in referenceColumns where !covered.contains(column) {
             covered.insert(column)
-            statements.append("CREATE INDEX \(quoted(name + "_" + column)) ON \(quoted(name)) (\(quoted(column)))")
+            // Partial: rows without a reference (most stop_times have no location_ref) cost
+            // nothing, and `column = ?` lookups and joins still use the index.
+            let partial = references.contains { $0.column == column } ? " WHERE \(quoted(column)) IS NOT NULL" : ""
+            statements.append("CREATE INDEX \(quoted(name + "_" + column)) ON \(quoted(name)) (\(quoted(column)))\(partial)")
         }
         for index in indexes {
             statements.append("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) (\(index.columns.map(quoted).joined(separator: ", ")))")

@@ -1,11 +1,14 @@
 extension Schema {
     /// Names the builder keeps for its own tables.
     static let reservedPrefixes = ["sqlite_", "seedgen_"]
+    /// The prefix of the tables made from unread files (`extraFiles: true`).
+    static let extraTablePrefix = "extra_"
 
     /// Checks that the schema is consistent; throws the first problem found.
     func validate(file: String) throws(SchemaError) {
         func fail(_ message: String) -> SchemaError { SchemaError(file: file, message: message) }
         guard !tables.isEmpty else { throw fail("the schema declares no tables") }
+        if format == .xml && extraFiles { throw fail("'extraFiles' is for CSV schemas") }
         var tableNames = Set<String>()
         for table in tables {
             try Self.checkIdentifier(table.name, what: "table name", file: file)
@@ -13,6 +16,9 @@ extension Schema {
                 throw fail("table name '\(table.name)' is reserved (names starting with sqlite_ or seedgen_)")
             }
             guard tableNames.insert(table.name.lowercased()).inserted else { throw fail("table '\(table.name)' is declared twice") }
+            if extraFiles && table.name.lowercased().hasPrefix(Self.extraTablePrefix) {
+                throw fail("table name '\(table.name)' is reserved: with 'extraFiles: true', tables named extra_* hold the files no table reads")
+            }
         }
         for table in tables {
             try validate(table, file: file)
@@ -37,6 +43,7 @@ extension Schema {
                 throw fail("'element', 'parent', 'filter' and 'list' are for XML schemas (format: xml)")
             }
         case .xml:
+            if table.extras { throw fail("'extras' is for CSV schemas") }
             try validateXML(table, file: file)
         }
         if table.withoutRowID {
@@ -53,7 +60,10 @@ extension Schema {
         }
         if !table.withoutRowID { try claim(table.rowID, "row id column") }
         guard !table.columns.isEmpty else { throw fail("declares no columns") }
-        for column in table.columns {
+        for (index, column) in table.columns.enumerated() {
+            if table.extras && index != table.extrasIndex && column.name.lowercased() == Column.extrasName {
+                throw fail("'extras: true' adds a column named '\(Column.extrasName)'; rename the declared column '\(column.name)'")
+            }
             try claim(column.name, "column name")
             if column.expression == nil && (column.source.isEmpty || column.source.contains(where: \.isEmpty)) { throw fail("column '\(column.name)' has an empty source") }
             if let format = column.format {

@@ -40,6 +40,7 @@ extension Schema {
             throw top.error("'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
         }
         let namespaces = try top.stringMap("namespaces")
+        let extraFiles = try top.bool("extraFiles") ?? false
         _ = try top.string("description")
         var tables: [Table] = []
         var places = SchemaPlaces()
@@ -60,6 +61,7 @@ extension Schema {
         var schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
                             tables: tables, sha256: SHA256.hex(of: bytes))
         schema.places = places
+        schema.extraFiles = extraFiles
         try schema.validate(file: file)
         return schema
     }
@@ -76,6 +78,7 @@ extension Table {
         table.rowID = try object.string("rowID") ?? "id"
         table.key = try object.strings("key") ?? []
         table.withoutRowID = try object.bool("withoutRowID") ?? false
+        table.extras = try object.bool("extras") ?? false
         _ = try object.string("description")
         if case .scalar(let scalar)? = object.value("parent") {
             // `parent: author` is short for `parent: { table: author, column: author_ref }`.
@@ -94,6 +97,7 @@ extension Table {
         for var item in try object.objects("columns", what: "a column of \(what)") {
             table.columns.append(try Column.parse(&item, table: name))
         }
+        if table.extras { table.columns.append(.extras) }
         for var item in try object.objects("references", what: "a reference of \(what)") {
             table.references.append(try Reference.parse(&item, table: name))
         }
@@ -128,10 +132,12 @@ extension Column {
         if exists, object.value("type") != nil, type != .boolean {
             throw object.error("\(what): an 'exists' column is boolean (1 or 0), not \(type.rawValue)")
         }
-        let column = Column(name: name, type: exists ? .boolean : type, source: expression != nil ? [] : source,
+        var column = Column(name: name, type: exists ? .boolean : type, source: expression != nil ? [] : source,
                             required: try object.bool("required") ?? false,
                             defaultValue: try object.string("default"), format: try object.string("format"),
                             stored: try object.bool("stored") ?? true, exists: exists, expression: expression)
+        column.trim = try object.bool("trim") ?? true
+        column.trailing = try object.bool("trailing") ?? false
         try object.rejectUnknownKeys(in: what)
         return column
     }
@@ -149,8 +155,9 @@ extension Reference {
         }
         let cacheSize = try object.int("cache") ?? Reference.defaultCacheSize
         guard cacheSize > 0 else { throw object.error("\(what): 'cache' must be at least 1") }
-        let reference = Reference(column: column, from: from, to: to, create: try object.bool("create") ?? false,
+        var reference = Reference(column: column, from: from, to: to, create: try object.bool("create") ?? false,
                                   cacheSize: cacheSize, onMissing: onMissing)
+        reference.trailing = try object.bool("trailing") ?? false
         try object.rejectUnknownKeys(in: what)
         return reference
     }

@@ -26,6 +26,9 @@ public struct Schema: Sendable, Equatable {
     public var sha256: String
     /// Where tables and columns are written in the schema file, for messages.
     public var places = SchemaPlaces()
+    /// CSV: every input file no table reads becomes a table `extra_<file name without
+    /// extension>` with an `id` and every column as text.
+    public var extraFiles: Bool = false
 
     public init(name: String, schemaVersion: Int, format: Format, namespaces: [String: String] = [:],
                 tables: [Table], sha256: String = "") {

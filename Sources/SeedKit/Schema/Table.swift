@@ -44,6 +44,9 @@ public struct Table: Sendable, Equatable {
     /// XML: the rows are the items of a list held in one value of the parent record
     /// (Stack Exchange's `Tags="<ai><ml>"`), not elements.
     public var list: ValueList?
+    /// CSV: the last column is `extras`, a JSON object of the fields the schema does not
+    /// declare (see `Column.extras`).
+    public var extras: Bool = false
 
     public init(name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
                 parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], withoutRowID: Bool = false, columns: [Column],
@@ -70,6 +73,9 @@ public struct Table: Sendable, Equatable {
 
     /// The columns that are stored in the table (virtual columns only feed references).
     public var storedColumns: [Column] { columns.filter(\.stored) }
+
+    /// The index of the `extras` column, when the table has one.
+    public var extrasIndex: Int? { extras ? columns.count - 1 : nil }
 
     /// Names of the tables this one must be loaded after.
     public var dependencies: [String] {

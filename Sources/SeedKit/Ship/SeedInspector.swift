@@ -75,8 +75,10 @@ public enum SeedInspector {
         report.indexes = indexes
 
         if try connection.hasTable("seedgen_inputs") {
-            report.inputs = try connection.rows("SELECT name, sha256, bytes, rows FROM seedgen_inputs ORDER BY name").map {
-                SeedReport.InputInfo(name: $0[0].description, sha256: $0[1].description, bytes: $0[2].integer ?? 0, rows: $0[3].integer ?? 0)
+            let hasRejected = try connection.scalar("SELECT count(*) FROM pragma_table_info('seedgen_inputs') WHERE name = 'rejected'")?.integer == 1
+            report.inputs = try connection.rows("SELECT name, sha256, bytes, rows\(hasRejected ? ", rejected" : "") FROM seedgen_inputs ORDER BY name").map {
+                SeedReport.InputInfo(name: $0[0].description, sha256: $0[1].description, bytes: $0[2].integer ?? 0, rows: $0[3].integer ?? 0,
+                                     rejected: hasRejected ? $0[4].integer : nil)
             }
         }
     }

@@ -41,6 +41,8 @@ public struct SeedReport: Codable, Equatable, Sendable {
         public var sha256: String
         public var bytes: Int64
         public var rows: Int64
+        /// Records left out by `seedgen build --lenient` (absent in seeds built before it existed).
+        public var rejected: Int64?
     }
 
     /// The gzip file of a packed seed.

@@ -228,13 +228,22 @@ public struct SwiftSchemaGenerator {
                 columns.append(GeneratedColumn(name: name, member: member, sqlType: type.sqlType, swiftType: Self.swiftType(type),
                                                schemaType: type.rawValue, isNullable: nullable, references: references))
             }
-            if !table.withoutRowID { add(table.rowID, .integer, nullable: false) }
-            for column in table.storedColumns {
-                add(column.name, column.type, nullable: !(column.required || (table.withoutRowID && table.key.contains(column.name))))
-            }
-            for (column, target) in toOneReferences(table) {
-                let targetRowID = schema.table(named: target)?.rowID ?? "id"
-                add(column, .integer, nullable: !(table.withoutRowID && table.key.contains(column)), references: (target, targetRowID))
+            // Storage order (`Table.layout`): trailing columns and `extras` come last.
+            for stored in table.layout {
+                switch stored.role {
+                case .rowID:
+                    add(table.rowID, .integer, nullable: false)
+                case .column(let index):
+                    let column = table.columns[index]
+                    add(column.name, column.type, nullable: !(column.required || (table.withoutRowID && table.key.contains(column.name))))
+                case .parent:
+                    guard let parent = table.parent else { continue }
+                    add(parent.column, .integer, nullable: !(table.withoutRowID && table.key.contains(parent.column)), references: (parent.table, schema.table(named: parent.table)?.rowID ?? "id"))
+                case .reference(let index):
+                    let reference = table.references[index]
+                    add(reference.column, .integer, nullable: !(table.withoutRowID && table.key.contains(reference.column)),
+                        references: (reference.to, schema.table(named: reference.to)?.rowID ?? "id"))
+                }
             }
             result.append(GeneratedTable(table: table, typeName: name, columns: columns,
                                          primaryKey: table.withoutRowID ? table.key : [table.rowID]))

@@ -19,9 +19,12 @@ public enum ConvertedValue: Equatable, Sendable {
 public struct ValueConverter: Sendable {
     public let type: ColumnType
     let format: ValueFormat?
+    /// Whether surrounding spaces and tabs are removed first (`Column.trim`).
+    let trims: Bool
 
     public init(column: Column) {
         self.type = column.type
+        self.trims = column.trim
         self.format = column.format.flatMap { try? ValueFormat(pattern: $0) }
     }
 
@@ -31,11 +34,11 @@ public struct ValueConverter: Sendable {
 
     /// Converts `bytes` (UTF-8, as read from the source).
     public func convert(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
-        let trimmed = Self.trim(bytes)
+        let trimmed = trims ? Self.trim(bytes) : bytes
         if trimmed.isEmpty { return .null }
         switch type {
         case .text:
-            return .sourceText
+            return .sourceText // the caller stores the bytes it passed, trimmed when `trims`
         case .integer:
             guard let value = Self.parseInteger(trimmed) else { return .invalid("expected a whole number") }
             return .integer(value)

@@ -1,0 +1,93 @@
+import Foundation
+import SeedSQLite
+
+/// Loads a GeoJSON `FeatureCollection` (GTFS `locations.geojson`) into a table: one row per
+/// feature. A column whose source is `id` gets the feature's id, `properties` and `geometry`
+/// get that member as JSON text (keys sorted, so the seed is deterministic), any other source
+/// the property of that name. In messages, the "line" of a row is the feature's number.
+struct GeoJSONImporter {
+    let file: InputFile
+    let loader: TableLoader
+    let progress: BuildProgress?
+
+    /// The file name endings read as GeoJSON.
+    static func reads(_ name: String) -> Bool { name.lowercased().hasSuffix(".geojson") }
+
+    /// Reads every feature; returns the input's record for the seed's metadata.
+    func run() throws(BuildError) -> InputRecord {
+        let source: MeasuredByteSource
+        do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
+        var data = Data()
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { chunk.deallocate() }
+        do {
+            while true {
+                let count = try source.read(into: chunk)
+                if count == 0 { break }
+                data.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
+            }
+        } catch { throw .input(error) }
+        progress?.started(file: file.name, table: loader.table.name, bytes: file.size)
+        let issues = loader.context.issues
+        var features: [Any] = []
+        do {
+            let root = try JSONSerialization.jsonObject(with: data)
+            guard let object = root as? [String: Any], let list = object["features"] as? [Any] else {
+                throw InputError(path: file.displayPath, message: "not a GeoJSON FeatureCollection (no 'features' list)")
+            }
+            features = list
+        } catch {
+            issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1,
+                                     message: "is not valid GeoJSON: \((error as? InputError)?.message ?? error.localizedDescription)"))
+        }
+        let columns = loader.table.columns
+        do {
+            for (number, item) in features.enumerated() {
+                loader.beginRow(line: number + 1)
+                let feature = item as? [String: Any] ?? [:]
+                let properties = feature["properties"] as? [String: Any] ?? [:]
+                for (index, column) in columns.enumerated() {
+                    let text = column.source.lazy.compactMap { Self.value(of: $0, in: feature, properties: properties) }.first
+                    if let text {
+                        var bytes = text
+                        try bytes.withUTF8 { try loader.set(index, UnsafeRawBufferPointer($0)) }
+                    } else {
+                        try loader.set(index, nil)
+                    }
+                }
+                try loader.finishRow()
+            }
+            try loader.finish()
+        } catch {
+            throw .output(path: "the seed", message: "\(error)")
+        }
+        progress?.finished(file: file.name, rows: loader.rowCount)
+        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
+                           rejected: max(0, features.count - loader.rowCount))
+    }
+
+    /// The text of `source` in a feature: its `id`, its `properties` or `geometry` as JSON, or
+    /// one property.
+    static func value(of source: String, in feature: [String: Any], properties: [String: Any]) -> String? {
+        switch source {
+        case "id": return feature["id"].flatMap(scalarText)
+        case "properties", "geometry": return feature[source].flatMap(json)
+        default: return properties[source].flatMap { scalarText($0) ?? json($0) }
+        }
+    }
+
+    private static func scalarText(_ value: Any) -> String? {
+        switch value {
+        case let text as String: return text
+        case let number as NSNumber: return number.stringValue
+        default: return nil
+        }
+    }
+
+    private static func json(_ value: Any) -> String? {
+        guard !(value is NSNull), JSONSerialization.isValidJSONObject([value]),
+              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
