@@ -12,10 +12,18 @@ SECONDS_PER_TARGET=${FUZZ_SECONDS:-180}
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(csv zip xml gzip manifest)
 
-"$SWIFT" build --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --product seedfuzz \
-  --scratch-path .build-fuzz 2>&1 | grep -vE "warning: Cannot export local symbol|^\[" || true
+# The build's own exit status decides (not the filter's): a failed build must never leave a
+# stale binary from an earlier build to fuzz.
+build_log=$(mktemp)
+trap 'rm -f "$build_log"' EXIT
+if ! "$SWIFT" build --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --product seedfuzz \
+     --scratch-path .build-fuzz >"$build_log" 2>&1; then
+  grep -vE "warning: Cannot export local symbol|^\[" "$build_log" >&2 || true
+  echo "fuzz build failed" >&2
+  exit 1
+fi
+grep -vE "warning: Cannot export local symbol|^\[" "$build_log" || true
 BIN=.build-fuzz/debug/seedfuzz
-[ -x "$BIN" ] || { echo "fuzz build failed" >&2; exit 1; }
 
 status=0
 for target in "${TARGETS[@]}"; do
