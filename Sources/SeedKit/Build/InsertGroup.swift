@@ -27,6 +27,8 @@ final class InsertGroup {
     let statement: Statement
     /// Parameters of one row.
     let parametersPerRow: Int32
+    /// The parameters of `statement` holding NULL.
+    let nulls: BoundNulls
     private let key: [KeyPart]
     /// The greatest key inserted so far (`hasLast`), and the key of the row being judged.
     private let last: UnsafeMutablePointer<Int64>
@@ -46,6 +48,7 @@ final class InsertGroup {
         let head = sql[..<sql.range(of: " VALUES ")!.upperBound]
         statement = try connection.prepare(head + Array(repeating: values, count: Self.size).joined(separator: ", "))
         self.parametersPerRow = parametersPerRow
+        nulls = BoundNulls(parameterCount: Int(parametersPerRow) * Self.size)
         self.key = key
         last = .allocate(capacity: max(1, key.count))
         candidate = .allocate(capacity: max(1, key.count))

@@ -10,6 +10,7 @@ final class RowWriter: @unchecked Sendable {
     let fields: SourceFields
 
     private let insert: Statement
+    private let insertNulls: BoundNulls
     private let parameters: [Int32]             // per column; 0 when the column is not stored
     private let idParameter: Int32              // 0 for WITHOUT ROWID tables
     private let parentParameter: Int32          // 0 when the table has no parent
@@ -21,7 +22,7 @@ final class RowWriter: @unchecked Sendable {
     private var outside: [(count: Int, example: BuildIssue?)] // per reference: `onMissing: keep` keys
     private let places: RowPlaces?
     private var firstCopy: Statement?           // finds the row a duplicate repeats
-    @exclusivity(unchecked) private var placeLookups: Int               // each reads the places file: only the first few
+    @exclusivity(unchecked) private var placeLookups: Int // each reads the places file: only the first few
     private let resolved: ResolvedIDs           // per reference: the resolved id of the current (and each waiting) row
     private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
     @exclusivity(unchecked) private var deferredKeys: [(Int, [Value])] = []
@@ -71,6 +72,7 @@ final class RowWriter: @unchecked Sendable {
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
         insert = try context.database.prepare(sql)
+        insertNulls = BoundNulls(parameterCount: names.count)
         referenceColumns = table.references.map { reference in
             reference.from.map { name in columns.firstIndex { $0.name == name }! }
         }
@@ -99,13 +101,15 @@ final class RowWriter: @unchecked Sendable {
         }
         self.pending = pending
         outside = Array(repeating: (0, nil), count: table.references.count)
-        // Grouping needs every key column in the INSERT, and SQLite's parameter limit.
-        if insertsInGroups, let key = InsertGroup.integerKey(of: table), names.count * InsertGroup.size <= InsertGroup.parameterLimit, key.allSatisfy({ part in
+        // Grouping needs every key column in the INSERT, within SQLite's parameter limit.
+        let inInsert = { (part: InsertGroup.KeyPart) -> Bool in
             switch part {
             case .column(let index): parameters[index] != 0
             case .reference(let r): referenceParameters[r] != 0
             }
-        }) {
+        }
+        if insertsInGroups, let key = InsertGroup.integerKey(of: table), key.allSatisfy(inInsert),
+           names.count * InsertGroup.size <= InsertGroup.parameterLimit {
             group = try InsertGroup(insert: sql, parametersPerRow: Int32(names.count), key: key, connection: context.database)
         } else {
             group = nil
@@ -132,7 +136,7 @@ final class RowWriter: @unchecked Sendable {
                 }
                 try insertWaitingRows(batch) // before this row, in input order
             }
-            try bind(batch, row, slot: slot, to: insert, offset: 0)
+            try bind(batch, row, slot: slot, to: insert, nulls: insertNulls, offset: 0)
             if idParameter != 0 { try insert.bind(batch.ids[row], at: idParameter) }
             do {
                 try insert.step()
@@ -189,30 +193,47 @@ final class RowWriter: @unchecked Sendable {
     }
 
     /// Binds the values of `row` (its references from `resolved` at `slot`) to `statement`,
-    /// parameter `p` of the one-row INSERT at `offset + p`. The row id is bound by the caller.
+    /// parameter `p` of the one-row INSERT at `offset + p`; `nulls` are the statement's
+    /// parameters holding NULL. The row id is bound by the caller.
     @inline(__always)
-    private func bind(_ batch: RowBatch, _ row: Int, slot: Int, to statement: Statement, offset: Int32) throws(SQLiteError) {
+    private func bind(_ batch: RowBatch, _ row: Int, slot: Int, to statement: Statement, nulls: BoundNulls, offset: Int32) throws(SQLiteError) {
         let columnCount = batch.columnCount
         let base = row * columnCount
         for column in 0..<columnCount {
             let parameter = parameters[column]
             guard parameter != 0 else { continue }
             let cell = base + column
+            let index = offset + parameter
             switch batch.tags[cell] {
-            case RowBatch.Tag.integer.rawValue: try statement.bind(batch.words[cell], at: offset + parameter)
-            case RowBatch.Tag.real.rawValue: try statement.bind(Double(bitPattern: UInt64(bitPattern: batch.words[cell])), at: offset + parameter)
-            case RowBatch.Tag.text.rawValue: try statement.bindText(batch.text(cell), at: offset + parameter)
-            default: try statement.bindNull(at: offset + parameter)
+            case RowBatch.Tag.integer.rawValue: try statement.bind(batch.words[cell], at: index)
+            case RowBatch.Tag.real.rawValue: try statement.bind(Double(bitPattern: UInt64(bitPattern: batch.words[cell])), at: index)
+            case RowBatch.Tag.text.rawValue: try statement.bindText(batch.text(cell), at: index)
+            default:
+                try nulls.bindNull(statement, at: index)
+                continue
             }
+            nulls.bound(index)
         }
         if parentParameter != 0 {
             let parent = batch.parents[row]
-            if parent != 0 { try statement.bind(parent, at: offset + parentParameter) } else { try statement.bindNull(at: offset + parentParameter) }
+            let index = offset + parentParameter
+            if parent != 0 {
+                try statement.bind(parent, at: index)
+                nulls.bound(index)
+            } else {
+                try nulls.bindNull(statement, at: index)
+            }
         }
         for r in 0..<referenceParameters.count {
             let parameter = referenceParameters[r]
             guard parameter != 0 else { continue }
-            if let id = resolved.id(slot: slot, r) { try statement.bind(id, at: offset + parameter) } else { try statement.bindNull(at: offset + parameter) }
+            let index = offset + parameter
+            if let id = resolved.id(slot: slot, r) {
+                try statement.bind(id, at: index)
+                nulls.bound(index)
+            } else {
+                try nulls.bindNull(statement, at: index)
+            }
         }
     }
 
@@ -221,7 +242,7 @@ final class RowWriter: @unchecked Sendable {
         guard let group else { return }
         let statement = group.statement
         for slot in 0..<group.count {
-            try bind(batch, group.row(slot), slot: slot, to: statement, offset: group.parameterOffset(slot))
+            try bind(batch, group.row(slot), slot: slot, to: statement, nulls: group.nulls, offset: group.parameterOffset(slot))
         }
         defer { statement.reset() }
         try statement.step()
@@ -233,7 +254,7 @@ final class RowWriter: @unchecked Sendable {
     private func insertWaitingRows(_ batch: RowBatch) throws(SQLiteError) {
         guard let group, group.count > 0 else { return }
         for slot in 0..<group.count {
-            try bind(batch, group.row(slot), slot: slot, to: insert, offset: 0)
+            try bind(batch, group.row(slot), slot: slot, to: insert, nulls: insertNulls, offset: 0)
             defer { insert.reset() }
             try insert.step()
         }
