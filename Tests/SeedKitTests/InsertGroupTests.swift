@@ -98,7 +98,7 @@ struct InsertGroupTests {
     private func judge(_ keys: [(Int64, Int64)]) -> (group: InsertGroup, admitted: [Bool]) {
         let database = try! Connection(path: ":memory:", mode: .create)
         try! database.execute("CREATE TABLE t (trip_ref INTEGER NOT NULL, stop_sequence INTEGER NOT NULL, PRIMARY KEY (trip_ref, stop_sequence)) WITHOUT ROWID")
-        let group = try! InsertGroup(insert: "INSERT INTO \"t\" (\"stop_sequence\", \"trip_ref\") VALUES (?, ?)", parametersPerRow: 2,
+        let group = try! InsertGroup(head: "INSERT INTO \"t\" (\"stop_sequence\", \"trip_ref\") VALUES ", parametersPerRow: 2,
                                      key: [.reference(0), .column(0)], connection: database)
         let batch = RowBatch(columnCount: 1, capacity: keys.count)
         let resolved = ResolvedIDs(slots: InsertGroup.size, referenceCount: 1)

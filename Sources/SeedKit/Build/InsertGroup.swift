@@ -5,9 +5,9 @@ import SeedSQLite
 /// of rows clustered on integer keys that come in order).
 ///
 /// A row may wait for a group only when its key is made of integers and is greater than
-/// every key inserted before it, so it cannot repeat a key: a group statement never fails
-/// halfway (the scratch database has no journal to undo part of a statement), and rows that
-/// could be duplicates take the one-row path, where they are reported as before. The rows
+/// every key inserted before it, so it cannot repeat a key: a group statement never fails on
+/// a duplicate halfway through (without a journal, part of it could stay inserted), and rows
+/// that could be duplicates take the one-row path, where they are reported as before. The rows
 /// stay in the batch until the group is inserted; the writer binds them (`parameterOffset`).
 final class InsertGroup {
     /// Rows per group statement.
@@ -39,13 +39,12 @@ final class InsertGroup {
     @exclusivity(unchecked) private(set) var count = 0
 
     /// - Parameters:
-    ///   - insert: the one-row INSERT (`INSERT INTO t (a, b) VALUES (?, ?)`); the group
-    ///     statement repeats its VALUES `size` times.
+    ///   - head: the one-row INSERT up to its values (`INSERT INTO t (a, b) VALUES `); the
+    ///     group statement follows it with `size` rows of `parametersPerRow` parameters.
     ///   - parametersPerRow: the one-row statement's parameter count.
     ///   - key: the table's key, part by part (`integerKey(of:)`).
-    init(insert sql: String, parametersPerRow: Int32, key: [KeyPart], connection: Connection) throws(SQLiteError) {
+    init(head: String, parametersPerRow: Int32, key: [KeyPart], connection: Connection) throws(SQLiteError) {
         let values = "(" + Array(repeating: "?", count: Int(parametersPerRow)).joined(separator: ", ") + ")"
-        let head = sql[..<sql.range(of: " VALUES ")!.upperBound]
         statement = try connection.prepare(head + Array(repeating: values, count: Self.size).joined(separator: ", "))
         self.parametersPerRow = parametersPerRow
         nulls = BoundNulls(parameterCount: Int(parametersPerRow) * Self.size)

@@ -70,8 +70,8 @@ final class RowWriter: @unchecked Sendable {
         }
         self.referenceParameters = referenceParameters
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        let sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))"
-        insert = try context.database.prepare(sql)
+        let head = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES "
+        insert = try context.database.prepare(head + "(\(placeholders))")
         insertNulls = BoundNulls(parameterCount: names.count)
         referenceColumns = table.references.map { reference in
             reference.from.map { name in columns.firstIndex { $0.name == name }! }
@@ -110,7 +110,7 @@ final class RowWriter: @unchecked Sendable {
         }
         if insertsInGroups, let key = InsertGroup.integerKey(of: table), key.allSatisfy(inInsert),
            names.count * InsertGroup.size <= InsertGroup.parameterLimit {
-            group = try InsertGroup(insert: sql, parametersPerRow: Int32(names.count), key: key, connection: context.database)
+            group = try InsertGroup(head: head, parametersPerRow: Int32(names.count), key: key, connection: context.database)
         } else {
             group = nil
         }
