@@ -93,4 +93,19 @@ struct CSVReaderTests {
             #expect(error.column == 1, "the column where the offending field begins")
         }
     }
+
+    @Test("a field's place counts characters, not bytes, however long the line before it")
+    func characterColumns() throws {
+        // Multi-byte characters (2, 3 and 4 bytes) before the field, at every alignment.
+        for prefix in ["", "a", "é", "ab€", "𝄞x", "aaaaaaa", "éééé", "a€a€a€a€a", "abcdefghijklmnop", "ñandú,café,Zürich,東京"] {
+            for padding in 0..<9 {
+                let first = String(repeating: "x", count: padding) + prefix
+                let line = "\(first),target\n"
+                let reader = CSVReader(source: ArraySource(line, step: 64), file: "test.csv", bufferSize: 256)
+                #expect(try reader.next())
+                let field = reader.fieldCount - 1
+                #expect(reader.place(ofField: field).column == first.count + 2, "\(first)")
+            }
+        }
+    }
 }

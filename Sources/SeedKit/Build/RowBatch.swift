@@ -9,7 +9,7 @@ final class RowBatch: @unchecked Sendable {
     let columnCount: Int
     let capacity: Int
     /// Rows in the batch.
-    var count = 0
+    @exclusivity(unchecked) var count = 0
     let tags: UnsafeMutablePointer<UInt8>
     let words: UnsafeMutablePointer<Int64>
     let lengths: UnsafeMutablePointer<Int32>
@@ -22,9 +22,9 @@ final class RowBatch: @unchecked Sendable {
     /// Per cell, for the writer's messages: the 1-based character column where the value's
     /// field begins (CSV, set only for key and reference columns; 0: not known).
     let valueColumns: UnsafeMutablePointer<Int32>
-    private(set) var arena: UnsafeMutablePointer<UInt8>
-    private var arenaCapacity: Int
-    private(set) var arenaCount = 0
+    @exclusivity(unchecked) private(set) var arena: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var arenaCapacity: Int
+    @exclusivity(unchecked) private(set) var arenaCount = 0
 
     init(columnCount: Int, capacity: Int) {
         self.columnCount = columnCount

@@ -10,6 +10,7 @@ final class RowWriter: @unchecked Sendable {
     let fields: SourceFields
 
     private let insert: Statement
+    private let insertNulls: BoundNulls
     private let parameters: [Int32]             // per column; 0 when the column is not stored
     private let idParameter: Int32              // 0 for WITHOUT ROWID tables
     private let parentParameter: Int32          // 0 when the table has no parent
@@ -21,16 +22,19 @@ final class RowWriter: @unchecked Sendable {
     private var outside: [(count: Int, example: BuildIssue?)] // per reference: `onMissing: keep` keys
     private let places: RowPlaces?
     private var firstCopy: Statement?           // finds the row a duplicate repeats
-    private var placeLookups: Int               // each reads the places file: only the first few
-    private var resolvedIDs: [Value]            // per reference: the current row's resolved id
-    private let keyHasReference: Bool           // resolvedIDs are needed to find a duplicate's first copy
-    private var deferredKeys: [(Int, [Value])] = []
-    private(set) var rowCount = 0
+    @exclusivity(unchecked) private var placeLookups: Int // each reads the places file: only the first few
+    private let resolved: ResolvedIDs           // per reference: the resolved id of the current (and each waiting) row
+    private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
+    @exclusivity(unchecked) private var deferredKeys: [(Int, [Value])] = []
+    @exclusivity(unchecked) private(set) var rowCount = 0
 
-    /// - Parameter createdColumns: the columns of the table as created so far (nil: all of
-    ///   `table.layout`); the INSERT names only those, and references without a column
-    ///   are not resolved (their source columns are absent).
-    init(table: Table, fields: SourceFields, context: BuildContext, createdColumns: Set<String>? = nil) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - createdColumns: the columns of the table as created so far (nil: all of
+    ///     `table.layout`); the INSERT names only those, and references without a column
+    ///     are not resolved (their source columns are absent).
+    ///   - insertsInGroups: false to insert every row alone, even where an `InsertGroup` could.
+    init(table: Table, fields: SourceFields, context: BuildContext, createdColumns: Set<String>? = nil,
+         insertsInGroups: Bool = true) throws(SQLiteError) {
         self.table = table
         self.context = context
         self.fields = fields
@@ -66,8 +70,9 @@ final class RowWriter: @unchecked Sendable {
         }
         self.referenceParameters = referenceParameters
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        insert = try context.database.prepare(
-            "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES (\(placeholders))")
+        let head = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES "
+        insert = try context.database.prepare(head + "(\(placeholders))")
+        insertNulls = BoundNulls(parameterCount: names.count)
         referenceColumns = table.references.map { reference in
             reference.from.map { name in columns.firstIndex { $0.name == name }! }
         }
@@ -96,8 +101,20 @@ final class RowWriter: @unchecked Sendable {
         }
         self.pending = pending
         outside = Array(repeating: (0, nil), count: table.references.count)
-        resolvedIDs = Array(repeating: .null, count: table.references.count)
-        keyHasReference = table.references.contains { table.key.contains($0.column) }
+        // Grouping needs every key column in the INSERT, within SQLite's parameter limit.
+        let inInsert = { (part: InsertGroup.KeyPart) -> Bool in
+            switch part {
+            case .column(let index): parameters[index] != 0
+            case .reference(let r): referenceParameters[r] != 0
+            }
+        }
+        if insertsInGroups, let key = InsertGroup.integerKey(of: table), key.allSatisfy(inInsert),
+           names.count * InsertGroup.size <= InsertGroup.parameterLimit {
+            group = try InsertGroup(head: head, parametersPerRow: Int32(names.count), key: key, connection: context.database)
+        } else {
+            group = nil
+        }
+        resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
         places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
         placeLookups = 0
     }
@@ -108,61 +125,25 @@ final class RowWriter: @unchecked Sendable {
 
     /// Inserts every row of `batch`.
     func write(_ batch: RowBatch) throws(SQLiteError) {
-        let columnCount = batch.columnCount
         let file = places != nil ? fields.file : "" // the reader changes it only between files
         rows: for row in 0..<batch.count {
-            let base = row * columnCount
-            for column in 0..<columnCount {
-                let parameter = parameters[column]
-                guard parameter != 0 else { continue }
-                let cell = base + column
-                switch batch.tags[cell] {
-                case RowBatch.Tag.integer.rawValue: try insert.bind(batch.words[cell], at: parameter)
-                case RowBatch.Tag.real.rawValue: try insert.bind(Double(bitPattern: UInt64(bitPattern: batch.words[cell])), at: parameter)
-                case RowBatch.Tag.text.rawValue: try insert.bindText(batch.text(cell), at: parameter)
-                default: try insert.bindNull(at: parameter)
+            let slot = group?.count ?? 0 // where the row's resolved ids are kept until it is bound
+            guard try resolveReferences(batch, row, slot: slot) else { continue rows }
+            if let group {
+                if group.admit(batch, row, resolved: resolved, slot: slot) {
+                    if group.isFull { try insertGroup(batch) }
+                    continue rows
                 }
+                try insertWaitingRows(batch) // before this row, in input order
             }
-            if parentParameter != 0 {
-                let parent = batch.parents[row]
-                if parent != 0 { try insert.bind(parent, at: parentParameter) } else { try insert.bindNull(at: parentParameter) }
-            }
-            deferredKeys.removeAll(keepingCapacity: true)
-            for r in 0..<referenceParameters.count {
-                let parameter = referenceParameters[r]
-                if keyHasReference { resolvedIDs[r] = .null }
-                guard parameter != 0 else { continue } // no column: the input has none of its source columns
-                guard let resolver = resolvers[r] else {
-                    try insert.bindNull(at: parameter) // a self-reference: resolved after loading
-                    continue
-                }
-                switch try resolver.resolve(batch: batch, row: row, columns: referenceColumns[r]) {
-                case .none:
-                    try insert.bindNull(at: parameter)
-                case .found(let id):
-                    try insert.bind(id, at: parameter)
-                    if keyHasReference { resolvedIDs[r] = .integer(id) }
-                case .missing(let key):
-                    try insert.bindNull(at: parameter)
-                    if pending[r] != nil {
-                        deferredKeys.append((r, referenceColumns[r].map { ReferenceResolver.value(batch, batch.cell(row, $0)) }))
-                        continue
-                    }
-                    let line = Int(batch.lines[row])
-                    let place = fields.place(of: referenceColumns[r][0])
-                    if !unresolved(r, file: place.file, line: line, column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
-                                   field: place.field, key: key) {
-                        continue rows
-                    }
-                }
-            }
+            try bind(batch, row, slot: slot, to: insert, nulls: insertNulls, offset: 0)
             if idParameter != 0 { try insert.bind(batch.ids[row], at: idParameter) }
             do {
                 try insert.step()
                 insert.reset()
             } catch where error.code == 2067 || error.code == 1555 { // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
                 insert.reset()
-                try reportDuplicate(batch, row)
+                try reportDuplicate(batch, row, slot: slot)
                 continue rows
             } catch {
                 insert.reset()
@@ -176,6 +157,109 @@ final class RowWriter: @unchecked Sendable {
                                     file: place.file, key: key)
             }
         }
+        try insertWaitingRows(batch) // the batch is reused once this returns
+    }
+
+    /// Resolves the references of `row` into `resolved` (at `slot`), and keeps aside the
+    /// keys resolved after loading (`deferredKeys`). Returns false when the row is left out:
+    /// a key names no row and the reference does not keep such rows.
+    @inline(__always)
+    private func resolveReferences(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) -> Bool {
+        deferredKeys.removeAll(keepingCapacity: true)
+        for r in 0..<referenceParameters.count {
+            resolved.set(slot: slot, r, nil)
+            // No column: the input has none of its source columns. No resolver: a
+            // self-reference, resolved after loading.
+            guard referenceParameters[r] != 0, let resolver = resolvers[r] else { continue }
+            switch try resolver.resolve(batch: batch, row: row, columns: referenceColumns[r]) {
+            case .none:
+                break
+            case .found(let id):
+                resolved.set(slot: slot, r, id)
+            case .missing(let key):
+                if pending[r] != nil {
+                    deferredKeys.append((r, referenceColumns[r].map { ReferenceResolver.value(batch, batch.cell(row, $0)) }))
+                    continue
+                }
+                let line = Int(batch.lines[row])
+                let place = fields.place(of: referenceColumns[r][0])
+                if !unresolved(r, file: place.file, line: line, column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                               field: place.field, key: key) {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// Binds the values of `row` (its references from `resolved` at `slot`) to `statement`,
+    /// parameter `p` of the one-row INSERT at `offset + p`; `nulls` are the statement's
+    /// parameters holding NULL. The row id is bound by the caller.
+    @inline(__always)
+    private func bind(_ batch: RowBatch, _ row: Int, slot: Int, to statement: Statement, nulls: BoundNulls, offset: Int32) throws(SQLiteError) {
+        let columnCount = batch.columnCount
+        let base = row * columnCount
+        for column in 0..<columnCount {
+            let parameter = parameters[column]
+            guard parameter != 0 else { continue }
+            let cell = base + column
+            let index = offset + parameter
+            switch batch.tags[cell] {
+            case RowBatch.Tag.integer.rawValue: try statement.bind(batch.words[cell], at: index)
+            case RowBatch.Tag.real.rawValue: try statement.bind(Double(bitPattern: UInt64(bitPattern: batch.words[cell])), at: index)
+            case RowBatch.Tag.text.rawValue: try statement.bindText(batch.text(cell), at: index)
+            default:
+                try nulls.bindNull(statement, at: index)
+                continue
+            }
+            nulls.bound(index)
+        }
+        if parentParameter != 0 {
+            let parent = batch.parents[row]
+            let index = offset + parentParameter
+            if parent != 0 {
+                try statement.bind(parent, at: index)
+                nulls.bound(index)
+            } else {
+                try nulls.bindNull(statement, at: index)
+            }
+        }
+        for r in 0..<referenceParameters.count {
+            let parameter = referenceParameters[r]
+            guard parameter != 0 else { continue }
+            let index = offset + parameter
+            if let id = resolved.id(slot: slot, r) {
+                try statement.bind(id, at: index)
+                nulls.bound(index)
+            } else {
+                try nulls.bindNull(statement, at: index)
+            }
+        }
+    }
+
+    /// Inserts a full group with one statement. Its rows cannot be duplicates (see `InsertGroup`).
+    private func insertGroup(_ batch: RowBatch) throws(SQLiteError) {
+        guard let group else { return }
+        let statement = group.statement
+        for slot in 0..<group.count {
+            try bind(batch, group.row(slot), slot: slot, to: statement, nulls: group.nulls, offset: group.parameterOffset(slot))
+        }
+        defer { statement.reset() }
+        try statement.step()
+        rowCount += group.count
+        group.removeAll()
+    }
+
+    /// Inserts the rows waiting for a group that did not fill, one at a time.
+    private func insertWaitingRows(_ batch: RowBatch) throws(SQLiteError) {
+        guard let group, group.count > 0 else { return }
+        for slot in 0..<group.count {
+            try bind(batch, group.row(slot), slot: slot, to: insert, nulls: insertNulls, offset: 0)
+            defer { insert.reset() }
+            try insert.step()
+        }
+        rowCount += group.count
+        group.removeAll()
     }
 
     /// The character column where the field of column `index` begins in `row` (CSV), or
@@ -223,7 +307,7 @@ final class RowWriter: @unchecked Sendable {
         !(table.withoutRowID && table.key.contains(table.references[r].column))
     }
 
-    private func reportDuplicate(_ batch: RowBatch, _ row: Int) throws(SQLiteError) {
+    private func reportDuplicate(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) {
         let keyText = table.key.map { name -> String in
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
                 return "\(name)=\(Self.text(batch, batch.cell(row, index)))"
@@ -237,14 +321,14 @@ final class RowWriter: @unchecked Sendable {
             column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0
         }
         var message = "appears twice: the key of '\(table.name)' must be unique"
-        if let first = try placeOfFirstCopy(batch, row) { message += "; first copy at \(first)" }
+        if let first = try placeOfFirstCopy(batch, row, slot: slot) { message += "; first copy at \(first)" }
         if context.lenient { message += "; the later row is left out" }
         context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .duplicateKey, file: fields.file, line: Int(batch.lines[row]),
                                          column: column > 0 ? column : nil, field: table.key.joined(separator: "+"), value: keyText, message: message))
     }
 
     /// `file:line` of the row already holding the key of `row` (tables with row ids only).
-    private func placeOfFirstCopy(_ batch: RowBatch, _ row: Int) throws(SQLiteError) -> String? {
+    private func placeOfFirstCopy(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) -> String? {
         guard let places, placeLookups < Self.placeLookupLimit else { return nil }
         placeLookups += 1
         if firstCopy == nil {
@@ -257,7 +341,7 @@ final class RowWriter: @unchecked Sendable {
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
                 values.append(ReferenceResolver.value(batch, batch.cell(row, index)))
             } else {
-                values.append(resolvedIDs[table.references.firstIndex { $0.column == name }!])
+                values.append(resolved.id(slot: slot, table.references.firstIndex { $0.column == name }!).map(Value.integer) ?? .null)
             }
         }
         try firstCopy.bind(values)

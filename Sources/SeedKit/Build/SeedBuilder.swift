@@ -117,6 +117,7 @@ public struct SeedBuilder {
             issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
         }
 
+        try database.beginFinishing()
         progress?.phase("indexing")
         for table in schema.loadOrder + extraTables.map(\.table) {
             for statement in table.indexStatements where statement != table.keyIndexStatement && !context.createdIndexes.contains(statement) {

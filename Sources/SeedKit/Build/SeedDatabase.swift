@@ -36,7 +36,7 @@ final class SeedDatabase {
                 PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE;
                 PRAGMA temp_store = FILE;
-                PRAGMA cache_size = -16384;
+                PRAGMA cache_size = -\(Self.loadingCacheKiB);
                 PRAGMA threads = 1;
                 PRAGMA analysis_limit = 1000;
                 PRAGMA foreign_keys = OFF;
@@ -46,6 +46,19 @@ final class SeedDatabase {
         } catch {
             throw BuildError.output(path: outputPath, message: "cannot create the scratch database: \(error)")
         }
+    }
+
+    /// The page cache while rows stream in (KiB): the b-trees being appended to and the
+    /// reference lookups stay in memory.
+    static let loadingCacheKiB = 16384
+    /// The page cache for indexing, ANALYZE and VACUUM (KiB): they read and write each
+    /// b-tree in order, so a big cache only adds to the peak memory, not to the speed.
+    static let finishingCacheKiB = 4096
+
+    /// Shrinks the page cache once every row is loaded (see `finishingCacheKiB`); the pages
+    /// it held are given back.
+    func beginFinishing() throws(SQLiteError) {
+        try connection?.execute("PRAGMA cache_size = -\(Self.finishingCacheKiB)")
     }
 
     /// Writes the versions: `PRAGMA user_version` and the metadata tables.

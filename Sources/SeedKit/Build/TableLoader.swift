@@ -32,7 +32,7 @@ final class TableLoader {
     /// column), asked only when a value is reported. Nil: the row's place (XML, `setPlace`).
     var valuePlace: ((Int) -> (line: Int, column: Int))?
 
-    private var writer: RowWriter?
+    @exclusivity(unchecked) private var writer: RowWriter?
     /// Columns of `table.layout` created so far; nil until the table exists (see `createTable`).
     private(set) var createdColumnCount: Int?
     private let converters: [ValueConverter]
@@ -42,26 +42,31 @@ final class TableLoader {
     /// columns, whose values are indexed, compared and cached; no limit for the others).
     private let lengthLimits: [Int]
     private let trims: [Bool]
-    private var batch: RowBatch
-    private var spare: RowBatch
-    private var inFlight = false
-    private var rowBase = 0         // first cell of the current row
-    private var rowIsValid = true
-    private var line = 0
-    private var column: Int?
-    private var parent: Int64 = 0
-    private var accepted = 0
+    private let insertsInGroups: Bool
+    @exclusivity(unchecked) private var batch: RowBatch
+    @exclusivity(unchecked) private var spare: RowBatch
+    @exclusivity(unchecked) private var inFlight = false
+    @exclusivity(unchecked) private var rowBase = 0         // first cell of the current row
+    @exclusivity(unchecked) private var rowIsValid = true
+    @exclusivity(unchecked) private var line = 0
+    @exclusivity(unchecked) private var column: Int?
+    @exclusivity(unchecked) private var parent: Int64 = 0
+    @exclusivity(unchecked) private var accepted = 0
 
     /// Rows inserted: all accepted rows once `finish()` has returned.
     var rowCount: Int { accepted }
 
     static let batchRows = 4096
 
-    /// - Parameter createsTable: false when the table exists already; true to have the
-    ///   reader create it (`createTable(supplied:)`) once it knows which columns it fills.
-    init(table: Table, file: String, context: BuildContext, createsTable: Bool = false) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - createsTable: false when the table exists already; true to have the reader create
+    ///     it (`createTable(supplied:)`) once it knows which columns it fills.
+    ///   - insertsInGroups: false to insert every row alone (see `InsertGroup`; tests
+    ///     compare the two paths).
+    init(table: Table, file: String, context: BuildContext, createsTable: Bool = false, insertsInGroups: Bool = true) throws(SQLiteError) {
         self.table = table
         self.context = context
+        self.insertsInGroups = insertsInGroups
         let columns = table.columns
         fields = SourceFields(file: file, table: table)
         converters = columns.map(ValueConverter.init(column:))
@@ -71,7 +76,7 @@ final class TableLoader {
         lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         trims = columns.map(\.trim)
         if !createsTable {
-            writer = try RowWriter(table: table, fields: fields, context: context)
+            writer = try RowWriter(table: table, fields: fields, context: context, insertsInGroups: insertsInGroups)
             createdColumnCount = table.layout.count
         }
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
@@ -102,7 +107,7 @@ final class TableLoader {
     func set(_ index: Int, _ source: UnsafeRawBufferPointer?) throws(SQLiteError) {
         if let source {
             // Trimmed here once, so text is stored (and keys match) without the padding.
-            let bytes = trims[index] ? ValueConverter.trim(source) : source
+            let bytes = trims[index] && Self.isPadded(source) ? ValueConverter.trim(source) : source
             if bytes.count > lengthLimits[index] {
                 batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
                 reject(index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
@@ -124,6 +129,14 @@ final class TableLoader {
             }
             batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
         }
+    }
+
+    /// True when `bytes` begin or end with a space or a tab (most values do not: the check
+    /// is cheaper than trimming).
+    @inline(__always)
+    private static func isPadded(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return false }
+        return first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
     }
 
     /// Stores a converted value; false when it is empty (the caller decides what empty means).
@@ -272,7 +285,7 @@ final class TableLoader {
         if let statement = table.keyIndexStatement { try context.database.execute(statement) }
         createdColumnCount = count
         writer = try RowWriter(table: table, fields: fields, context: context,
-                               createdColumns: Set(table.layout.prefix(count).map(\.name)))
+                               createdColumns: Set(table.layout.prefix(count).map(\.name)), insertsInGroups: insertsInGroups)
     }
 
     /// After loading: adds the columns `createTable` left out, or creates the whole table when

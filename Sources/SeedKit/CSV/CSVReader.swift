@@ -11,40 +11,40 @@
 final class CSVReader {
     private let source: ByteSource
     let file: String
-    private var buffer: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var start = 0          // first unparsed byte
-    private var end = 0            // end of valid bytes
-    private var base: Int64 = 0    // file offset of buffer[0]
-    private var atEOF = false
-    private var atFileStart = true
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var start = 0          // first unparsed byte
+    @exclusivity(unchecked) private var end = 0            // end of valid bytes
+    @exclusivity(unchecked) private var base: Int64 = 0    // file offset of buffer[0]
+    @exclusivity(unchecked) private var atEOF = false
+    @exclusivity(unchecked) private var atFileStart = true
 
     // Per field of the current record: where it starts and ends in the buffer, and whether it
     // holds doubled quotes. Plain buffers: no copy-on-write checks in the hot loop.
-    private var fieldCapacity = 64
-    private var starts: UnsafeMutablePointer<Int>
-    private var ends: UnsafeMutablePointer<Int>
-    private var escaped: UnsafeMutablePointer<Bool>
+    @exclusivity(unchecked) private var fieldCapacity = 64
+    @exclusivity(unchecked) private var starts: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var ends: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var escaped: UnsafeMutablePointer<Bool>
     // Per field, for messages only: where it begins in the buffer (its opening quote, if
     // any), the line it begins on and the file offset where that line starts.
-    private var origins: UnsafeMutablePointer<Int>
-    private var originLines: UnsafeMutablePointer<Int>
-    private var originLineStarts: UnsafeMutablePointer<Int64>
+    @exclusivity(unchecked) private var origins: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var originLines: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var originLineStarts: UnsafeMutablePointer<Int64>
     /// The largest record accepted, in bytes: the buffer never grows past it.
     let maximumRecordBytes: Int
     // Per field: the offset of a closing quote that text follows (a repair), or -1.
-    private var closings: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var closings: UnsafeMutablePointer<Int>
     /// Syntax repairs are errors (`--strict`).
     var strict = false
     /// The repairs made in the records read so far; the caller reports and clears them.
     var repairs: [CSVSyntaxError] = []
     private var pendingRepairs: [CSVSyntaxError] = []
     /// The number of fields of the current record.
-    private(set) var fieldCount = 0
+    @exclusivity(unchecked) private(set) var fieldCount = 0
     /// The 1-based line the current record starts on.
-    private(set) var line = 0
-    private var nextLine = 1
-    private var lineStart: Int64 = 0   // file offset where `nextLine` starts
+    @exclusivity(unchecked) private(set) var line = 0
+    @exclusivity(unchecked) private var nextLine = 1
+    @exclusivity(unchecked) private var lineStart: Int64 = 0   // file offset where `nextLine` starts
 
     /// - Parameters:
     ///   - maximumRecordBytes: the largest record accepted; a longer one is a syntax error
@@ -130,7 +130,7 @@ final class CSVReader {
         }
     }
 
-    private var quotedEmpty = false
+    @exclusivity(unchecked) private var quotedEmpty = false
 
     private func refill() throws(CSVSyntaxError) {
         if start > 0 {
@@ -188,6 +188,14 @@ final class CSVReader {
         let first = max(0, Int(clamping: lineStart - base))
         var column = 1
         var i = first
+        // Eight bytes at a time (asked for every row's key field): a continuation byte is
+        // 10xxxxxx, so it has bit 7 set and bit 6 clear.
+        while i + 8 <= offset {
+            let word = UInt64(littleEndian: (buffer + i).loadUnaligned(as: UInt64.self))
+            let continuations = word & ~(word << 1) & 0x8080_8080_8080_8080
+            column += 8 - continuations.nonzeroBitCount
+            i += 8
+        }
         while i < offset {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
