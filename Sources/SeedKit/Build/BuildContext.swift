@@ -24,6 +24,8 @@ final class BuildContext {
     /// Index statements already run before their table was loaded (see
     /// `TableLoader.createIndexesOfAbsentReferences`); not run again after loading.
     var createdIndexes: Set<String> = []
+    /// Row ids by integer key of the tables references look up (`BuildOptions.idMapCapacity`).
+    var idMaps: IDMaps
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
 
@@ -34,6 +36,7 @@ final class BuildContext {
         self.issues = issues
         self.allowDangling = allowDangling
         self.cacheSize = cacheSize
+        idMaps = IDMaps(schema: schema, capacity: IDMap.defaultCapacity)
     }
 
     /// Hands out the next row id of `table`: 1, 2, 3, ... in input order.
@@ -52,7 +55,7 @@ final class BuildContext {
 
 /// How a reference was resolved over a build.
 public struct ReferenceStatistics: Sendable, Equatable {
-    /// Lookups answered by the cache (or by the previous row's key).
+    /// Lookups answered by the cache, the id map or the previous row's key.
     public var hits = 0
     /// Lookups that needed a query.
     public var misses = 0

@@ -25,6 +25,7 @@ final class RowWriter: @unchecked Sendable {
     private var resolvedIDs: [Value]            // per reference: the current row's resolved id
     private let keyHasReference: Bool           // resolvedIDs are needed to find a duplicate's first copy
     private var deferredKeys: [(Int, [Value])] = []
+    private let idMapKey: (map: IDMap, column: Int)? // records each row's key when references look the table up by it
     private(set) var rowCount = 0
 
     /// - Parameter createdColumns: the columns of the table as created so far (nil: all of
@@ -100,6 +101,7 @@ final class RowWriter: @unchecked Sendable {
         keyHasReference = table.references.contains { table.key.contains($0.column) }
         places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
         placeLookups = 0
+        idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) } }
     }
 
     /// How many rows' places are looked up for messages (the issue log shows the first
@@ -169,6 +171,7 @@ final class RowWriter: @unchecked Sendable {
                 throw error
             }
             rowCount += 1
+            if let idMapKey { idMapKey.map.record(batch, row: row, column: idMapKey.column) }
             if let places { places.record(id: batch.ids[row], line: batch.lines[row], file: file) }
             for (r, key) in deferredKeys {
                 let place = fields.place(of: referenceColumns[r][0])

@@ -521,7 +521,17 @@ final class XMLImporter: XMLEventHandler {
         }
         try collect(table, String(parentID))
         let database = context.database
-        try context.writeQueue.submit { for statement in statements { try database.execute(statement) } }
+        let idMaps = context.idMaps
+        let nestedNames = statements.isEmpty ? [] : descendants(of: table).map { mapping.tables[$0].table.name }
+        try context.writeQueue.submit {
+            for statement in statements { try database.execute(statement) }
+            for name in nestedNames { idMaps.discard(name) } // their maps may hold the deleted rows
+        }
+    }
+
+    /// The tables nested (at any depth) in `table`.
+    private func descendants(of table: Int) -> [Int] {
+        mapping.tables[table].children.flatMap { [$0] + descendants(of: $0) }
     }
 
     private func stop(_ error: any Error) {
