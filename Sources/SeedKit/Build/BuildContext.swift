@@ -17,7 +17,7 @@ final class BuildContext {
     var lenient = false
     /// CSV syntax repairs are errors (`BuildOptions.strict`).
     var strict = false
-    private var nextIDs: [String: Int64] = [:]
+    @exclusivity(unchecked) private var nextIDs: [String: Int64] = [:] // guarded by idLock
     private let idLock = NSLock()
     /// The writer thread every loader of this build hands its rows to.
     let writeQueue = WriteQueue()

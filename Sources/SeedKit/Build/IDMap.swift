@@ -10,14 +10,15 @@ final class IDMap {
 
     /// The most keys kept.
     let capacity: Int
+    // Used from the writer thread only, once per row: no dynamic exclusivity checks.
     /// Sorted, strictly ascending.
-    private var keys: [Int64] = []
+    @exclusivity(unchecked) private var keys: [Int64] = []
     /// Per run of consecutive row ids: the index in `keys` where it begins ...
-    private var runStarts: [Int] = []
+    @exclusivity(unchecked) private var runStarts: [Int] = []
     /// ... and the row id of that key.
-    private var runIDs: [Int64] = []
+    @exclusivity(unchecked) private var runIDs: [Int64] = []
     /// True once the map takes no more keys.
-    private(set) var isClosed = false
+    @exclusivity(unchecked) private(set) var isClosed = false
 
     /// - Parameter capacity: the most keys kept; 0 keeps none.
     init(capacity: Int) {

@@ -19,13 +19,14 @@ final class ReferenceResolver {
     let target: Table
     private let context: BuildContext
     private let idMap: IDMap?
-    private var cache: LRUCache<String, Int64?>
-    private var lastKey: [UInt8] = []
-    private var lastTag: UInt8 = 0xFF
-    private var lastID: Int64?
+    // Used from the writer thread only, once per reference per row: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var cache: LRUCache<String, Int64?>
+    @exclusivity(unchecked) private var lastKey: [UInt8] = []
+    @exclusivity(unchecked) private var lastTag: UInt8 = 0xFF
+    @exclusivity(unchecked) private var lastID: Int64?
     private let lookup: Statement
     private let create: Statement?
-    private(set) var statistics = ReferenceStatistics()
+    @exclusivity(unchecked) private(set) var statistics = ReferenceStatistics()
 
     init(reference: Reference, target: Table, context: BuildContext) throws(SQLiteError) {
         self.reference = reference

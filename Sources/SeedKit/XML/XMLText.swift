@@ -22,6 +22,24 @@ enum XMLText {
         }
     }
 
+    /// Calls `body` with `value` written in decimal ASCII (no allocation: positions are
+    /// written for every record).
+    static func withDecimal<R, E: Error>(_ value: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer throws(E) -> R in
+            var magnitude = value.magnitude, start = 20
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            return try body(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[start..<20])))
+        }
+    }
+
     /// The items of a list value: separated by `separator`, or each between `open` and
     /// `close` (`<ai><ml>`). Empty items are left out.
     static func items(of value: [UInt8], separator: [UInt8]?, open: [UInt8], close: [UInt8]) -> [Range<Int>] {
