@@ -89,6 +89,7 @@ public struct ValueConverter: Sendable {
     }
 
     static func parseReal(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        if let value = parseShortDecimal(bytes) { return value }
         // Only plain decimal notation: strtod alone would also take "inf", "nan" and hex.
         for byte in bytes {
             switch byte {
@@ -105,6 +106,41 @@ public struct ValueConverter: Sendable {
             guard end == buffer.baseAddress! + bytes.count, value.isFinite else { return nil }
             return value
         }
+    }
+
+    /// `[-+]digits[.digits]` with at most 15 digits in all (coordinates, prices), or nil
+    /// for anything else. Exact: the digits as an integer below 2^53 and a power of ten up to
+    /// 10^22 are both exact doubles, so one division rounds correctly, as strtod does.
+    @inline(__always)
+    static func parseShortDecimal(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        var index = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative || bytes[0] == UInt8(ascii: "+") { index = 1 }
+        var mantissa: Int64 = 0, digits = 0, fractionDigits = 0, seenPoint = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard !seenPoint else { return nil }
+                seenPoint = true
+            } else {
+                let digit = byte &- 48
+                guard digit < 10 else { return nil }
+                mantissa = mantissa * 10 + Int64(digit)
+                digits += 1
+                if seenPoint { fractionDigits += 1 }
+                guard digits <= 15 else { return nil }
+            }
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
     }
 
     static func parseBoolean(_ bytes: UnsafeRawBufferPointer) -> Bool? {

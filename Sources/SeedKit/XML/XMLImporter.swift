@@ -216,11 +216,11 @@ final class XMLImporter: XMLEventHandler {
     }
 
     /// The kept value of an enclosing element's attribute for the record in `frame`, or nil.
-    private func ancestorValue(_ source: XMLMapping.AncestorSource, of frame: XMLRecordFrame) -> Int? {
+    private func ancestorValue(_ source: XMLMapping.AncestorSource, depth recordDepth: Int) -> Int? {
         let wants = mapping.ancestorWants
-        var depth = frame.depth - source.levels
+        var depth = recordDepth - source.levels
         if source.levels == 0, let element = wants[source.want].element {
-            depth = frame.depth - 1
+            depth = recordDepth - 1
             while depth >= 1 {
                 let open = state.pointee.elements[depth - 1]
                 if matches(element, local: open.local, namespace: open.namespace, prefix: open.prefix) { break }
@@ -233,10 +233,10 @@ final class XMLImporter: XMLEventHandler {
     }
 
     /// True when `source` matched something for the record in `frame` (`exists: true`).
-    private func matched(_ source: XMLMapping.ValueSource, in frame: XMLRecordFrame, table: Int) -> Bool {
+    private func matched(_ source: XMLMapping.ValueSource, in frame: UnsafePointer<XMLRecordFrame>, table: Int) -> Bool {
         switch source {
-        case .slot(let slot): return frame.present[slot]
-        case .ancestor(let index): return ancestorValue(mapping.tables[table].ancestors[index], of: frame) != nil
+        case .slot(let slot): return frame.pointee.present[slot]
+        case .ancestor(let index): return ancestorValue(mapping.tables[table].ancestors[index], depth: frame.pointee.depth) != nil
         case .position, .name, .item, .file: return true
         }
     }
@@ -395,66 +395,74 @@ final class XMLImporter: XMLEventHandler {
             return
         }
         let parentID = state.pointee.frames[index].parent >= 0 ? id(of: state.pointee.frames[index].parent) : nil
-        let frame = state.pointee.frames[index] // a copy that shares the buffers: finish only reads
+        // The frame is read in place: a copy would retain and release each of its arrays.
+        try state.pointee.frames.withUnsafeBufferPointer { frames in
+            try write(frames.baseAddress! + index, of: mapping, parentID: parentID)
+        }
+    }
+
+    /// Writes the record in `frame`, a record of `mapping`'s table, then the rows of its lists.
+    private func write(_ frame: UnsafePointer<XMLRecordFrame>, of mapping: XMLMapping.TableMapping, parentID: Int64?) throws {
+        let table = frame.pointee.table
         let loader = loaders[table]
-        loader.beginRow(line: frame.line, column: frame.column)
+        loader.beginRow(line: frame.pointee.line, column: frame.pointee.column)
         for (column, sources) in mapping.columns.enumerated() {
             var found = false
             if mapping.exists[column] {
                 let found = sources.contains { matched($0, in: frame, table: table) }
                 if found { matchedColumns[table][column] = true }
                 var text = found ? "1" : "0"
-                loader.setPlace(line: frame.line, column: frame.column)
+                loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
                 try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                 continue
             }
             for source in sources {
                 switch source {
                 case .slot(let slot):
-                    guard frame.present[slot] else { continue }
+                    guard frame.pointee.present[slot] else { continue }
                     matchedColumns[table][column] = true
-                    guard !frame.values[slot].isEmpty else { continue }
+                    guard !frame.pointee.values[slot].isEmpty else { continue }
                     if shownSlots[table][column] != slot {
                         shownSlots[table][column] = slot
                         loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + mapping.slotPaths[slot]
                     }
-                    loader.setPlace(line: frame.valueLines[slot], column: frame.valueColumns[slot])
-                    try frame.values[slot].withUnsafeBytes { try loader.set(column, $0) }
+                    loader.setPlace(line: frame.pointee.valueLines[slot], column: frame.pointee.valueColumns[slot])
+                    try frame.pointee.values[slot].withUnsafeBytes { try loader.set(column, $0) }
                 case .position:
-                    try XMLText.withDecimal(frame.position) { digits throws(SQLiteError) in try loader.set(column, digits) }
+                    try XMLText.withDecimal(frame.pointee.position) { digits throws(SQLiteError) in try loader.set(column, digits) }
                 case .file:
                     var text = file.name
                     try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                 case .item:
                     continue
                 case .name:
-                    let name = state.pointee.elements[frame.depth - 1].name
-                    loader.setPlace(line: frame.line, column: frame.column)
+                    let name = state.pointee.elements[frame.pointee.depth - 1].name
+                    loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
                     try loader.set(column, UnsafeRawBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
                 case .ancestor(let index):
                     let ancestor = mapping.ancestors[index]
-                    guard let kept = ancestorValue(ancestor, of: frame) else { continue }
+                    guard let kept = ancestorValue(ancestor, depth: frame.pointee.depth) else { continue }
                     matchedColumns[table][column] = true
                     guard !ancestorValues[kept].isEmpty else { continue }
                     if shownSlots[table][column] != -2 - index {
                         shownSlots[table][column] = -2 - index
                         loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + ancestor.written
                     }
-                    loader.setPlace(line: frame.line, column: frame.column)
+                    loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
                     try ancestorValues[kept].withUnsafeBytes { try loader.set(column, $0) }
                 }
                 found = true
                 break
             }
             if !found {
-                loader.setPlace(line: frame.line, column: frame.column)
+                loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
                 try loader.set(column, nil)
             }
         }
-        loader.setPlace(line: frame.line, column: frame.column)
+        loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
         if let parentID { try loader.setParent(parentID) }
         try flushTargets(of: table)
-        guard let id = try loader.finishRow(id: frame.id) else { return }
+        guard let id = try loader.finishRow(id: frame.pointee.id) else { return }
         unflushed[table] = true
         for child in mapping.children where listDelimiters[child] != nil {
             try writeList(child, of: frame, parentID: id)
@@ -464,16 +472,16 @@ final class XMLImporter: XMLEventHandler {
     }
 
     /// Writes one row per item of the list `table` reads from `frame`.
-    private func writeList(_ table: Int, of frame: XMLRecordFrame, parentID: Int64) throws {
+    private func writeList(_ table: Int, of frame: UnsafePointer<XMLRecordFrame>, parentID: Int64) throws {
         let mapping = self.mapping.tables[table]
-        guard let slot = frame.firstValue(mapping.listSlots), let delimiters = listDelimiters[table] else { return }
+        guard let slot = frame.pointee.firstValue(mapping.listSlots), let delimiters = listDelimiters[table] else { return }
         let loader = loaders[table]
         try flushTargets(of: table)
         unflushed[table] = true
-        let items = XMLText.items(of: frame.values[slot], separator: delimiters.separator, open: delimiters.open, close: delimiters.close)
-        try frame.values[slot].withUnsafeBytes { bytes in
+        let items = XMLText.items(of: frame.pointee.values[slot], separator: delimiters.separator, open: delimiters.open, close: delimiters.close)
+        try frame.pointee.values[slot].withUnsafeBytes { bytes in
             for (index, range) in items.enumerated() {
-                loader.beginRow(line: frame.valueLines[slot], column: frame.valueColumns[slot])
+                loader.beginRow(line: frame.pointee.valueLines[slot], column: frame.pointee.valueColumns[slot])
                 for (column, sources) in mapping.columns.enumerated() {
                     if case .file = sources.first {
                         var text = file.name

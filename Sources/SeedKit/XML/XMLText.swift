@@ -1,13 +1,15 @@
+import Foundation
+
 /// Byte-level helpers for XML values.
 enum XMLText {
     /// Copies an attribute value into `output`, turning `&#38;` back into `&`: without entity
     /// substitution (which seedgen never turns on) libxml2 hands `&amp;` over that way.
     static func decodeAttribute(_ value: UnsafeRawBufferPointer, into output: inout [UInt8]) {
-        output.removeAll(keepingCapacity: true)
-        guard value.contains(UInt8(ascii: "&")) else {
-            output.append(contentsOf: value)
+        guard let base = value.baseAddress, memchr(base, Int32(UInt8(ascii: "&")), value.count) != nil else {
+            output.replaceSubrange(0..<output.count, with: value)
             return
         }
+        output.removeAll(keepingCapacity: true)
         let escaped = Array("&#38;".utf8)
         var index = 0
         while index < value.count {
