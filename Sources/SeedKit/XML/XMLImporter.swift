@@ -348,21 +348,27 @@ final class XMLImporter: XMLEventHandler {
 
     /// Reads the attributes `node` wants from `tag` and starts capturing its text.
     private func capture(_ frame: Int, node index: Int, tag: XMLStartTag, depth: Int) {
-        let node = mapping.tables[state.pointee.frames[frame].table].nodes[index]
-        if !node.attributes.isEmpty {
+        let tableMapping = mapping.tables[state.pointee.frames[frame].table]
+        // The wanted attributes' name numbers, scanned as plain integers; a test is checked in
+        // full only when its name is the attribute's (or `*`).
+        let wantedLocals = tableMapping.nodes[index].attributeLocals
+        if !wantedLocals.isEmpty {
+            let line = parser.line, column = parser.column
             for attribute in 0..<tag.attributeCount {
                 let local = localIndex(tag.attributeLocalName(attribute))
                 guard local >= 0 else { continue }
-                for wanted in node.attributes where !state.pointee.frames[frame].present[wanted.slot]
-                && matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) {
+                for candidate in wantedLocals.indices where wantedLocals[candidate] == local || wantedLocals[candidate] == XMLMapping.wildcard {
+                    let wanted = tableMapping.nodes[index].attributes[candidate]
+                    guard !state.pointee.frames[frame].present[wanted.slot],
+                          matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) else { continue }
                     XMLText.decodeAttribute(tag.attributeValue(attribute), into: &state.pointee.frames[frame].values[wanted.slot])
                     state.pointee.frames[frame].present[wanted.slot] = true
-                    state.pointee.frames[frame].valueLines[wanted.slot] = parser.line
-                    state.pointee.frames[frame].valueColumns[wanted.slot] = parser.column
+                    state.pointee.frames[frame].valueLines[wanted.slot] = line
+                    state.pointee.frames[frame].valueColumns[wanted.slot] = column
                 }
             }
         }
-        for slot in node.textSlots where !state.pointee.frames[frame].present[slot] && !state.pointee.frames[frame].capturing[slot] {
+        for slot in tableMapping.nodes[index].textSlots where !state.pointee.frames[frame].present[slot] && !state.pointee.frames[frame].capturing[slot] {
             state.pointee.frames[frame].values[slot].removeAll(keepingCapacity: true)
             state.pointee.frames[frame].capturing[slot] = true
             state.pointee.frames[frame].valueLines[slot] = parser.line

@@ -19,6 +19,8 @@ struct XMLMapping {
         var children: [(test: NameTest, node: Int)] = []
         /// Attributes of this element that are values: the attribute and the slot it fills.
         var attributes: [(test: NameTest, slot: Int)] = []
+        /// Per attribute, its test's `local`: what the importer scans first.
+        var attributeLocals: [Int] = []
         /// Slots filled with this element's text.
         var textSlots: [Int] = []
     }
@@ -165,6 +167,9 @@ struct XMLMapping {
         }
         for index in tables.indices {
             if let parent = tables[index].parent { tables[parent].children.append(index) }
+        }
+        for table in tables {
+            for node in table.nodes.indices { table.nodes[node].attributeLocals = table.nodes[node].attributes.map(\.test.local) }
         }
         tablesByLocalName = Array(repeating: [], count: localNames.count)
         for (index, table) in tables.enumerated() {
