@@ -578,6 +578,7 @@ def main():
         JOBS[job](bench)
 
     measurements, failures, targets, ratio_lines = bench.measurements, bench.failures, bench.targets, bench.ratio_lines
+    rows = table_rows(measurements)
     print()
     print(text_table(rows) if rows else "(no measurements)")
     for line in ratio_lines + [""] + targets:

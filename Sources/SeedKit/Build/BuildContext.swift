@@ -17,7 +17,12 @@ final class BuildContext {
     var lenient = false
     /// CSV syntax repairs are errors (`BuildOptions.strict`).
     var strict = false
-    @exclusivity(unchecked) private var nextIDs: [String: Int64] = [:] // guarded by idLock
+    // Guarded by idLock. Per table that allocated ids, its name and next id; found by a scan
+    // from the last one used (a reader asks for the same few tables' ids row after row; a
+    // String-keyed dictionary would hash the name on every row).
+    @exclusivity(unchecked) private var idTables: [String] = []
+    @exclusivity(unchecked) private var nextIDs: [Int64] = []
+    @exclusivity(unchecked) private var lastIDTable = 0
     private let idLock = NSLock()
     /// The writer thread every loader of this build hands its rows to.
     let writeQueue = WriteQueue()
@@ -44,8 +49,17 @@ final class BuildContext {
     /// find-or-create targets.
     func allocateID(in table: String) -> Int64 {
         idLock.withLock {
-            let id = nextIDs[table, default: 1]
-            nextIDs[table] = id + 1
+            var index = lastIDTable
+            if index >= idTables.count || idTables[index] != table {
+                index = idTables.firstIndex(of: table) ?? {
+                    idTables.append(table)
+                    nextIDs.append(1)
+                    return idTables.count - 1
+                }()
+                lastIDTable = index
+            }
+            let id = nextIDs[index]
+            nextIDs[index] = id + 1
             return id
         }
     }
