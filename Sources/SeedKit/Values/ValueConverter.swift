@@ -18,14 +18,22 @@ public enum ConvertedValue: Equatable, Sendable {
 /// allocate for integers, reals, booleans, times and plain text.
 public struct ValueConverter: Sendable {
     public let type: ColumnType
-    let format: ValueFormat?
+    /// The column's format, boxed: a loader copies its converter out of an array for every
+    /// value, and a box costs one retain where the format's arrays and string cost several.
+    private let formatBox: FormatBox?
+    var format: ValueFormat? { formatBox?.format }
     /// Whether surrounding spaces and tabs are removed first (`Column.trim`).
     let trims: Bool
 
     public init(column: Column) {
         self.type = column.type
         self.trims = column.trim
-        self.format = column.format.flatMap { try? ValueFormat(pattern: $0) }
+        self.formatBox = column.format.flatMap { try? ValueFormat(pattern: $0) }.map(FormatBox.init)
+    }
+
+    private final class FormatBox: Sendable {
+        let format: ValueFormat
+        init(_ format: ValueFormat) { self.format = format }
     }
 
     public func convert(_ array: [UInt8]) -> ConvertedValue {
