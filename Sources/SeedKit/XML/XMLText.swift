@@ -54,7 +54,18 @@ enum XMLText {
         }
         func find(_ needle: [UInt8], from start: Int) -> Int? {
             guard !needle.isEmpty, value.count >= needle.count, start <= value.count - needle.count else { return nil }
-            return (start...(value.count - needle.count)).first { value[$0..<($0 + needle.count)].elementsEqual(needle) }
+            let last = value.count - needle.count
+            return value.withUnsafeBytes { bytes -> Int? in
+                let base = bytes.baseAddress!
+                var at = start
+                // memchr finds each candidate first byte; memcmp checks the rest.
+                while at <= last, let hit = memchr(base + at, Int32(needle[0]), last - at + 1) {
+                    let index = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + index, needle, needle.count) == 0 { return index }
+                    at = index + 1
+                }
+                return nil
+            }
         }
         if let separator {
             var start = 0
