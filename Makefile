@@ -2,20 +2,34 @@
 SWIFT        ?= swift
 APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
 RELEASE_BIN  := .build/release/seedgen
+# The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL), xmllint --stream.
+BENCH_APT_PACKAGES := osmium-tool libxml2-utils
 
-.PHONY: help deps build release example test app fuzz bench clean
+.PHONY: help deps bench-deps build release example test app fuzz bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
 	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 30 s"
 	@echo "make app      build and run the sample app (examples/App) with the bundled feed"
 	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 180) with AddressSanitizer"
-	@echo "make bench    compare seedgen with the sqlite3 shell on generated feeds"
+	@echo "make bench    compare seedgen with the sqlite3 shell, osmium and xmllint on the same inputs"
+	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md)"
 	@echo "make build    debug build;  make release: optimized build"
 
 # Installs the Debian packages seedgen needs, only those that are missing.
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+# Installs the reference tools of `make bench`, only those that are missing.
+bench-deps:
+	@missing=""; for p in $(BENCH_APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -49,7 +63,7 @@ app: build
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh
 
-bench: release
+bench: release bench-deps
 	scripts/bench.sh
 
 clean:

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Benchmark `seedgen build` against the sqlite3 shell on generated data.
+"""Benchmark `seedgen build` against reference tools on the same data, in the same run.
 
-Run through `make bench` or `scripts/bench.sh`; see bench/README.md. For each GTFS size it
-generates a feed (cached), builds it with (a) the sqlite3 shell pipeline and (b) seedgen,
-each measured with GNU time, best of --reps runs in alternating order; then the TopSongs
-XML path at two sizes. It prints a table and the targets of issue 6 (PASS/MISS), and
-appends the same to bench/results.md. Exit status 1 only when a command fails.
+Run through `make bench` or `scripts/bench.sh`; see bench/README.md. The jobs (`--jobs`,
+default all): gtfs: for each size, a generated feed (cached) built with (a) the sqlite3 shell
+pipeline and (b) seedgen; topsongs (alias xml): the TopSongs feed at two sizes, seedgen beside
+`xmllint --stream --noout`; osm: the Liechtenstein extract repeated (scripts/generate_osm.py),
+seedgen beside `osmium cat` to OPL and `xmllint --stream --noout`. Each command is measured
+with GNU time, best of --reps runs in rotating order. It prints a table and the targets of
+issues 6 and 11 (PASS/MISS), and appends the same to bench/results.md. Exit status 1 only
+when a command fails.
 """
 
 import argparse
@@ -30,9 +33,13 @@ MB = 1024 * 1024
 # Targets of issue 6.
 MAX_WALL_RATIO = 0.6          # seedgen wall / shell wall at 3M (issue 11)
 MAX_RSS_MB = 64               # seedgen peak RSS at 3M and at 30M (issue 11)
-MAX_RSS_GROWTH = 1.10         # 30M (or the 4x XML) peak RSS over 3M's (the 1x XML's)
+MAX_RSS_GROWTH = 1.10         # the 4x XML peak RSS over the 1x XML's
 MAX_SIZE_RATIO = 0.60         # seed size / shell db size at 3M
 MIN_XML_MB_S = 60
+# Targets of issue 11: seedgen wall over the reference's, same input, same run.
+MAX_OSM_OSMIUM = 1.0          # OSM x3 vs `osmium cat IN.osm -o X.opl`
+MAX_OSM_XMLLINT = 1.5         # OSM x3 vs `xmllint --stream --noout IN.osm`
+MAX_TOPSONGS_XMLLINT = 1.2    # TopSongs (the smaller size) vs `xmllint --stream --noout`
 
 # Reference columns and natural keys the shell pipeline indexes (issue 6).
 SHELL_INDEXES = [
@@ -251,47 +258,78 @@ def sqlite_version():
     return out[0] if out else "unknown"
 
 
+def tool_version(command):
+    """The first version-looking word a tool prints about itself, or "missing"."""
+    if missing_reference(command[0]):
+        return "missing"
+    result = subprocess.run(command, capture_output=True, text=True)
+    for word in (result.stdout + result.stderr).split():
+        if word[:1].isdigit() and "." in word:
+            return word.rstrip(",")
+    return "unknown"
+
+
 def load_average():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default=os.environ.get("BENCH_SIZES", "3M"),
-                        help="GTFS stop_times sizes, comma-separated: 300k,3M,6M,30M (default $BENCH_SIZES or 3M)")
-    parser.add_argument("--xml-entries", type=int, default=int(os.environ.get("BENCH_XML_ENTRIES", "200000")),
-                        help="TopSongs entries of the smaller XML run; the second run has 4x (default 200000; 0 skips XML)")
-    parser.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "2")),
-                        help="runs of each tool, alternating; the fastest is reported (default 2)")
-    parser.add_argument("--tools", default="sqlite3,seedgen",
-                        help="which side(s) to run: sqlite3,seedgen (default both)")
-    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
-    parser.add_argument("--no-record", action="store_true", help="do not append to bench/results.md")
-    args = parser.parse_args()
+class Bench:
+    """What the jobs of one run share: the options, the tools, and what they measured."""
+
+    def __init__(self, args, tools):
+        self.args, self.tools = args, tools
+        self.measurements, self.failures, self.notes = [], [], []
+        self.ratio_lines, self.targets = [], []
+
+    def target(self, name, ok, detail):
+        self.targets.append(f"{'PASS' if ok else 'MISS'}  {name}: {detail}")
+
+    def not_measured(self, name, why):
+        self.targets.append(f"n/a   {name}: {why}")
+
+
+def run_reference(name, command, label, work, output=None):
+    """Times a reference tool (`osmium cat`, `xmllint --stream`) on an input of `work` MB."""
+    if output:
+        remove_db(output)
+    wall, cpu, rss = timed(command, label=" ".join(command))
+    size = os.path.getsize(output) if output and os.path.exists(output) else None
+    return Measurement(name, label, wall, cpu, rss, size, work, "MB/s")
+
+
+def run_side_by_side(bench, runners):
+    """Runs each (tool, run) of `runners` --reps times, rotating which goes first; prints each
+    run and returns the fastest run per tool (tools that failed are left out)."""
+    runs, failed = {}, set()
+    for rep in range(bench.args.reps):
+        shift = rep % len(runners)
+        for tool, run in runners[shift:] + runners[:shift]:
+            if tool in failed:
+                continue
+            try:
+                m = run()
+            except CommandFailed as e:
+                print(f"bench:   {tool} FAILED: {e.what}\n{e.detail}", flush=True)
+                bench.failures.append(e)
+                failed.add(tool)
+                continue
+            runs.setdefault(tool, []).append(m)
+            print(f"bench:   {tool:16} run {rep + 1}: {m.wall:.2f} s wall, {m.cpu:.2f} s CPU, "
+                  f"{m.rss_mb:.1f} MB peak RSS, {fmt(m.rate)} MB/s", flush=True)
+    fastest = {tool: best(r) for tool, r in runs.items()}
+    bench.measurements.extend(fastest[tool] for tool, _ in runners if tool in fastest)
+    return fastest
+
+
+def missing_reference(tool):
+    return shutil.which(tool) is None
+
+
+def run_gtfs_job(bench):
+    args, tools, measurements, failures = bench.args, bench.tools, bench.measurements, bench.failures
     sizes = [parse_size(s) for s in args.sizes.split(",") if s.strip()]
-    tools = {t.strip() for t in args.tools.split(",")}
-    if not tools <= {"sqlite3", "seedgen"}:
-        parser.error("--tools takes sqlite3 and/or seedgen")
-    for needed in [GNU_TIME] + (["/usr/bin/sqlite3"] if "sqlite3" in tools else []):
-        if not os.path.exists(needed) and not shutil.which(os.path.basename(needed)):
-            sys.exit(f"bench: {needed} is missing: run `make deps`")
-    if "seedgen" in tools and not os.access(SEEDGEN, os.X_OK):
-        sys.exit(f"bench: {os.path.relpath(SEEDGEN, ROOT)} is missing: run `make release` (or use --tools sqlite3)")
-    os.makedirs(WORK, exist_ok=True)
-
-    measurements, failures, notes, targets = [], [], [], []
     by_size = {}
-    started = datetime.datetime.now(datetime.timezone.utc)
-    start_load = load_average()
-    seedgen_text = "not run"
-    if "seedgen" in tools:
-        version = subprocess.run([SEEDGEN, "--version"], capture_output=True, text=True).stdout.strip()
-        shown = os.path.relpath(SEEDGEN, ROOT) if SEEDGEN.startswith(ROOT + os.sep) else SEEDGEN
-        seedgen_text = f"{shown} (version {version or 'unknown'})"
-    print(f"bench: machine {machine_description()}; load average {load_average()}; seedgen {seedgen_text}",
-          flush=True)
-
     for n in sizes:
         label = f"gtfs-{size_label(n)}"
         feed = os.path.join(WORK, label)
@@ -336,43 +374,8 @@ def main():
             measurements.append(entry["seed"])
         by_size[n] = entry
 
-    xml_entry = {}
-    if args.xml_entries > 0 and "seedgen" in tools:
-        if not os.path.exists(TOPSONGS_SCHEMA):
-            notes.append(f"XML path skipped: {os.path.relpath(TOPSONGS_SCHEMA, ROOT)} does not exist yet.")
-            print(f"bench: {notes[-1]}", flush=True)
-        else:
-            for entries in (args.xml_entries, 4 * args.xml_entries):
-                label = f"topsongs-{size_label(entries)}"
-                xml = os.path.join(WORK, label + ".xml")
-                try:
-                    stamp, fresh = generate_cached(
-                        "xml", xml, ["--entries", str(entries), "--out", xml, "--seed", str(args.seed)],
-                        os.path.join(ROOT, "scripts", "generate_topsongs.py"))
-                except CommandFailed as e:
-                    failures.append(e)
-                    break
-                xml_mb = os.path.getsize(xml) / MB
-                print(f"bench: {label}: {xml_mb:,.0f} MB " + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"),
-                      flush=True)
-                warm_cache([xml])
-                runs = []
-                try:
-                    for rep in range(args.reps):
-                        m = run_seedgen([xml], os.path.join(WORK, label + ".sqlite"), label, xml_mb, "MB/s",
-                                        extra=["--schema", TOPSONGS_SCHEMA])
-                        print(f"bench:   seedgen  run {rep + 1}: {m.wall:.2f} s wall, {m.rss_mb:.1f} MB peak RSS, "
-                              f"{fmt(m.rate)} MB/s", flush=True)
-                        runs.append(m)
-                except CommandFailed as e:
-                    print(f"bench:   seedgen FAILED: {e.what}\n{e.detail}", flush=True)
-                    failures.append(e)
-                    break
-                xml_entry[entries] = best(runs)
-                measurements.append(xml_entry[entries])
-
     # Ratios and targets.
-    ratio_lines = []
+    ratio_lines = bench.ratio_lines
     for n, entry in by_size.items():
         if "shell" in entry and "seed" in entry and entry["seed"].output_mb is not None:
             s, g = entry["shell"], entry["seed"]
@@ -380,11 +383,7 @@ def main():
                                f"CPU {g.cpu / s.cpu:.2f}x, peak RSS {g.rss_mb / s.rss_mb:.2f}x, "
                                f"size {g.output_mb / s.output_mb:.2f}x")
 
-    def target(name, ok, detail):
-        targets.append(f"{'PASS' if ok else 'MISS'}  {name}: {detail}")
-
-    def not_measured(name, why):
-        targets.append(f"n/a   {name}: {why}")
+    target, not_measured = bench.target, bench.not_measured
 
     at3 = by_size.get(3_000_000, {})
     if "shell" in at3 and "seed" in at3:
@@ -404,6 +403,45 @@ def main():
             not_measured(f"peak RSS <= {MAX_RSS_MB} MB at 30M", "run with --sizes 3M,30M")
     else:
         not_measured(f"peak RSS <= {MAX_RSS_MB} MB at 3M", "seedgen not run at 3M")
+
+
+def run_topsongs_job(bench):
+    """seedgen with Schema/topsongs.yaml on the TopSongs feed at two sizes, beside
+    `xmllint --stream --noout` (libxml2's streaming reader, no output) on the same file."""
+    args, tools, failures, notes = bench.args, bench.tools, bench.failures, bench.notes
+    target, not_measured = bench.target, bench.not_measured
+    xml_entry, xmllint_entry = {}, {}
+    if args.xml_entries > 0 and "seedgen" in tools:
+        if not os.path.exists(TOPSONGS_SCHEMA):
+            notes.append(f"XML path skipped: {os.path.relpath(TOPSONGS_SCHEMA, ROOT)} does not exist yet.")
+            print(f"bench: {notes[-1]}", flush=True)
+        else:
+            for entries in (args.xml_entries, 4 * args.xml_entries):
+                label = f"topsongs-{size_label(entries)}"
+                xml = os.path.join(WORK, label + ".xml")
+                try:
+                    stamp, fresh = generate_cached(
+                        "xml", xml, ["--entries", str(entries), "--out", xml, "--seed", str(args.seed)],
+                        os.path.join(ROOT, "scripts", "generate_topsongs.py"))
+                except CommandFailed as e:
+                    failures.append(e)
+                    break
+                xml_mb = os.path.getsize(xml) / MB
+                print(f"bench: {label}: {xml_mb:,.0f} MB " + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"),
+                      flush=True)
+                warm_cache([xml])
+                runners = [("seedgen", lambda: run_seedgen([xml], os.path.join(WORK, label + ".sqlite"), label, xml_mb, "MB/s",
+                                                           extra=["--schema", TOPSONGS_SCHEMA]))]
+                if not missing_reference("xmllint"):
+                    runners.append(("xmllint --stream", lambda: run_reference(
+                        "xmllint --stream", ["xmllint", "--stream", "--noout", xml], label, xml_mb)))
+                fastest = run_side_by_side(bench, runners)
+                if "seedgen" not in fastest:
+                    break
+                xml_entry[entries] = fastest["seedgen"]
+                if "xmllint --stream" in fastest:
+                    xmllint_entry[entries] = fastest["xmllint --stream"]
+
     if xml_entry:
         slowest = min(xml_entry.values(), key=lambda m: m.rate or 0)
         target("XML >= 60 MB/s", (slowest.rate or 0) >= MIN_XML_MB_S,
@@ -413,11 +451,131 @@ def main():
             r = large.rss_mb / small.rss_mb
             target("XML flat memory (4x input: peak RSS <= +10%)", r <= MAX_RSS_GROWTH,
                    f"{small.rss_mb:.1f} MB -> {large.rss_mb:.1f} MB ({r:.2f}x)")
+        for entries, reference in xmllint_entry.items():
+            m = xml_entry[entries]
+            bench.ratio_lines.append(f"{m.input}: seedgen/xmllint --stream wall {m.wall / reference.wall:.2f}x, "
+                                     f"CPU {m.cpu / reference.cpu:.2f}x, peak RSS {m.rss_mb / reference.rss_mb:.2f}x")
+        name = f"TopSongs {size_label(args.xml_entries)} <= {MAX_TOPSONGS_XMLLINT}x xmllint --stream"
+        if args.xml_entries in xmllint_entry:
+            r = xml_entry[args.xml_entries].wall / xmllint_entry[args.xml_entries].wall
+            target(name, r <= MAX_TOPSONGS_XMLLINT, f"{r:.2f}x")
+        else:
+            not_measured(name, "xmllint is missing: run `make bench-deps`")
     else:
         why = notes[-1] if notes else "XML path failed" if args.xml_entries > 0 and "seedgen" in tools \
             else "XML path not run"
         not_measured("XML >= 60 MB/s, flat memory", why)
 
+
+def run_osm_job(bench):
+    """seedgen with the built-in OSM schema on the Liechtenstein extract repeated
+    --osm-copies times (scripts/generate_osm.py), beside `osmium cat IN.osm -o X.opl` and
+    `xmllint --stream --noout IN.osm` on the same file."""
+    args, tools = bench.args, bench.tools
+    name_osmium = f"OSM <= {MAX_OSM_OSMIUM}x osmium cat"
+    name_xmllint = f"OSM <= {MAX_OSM_XMLLINT}x xmllint --stream"
+    if "seedgen" not in tools:
+        for name in (name_osmium, name_xmllint):
+            bench.not_measured(name, "seedgen not run")
+        return
+    label = f"osm-x{args.osm_copies}"
+    osm = os.path.join(WORK, label + ".osm")
+    try:
+        stamp, fresh = generate_cached("xml", osm, ["--copies", str(args.osm_copies), "--out", osm],
+                                       os.path.join(ROOT, "scripts", "generate_osm.py"))
+    except CommandFailed as e:
+        bench.failures.append(e)
+        return
+    osm_mb = os.path.getsize(osm) / MB
+    print(f"bench: {label}: {osm_mb:,.0f} MB " + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"), flush=True)
+    warm_cache([osm])
+    runners = [("seedgen", lambda: run_seedgen([osm], os.path.join(WORK, label + ".sqlite"), label, osm_mb, "MB/s"))]
+    if not missing_reference("osmium"):
+        runners.append(("osmium cat", lambda: run_reference(
+            "osmium cat", ["osmium", "cat", osm, "-o", os.path.join(WORK, label + ".opl"), "--overwrite"], label, osm_mb,
+            output=os.path.join(WORK, label + ".opl"))))
+    if not missing_reference("xmllint"):
+        runners.append(("xmllint --stream", lambda: run_reference(
+            "xmllint --stream", ["xmllint", "--stream", "--noout", osm], label, osm_mb)))
+    fastest = run_side_by_side(bench, runners)
+    seed = fastest.get("seedgen")
+    for name, tool, limit in ((name_osmium, "osmium cat", MAX_OSM_OSMIUM), (name_xmllint, "xmllint --stream", MAX_OSM_XMLLINT)):
+        reference = fastest.get(tool)
+        if seed and reference:
+            r = seed.wall / reference.wall
+            bench.ratio_lines.append(f"{label}: seedgen/{tool} wall {r:.2f}x, CPU {seed.cpu / reference.cpu:.2f}x, "
+                                     f"peak RSS {seed.rss_mb / reference.rss_mb:.2f}x")
+            bench.target(name, r <= limit, f"{r:.2f}x")
+        else:
+            bench.not_measured(name, "seedgen failed" if not seed else
+                               f"{tool.split()[0]} is missing: run `make bench-deps`" if missing_reference(tool.split()[0])
+                               else f"{tool} failed")
+
+
+# The jobs `--jobs` chooses from, in the order they run; another job is one more entry.
+JOBS = {
+    "gtfs": run_gtfs_job,
+    "topsongs": run_topsongs_job,
+    "osm": run_osm_job,
+}
+JOB_ALIASES = {"xml": "topsongs"}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jobs", default=os.environ.get("BENCH_JOBS", ",".join(JOBS)),
+                        help=f"what to run, comma-separated: {','.join(JOBS)} (xml = topsongs; "
+                             f"default $BENCH_JOBS or all)")
+    parser.add_argument("--sizes", default=os.environ.get("BENCH_SIZES", "3M"),
+                        help="GTFS stop_times sizes, comma-separated: 300k,3M,6M,30M (default $BENCH_SIZES or 3M)")
+    parser.add_argument("--xml-entries", type=int, default=int(os.environ.get("BENCH_XML_ENTRIES", "200000")),
+                        help="TopSongs entries of the smaller XML run; the second run has 4x (default 200000; 0 skips XML)")
+    parser.add_argument("--osm-copies", type=int, default=int(os.environ.get("BENCH_OSM_COPIES", "3")),
+                        help="copies of the Liechtenstein extract in the OSM input (default 3: 41 MB, the Monaco size)")
+    parser.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "2")),
+                        help="runs of each tool, alternating; the fastest is reported (default 2)")
+    parser.add_argument("--tools", default="sqlite3,seedgen",
+                        help="which side(s) to run: sqlite3,seedgen (default both)")
+    parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
+    parser.add_argument("--no-record", action="store_true", help="do not append to bench/results.md")
+    args = parser.parse_args()
+    jobs = []
+    for job in (j.strip() for j in args.jobs.split(",") if j.strip()):
+        job = JOB_ALIASES.get(job, job)
+        if job not in JOBS:
+            parser.error(f"--jobs takes {', '.join(JOBS)} (or xml); not {job!r}")
+        if job not in jobs:
+            jobs.append(job)
+    if args.osm_copies < 1:
+        parser.error("--osm-copies must be at least 1")
+    tools = {t.strip() for t in args.tools.split(",")}
+    if not tools <= {"sqlite3", "seedgen"}:
+        parser.error("--tools takes sqlite3 and/or seedgen")
+    for needed in [GNU_TIME] + (["/usr/bin/sqlite3"] if "sqlite3" in tools and "gtfs" in jobs else []):
+        if not os.path.exists(needed) and not shutil.which(os.path.basename(needed)):
+            sys.exit(f"bench: {needed} is missing: run `make deps`")
+    if "seedgen" in tools and not os.access(SEEDGEN, os.X_OK):
+        sys.exit(f"bench: {os.path.relpath(SEEDGEN, ROOT)} is missing: run `make release` (or use --tools sqlite3)")
+    for tool in [t for t, job in (("osmium", "osm"), ("xmllint", "osm"), ("xmllint", "topsongs")) if job in jobs]:
+        if missing_reference(tool):
+            print(f"bench: {tool} is missing (run `make bench-deps`): its side is left out", flush=True)
+    os.makedirs(WORK, exist_ok=True)
+
+    bench = Bench(args, tools)
+    started = datetime.datetime.now(datetime.timezone.utc)
+    start_load = load_average()
+    seedgen_text = "not run"
+    if "seedgen" in tools:
+        version = subprocess.run([SEEDGEN, "--version"], capture_output=True, text=True).stdout.strip()
+        shown = os.path.relpath(SEEDGEN, ROOT) if SEEDGEN.startswith(ROOT + os.sep) else SEEDGEN
+        seedgen_text = f"{shown} (version {version or 'unknown'})"
+    print(f"bench: machine {machine_description()}; load average {load_average()}; seedgen {seedgen_text}",
+          flush=True)
+
+    for job in jobs:
+        JOBS[job](bench)
+
+    measurements, failures, targets, ratio_lines = bench.measurements, bench.failures, bench.targets, bench.ratio_lines
     rows = table_rows(measurements)
     print()
     print(text_table(rows) if rows else "(no measurements)")
@@ -432,10 +590,11 @@ def main():
             "",
             f"Machine: {machine_description()}. Load average at the start: {start_load}.",
             f"seedgen: {seedgen_text}; sqlite3 {sqlite_version()}.",
-            f"Sizes: {args.sizes}; XML entries: "
+            f"Jobs: {', '.join(jobs)}; GTFS sizes: {args.sizes}; XML entries: "
             + (f"{args.xml_entries} and {4 * args.xml_entries}; " if args.xml_entries > 0 else "none; ")
-            + 
-            f"best of {args.reps} run(s) per tool.",
+            + f"OSM: {args.osm_copies} copies of the Liechtenstein extract; "
+            f"best of {args.reps} run(s) per tool; osmium {tool_version(['osmium', '--version'])}, "
+            f"xmllint {tool_version(['xmllint', '--version'])}.",
             "",
             markdown_table(rows),
             "",

@@ -70,6 +70,9 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
         var cacheSize: Int?
 
+        @Option(help: ArgumentHelp("Keys kept per table in the map from integer keys to row ids that resolves references to tables whose keys ascend (OSM ids) without a query; 8 bytes a key (default 2097152: 16 MiB). Past it, or once keys stop ascending, lookups use the cache and a query. 0 turns the maps off.", valueName: "n"))
+        var idMapSize: Int = 2_097_152
+
         @Option(help: ArgumentHelp("The largest CSV record accepted, in bytes (default 16777216: 16 MiB).", valueName: "bytes"))
         var maxRecordSize: Int = InputLimits.defaultRecordBytes
 
@@ -88,6 +91,7 @@ extension SeedGen {
         func validate() throws {
             if inputs.isEmpty { throw ValidationError("Give at least one input folder, .zip or file.") }
             if let cacheSize, cacheSize < 1 { throw ValidationError("--cache-size must be at least 1.") }
+            if idMapSize < 0 { throw ValidationError("--id-map-size must be 0 or more.") }
             // SQLite stores at most 1,000,000,000 bytes in one value.
             if !(1...1_000_000_000).contains(maxRecordSize) { throw ValidationError("--max-record-size must be between 1 and 1000000000.") }
             if !(1...1_000_000_000).contains(maxKeySize) { throw ValidationError("--max-key-size must be between 1 and 1000000000.") }
@@ -104,6 +108,7 @@ extension SeedGen {
             Connection.disableMemoryStatistics()
             var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                                        allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)
+            options.idMapCapacity = idMapSize
             options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SeedKit
 
@@ -50,5 +51,41 @@ struct ValueConverterTests {
         #expect(convert("2016-08-02T15:39:14.947", .datetime) == .text("2016-08-02T15:39:14.947Z"))
         #expect(convert("2013-12-31T23:30:00-01:00", .datetime) == .text("2014-01-01T00:30:00Z"))
         #expect(convert("2013-01-01T00:30:00+01:00", .datetime) == .text("2012-12-31T23:30:00Z"))
+    }
+
+    @Test("a date-time already in the stored form keeps its bytes; other forms are written the same way")
+    func canonicalDateTimes() {
+        #expect(convert("2013-06-20T13:45:07Z", .datetime) == .sourceText)
+        #expect(convert("2024-02-29T23:59:59Z", .datetime) == .sourceText)
+        // Not the stored form, or not a valid time: the full conversion decides.
+        #expect(convert("2013-06-20T13:45:07+00:00", .datetime) == .text("2013-06-20T13:45:07Z"))
+        #expect(convert("2013-06-20T13:45:07.500Z", .datetime) == .text("2013-06-20T13:45:07.5Z"))
+        #expect(convert("2013-06-20T13:45Z", .datetime) == .text("2013-06-20T13:45:00Z"))
+        for bad in ["2023-02-29T10:00:00Z", "2013-06-20T24:00:00Z", "2013-13-20T10:00:00Z", "2013-06-20T10:60:00Z"] {
+            if case .invalid = convert(bad, .datetime) {} else { Issue.record("\(bad) must be invalid") }
+        }
+        // With a format, the format decides, even for bytes in the stored form.
+        if case .invalid = convert("2013-06-20T13:45:07Z", .datetime, format: "yyyyMMdd") {} else { Issue.record("format must match") }
+    }
+
+    @Test("short decimals read without strtod give strtod's double, bit for bit")
+    func shortDecimals() {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0", "-0", "0.0", "5.", ".5", "+1.25", "47.1666716", "-16.743632", "9.5496806", "999999999999999",
+                     "0.000000000000001", "123456789.012345", "1.0000000000000002", "0.1", "0.3"]
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...15, using: &generator)
+            var text = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+            text.insert(".", at: text.index(text.startIndex, offsetBy: Int.random(in: 0...digits, using: &generator)))
+            texts.append(Bool.random(using: &generator) ? "-" + text : text)
+        }
+        for text in texts where text != "." && text != "-." {
+            let expected = strtod(text, nil)
+            guard case .real(let value) = convert(text, .real) else {
+                Issue.record("\(text) must be a real")
+                continue
+            }
+            #expect(value.bitPattern == expected.bitPattern, "\(text)")
+        }
     }
 }

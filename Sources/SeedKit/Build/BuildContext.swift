@@ -17,13 +17,20 @@ final class BuildContext {
     var lenient = false
     /// CSV syntax repairs are errors (`BuildOptions.strict`).
     var strict = false
-    private var nextIDs: [String: Int64] = [:]
+    // Guarded by idLock. Per table that allocated ids, its name and next id; found by a scan
+    // from the last one used (a reader asks for the same few tables' ids row after row; a
+    // String-keyed dictionary would hash the name on every row).
+    @exclusivity(unchecked) private var idTables: [String] = []
+    @exclusivity(unchecked) private var nextIDs: [Int64] = []
+    @exclusivity(unchecked) private var lastIDTable = 0
     private let idLock = NSLock()
     /// The writer thread every loader of this build hands its rows to.
     let writeQueue = WriteQueue()
     /// Index statements already run before their table was loaded (see
     /// `TableLoader.createIndexesOfAbsentReferences`); not run again after loading.
     var createdIndexes: Set<String> = []
+    /// Row ids by integer key of the tables references look up (`BuildOptions.idMapCapacity`).
+    var idMaps: IDMaps
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
 
@@ -34,6 +41,7 @@ final class BuildContext {
         self.issues = issues
         self.allowDangling = allowDangling
         self.cacheSize = cacheSize
+        idMaps = IDMaps(schema: schema, capacity: IDMap.defaultCapacity)
     }
 
     /// Hands out the next row id of `table`: 1, 2, 3, ... in input order.
@@ -41,8 +49,17 @@ final class BuildContext {
     /// find-or-create targets.
     func allocateID(in table: String) -> Int64 {
         idLock.withLock {
-            let id = nextIDs[table, default: 1]
-            nextIDs[table] = id + 1
+            var index = lastIDTable
+            if index >= idTables.count || idTables[index] != table {
+                index = idTables.firstIndex(of: table) ?? {
+                    idTables.append(table)
+                    nextIDs.append(1)
+                    return idTables.count - 1
+                }()
+                lastIDTable = index
+            }
+            let id = nextIDs[index]
+            nextIDs[index] = id + 1
             return id
         }
     }
@@ -52,7 +69,7 @@ final class BuildContext {
 
 /// How a reference was resolved over a build.
 public struct ReferenceStatistics: Sendable, Equatable {
-    /// Lookups answered by the cache (or by the previous row's key).
+    /// Lookups answered by the cache, the id map or the previous row's key.
     public var hits = 0
     /// Lookups that needed a query.
     public var misses = 0

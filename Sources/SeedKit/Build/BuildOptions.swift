@@ -12,6 +12,10 @@ public struct BuildOptions: Sendable {
     public var allowDangling: Bool
     /// Overrides the lookup cache size of every reference.
     public var cacheSize: Int?
+    /// The most keys kept per table in the map from integer keys to row ids that resolves
+    /// references to tables whose keys ascend (OSM ids) without a query: 8 bytes a key;
+    /// default `IDMap.defaultCapacity` (2,097,152: 16 MiB). 0 turns the maps off.
+    public var idMapCapacity = 2_097_152
     /// Bounds on record, key and nesting sizes (see `InputLimits`).
     public var limits = InputLimits()
     /// Keep going past data errors: a bad value in a nullable column becomes NULL, a row that

@@ -2,7 +2,8 @@ import Foundation
 import SeedSQLite
 
 /// Turns natural keys into row ids of the target table while rows stream in: the previous
-/// row's key first (rows come grouped), then a bounded LRU cache, then one indexed query.
+/// row's key first (rows come grouped), then the target's `IDMap` (integer keys that arrive
+/// in ascending order), then a bounded LRU cache, then one indexed query.
 /// With find-or-create, an unknown key inserts the target row. Runs on the writer thread.
 final class ReferenceResolver {
     /// What a lookup found.
@@ -17,19 +18,22 @@ final class ReferenceResolver {
     let reference: Reference
     let target: Table
     private let context: BuildContext
-    private var cache: LRUCache<String, Int64?>
-    private var lastKey: [UInt8] = []
-    private var lastTag: UInt8 = 0xFF
-    private var lastID: Int64?
+    private let idMap: IDMap?
+    // Used from the writer thread only, once per reference per row: no dynamic exclusivity checks.
+    @exclusivity(unchecked) private var cache: LRUCache<String, Int64?>
+    @exclusivity(unchecked) private var lastKey: [UInt8] = []
+    @exclusivity(unchecked) private var lastTag: UInt8 = 0xFF
+    @exclusivity(unchecked) private var lastID: Int64?
     private let lookup: Statement
     private let create: Statement?
-    private(set) var statistics = ReferenceStatistics()
+    @exclusivity(unchecked) private(set) var statistics = ReferenceStatistics()
 
     init(reference: Reference, target: Table, context: BuildContext) throws(SQLiteError) {
         self.reference = reference
         self.target = target
         self.context = context
         self.cache = LRUCache(capacity: context.cacheSize ?? reference.cacheSize)
+        idMap = reference.from.count == 1 ? context.idMaps.map(for: target) : nil
         let conditions = target.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
         lookup = try context.database.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)")
         if reference.create {
@@ -51,6 +55,11 @@ final class ReferenceResolver {
             if tag == lastTag && sameAsLast(batch, cell, tag) {
                 statistics.hits += 1
                 return lastID.map(Resolution.found) ?? .missing(RowWriter.text(batch, cell))
+            }
+            if tag == RowBatch.Tag.integer.rawValue, let id = idMap?.id(for: batch.words[cell]) {
+                statistics.hits += 1
+                remember(batch, cell, tag, id)
+                return .found(id)
             }
             let value = Self.value(batch, cell)
             let id = try resolve(key: value.description, parts: [value])

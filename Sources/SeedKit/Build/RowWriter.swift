@@ -26,6 +26,7 @@ final class RowWriter: @unchecked Sendable {
     private let resolved: ResolvedIDs           // per reference: the resolved id of the current (and each waiting) row
     private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
     @exclusivity(unchecked) private var deferredKeys: [(Int, [Value])] = []
+    private let idMapKey: (map: IDMap, column: Int)? // records each row's key when references look the table up by it
     @exclusivity(unchecked) private(set) var rowCount = 0
 
     /// - Parameters:
@@ -117,6 +118,7 @@ final class RowWriter: @unchecked Sendable {
         resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
         places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
         placeLookups = 0
+        idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) } }
     }
 
     /// How many rows' places are looked up for messages (the issue log shows the first
@@ -150,6 +152,7 @@ final class RowWriter: @unchecked Sendable {
                 throw error
             }
             rowCount += 1
+            if let idMapKey { idMapKey.map.record(batch, row: row, column: idMapKey.column) }
             if let places { places.record(id: batch.ids[row], line: batch.lines[row], file: file) }
             for (r, key) in deferredKeys {
                 let place = fields.place(of: referenceColumns[r][0])

@@ -53,6 +53,7 @@ public struct SeedBuilder {
                                    limits: options.limits)
         context.lenient = options.lenient
         context.strict = options.strict
+        context.idMaps = IDMaps(schema: schema, capacity: options.idMapCapacity)
         // Whatever happens, the writer thread is idle before the connection is used or closed.
         defer { try? context.writeQueue.drain() }
         let extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs).tables() : []

@@ -18,14 +18,22 @@ public enum ConvertedValue: Equatable, Sendable {
 /// allocate for integers, reals, booleans, times and plain text.
 public struct ValueConverter: Sendable {
     public let type: ColumnType
-    let format: ValueFormat?
+    /// The column's format, boxed: a loader copies its converter out of an array for every
+    /// value, and a box costs one retain where the format's arrays and string cost several.
+    private let formatBox: FormatBox?
+    var format: ValueFormat? { formatBox?.format }
     /// Whether surrounding spaces and tabs are removed first (`Column.trim`).
     let trims: Bool
 
     public init(column: Column) {
         self.type = column.type
         self.trims = column.trim
-        self.format = column.format.flatMap { try? ValueFormat(pattern: $0) }
+        self.formatBox = column.format.flatMap { try? ValueFormat(pattern: $0) }.map(FormatBox.init)
+    }
+
+    private final class FormatBox: Sendable {
+        let format: ValueFormat
+        init(_ format: ValueFormat) { self.format = format }
     }
 
     public func convert(_ array: [UInt8]) -> ConvertedValue {
@@ -89,6 +97,7 @@ public struct ValueConverter: Sendable {
     }
 
     static func parseReal(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        if let value = parseShortDecimal(bytes) { return value }
         // Only plain decimal notation: strtod alone would also take "inf", "nan" and hex.
         for byte in bytes {
             switch byte {
@@ -105,6 +114,41 @@ public struct ValueConverter: Sendable {
             guard end == buffer.baseAddress! + bytes.count, value.isFinite else { return nil }
             return value
         }
+    }
+
+    /// `[-+]digits[.digits]` with at most 15 digits in all (coordinates, prices), or nil
+    /// for anything else. Exact: the digits as an integer below 2^53 and a power of ten up to
+    /// 10^22 are both exact doubles, so one division rounds correctly, as strtod does.
+    @inline(__always)
+    static func parseShortDecimal(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        var index = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative || bytes[0] == UInt8(ascii: "+") { index = 1 }
+        var mantissa: Int64 = 0, digits = 0, fractionDigits = 0, seenPoint = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard !seenPoint else { return nil }
+                seenPoint = true
+            } else {
+                let digit = byte &- 48
+                guard digit < 10 else { return nil }
+                mantissa = mantissa * 10 + Int64(digit)
+                digits += 1
+                if seenPoint { fractionDigits += 1 }
+                guard digits <= 15 else { return nil }
+            }
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
     }
 
     static func parseBoolean(_ bytes: UnsafeRawBufferPointer) -> Bool? {
@@ -140,10 +184,13 @@ public struct ValueConverter: Sendable {
         guard let f = format.read(bytes), Self.isValidDate(f) else {
             return .invalid("expected a date as \(format.pattern)")
         }
-        return .text(Self.pad(f.year, 4) + "-" + Self.pad(f.month, 2) + "-" + Self.pad(f.day, 2))
+        return .text(Self.text(of: f, time: false))
     }
 
     func convertDateTime(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
+        // Most sources (OSM, Atom feeds) already write `YYYY-MM-DDTHH:MM:SSZ`, which is what
+        // the conversion writes: keep their bytes.
+        if format == nil && Self.isCanonicalDateTime(bytes) { return .sourceText }
         let format = self.format ?? .iso8601
         guard var f = format.read(bytes), Self.isValidDate(f), f.hour < 24, f.minute < 60, f.second < 60 else {
             return .invalid("expected a date and time as \(format.pattern)")
@@ -156,11 +203,62 @@ public struct ValueConverter: Sendable {
             (f.year, f.month, f.day) = Self.civilFromDays(days)
             f.hour = seconds / 3600; f.minute = seconds % 3600 / 60; f.second = seconds % 60
         }
-        var text = Self.pad(f.year, 4) + "-" + Self.pad(f.month, 2) + "-" + Self.pad(f.day, 2) + "T"
-            + Self.pad(f.hour, 2) + ":" + Self.pad(f.minute, 2) + ":" + Self.pad(f.second, 2)
         while f.fraction.last == UInt8(ascii: "0") { f.fraction.removeLast() }
-        if !f.fraction.isEmpty { text += "." + String(decoding: f.fraction, as: UTF8.self) }
-        return .text(text + "Z")
+        return .text(Self.text(of: f, time: true))
+    }
+
+    /// True for `YYYY-MM-DDTHH:MM:SSZ` naming a valid date and time: the form
+    /// `convertDateTime` writes, so such bytes are stored as they are.
+    static func isCanonicalDateTime(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return false }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in start..<(start + count) {
+                let digit = bytes[index] &- 48
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return false }
+        var fields = ValueFormat.Fields()
+        (fields.year, fields.month, fields.day) = (year, month, day)
+        return isValidDate(fields) && hour < 24 && minute < 60 && second < 60
+    }
+
+    /// `YYYY-MM-DD`, or with `time` `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, written byte by byte.
+    static func text(of f: ValueFormat.Fields, time: Bool) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24 + f.fraction.count)
+        func append(_ value: Int, _ width: Int) {
+            let digits = String(value).utf8 // years past 9999 (or before 0) keep all their digits
+            if digits.count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+            bytes.append(contentsOf: digits)
+        }
+        func append2(_ value: Int) {
+            bytes.append(UInt8(truncatingIfNeeded: 48 + value / 10))
+            bytes.append(UInt8(truncatingIfNeeded: 48 + value % 10))
+        }
+        if (0...9999).contains(f.year) {
+            for divisor in [1000, 100, 10, 1] { bytes.append(UInt8(truncatingIfNeeded: 48 + f.year / divisor % 10)) }
+        } else {
+            append(f.year, 4)
+        }
+        bytes.append(UInt8(ascii: "-")); append2(f.month)
+        bytes.append(UInt8(ascii: "-")); append2(f.day)
+        if time {
+            bytes.append(UInt8(ascii: "T")); append2(f.hour)
+            bytes.append(UInt8(ascii: ":")); append2(f.minute)
+            bytes.append(UInt8(ascii: ":")); append2(f.second)
+            if !f.fraction.isEmpty {
+                bytes.append(UInt8(ascii: "."))
+                bytes.append(contentsOf: f.fraction)
+            }
+            bytes.append(UInt8(ascii: "Z"))
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func isValidDate(_ f: ValueFormat.Fields) -> Bool {
@@ -168,11 +266,6 @@ public struct ValueConverter: Sendable {
         let leap = (f.year % 4 == 0 && f.year % 100 != 0) || f.year % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][f.month - 1]
         return f.day <= days
-    }
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
 
     // Howard Hinnant's algorithms: days since 1970-01-01 in the proleptic Gregorian calendar.

@@ -20,38 +20,42 @@ final class XMLImporter: XMLEventHandler {
     let context: BuildContext
     let progress: BuildProgress?
 
+    // The stored properties the parser's callbacks read and write at every event opt out of
+    // dynamic exclusivity checks: the importer is used from one thread, and no access to
+    // them overlaps another (the checks cost 5% of the instructions of an OSM build).
     private let state: UnsafeMutablePointer<XMLStreamState>
-    private var parser: XMLPushParser!
-    private var source: MeasuredByteSource!
+    @exclusivity(unchecked) private var parser: XMLPushParser!
+    @exclusivity(unchecked) private var source: MeasuredByteSource!
     private let active: [Bool]
     private let slotCount: Int
-    private var localNames: [UnsafePointer<xmlChar>] = []
-    private var namespaceURIs: [UnsafePointer<xmlChar>] = []
-    private var prefixes: [UnsafePointer<xmlChar>] = []
+    /// The schema's names as the parser interns them, numbered as `XMLMapping.localNames`.
+    @exclusivity(unchecked) private var names = XMLNameIndex([])
+    @exclusivity(unchecked) private var namespaceURIs: [UnsafePointer<xmlChar>] = []
+    @exclusivity(unchecked) private var prefixes: [UnsafePointer<xmlChar>] = []
     /// Per table: its record element's path in this file (for messages), and per column the
     /// slot whose path the loader shows.
-    private var recordPaths: [String?]
-    private var shownSlots: [[Int]]
+    @exclusivity(unchecked) private var recordPaths: [String?]
+    @exclusivity(unchecked) private var shownSlots: [[Int]]
     private let listDelimiters: [(separator: [UInt8]?, open: [UInt8], close: [UInt8])?]
     /// Per table: the tables read here whose rows its references look up. Rows go to the
     /// database through the writer thread in batches, so a target with rows not yet handed
     /// over (`unflushed`) is flushed before a row that may look them up.
     private let referenceTargets: [[Int]]
-    private var unflushed: [Bool]
-    private var records = 0
-    private var failure: (any Error)?
+    @exclusivity(unchecked) private var unflushed: [Bool]
+    @exclusivity(unchecked) private var records = 0
+    @exclusivity(unchecked) private var failure: (any Error)?
     /// The deepest element nesting accepted (`InputLimits.xmlDepth`).
     private var maximumDepth: Int { context.limits.xmlDepth }
     /// Per open element (by depth) and `XMLMapping.ancestorWants` entry: the attribute's
     /// value, for records inside it that read `../@id` or `ancestor::Name/@id`.
-    private var ancestorValues: [[UInt8]] = []
-    private var ancestorPresent: [Bool] = []
+    @exclusivity(unchecked) private var ancestorValues: [[UInt8]] = []
+    @exclusivity(unchecked) private var ancestorPresent: [Bool] = []
 
     /// Per mapping table: records skipped by its filter in this file.
     var filtered: [Int] { state.pointee.filtered }
     /// Per mapping table and column: whether some source of the column matched (an element
     /// or attribute was there, even empty) in a record of this file.
-    private(set) var matchedColumns: [[Bool]]
+    @exclusivity(unchecked) private(set) var matchedColumns: [[Bool]]
 
     init(file: InputFile, mapping: XMLMapping, loaders: [TableLoader], context: BuildContext, progress: BuildProgress?) {
         self.file = file
@@ -114,7 +118,7 @@ final class XMLImporter: XMLEventHandler {
             state.pointee.captures = []
             state.pointee.elements = []
         }
-        localNames = mapping.localNames.map(parser.intern)
+        names = XMLNameIndex(mapping.localNames.map(parser.intern))
         namespaceURIs = mapping.namespaceURIs.map(parser.intern)
         prefixes = mapping.prefixes.map(parser.intern)
         for (index, loader) in loaders.enumerated() where active[index] { loader.file = file.displayPath }
@@ -212,11 +216,11 @@ final class XMLImporter: XMLEventHandler {
     }
 
     /// The kept value of an enclosing element's attribute for the record in `frame`, or nil.
-    private func ancestorValue(_ source: XMLMapping.AncestorSource, of frame: XMLRecordFrame) -> Int? {
+    private func ancestorValue(_ source: XMLMapping.AncestorSource, depth recordDepth: Int) -> Int? {
         let wants = mapping.ancestorWants
-        var depth = frame.depth - source.levels
+        var depth = recordDepth - source.levels
         if source.levels == 0, let element = wants[source.want].element {
-            depth = frame.depth - 1
+            depth = recordDepth - 1
             while depth >= 1 {
                 let open = state.pointee.elements[depth - 1]
                 if matches(element, local: open.local, namespace: open.namespace, prefix: open.prefix) { break }
@@ -229,10 +233,10 @@ final class XMLImporter: XMLEventHandler {
     }
 
     /// True when `source` matched something for the record in `frame` (`exists: true`).
-    private func matched(_ source: XMLMapping.ValueSource, in frame: XMLRecordFrame, table: Int) -> Bool {
+    private func matched(_ source: XMLMapping.ValueSource, in frame: UnsafePointer<XMLRecordFrame>, table: Int) -> Bool {
         switch source {
-        case .slot(let slot): return frame.present[slot]
-        case .ancestor(let index): return ancestorValue(mapping.tables[table].ancestors[index], of: frame) != nil
+        case .slot(let slot): return frame.pointee.present[slot]
+        case .ancestor(let index): return ancestorValue(mapping.tables[table].ancestors[index], depth: frame.pointee.depth) != nil
         case .position, .name, .item, .file: return true
         }
     }
@@ -344,21 +348,27 @@ final class XMLImporter: XMLEventHandler {
 
     /// Reads the attributes `node` wants from `tag` and starts capturing its text.
     private func capture(_ frame: Int, node index: Int, tag: XMLStartTag, depth: Int) {
-        let node = mapping.tables[state.pointee.frames[frame].table].nodes[index]
-        if !node.attributes.isEmpty {
+        let tableMapping = mapping.tables[state.pointee.frames[frame].table]
+        // The wanted attributes' name numbers, scanned as plain integers; a test is checked in
+        // full only when its name is the attribute's (or `*`).
+        let wantedLocals = tableMapping.nodes[index].attributeLocals
+        if !wantedLocals.isEmpty {
+            let line = parser.line, column = parser.column
             for attribute in 0..<tag.attributeCount {
                 let local = localIndex(tag.attributeLocalName(attribute))
                 guard local >= 0 else { continue }
-                for wanted in node.attributes where !state.pointee.frames[frame].present[wanted.slot]
-                && matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) {
+                for candidate in wantedLocals.indices where wantedLocals[candidate] == local || wantedLocals[candidate] == XMLMapping.wildcard {
+                    let wanted = tableMapping.nodes[index].attributes[candidate]
+                    guard !state.pointee.frames[frame].present[wanted.slot],
+                          matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) else { continue }
                     XMLText.decodeAttribute(tag.attributeValue(attribute), into: &state.pointee.frames[frame].values[wanted.slot])
                     state.pointee.frames[frame].present[wanted.slot] = true
-                    state.pointee.frames[frame].valueLines[wanted.slot] = parser.line
-                    state.pointee.frames[frame].valueColumns[wanted.slot] = parser.column
+                    state.pointee.frames[frame].valueLines[wanted.slot] = line
+                    state.pointee.frames[frame].valueColumns[wanted.slot] = column
                 }
             }
         }
-        for slot in node.textSlots where !state.pointee.frames[frame].present[slot] && !state.pointee.frames[frame].capturing[slot] {
+        for slot in tableMapping.nodes[index].textSlots where !state.pointee.frames[frame].present[slot] && !state.pointee.frames[frame].capturing[slot] {
             state.pointee.frames[frame].values[slot].removeAll(keepingCapacity: true)
             state.pointee.frames[frame].capturing[slot] = true
             state.pointee.frames[frame].valueLines[slot] = parser.line
@@ -391,67 +401,74 @@ final class XMLImporter: XMLEventHandler {
             return
         }
         let parentID = state.pointee.frames[index].parent >= 0 ? id(of: state.pointee.frames[index].parent) : nil
-        let frame = state.pointee.frames[index] // a copy that shares the buffers: finish only reads
+        // The frame is read in place: a copy would retain and release each of its arrays.
+        try state.pointee.frames.withUnsafeBufferPointer { frames in
+            try write(frames.baseAddress! + index, of: mapping, parentID: parentID)
+        }
+    }
+
+    /// Writes the record in `frame`, a record of `mapping`'s table, then the rows of its lists.
+    private func write(_ frame: UnsafePointer<XMLRecordFrame>, of mapping: XMLMapping.TableMapping, parentID: Int64?) throws {
+        let table = frame.pointee.table
         let loader = loaders[table]
-        loader.beginRow(line: frame.line, column: frame.column)
+        loader.beginRow(line: frame.pointee.line, column: frame.pointee.column)
         for (column, sources) in mapping.columns.enumerated() {
             var found = false
             if mapping.exists[column] {
                 let found = sources.contains { matched($0, in: frame, table: table) }
                 if found { matchedColumns[table][column] = true }
                 var text = found ? "1" : "0"
-                loader.setPlace(line: frame.line, column: frame.column)
+                loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
                 try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                 continue
             }
             for source in sources {
                 switch source {
                 case .slot(let slot):
-                    guard frame.present[slot] else { continue }
+                    guard frame.pointee.present[slot] else { continue }
                     matchedColumns[table][column] = true
-                    guard !frame.values[slot].isEmpty else { continue }
+                    guard !frame.pointee.values[slot].isEmpty else { continue }
                     if shownSlots[table][column] != slot {
                         shownSlots[table][column] = slot
                         loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + mapping.slotPaths[slot]
                     }
-                    loader.setPlace(line: frame.valueLines[slot], column: frame.valueColumns[slot])
-                    try frame.values[slot].withUnsafeBytes { try loader.set(column, $0) }
+                    loader.setPlace(line: frame.pointee.valueLines[slot], column: frame.pointee.valueColumns[slot])
+                    try frame.pointee.values[slot].withUnsafeBytes { try loader.set(column, $0) }
                 case .position:
-                    var text = String(frame.position)
-                    try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                    try XMLText.withDecimal(frame.pointee.position) { digits throws(SQLiteError) in try loader.set(column, digits) }
                 case .file:
                     var text = file.name
                     try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                 case .item:
                     continue
                 case .name:
-                    let name = state.pointee.elements[frame.depth - 1].name
-                    loader.setPlace(line: frame.line, column: frame.column)
+                    let name = state.pointee.elements[frame.pointee.depth - 1].name
+                    loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
                     try loader.set(column, UnsafeRawBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
                 case .ancestor(let index):
                     let ancestor = mapping.ancestors[index]
-                    guard let kept = ancestorValue(ancestor, of: frame) else { continue }
+                    guard let kept = ancestorValue(ancestor, depth: frame.pointee.depth) else { continue }
                     matchedColumns[table][column] = true
                     guard !ancestorValues[kept].isEmpty else { continue }
                     if shownSlots[table][column] != -2 - index {
                         shownSlots[table][column] = -2 - index
                         loader.sourceNames[column] = (recordPaths[table] ?? "") + "/" + ancestor.written
                     }
-                    loader.setPlace(line: frame.line, column: frame.column)
+                    loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
                     try ancestorValues[kept].withUnsafeBytes { try loader.set(column, $0) }
                 }
                 found = true
                 break
             }
             if !found {
-                loader.setPlace(line: frame.line, column: frame.column)
+                loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
                 try loader.set(column, nil)
             }
         }
-        loader.setPlace(line: frame.line, column: frame.column)
+        loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
         if let parentID { try loader.setParent(parentID) }
         try flushTargets(of: table)
-        guard let id = try loader.finishRow(id: frame.id) else { return }
+        guard let id = try loader.finishRow(id: frame.pointee.id) else { return }
         unflushed[table] = true
         for child in mapping.children where listDelimiters[child] != nil {
             try writeList(child, of: frame, parentID: id)
@@ -461,23 +478,22 @@ final class XMLImporter: XMLEventHandler {
     }
 
     /// Writes one row per item of the list `table` reads from `frame`.
-    private func writeList(_ table: Int, of frame: XMLRecordFrame, parentID: Int64) throws {
+    private func writeList(_ table: Int, of frame: UnsafePointer<XMLRecordFrame>, parentID: Int64) throws {
         let mapping = self.mapping.tables[table]
-        guard let slot = frame.firstValue(mapping.listSlots), let delimiters = listDelimiters[table] else { return }
+        guard let slot = frame.pointee.firstValue(mapping.listSlots), let delimiters = listDelimiters[table] else { return }
         let loader = loaders[table]
         try flushTargets(of: table)
         unflushed[table] = true
-        let items = XMLText.items(of: frame.values[slot], separator: delimiters.separator, open: delimiters.open, close: delimiters.close)
-        try frame.values[slot].withUnsafeBytes { bytes in
+        let items = XMLText.items(of: frame.pointee.values[slot], separator: delimiters.separator, open: delimiters.open, close: delimiters.close)
+        try frame.pointee.values[slot].withUnsafeBytes { bytes in
             for (index, range) in items.enumerated() {
-                loader.beginRow(line: frame.valueLines[slot], column: frame.valueColumns[slot])
+                loader.beginRow(line: frame.pointee.valueLines[slot], column: frame.pointee.valueColumns[slot])
                 for (column, sources) in mapping.columns.enumerated() {
                     if case .file = sources.first {
                         var text = file.name
                         try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
                     } else if case .position = sources.first {
-                        var text = String(index + 1)
-                        try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                        try XMLText.withDecimal(index + 1) { digits throws(SQLiteError) in try loader.set(column, digits) }
                     } else {
                         try loader.set(column, UnsafeRawBufferPointer(rebasing: bytes[range]))
                     }
@@ -521,7 +537,17 @@ final class XMLImporter: XMLEventHandler {
         }
         try collect(table, String(parentID))
         let database = context.database
-        try context.writeQueue.submit { for statement in statements { try database.execute(statement) } }
+        let idMaps = context.idMaps
+        let nestedNames = statements.isEmpty ? [] : descendants(of: table).map { mapping.tables[$0].table.name }
+        try context.writeQueue.submit {
+            for statement in statements { try database.execute(statement) }
+            for name in nestedNames { idMaps.discard(name) } // their maps may hold the deleted rows
+        }
+    }
+
+    /// The tables nested (at any depth) in `table`.
+    private func descendants(of table: Int) -> [Int] {
+        mapping.tables[table].children.flatMap { [$0] + descendants(of: $0) }
     }
 
     private func stop(_ error: any Error) {
@@ -551,11 +577,7 @@ final class XMLImporter: XMLEventHandler {
     }
 
     @inline(__always)
-    private func localIndex(_ name: UnsafePointer<xmlChar>) -> Int {
-        // Names come from the parser's dictionary, as do the interned ones: compare pointers.
-        for index in localNames.indices where localNames[index] == name { return index }
-        return -1
-    }
+    private func localIndex(_ name: UnsafePointer<xmlChar>) -> Int { names.index(of: name) }
 
     @inline(__always)
     private func matches(_ test: XMLMapping.NameTest, local: Int, namespace: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Bool {

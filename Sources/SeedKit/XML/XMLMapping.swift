@@ -19,6 +19,8 @@ struct XMLMapping {
         var children: [(test: NameTest, node: Int)] = []
         /// Attributes of this element that are values: the attribute and the slot it fills.
         var attributes: [(test: NameTest, slot: Int)] = []
+        /// Per attribute, its test's `local`: what the importer scans first.
+        var attributeLocals: [Int] = []
         /// Slots filled with this element's text.
         var textSlots: [Int] = []
     }
@@ -47,8 +49,9 @@ struct XMLMapping {
         var written: String
     }
 
-    /// How one table's rows are read.
-    struct TableMapping {
+    /// How one table's rows are read. A class: the importer reads it at every event, and a
+    /// struct this size would be copied (and its arrays retained) at each read.
+    final class TableMapping {
         let table: Table
         /// The element path of a record (empty for list tables) and whether it starts at the root.
         var pattern: [NameTest] = []
@@ -78,6 +81,8 @@ struct XMLMapping {
         var filtersAtStart = false
         /// List tables: the parent's slots holding the list.
         var listSlots: [Int] = []
+
+        init(table: Table) { self.table = table }
     }
 
     /// The source that reads the input file's name.
@@ -105,7 +110,7 @@ struct XMLMapping {
         let readTables = schema.loadOrder.filter { $0.element != nil || $0.list != nil }
         let indexOfTable = Dictionary(uniqueKeysWithValues: readTables.enumerated().map { ($1.name, $0) })
         for table in readTables {
-            var mapping = TableMapping(table: table)
+            let mapping = TableMapping(table: table)
             mapping.parent = table.parent.flatMap { indexOfTable[$0.table] }
             for (index, element) in table.elementAlternatives.enumerated() {
                 let (steps, anchored) = try XMLValuePath.elementPattern(element, namespaces: schema.namespaces)
@@ -136,7 +141,7 @@ struct XMLMapping {
                             let want = ancestorWant(element: element.map { compile($0) }, attribute: compile(attribute))
                             mapping.ancestors.append(AncestorSource(want: want, levels: levels, written: source))
                             sources.append(.ancestor(mapping.ancestors.count - 1))
-                        default: sources.append(.slot(slot(for: path, written: source, in: &mapping)))
+                        default: sources.append(.slot(slot(for: path, written: source, in: mapping)))
                         }
                     }
                 }
@@ -145,7 +150,7 @@ struct XMLMapping {
             }
             for condition in table.filter {
                 let paths = try XMLValuePath.alternatives(condition.source, namespaces: schema.namespaces).filter(\.isCaptured)
-                mapping.filters.append((paths.map { slot(for: $0, written: condition.source, in: &mapping) }, condition.test))
+                mapping.filters.append((paths.map { slot(for: $0, written: condition.source, in: mapping) }, condition.test))
             }
             if hasWildcards { Self.mergeWildcards(&mapping.nodes) }
             let startSlots = Set(mapping.nodes[0].attributes.map(\.slot))
@@ -155,14 +160,16 @@ struct XMLMapping {
         // Lists are read from their parent's record: give the parent the slots.
         for index in tables.indices {
             guard let list = tables[index].table.list, let parent = tables[index].parent else { continue }
-            var parentMapping = tables[parent]
             for path in try XMLValuePath.alternatives(list.source, namespaces: schema.namespaces) where path.isCaptured {
-                tables[index].listSlots.append(slot(for: path, written: list.source, in: &parentMapping))
+                let listSlot = slot(for: path, written: list.source, in: tables[parent])
+                tables[index].listSlots.append(listSlot)
             }
-            tables[parent] = parentMapping
         }
         for index in tables.indices {
             if let parent = tables[index].parent { tables[parent].children.append(index) }
+        }
+        for table in tables {
+            for node in table.nodes.indices { table.nodes[node].attributeLocals = table.nodes[node].attributes.map(\.test.local) }
         }
         tablesByLocalName = Array(repeating: [], count: localNames.count)
         for (index, table) in tables.enumerated() {
@@ -178,7 +185,7 @@ struct XMLMapping {
     }
 
     /// The slot of `path` in `mapping`, adding it (and its nodes) the first time.
-    private mutating func slot(for path: XMLValuePath, written: String, in mapping: inout TableMapping) -> Int {
+    private mutating func slot(for path: XMLValuePath, written: String, in mapping: TableMapping) -> Int {
         // Slots of one table are shared by columns, filters and lists reading the same path.
         if let existing = mapping.slotKeys.firstIndex(of: path) { return existing }
         let slot = mapping.slotPaths.count

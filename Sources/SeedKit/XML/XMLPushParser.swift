@@ -52,7 +52,7 @@ final class XMLPushParser {
     private unowned(unsafe) let handler: any XMLEventHandler // the importer owns the parser
     let file: String
     /// The first error: libxml2's, a refusal, or one the handler raised with `stop`.
-    private(set) var error: XMLSyntaxError?
+    @exclusivity(unchecked) private(set) var error: XMLSyntaxError? // read after every chunk, from one thread
 
     /// - Parameters:
     ///   - file: the input's name, for messages.

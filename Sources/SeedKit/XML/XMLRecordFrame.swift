@@ -48,11 +48,10 @@ struct XMLRecordFrame {
         self.position = position
         self.parent = parent
         id = nil
-        for slot in present.indices {
-            present[slot] = false
-            capturing[slot] = false
-        }
-        for table in childCounts.indices { childCounts[table] = 0 }
+        // One uniqueness check per array, not one per element.
+        present.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        capturing.withUnsafeMutableBufferPointer { $0.update(repeating: false) }
+        childCounts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         nodes.removeAll(keepingCapacity: true)
         nodes.append(0)
     }

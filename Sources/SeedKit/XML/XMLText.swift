@@ -1,13 +1,15 @@
+import Foundation
+
 /// Byte-level helpers for XML values.
 enum XMLText {
     /// Copies an attribute value into `output`, turning `&#38;` back into `&`: without entity
     /// substitution (which seedgen never turns on) libxml2 hands `&amp;` over that way.
     static func decodeAttribute(_ value: UnsafeRawBufferPointer, into output: inout [UInt8]) {
-        output.removeAll(keepingCapacity: true)
-        guard value.contains(UInt8(ascii: "&")) else {
-            output.append(contentsOf: value)
+        guard let base = value.baseAddress, memchr(base, Int32(UInt8(ascii: "&")), value.count) != nil else {
+            output.replaceSubrange(0..<output.count, with: value)
             return
         }
+        output.removeAll(keepingCapacity: true)
         let escaped = Array("&#38;".utf8)
         var index = 0
         while index < value.count {
@@ -19,6 +21,24 @@ enum XMLText {
                 output.append(value[index])
                 index += 1
             }
+        }
+    }
+
+    /// Calls `body` with `value` written in decimal ASCII (no allocation: positions are
+    /// written for every record).
+    static func withDecimal<R, E: Error>(_ value: Int, _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer throws(E) -> R in
+            var magnitude = value.magnitude, start = 20
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: 48 + magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            return try body(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[start..<20])))
         }
     }
 
@@ -34,7 +54,18 @@ enum XMLText {
         }
         func find(_ needle: [UInt8], from start: Int) -> Int? {
             guard !needle.isEmpty, value.count >= needle.count, start <= value.count - needle.count else { return nil }
-            return (start...(value.count - needle.count)).first { value[$0..<($0 + needle.count)].elementsEqual(needle) }
+            let last = value.count - needle.count
+            return value.withUnsafeBytes { bytes -> Int? in
+                let base = bytes.baseAddress!
+                var at = start
+                // memchr finds each candidate first byte; memcmp checks the rest.
+                while at <= last, let hit = memchr(base + at, Int32(needle[0]), last - at + 1) {
+                    let index = base.distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + index, needle, needle.count) == 0 { return index }
+                    at = index + 1
+                }
+                return nil
+            }
         }
         if let separator {
             var start = 0
