@@ -1,4 +1,11 @@
 import SeedArchive
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The seed as shipped (`seed.sqlite.gz` or `seed.sqlite`), with its versions when they can be
 /// known cheaply: from the gzip header's stamp or the manifest for a gzip file (no
@@ -18,30 +25,35 @@ struct ShippedSeed {
     /// The size of the uncompressed seed when known before decompressing (manifest or plain file).
     let expectedSize: Int64?
 
-    /// Looks at the shipped seed without decompressing or reading it whole.
+    /// Looks at the shipped seed without decompressing or reading it whole: the seed is opened
+    /// once (its status, its first 4 KiB and, for gzip, its last 8 bytes), the manifest once.
     /// - Parameters:
     ///   - path: the shipped seed.
     ///   - manifestPath: its manifest; nil to use `SeedManifest.path(forSeed:)` when that exists.
     static func inspect(path: String, manifestPath: String?) throws(SeedInstallerError) -> ShippedSeed {
-        let status: FileStatus?
-        do { status = try FileSystem.status(path) } catch { throw error.installerError("cannot read the shipped seed") }
-        guard let status, status.isRegularFile else {
+        let file: FileDescriptor?, status: FileStatus?, prefix: [UInt8]
+        do {
+            file = try FileSystem.openIfExists(path)
+            status = try file?.status()
+            prefix = status?.isRegularFile == true ? try file?.readBytes(prefixLength, at: 0) ?? [] : []
+        } catch { throw error.installerError("cannot read the shipped seed") }
+        guard let file, let status, status.isRegularFile else {
             throw SeedInstallerError(code: .sourceMissing, message: status == nil ? "the shipped seed does not exist" : "the shipped seed is not a regular file", path: path)
         }
         let manifest = try readManifest(explicitPath: manifestPath, seedPath: path)
 
-        let magic: [UInt8]
-        do { magic = try FileSystem.openForReading(path).readPrefix(2) } catch {
-            throw error.installerError("cannot read the shipped seed")
-        }
-        let isCompressed = magic == [0x1f, 0x8b]
+        let isCompressed = prefix.starts(with: [0x1f, 0x8b])
         let stamp: SeedStamp?
         var trailer: GzipTrailer?
         if isCompressed {
             let header: GzipHeader
-            do {
-                header = try GzipHeader.read(path: path)
-                trailer = try GzipTrailer.read(path: path)
+            do throws(GzipError) {
+                header = try readHeader(prefix, fileSize: status.size, path: path)
+                let lastBytes: [UInt8]
+                do { lastBytes = status.size >= 8 ? try file.readBytes(8, at: status.size - 8) : [] } catch {
+                    throw GzipError(code: .io, message: "cannot read the gzip trailer", path: path, systemError: error.text, errno: error.errno)
+                }
+                trailer = try GzipTrailer.parse(lastBytes: lastBytes, fileSize: status.size, path: path)
             } catch { throw installerError(error) }
             switch (header.stamp, manifest?.manifest.stamp) {
             case (let s?, let m?) where s != m:
@@ -54,7 +66,7 @@ struct ShippedSeed {
             }
         } else {
             do throws(SeedInstallerError) {
-                try SeedDatabase.checkHeader(path)
+                try SeedDatabase.checkHeader(Array(prefix.prefix(100)), path: path)
                 stamp = try SeedDatabase.readStamp(path)
             } catch {
                 throw error.code == .notSQLite || error.code == .notASeed ? error.withPackHint() : error
@@ -73,22 +85,33 @@ struct ShippedSeed {
                            expectedSize: manifest?.manifest.size ?? (isCompressed ? nil : status.size))
     }
 
+    /// How much of the seed is read to tell gzip from SQLite and parse a gzip header: a seedgen
+    /// header (its stamp) takes well under 1 KiB.
+    static let prefixLength = 4096
+
+    /// The gzip header from the file's first bytes; a header longer than those (a huge name or
+    /// comment, never seedgen's) is read from the file.
+    private static func readHeader(_ prefix: [UInt8], fileSize: Int64, path: String) throws(GzipError) -> GzipHeader {
+        do { return try GzipHeader.parse(prefix, path: path) } catch where error.code == .truncated && fileSize > Int64(prefix.count) {
+            return try GzipHeader.read(path: path)
+        }
+    }
+
     private static func readManifest(explicitPath: String?, seedPath: String) throws(SeedInstallerError) -> (manifest: SeedManifest, path: String)? {
         let path = explicitPath ?? SeedManifest.path(forSeed: seedPath)
-        let status: FileStatus?
-        do { status = try FileSystem.status(path) } catch { throw error.installerError("cannot read the manifest") }
-        guard let status else {
-            if explicitPath == nil { return nil }
-            throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
-        }
-        guard status.size <= manifestLimit else {
-            throw SeedInstallerError(code: .invalidManifest, message: "the manifest has \(status.size) bytes, more than the \(manifestLimit) a seed manifest can need", path: path)
-        }
         // Read here, not with SeedManifest.read, so a failure carries its errno, and bounded: a
         // manifest is a few hundred bytes, so a huge file is a wrong one.
-        let bytes: [UInt8]
-        do { bytes = try FileSystem.openForReading(path).readPrefix(Int(status.size)) } catch {
+        let bytes: [UInt8]?
+        do { bytes = try FileSystem.readSmallFile(path, limit: manifestLimit) } catch {
+            if error.errno == EFBIG {
+                let size = (try? FileSystem.status(path))??.size.description ?? "more than \(manifestLimit)"
+                throw SeedInstallerError(code: .invalidManifest, message: "the manifest has \(size) bytes, more than the \(manifestLimit) a seed manifest can need", path: path)
+            }
             throw error.installerError("cannot read the manifest")
+        }
+        guard let bytes else {
+            if explicitPath == nil { return nil }
+            throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
         }
         do { return (try SeedManifest.decode(bytes, path: path), path) } catch {
             throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path)
