@@ -58,7 +58,7 @@ import Testing
         let process = try SeedgenTool.start(["install", v1.gz, "--to", destination])
         let deadline = Date().addingTimeInterval(20)
         while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         let output = SeedgenTool.finish(process)
         #expect(output.status == 0 && output.stdout.hasPrefix("up-to-date"), "it waited for the lock: \(output)")
         #expect(bytes(of: leftover) == Data("partial".utf8), "deciding does not list the folder or remove leftovers")
