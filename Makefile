@@ -50,6 +50,7 @@ fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh
 
 bench: release
+	$(SWIFT) build -c release --product seedprobe
 	scripts/bench.sh
 
 clean:
