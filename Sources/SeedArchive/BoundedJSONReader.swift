@@ -190,51 +190,73 @@ struct BoundedJSONReader {
         // Fast path: no escapes.
         while let b = peek(), b != UInt8(ascii: "\""), b != UInt8(ascii: "\\"), b >= 0x20 { offset += 1 }
         guard let stop = peek() else { throw fail("the text ends inside a string") }
+        if stop == UInt8(ascii: "\"") {
+            let utf8 = bytes[start..<offset]
+            offset += 1 // the closing quote
+            guard Self.isValidUTF8(utf8) else { throw Failure(offset: start, message: "a string is not valid UTF-8") }
+            return String(decoding: utf8, as: UTF8.self)
+        }
         var utf8 = Array(bytes[start..<offset])
-        if stop != UInt8(ascii: "\"") {
-            while true {
-                guard let b = peek() else { throw fail("the text ends inside a string") }
-                if b == UInt8(ascii: "\"") { break }
-                guard b >= 0x20 else { throw fail("control character in a string") }
-                offset += 1
-                if b != UInt8(ascii: "\\") { utf8.append(b); continue }
-                guard let e = peek() else { throw fail("the text ends inside a string") }
-                offset += 1
-                switch e {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(e)
-                case UInt8(ascii: "b"): utf8.append(0x08)
-                case UInt8(ascii: "f"): utf8.append(0x0C)
-                case UInt8(ascii: "n"): utf8.append(0x0A)
-                case UInt8(ascii: "r"): utf8.append(0x0D)
-                case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar) {
-                        guard peek() == UInt8(ascii: "\\"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
-                            throw fail("unpaired surrogate in a \\u escape")
-                        }
-                        offset += 2
-                        let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw fail("unpaired surrogate in a \\u escape") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00..<0xE000).contains(scalar) {
+        while true {
+            guard let b = peek() else { throw fail("the text ends inside a string") }
+            if b == UInt8(ascii: "\"") { break }
+            guard b >= 0x20 else { throw fail("control character in a string") }
+            offset += 1
+            if b != UInt8(ascii: "\\") { utf8.append(b); continue }
+            guard let e = peek() else { throw fail("the text ends inside a string") }
+            offset += 1
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(e)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard peek() == UInt8(ascii: "\\"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
                         throw fail("unpaired surrogate in a \\u escape")
                     }
-                    utf8.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
-                default: throw fail("unknown escape in a string")
+                    offset += 2
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw fail("unpaired surrogate in a \\u escape") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    throw fail("unpaired surrogate in a \\u escape")
                 }
+                utf8.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
+            default: throw fail("unknown escape in a string")
             }
         }
         offset += 1 // the closing quote
-        var decoder = Unicode.UTF8()
-        var iterator = utf8.makeIterator()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return String(decoding: utf8, as: UTF8.self)
-            case .error: throw Failure(offset: start, message: "a string is not valid UTF-8")
+        guard Self.isValidUTF8(utf8[...]) else { throw Failure(offset: start, message: "a string is not valid UTF-8") }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// True when `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
+    /// U+10FFFF), which `String(decoding:as:)` would otherwise repair silently.
+    private static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            let count: Int, low: UInt8, high: UInt8 // the second byte's range
+            switch b {
+            case 0xC2...0xDF: count = 2; low = 0x80; high = 0xBF
+            case 0xE0: count = 3; low = 0xA0; high = 0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: count = 3; low = 0x80; high = 0xBF
+            case 0xED: count = 3; low = 0x80; high = 0x9F
+            case 0xF0: count = 4; low = 0x90; high = 0xBF
+            case 0xF1...0xF3: count = 4; low = 0x80; high = 0xBF
+            case 0xF4: count = 4; low = 0x80; high = 0x8F
+            default: return false
             }
+            guard bytes.endIndex - i >= count, (low...high).contains(bytes[i + 1]) else { return false }
+            for j in 2..<count where !(0x80...0xBF).contains(bytes[i + j]) { return false }
+            i += count
         }
+        return true
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {

@@ -75,8 +75,15 @@ public struct GzipHeader: Equatable, Sendable {
                     throw GzipError(code: .invalidHeader, message: "the gzip \(field) is longer than 64 KiB", path: path, offset: offset())
                 }
             }
-            // RFC 1952 says ISO 8859-1; every Latin-1 byte is the Unicode scalar of the same value.
-            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            // RFC 1952 says ISO 8859-1; every Latin-1 byte is the Unicode scalar of the same value,
+            // two bytes in UTF-8 from 0x80. (Byte by byte, not a generic map: this runs at every
+            // app start, where the first use of a generic conversion costs more than the rest.)
+            var utf8: [UInt8] = []
+            utf8.reserveCapacity(bytes.count)
+            for b in bytes {
+                if b < 0x80 { utf8.append(b) } else { utf8.append(0xC0 | b >> 6); utf8.append(0x80 | b & 0x3F) }
+            }
+            return String(decoding: utf8, as: UTF8.self)
         }
 
         let id1 = try byte(), id2 = try byte()

@@ -178,13 +178,13 @@ enum FileSystem {
 
     /// The folder part of `path` (`/a/b` for `/a/b/c`, `/` for `/c`).
     static func parentDirectory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// `path` made absolute against the current directory.
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+        path.utf8.first == UInt8(ascii: "/") ? path : currentDirectory() + "/" + path
     }
 }
 

@@ -46,41 +46,80 @@ struct InstallRecord: Equatable {
     }
 
     /// Parses the text format; nil when it is not a complete record of this format.
+    ///
+    /// Byte by byte on purpose: this runs at every app start, where the first use of each
+    /// generic collection type (arrays of lines, of fields) costs more than the parsing.
     static func decode(_ bytes: [UInt8]) -> InstallRecord? {
-        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
-        guard let first = lines.first, first.elementsEqual(formatLine.utf8) else { return nil }
         var seedVersion: String?, schemaVersion: Int?, sha256: String?, size: Int64?
         var file: FileStatus?, gzip: GzipTrailer?
-        for line in lines.dropFirst() {
+        var start = 0
+        var isFirst = true
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            let line = bytes[start..<end]
+            start = end + 1
+            if isFirst {
+                guard line.elementsEqual(formatLine.utf8) else { return nil }
+                isFirst = false
+                continue
+            }
+            if line.isEmpty { continue }
             guard let space = line.firstIndex(of: 0x20) else { return nil }
             let key = line[..<space], value = line[(space + 1)...]
-            func numbers(_ count: Int) -> [Int64]? {
-                let fields = value.split(separator: 0x20)
-                guard fields.count == count else { return nil }
-                var out: [Int64] = []
-                for field in fields {
-                    guard let n = Int64(Substring(decoding: field, as: UTF8.self)) else { return nil }
-                    out.append(n)
-                }
-                return out
+            if key.elementsEqual("seed-version".utf8) {
+                seedVersion = percentDecoded(value)
+            } else if key.elementsEqual("schema-version".utf8) {
+                schemaVersion = integers(value, 1).flatMap { Int(exactly: $0.0) }
+            } else if key.elementsEqual("sha256".utf8) {
+                sha256 = percentDecoded(value)
+            } else if key.elementsEqual("size".utf8) {
+                size = integers(value, 1)?.0
+            } else if key.elementsEqual("file".utf8) {
+                guard let n = integers(value, 5) else { return nil }
+                file = FileStatus(device: UInt64(bitPattern: n.0), inode: UInt64(bitPattern: n.1), size: n.2,
+                                  modificationSeconds: n.3, modificationNanoseconds: n.4, isRegularFile: true)
+            } else if key.elementsEqual("gzip".utf8) {
+                guard let n = integers(value, 3), let crc = UInt32(exactly: n.0), let isize = UInt32(exactly: n.1) else { return nil }
+                gzip = GzipTrailer(crc32: crc, uncompressedSize: isize, fileSize: n.2)
             }
-            switch String(decoding: key, as: UTF8.self) {
-            case "seed-version": seedVersion = percentDecoded(value)
-            case "schema-version": schemaVersion = numbers(1).flatMap { Int(exactly: $0[0]) }
-            case "sha256": sha256 = percentDecoded(value)
-            case "size": size = numbers(1)?[0]
-            case "file":
-                guard let n = numbers(5) else { return nil }
-                file = FileStatus(device: UInt64(bitPattern: n[0]), inode: UInt64(bitPattern: n[1]), size: n[2],
-                                  modificationSeconds: n[3], modificationNanoseconds: n[4], isRegularFile: true)
-            case "gzip":
-                guard let n = numbers(3), let crc = UInt32(exactly: n[0]), let isize = UInt32(exactly: n[1]) else { return nil }
-                gzip = GzipTrailer(crc32: crc, uncompressedSize: isize, fileSize: n[2])
-            default: continue
-            }
+            // Other keys: written by a later version; ignored.
         }
         guard let seedVersion, let schemaVersion, let sha256, let size, let file else { return nil }
         return InstallRecord(seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, size: size, file: file, gzip: gzip)
+    }
+
+    /// Exactly `count` (1 to 5) space-separated decimal integers, each `-`? digits, in `Int64`.
+    private static func integers(_ value: ArraySlice<UInt8>, _ count: Int) -> (Int64, Int64, Int64, Int64, Int64)? {
+        var out: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+        var i = value.startIndex
+        for field in 0..<count {
+            if field > 0 {
+                guard i < value.endIndex, value[i] == 0x20 else { return nil }
+                i += 1
+            }
+            let negative = i < value.endIndex && value[i] == UInt8(ascii: "-")
+            if negative { i += 1 }
+            var n: Int64 = 0
+            let digitsStart = i
+            while i < value.endIndex, value[i] >= UInt8(ascii: "0"), value[i] <= UInt8(ascii: "9") {
+                let (times10, o1) = n.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(Int64(value[i] - UInt8(ascii: "0")))
+                guard !o1, !o2 else { return nil }
+                n = sum
+                i += 1
+            }
+            guard i > digitsStart else { return nil }
+            if negative { n = -n }
+            switch field {
+            case 0: out.0 = n
+            case 1: out.1 = n
+            case 2: out.2 = n
+            case 3: out.3 = n
+            default: out.4 = n
+            }
+        }
+        return i == value.endIndex ? out : nil
     }
 
     /// The record as text (see the type's documentation).

@@ -19,7 +19,8 @@ struct SeedFiles {
     init(destination: String) {
         self.destination = FileSystem.absolute(destination)
         self.directory = FileSystem.parentDirectory(of: self.destination)
-        self.name = String(self.destination[self.destination.index(after: self.destination.lastIndex(of: "/")!)...])
+        let slash = self.destination.utf8.lastIndex(of: UInt8(ascii: "/"))!
+        self.name = String(self.destination[self.destination.utf8.index(after: slash)...])
     }
 
     var recordPath: String { destination + ".seedgen-install" }

@@ -113,7 +113,7 @@ struct ShippedSeed {
             if explicitPath == nil { return nil }
             throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
         }
-        do { return (try SeedManifest.decode(bytes, path: path), path) } catch {
+        do { return (try SeedManifest.decode(bytes, path: path, readingTables: false), path) } catch {
             throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path)
         }
     }
