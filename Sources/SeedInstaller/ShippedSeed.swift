@@ -40,7 +40,8 @@ struct ShippedSeed {
         guard let file, let status, status.isRegularFile else {
             throw SeedInstallerError(code: .sourceMissing, message: status == nil ? "the shipped seed does not exist" : "the shipped seed is not a regular file", path: path)
         }
-        let manifest = try readManifest(explicitPath: manifestPath, seedPath: path)
+        let manifestFile = manifestPath ?? SeedManifest.path(forSeed: path)
+        let manifest = try readManifest(path: manifestFile, mustExist: manifestPath != nil)
 
         let isCompressed = prefix.starts(with: [0x1f, 0x8b])
         let stamp: SeedStamp?
@@ -55,14 +56,14 @@ struct ShippedSeed {
                 }
                 trailer = try GzipTrailer.parse(lastBytes: lastBytes, fileSize: status.size, path: path)
             } catch { throw installerError(error) }
-            switch (header.stamp, manifest?.manifest.stamp) {
+            switch (header.stamp, manifest?.stamp) {
             case (let s?, let m?) where s != m:
-                throw SeedInstallerError(code: .versionMismatch, message: "the gzip header says \(MessageText.stamp(s)) but the manifest \(manifest!.path) says \(MessageText.stamp(m))", path: path)
+                throw SeedInstallerError(code: .versionMismatch, message: "the gzip header says \(MessageText.stamp(s)) but the manifest \(manifestFile) says \(MessageText.stamp(m))", path: path)
             case (let s?, _): stamp = s
             case (nil, let m): stamp = m
             }
-            if let manifest, manifest.manifest.gzipSize != status.size {
-                throw SeedInstallerError(code: .checksumMismatch, message: "the gzip file has \(status.size) bytes but its manifest says \(manifest.manifest.gzipSize) (a cut-off or different file)", path: path)
+            if let manifest, manifest.gzipSize != status.size {
+                throw SeedInstallerError(code: .checksumMismatch, message: "the gzip file has \(status.size) bytes but its manifest says \(manifest.gzipSize) (a cut-off or different file)", path: path)
             }
         } else {
             do throws(SeedInstallerError) {
@@ -72,17 +73,17 @@ struct ShippedSeed {
                 throw error.code == .notSQLite || error.code == .notASeed ? error.withPackHint() : error
             }
             if let manifest, let stamp {
-                if manifest.manifest.stamp != stamp {
-                    throw SeedInstallerError(code: .versionMismatch, message: "the seed has \(MessageText.stamp(stamp)) but the manifest \(manifest.path) says \(MessageText.stamp(manifest.manifest.stamp))", path: path)
+                if manifest.stamp != stamp {
+                    throw SeedInstallerError(code: .versionMismatch, message: "the seed has \(MessageText.stamp(stamp)) but the manifest \(manifestFile) says \(MessageText.stamp(manifest.stamp))", path: path)
                 }
-                if manifest.manifest.size != status.size {
-                    throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(status.size) bytes but its manifest says \(manifest.manifest.size)", path: path)
+                if manifest.size != status.size {
+                    throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(status.size) bytes but its manifest says \(manifest.size)", path: path)
                 }
             }
         }
-        return ShippedSeed(path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest?.manifest,
-                           manifestPath: manifest?.path, trailer: trailer,
-                           expectedSize: manifest?.manifest.size ?? (isCompressed ? nil : status.size))
+        return ShippedSeed(path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest,
+                           manifestPath: manifest == nil ? nil : manifestFile, trailer: trailer,
+                           expectedSize: manifest?.size ?? (isCompressed ? nil : status.size))
     }
 
     /// How much of the seed is read to tell gzip from SQLite and parse a gzip header: a seedgen
@@ -97,8 +98,8 @@ struct ShippedSeed {
         }
     }
 
-    private static func readManifest(explicitPath: String?, seedPath: String) throws(SeedInstallerError) -> (manifest: SeedManifest, path: String)? {
-        let path = explicitPath ?? SeedManifest.path(forSeed: seedPath)
+    /// The manifest at `path`; nil when there is none and none was asked for.
+    private static func readManifest(path: String, mustExist: Bool) throws(SeedInstallerError) -> SeedManifest? {
         // Read here, not with SeedManifest.read, so a failure carries its errno, and bounded: a
         // manifest is a few hundred bytes, so a huge file is a wrong one.
         let bytes: [UInt8]?
@@ -110,10 +111,10 @@ struct ShippedSeed {
             throw error.installerError("cannot read the manifest")
         }
         guard let bytes else {
-            if explicitPath == nil { return nil }
+            if !mustExist { return nil }
             throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
         }
-        do { return (try SeedManifest.decode(bytes, path: path, readingTables: false), path) } catch {
+        do { return try SeedManifest.decode(bytes, path: path, readingTables: false) } catch {
             throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path)
         }
     }
