@@ -64,6 +64,7 @@ fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz.sh
 
 bench: release bench-deps
+	$(SWIFT) build -c release --product seedprobe
 	scripts/bench.sh
 
 clean:

@@ -14,6 +14,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        // SHA-256 for builder and installer: BoringSSL's (assembly, SHA extensions) on Linux;
+        // on Apple platforms `Crypto` re-exports CryptoKit and builds nothing of its own.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // System libraries. Each module map links one library; shim.h wraps what Swift
@@ -25,9 +28,10 @@ let package = Package(
         // Shared by the builder and the installer: a small owner of SQLite's C API ...
         .target(name: "SeedSQLite", dependencies: ["CSQLite3"]),
         // ... and the shipped-seed format: gzip streams, SHA-256, the manifest.
-        .target(name: "SeedArchive", dependencies: ["CZlib"]),
+        .target(name: "SeedArchive", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
 
-        // Run time: what an app links. SQLite and zlib only.
+        // Run time: what an app links. SQLite, zlib and SHA-256 (CryptoKit on Apple platforms,
+        // swift-crypto's BoringSSL elsewhere).
         .target(name: "SeedInstaller", dependencies: ["SeedSQLite", "SeedArchive"]),
 
         // Build time: readers, schema, mapping, resolver, writer.
@@ -47,6 +51,9 @@ let package = Package(
 
         // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).
         .executableTarget(name: "seedfuzz", dependencies: ["SeedKit"]),
+
+        // Benchmark probe (`make bench`): times one SeedInstaller.install() in a fresh process.
+        .executableTarget(name: "seedprobe", dependencies: ["SeedInstaller"]),
 
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive"]),

@@ -15,6 +15,7 @@ import argparse
 import datetime
 import hashlib
 import json
+import math
 import os
 import platform
 import shutil
@@ -512,11 +513,126 @@ def run_osm_job(bench):
                                else f"{tool} failed")
 
 
+# The install job: `seedgen install` against `gunzip -c | sync`, and the up-to-date check (seedprobe).
+SEEDPROBE = os.environ.get("SEEDPROBE") or os.path.join(ROOT, ".build", "release", "seedprobe")
+MAX_INSTALL_RATIO = 1.2       # seedgen install wall / `gunzip -c seed.gz > x && sync x` wall
+MAX_UP_TO_DATE_US = 300       # median first up-to-date call in a fresh process
+UP_TO_DATE_PROCESSES = 100
+UP_TO_DATE_OTHER_FILES = 20_000
+
+
+def add_install_arguments(parser):
+    parser.add_argument("--install-size", default=os.environ.get("BENCH_INSTALL_SIZE", "3M"),
+                        help="stop_times of the GTFS seed the install job packs and installs: the GTFS job's "
+                             "seed of that size when there is one, else generated and built (default 3M; 0 skips)")
+
+
+def percentile(values, fraction):
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(len(ordered) * fraction) - 1)] if ordered else None
+
+
+def probe_up_to_date(gz, destination, processes):
+    """Runs seedprobe in `processes` fresh processes; returns the install() call times in µs."""
+    times = []
+    for _ in range(processes):
+        result = subprocess.run([SEEDPROBE, gz, destination], capture_output=True, text=True)
+        if result.returncode != 0 or " up-to-date " not in result.stdout:
+            raise CommandFailed("seedprobe (up-to-date check)", result.stderr or result.stdout)
+        times.append(int(result.stdout.split()[0]))
+    return times
+
+
+def run_install_job(bench):
+    """Packs a GTFS seed, then times `seedgen install` (fresh destination each time) against
+    `gunzip -c seed.gz > x && sync x` of the same file, alternating, median of max(--reps, 3);
+    then the first up-to-date check in 100 fresh processes (seedprobe), in an empty folder and
+    beside 20,000 other files."""
+    args, measurements, failures = bench.args, bench.measurements, bench.failures
+    n = parse_size(args.install_size)
+    if "seedgen" not in bench.tools or n <= 0:
+        bench.not_measured("install and up-to-date", "seedgen not run" if n > 0 else "--install-size 0")
+        return
+    label = f"gtfs-{size_label(n)}"
+    lines = []
+    for needed in (SEEDGEN, SEEDPROBE):
+        if not os.access(needed, os.X_OK):
+            bench.not_measured("install and up-to-date", f"{os.path.relpath(needed, ROOT)} is missing "
+                               f"(make bench builds it: swift build -c release --product seedprobe)")
+            return
+    try:
+        seed = os.path.join(WORK, label + ".sqlite")
+        if not os.path.exists(seed):
+            feed = os.path.join(WORK, label)
+            generate_cached("gtfs", feed, ["--stop-times", str(n), "--out", feed, "--seed", str(args.seed)],
+                            os.path.join(ROOT, "scripts", "generate_gtfs.py"))
+            run_seedgen([feed], seed, label, None, "rows/s")
+        folder = os.path.join(WORK, "install")
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        gz = os.path.join(folder, "seed.sqlite.gz")
+        pack_wall, pack_cpu, _ = timed([SEEDGEN, "pack", seed, "--out", gz], label="seedgen pack")
+        gz_mb, seed_mb = os.path.getsize(gz) / MB, os.path.getsize(seed) / MB
+        print(f"bench: install: {label} seed {seed_mb:,.0f} MB, packed to {gz_mb:,.0f} MB in {pack_wall:.2f} s "
+              f"(quick_check, SHA-256, gzip -9; {pack_cpu:.2f} CPU-s)", flush=True)
+        warm_cache([gz])
+        plain = os.path.join(folder, "gunzip.sqlite")
+        script = f'gunzip -c "{gz}" > "{plain}" && sync "{plain}"'
+        runs = {"seedgen install": [], "gunzip -c | sync": []}
+        for rep in range(max(args.reps, 3)):
+            order = list(runs) if rep % 2 == 0 else list(reversed(runs))
+            for tool in order:
+                destination = os.path.join(folder, "data", "seed.sqlite")
+                shutil.rmtree(os.path.dirname(destination), ignore_errors=True)
+                if os.path.exists(plain):
+                    os.remove(plain)
+                if tool == "seedgen install":
+                    m = timed([SEEDGEN, "install", gz, "--to", destination], label="seedgen install")
+                else:
+                    m = timed(["sh", "-c", script], label="gunzip -c | sync")
+                runs[tool].append(m)
+                print(f"bench:   {tool:16} run {rep + 1}: {m[0]:.2f} s wall, {m[1]:.2f} s CPU, "
+                      f"{m[2] / 1024:.1f} MB peak RSS", flush=True)
+        medians = {}
+        for tool, ms in runs.items():
+            med = sorted(ms, key=lambda m: m[0])[len(ms) // 2]
+            medians[tool] = med
+            measurements.append(Measurement(tool + " (median)", label + ".sqlite.gz", med[0], med[1], med[2],
+                                            seed_mb * MB, gz_mb, "MB/s"))
+        ours, reference = medians["seedgen install"], medians["gunzip -c | sync"]
+        r = ours[0] / reference[0]
+        lines.append(f"{'PASS' if r <= MAX_INSTALL_RATIO else 'MISS'}  install <= {MAX_INSTALL_RATIO}x gunzip -c | sync: "
+                     f"{r:.2f}x ({ours[0]:.2f} s vs {reference[0]:.2f} s wall, CPU {ours[1]:.2f} vs {reference[1]:.2f} s, "
+                     f"peak RSS {ours[2] / 1024:.1f} vs {reference[2] / 1024:.1f} MB; medians of {len(runs['gunzip -c | sync'])})")
+
+        # The up-to-date check, against a seed installed (untimed) first.
+        destination = os.path.join(folder, "data", "seed.sqlite")
+        timed([SEEDGEN, "install", gz, "--to", destination], label="seedgen install")
+        empty = probe_up_to_date(gz, destination, UP_TO_DATE_PROCESSES)
+        for i in range(UP_TO_DATE_OTHER_FILES):
+            with open(os.path.join(folder, "data", f"other-{i:05}.dat"), "w") as f:
+                f.write("x")
+        crowded = probe_up_to_date(gz, destination, UP_TO_DATE_PROCESSES)
+        shutil.rmtree(os.path.join(folder, "data"), ignore_errors=True)
+        med, p90, med_crowded = percentile(empty, 0.5), percentile(empty, 0.9), percentile(crowded, 0.5)
+        print(f"bench: up-to-date, {UP_TO_DATE_PROCESSES} fresh processes each: median {med} us, p90 {p90} us; "
+              f"beside {UP_TO_DATE_OTHER_FILES:,} files median {med_crowded} us, p90 {percentile(crowded, 0.9)} us", flush=True)
+        ok = med < MAX_UP_TO_DATE_US and med_crowded < MAX_UP_TO_DATE_US
+        lines.append(f"{'PASS' if ok else 'MISS'}  up-to-date first call < {MAX_UP_TO_DATE_US / 1000:.1f} ms: median {med} us "
+                     f"(p90 {p90} us), {UP_TO_DATE_OTHER_FILES:,} files: {med_crowded} us")
+    except CommandFailed as e:
+        print(f"bench:   install job FAILED: {e.what}\n{e.detail}", flush=True)
+        failures.append(e)
+    bench.targets.extend(lines)
+
+
 # The jobs `--jobs` chooses from, in the order they run; another job is one more entry.
 JOBS = {
     "gtfs": run_gtfs_job,
     "topsongs": run_topsongs_job,
     "osm": run_osm_job,
+    "install": run_install_job,
 }
 JOB_ALIASES = {"xml": "topsongs"}
 
@@ -538,6 +654,7 @@ def main():
                         help="which side(s) to run: sqlite3,seedgen (default both)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     parser.add_argument("--no-record", action="store_true", help="do not append to bench/results.md")
+    add_install_arguments(parser)
     args = parser.parse_args()
     jobs = []
     for job in (j.strip() for j in args.jobs.split(",") if j.strip()):

@@ -33,16 +33,35 @@ public struct GzipHeader: Equatable, Sendable {
         return try parse(ByteSource(file: file, capacity: 4096), path: path)
     }
 
+    /// Parses the header at the start of `bytes`, the first bytes of a gzip file (a few hundred
+    /// hold any header seedgen writes), without opening anything.
+    /// - Throws: `GzipError` as ``read(path:)``; `.truncated` when `bytes` end inside the header
+    ///   (the file is truncated, or more of it must be read).
+    public static func parse(_ bytes: [UInt8], path: String) throws(GzipError) -> GzipHeader {
+        var offset = 0
+        return try parse(path: path, start: 0, offset: { Int64(offset) }) { () throws(GzipError) -> UInt8? in
+            guard offset < bytes.count else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+    }
+
     /// Parses a header from `source`, leaving it positioned at the deflate data.
     static func parse(_ source: ByteSource, path: String) throws(GzipError) -> GzipHeader {
-        let start = source.offset
-        func byte() throws(GzipError) -> UInt8 {
-            let value: UInt8?
-            do { value = try source.readByte() } catch {
+        try parse(path: path, start: source.offset, offset: { source.offset }) { () throws(GzipError) -> UInt8? in
+            do throws(ArchiveFile.Failure) { return try source.readByte() } catch {
                 throw GzipError(code: .io, message: "cannot read the gzip header", path: path, offset: source.offset, systemError: error.text, errno: error.errno)
             }
-            guard let value else {
-                throw GzipError(code: .truncated, message: "the file ends inside the gzip header", path: path, offset: source.offset)
+        }
+    }
+
+    /// Parses a header from the bytes `next` returns (nil at end of file); `offset` is the file
+    /// offset of the next byte, for error messages.
+    private static func parse(path: String, start: Int64, offset: () -> Int64,
+                              next: () throws(GzipError) -> UInt8?) throws(GzipError) -> GzipHeader {
+        func byte() throws(GzipError) -> UInt8 {
+            guard let value = try next() else {
+                throw GzipError(code: .truncated, message: "the file ends inside the gzip header", path: path, offset: offset())
             }
             return value
         }
@@ -53,11 +72,18 @@ public struct GzipHeader: Equatable, Sendable {
                 if b == 0 { break }
                 bytes.append(b)
                 if bytes.count > 65536 {
-                    throw GzipError(code: .invalidHeader, message: "the gzip \(field) is longer than 64 KiB", path: path, offset: source.offset)
+                    throw GzipError(code: .invalidHeader, message: "the gzip \(field) is longer than 64 KiB", path: path, offset: offset())
                 }
             }
-            // RFC 1952 says ISO 8859-1; every Latin-1 byte is the Unicode scalar of the same value.
-            return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+            // RFC 1952 says ISO 8859-1; every Latin-1 byte is the Unicode scalar of the same value,
+            // two bytes in UTF-8 from 0x80. (Byte by byte, not a generic map: this runs at every
+            // app start, where the first use of a generic conversion costs more than the rest.)
+            var utf8: [UInt8] = []
+            utf8.reserveCapacity(bytes.count)
+            for b in bytes {
+                if b < 0x80 { utf8.append(b) } else { utf8.append(0xC0 | b >> 6); utf8.append(0x80 | b & 0x3F) }
+            }
+            return String(decoding: utf8, as: UTF8.self)
         }
 
         let id1 = try byte(), id2 = try byte()
@@ -82,7 +108,7 @@ public struct GzipHeader: Equatable, Sendable {
         let comment = flags & Flags.comment != 0 ? try zeroTerminated("comment") : nil
         if flags & Flags.headerCRC != 0 { _ = try byte(); _ = try byte() }
         return GzipHeader(modificationTime: mtime, extraFlags: xfl, operatingSystem: os, fileName: name,
-                          comment: comment, byteCount: Int(source.offset - start))
+                          comment: comment, byteCount: Int(offset() - start))
     }
 
     enum Flags {

@@ -18,6 +18,23 @@ public struct GzipTrailer: Equatable, Hashable, Sendable, Codable {
         self.fileSize = fileSize
     }
 
+    /// The trailer from the last 8 bytes of a gzip file of `fileSize` bytes, read by the caller.
+    /// - Throws: `GzipError` `.truncated` when the file is too short to hold a header and a
+    ///   trailer, or `lastBytes` are not 8 bytes.
+    public static func parse(lastBytes bytes: [UInt8], fileSize: Int64, path: String) throws(GzipError) -> GzipTrailer {
+        // The smallest gzip file: a 10-byte header, 2 bytes of empty deflate data, the trailer.
+        guard fileSize >= 20 else {
+            throw GzipError(code: .truncated, message: "the gzip file is \(fileSize) bytes long, too short to hold a trailer", path: path)
+        }
+        guard bytes.count == 8 else {
+            throw GzipError(code: .truncated, message: "the gzip file ends inside its trailer", path: path, offset: fileSize)
+        }
+        func little(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+        }
+        return GzipTrailer(crc32: little(0), uncompressedSize: little(4), fileSize: fileSize)
+    }
+
     /// Reads the trailer at the end of the gzip file at `path` (reads 8 bytes).
     /// - Throws: `GzipError` `.io` when the file cannot be read, `.truncated` when it is too short
     ///   to hold a header and a trailer.
@@ -29,12 +46,7 @@ public struct GzipTrailer: Equatable, Hashable, Sendable, Codable {
             guard size >= 20 else {
                 throw GzipError(code: .truncated, message: "the gzip file is \(size) bytes long, too short to hold a trailer", path: path)
             }
-            let bytes = try file.read(count: 8, at: size - 8)
-            guard bytes.count == 8 else {
-                throw GzipError(code: .truncated, message: "the gzip file ends inside its trailer", path: path, offset: size)
-            }
-            func little(_ slice: ArraySlice<UInt8>) -> UInt32 { slice.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
-            return GzipTrailer(crc32: little(bytes[0..<4]), uncompressedSize: little(bytes[4..<8]), fileSize: size)
+            return try parse(lastBytes: try file.read(count: 8, at: size - 8), fileSize: size, path: path)
         } catch let error as GzipError {
             throw error
         } catch let failure as ArchiveFile.Failure {

@@ -66,7 +66,9 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     /// The conventional manifest path for a seed: `x.sqlite.gz` and `x.sqlite` both give
     /// `x.sqlite.manifest.json` (the manifest describes the uncompressed seed).
     public static func path(forSeed seedPath: String) -> String {
-        let base = seedPath.hasSuffix(".gz") ? String(seedPath.dropLast(3)) : seedPath
+        // By bytes: `.gz` is ASCII, so dropping 3 bytes keeps whole characters.
+        let isGzip = seedPath.utf8.count >= 3 && seedPath.utf8.suffix(3).elementsEqual(".gz".utf8)
+        let base = isGzip ? String(decoding: seedPath.utf8.dropLast(3), as: UTF8.self) : seedPath
         return base + ".manifest.json"
     }
 
@@ -79,12 +81,68 @@ public struct SeedManifest: Codable, Equatable, Sendable {
         return Array(data) + [0x0A]
     }
 
-    /// Parses manifest JSON.
-    /// - Parameter path: named in the error when the JSON is invalid.
-    public static func decode(_ bytes: [UInt8], path: String = "<manifest>") throws(SeedManifestError) -> SeedManifest {
-        do { return try JSONDecoder().decode(SeedManifest.self, from: Data(bytes)) } catch {
-            throw SeedManifestError(path: path, message: "not a valid seed manifest: \(error)")
+    /// Parses manifest JSON with ``BoundedJSONReader`` (no Foundation: the installer's startup
+    /// check reads it). Unknown keys are skipped; `toolVersion` and `schemaName` may be absent
+    /// or null; every other key is required, at most once. At most 4 MiB.
+    /// - Parameters:
+    ///   - path: named in the error when the JSON is invalid.
+    ///   - readingTables: false checks that `tables` is there and is valid JSON but leaves
+    ///     ``tables`` empty: the installer, which decides at every app start and needs no row
+    ///     counts, saves building a dictionary (a first one in a process costs ~0.1 ms).
+    public static func decode(_ bytes: [UInt8], path: String = "<manifest>", readingTables: Bool = true) throws(SeedManifestError) -> SeedManifest {
+        var schemaVersion: Int?, seedVersion: String?, sha256: String?, size: Int64?
+        var gzipSha256: String?, gzipSize: Int64?, tables: [String: Int64]?
+        var toolVersion: String?, schemaName: String?
+        let known = ["schemaVersion", "seedVersion", "sha256", "size", "gzipSha256", "gzipSize", "tables", "toolVersion", "schemaName"]
+        var seen = 0 // a bit per known key
+        do throws(BoundedJSONReader.Failure) {
+            var reader = try BoundedJSONReader(bytes)
+            try reader.object { (reader: inout BoundedJSONReader, key: String) throws(BoundedJSONReader.Failure) in
+                if let bit = known.firstIndex(of: key) {
+                    guard seen & 1 << bit == 0 else {
+                        throw BoundedJSONReader.Failure(offset: reader.offset, message: "the key \(key) appears twice")
+                    }
+                    seen |= 1 << bit
+                }
+                switch key {
+                case "schemaVersion":
+                    let value = try reader.integer()
+                    guard let int = Int(exactly: value) else { throw BoundedJSONReader.Failure(offset: reader.offset, message: "schemaVersion out of range") }
+                    schemaVersion = int
+                case "seedVersion": seedVersion = try reader.string()
+                case "sha256": sha256 = try reader.string()
+                case "size": size = try reader.integer()
+                case "gzipSha256": gzipSha256 = try reader.string()
+                case "gzipSize": gzipSize = try reader.integer()
+                case "toolVersion": toolVersion = try reader.null() ? nil : try reader.string()
+                case "schemaName": schemaName = try reader.null() ? nil : try reader.string()
+                case "tables" where !readingTables:
+                    try reader.skipValue()
+                    tables = [:]
+                case "tables":
+                    var counts: [String: Int64] = [:]
+                    try reader.nestedObject { (reader: inout BoundedJSONReader, table: String) throws(BoundedJSONReader.Failure) in
+                        guard counts.updateValue(try reader.integer(), forKey: table) == nil else {
+                            throw BoundedJSONReader.Failure(offset: reader.offset, message: "the table \(String(table.prefix(100)).debugDescription) appears twice in tables")
+                        }
+                    }
+                    tables = counts
+                default: try reader.skipValue()
+                }
+            }
+            try reader.end()
+        } catch {
+            throw SeedManifestError(path: path, message: "not a valid seed manifest: \(error.message) (at byte \(error.offset))")
         }
+        guard let schemaVersion, let seedVersion, let sha256, let size, let gzipSha256, let gzipSize, let tables else {
+            let missing = [("schemaVersion", schemaVersion == nil), ("seedVersion", seedVersion == nil), ("sha256", sha256 == nil),
+                           ("size", size == nil), ("gzipSha256", gzipSha256 == nil), ("gzipSize", gzipSize == nil),
+                           ("tables", tables == nil)].filter(\.1).map(\.0)
+            throw SeedManifestError(path: path, message: "not a valid seed manifest: no \(missing.joined(separator: ", "))")
+        }
+        return SeedManifest(schemaVersion: schemaVersion, seedVersion: seedVersion, sha256: sha256, size: size,
+                            gzipSha256: gzipSha256, gzipSize: gzipSize, tables: tables, toolVersion: toolVersion,
+                            schemaName: schemaName)
     }
 
     /// Reads and parses the manifest at `path`.

@@ -38,15 +38,35 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// Parses a comment written by ``comment``; nil when `comment` is not a seed stamp.
+    /// (Words are found by bytes, not with `split`: this runs at every app start, where the first
+    /// use of a generic collection type costs more than the parsing.)
     public init?(comment: String) {
-        let words = comment.split(separator: " ", omittingEmptySubsequences: true)
-        guard words.count == 3, words[0] == Self.prefix,
-              words[1].hasPrefix("schema-version="), words[2].hasPrefix("seed-version="),
-              let schema = Int(words[1].dropFirst("schema-version=".count))
+        let utf8 = comment.utf8
+        var words = (utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex)
+        var count = 0
+        var i = utf8.startIndex
+        while i < utf8.endIndex {
+            if utf8[i] == 0x20 { i = utf8.index(after: i); continue }
+            let start = i
+            while i < utf8.endIndex, utf8[i] != 0x20 { i = utf8.index(after: i) }
+            switch count {
+            case 0: words.0 = start..<i
+            case 1: words.1 = start..<i
+            case 2: words.2 = start..<i
+            default: return nil
+            }
+            count += 1
+        }
+        func value(_ word: Range<String.Index>, after key: String) -> Substring? {
+            let text = comment[word]
+            guard text.utf8.starts(with: key.utf8) else { return nil }
+            return text[text.utf8.index(text.startIndex, offsetBy: key.utf8.count)...]
+        }
+        guard count == 3, comment[words.0].utf8.elementsEqual(Self.prefix.utf8),
+              let schemaText = value(words.1, after: "schema-version="), let schema = Int(schemaText),
+              let seed = value(words.2, after: "seed-version="), !seed.isEmpty
         else { return nil }
-        let seed = String(words[2].dropFirst("seed-version=".count))
-        guard !seed.isEmpty else { return nil }
-        self.init(schemaVersion: schema, seedVersion: seed)
+        self.init(schemaVersion: schema, seedVersion: String(seed))
     }
 
     public var description: String { "schema version \(schemaVersion), seed version \(seedVersion)" }

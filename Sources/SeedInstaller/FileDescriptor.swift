@@ -31,10 +31,15 @@ final class FileDescriptor {
 
     /// Reads up to `count` bytes from the start of the file.
     func readPrefix(_ count: Int) throws(SystemCallError) -> [UInt8] {
+        try readBytes(count, at: 0)
+    }
+
+    /// Reads up to `count` bytes from `offset` (fewer at the end of the file).
+    func readBytes(_ count: Int, at offset: Int64) throws(SystemCallError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         var total = 0
         while total < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + total, count - total, off_t(total)) }
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + total, count - total, off_t(offset) + off_t(total)) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemCallError(call: "pread", path: path, errno: errno)
@@ -42,7 +47,8 @@ final class FileDescriptor {
             if n == 0 { break }
             total += n
         }
-        return Array(bytes[0..<total])
+        if total < count { bytes.removeLast(count - total) }
+        return bytes
     }
 
     /// Writes all of `bytes`.

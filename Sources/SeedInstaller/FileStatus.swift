@@ -8,13 +8,23 @@ import Darwin
 
 /// What the installer compares to tell whether a file is the one it installed: device, inode,
 /// size and modification time (nanoseconds).
-struct FileStatus: Equatable, Codable {
+struct FileStatus: Equatable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
     var modificationSeconds: Int64
     var modificationNanoseconds: Int64
     var isRegularFile: Bool
+
+    init(device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64,
+         isRegularFile: Bool) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modificationSeconds = modificationSeconds
+        self.modificationNanoseconds = modificationNanoseconds
+        self.isRegularFile = isRegularFile
+    }
 
     init(_ st: stat) {
         device = UInt64(st.st_dev)

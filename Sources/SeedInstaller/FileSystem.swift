@@ -18,6 +18,16 @@ enum FileSystem {
         return FileDescriptor(path: path, fd: fd)
     }
 
+    /// Opens an existing file for reading; nil when it does not exist.
+    static func openIfExists(_ path: String) throws(SystemCallError) -> FileDescriptor? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw SystemCallError(call: "open", path: path, errno: errno)
+        }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
     /// Creates a new file that must not exist yet.
     static func createExclusively(_ path: String, mode: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -40,6 +50,15 @@ enum FileSystem {
             if errno != ENOENT { throw SystemCallError(call: "open", path: path, errno: errno) }
         }
         throw SystemCallError(call: "open", path: path, errno: createError)
+    }
+
+    /// The whole content of a small file, or nil when it does not exist.
+    /// - Throws: when it cannot be read, or has more than `limit` bytes (`EFBIG`).
+    static func readSmallFile(_ path: String, limit: Int) throws(SystemCallError) -> [UInt8]? {
+        guard let file = try openIfExists(path) else { return nil }
+        let size = try file.status().size
+        guard size <= limit else { throw SystemCallError(call: "read", path: path, errno: EFBIG) }
+        return try file.readPrefix(Int(size))
     }
 
     /// Opens a directory so that it can be flushed with `fsync`.
@@ -159,13 +178,13 @@ enum FileSystem {
 
     /// The folder part of `path` (`/a/b` for `/a/b/c`, `/` for `/c`).
     static func parentDirectory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// `path` made absolute against the current directory.
     static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+        path.utf8.first == UInt8(ascii: "/") ? path : currentDirectory() + "/" + path
     }
 }
 

@@ -16,6 +16,11 @@ enum SeedDatabase {
         do { header = try FileSystem.openForReading(path).readPrefix(100) } catch {
             throw error.installerError("cannot read the seed")
         }
+        try checkHeader(header, path: path)
+    }
+
+    /// ``checkHeader(_:)`` on the file's first 100 bytes, already read.
+    static func checkHeader(_ header: [UInt8], path: String) throws(SeedInstallerError) {
         let magic = Array("SQLite format 3".utf8) + [0]
         guard header.count == 100, Array(header[0..<16]) == magic else {
             throw SeedInstallerError(code: .notSQLite, message: "not a SQLite database (no \"SQLite format 3\" header)", path: path)

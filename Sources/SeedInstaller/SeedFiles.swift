@@ -4,10 +4,10 @@
 /// - `seed.sqlite`: the installed seed, byte for byte the shipped one;
 /// - `seed.sqlite-wal`, `seed.sqlite-shm`, `seed.sqlite-journal`: SQLite's sidecars of the
 ///   seed, removed (exact names) just before a new seed is renamed into place;
-/// - `seed.sqlite.seedgen-install`: the install record (JSON), see ``InstallRecord``;
+/// - `seed.sqlite.seedgen-install`: the install record (a few lines of text), see ``InstallRecord``;
 /// - `seed.sqlite.seedgen-lock`: the lock file installers `flock`; never removed;
-/// - `.seed.sqlite.seedgen-tmp-<pid>-<16 hex digits>`: temporary files, removed when a
-///   crash left them behind.
+/// - `.seed.sqlite.seedgen-tmp-<pid>-<16 hex digits>`: temporary files; those a crash left
+///   behind are removed by the next install (an up-to-date check never lists the folder).
 struct SeedFiles {
     /// The installed seed's absolute path.
     let destination: String
@@ -19,7 +19,8 @@ struct SeedFiles {
     init(destination: String) {
         self.destination = FileSystem.absolute(destination)
         self.directory = FileSystem.parentDirectory(of: self.destination)
-        self.name = String(self.destination[self.destination.index(after: self.destination.lastIndex(of: "/")!)...])
+        let slash = self.destination.utf8.lastIndex(of: UInt8(ascii: "/"))!
+        self.name = String(self.destination[self.destination.utf8.index(after: slash)...])
     }
 
     var recordPath: String { destination + ".seedgen-install" }

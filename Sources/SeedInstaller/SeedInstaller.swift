@@ -21,7 +21,7 @@ import Darwin
 /// print(try installer.install())   // "installed seed-version=... " or "up-to-date ..."
 /// ```
 ///
-/// ## Deciding (cheap, no writes)
+/// ## Deciding (cheap, no writes, no lock)
 /// The shipped seed's versions come from its gzip header stamp (``SeedStamp``) or manifest, or,
 /// for a plain `.sqlite`, from a few pages of it. The installed seed is up to date when the
 /// install record (`<dest>.seedgen-install`) has the same seed and schema versions (and SHA-256,
@@ -30,21 +30,29 @@ import Darwin
 /// A plain `gzip` of a seed (no stamp, no manifest) is compared by its gzip trailer (CRC-32 and
 /// size of the content) and file size instead, recorded at install; its versions are read from
 /// the seed once decompressed.
+/// Deciding opens the shipped seed, its manifest, the record and the installed seed once each,
+/// takes no lock and does not list the folder, so it costs the same however many files the
+/// folder holds. It needs no lock: the record is replaced atomically and names the new seed's
+/// inode only once that seed has been renamed into place.
 ///
 /// ## Installing, in this order
 /// 1. Take an exclusive `flock` on `<dest>.seedgen-lock` (waiting for any other installer;
 ///    the kernel releases it if the holder dies). Remove temporary files an earlier crash left
-///    (`.<name>.seedgen-tmp-<pid>-<hex>` only), then decide: a process that waited finds the
-///    seed another one just installed and reports up to date.
+///    (`.<name>.seedgen-tmp-<pid>-<hex>` only; they stay until an install runs), then decide
+///    again: a process that waited finds the seed another one just installed and reports up
+///    to date.
 /// 2. If the size is known (manifest, or a plain `.sqlite`), check the free space first.
-/// 3. Decompress into a new temporary file in the destination's folder, `fsync` it
-///    (`F_FULLFSYNC` on Apple platforms). Decompression stops as soon as the output passes the
-///    manifest's size, or without a manifest the free space. A full disk fails here: the
-///    temporary file is removed, nothing else changed.
+/// 3. Decompress into a new temporary file in the destination's folder, hashing it on the way,
+///    and `fsync` it (`F_FULLFSYNC` on Apple platforms). Decompression stops as soon as the
+///    output passes the manifest's size, or without a manifest the free space. A full disk
+///    fails here: the temporary file is removed, nothing else changed.
 /// 4. Verify the temporary file: SQLite header, not WAL, schema version (expected and stamped),
-///    seed version, size and SHA-256 against the manifest, `PRAGMA quick_check`. It is opened
-///    with `immutable=1`, so verifying creates no sidecar files. On Apple platforms, mark it
-///    excluded from backups (an extended attribute, kept by the rename).
+///    seed version, and size and SHA-256 against the manifest. With a manifest that matches,
+///    that is all: the file is byte for byte the one `seedgen pack` checked with
+///    `PRAGMA quick_check` before writing the manifest, so it is not read a second time.
+///    Without a manifest, `PRAGMA quick_check` runs on it. It is opened with `immutable=1`,
+///    so verifying creates no sidecar files. On Apple platforms, mark it excluded from backups
+///    (an extended attribute, kept by the rename).
 /// 5. Write the new install record (temporary file + `rename`). It names the temporary file's
 ///    inode, which is not the destination's until step 7, so until then it matches nothing.
 /// 6. Remove `<dest>-wal`, `<dest>-shm` and `<dest>-journal` (exactly these), `fsync` the folder.
@@ -105,6 +113,14 @@ public struct SeedInstaller: Sendable {
         let files = SeedFiles(destination: destination)
         let shipped = try ShippedSeed.inspect(path: FileSystem.absolute(source), manifestPath: manifest.map(FileSystem.absolute))
         if let stamp = shipped.stamp { try checkSchemaVersion(stamp.schemaVersion, path: shipped.path) }
+
+        // Up to date: decided without the lock and without listing the folder. Safe: the record
+        // is replaced atomically and names the new seed's inode only once that seed, complete
+        // and flushed, has been renamed into place; a match is therefore a finished install.
+        if let record = InstallRecord.read(path: files.recordPath), isUpToDate(record, shipped: shipped, files: files) {
+            return try upToDate(record, shipped: shipped, files: files)
+        }
+
         // Refused before anything (folder, lock, record) is written.
         if FileSystem.isDirectory(files.destination) {
             throw SystemCallError(call: "open", path: files.destination, errno: EISDIR)
@@ -122,16 +138,17 @@ public struct SeedInstaller: Sendable {
             throw error.installerError("cannot create or lock the installer's lock file in the destination folder")
         }
         defer { withExtendedLifetime(lock) {} }
+        // Only now, installing: the folder is listed for leftovers under the lock (no other
+        // installer writes a temporary file meanwhile). Leftovers stay until the next install.
         do { try files.removeLeftoverTemporaryFiles() } catch {
             throw error.installerError("cannot remove a temporary file left by an earlier install")
         }
 
+        // Decide again under the lock: a process that waited finds the seed another one just
+        // installed and reports up to date.
         let record = InstallRecord.read(path: files.recordPath)
         if let record, isUpToDate(record, shipped: shipped, files: files) {
-            // An unstamped gzip's schema version is known only from the record.
-            try checkSchemaVersion(record.schemaVersion, path: shipped.path)
-            return SeedInstallResult(status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
-                                     path: files.destination)
+            return try upToDate(record, shipped: shipped, files: files)
         }
         let installedFile = try? FileSystem.status(files.destination)
         let isModified = record != nil && installedFile != nil && installedFile != record?.file
@@ -170,6 +187,13 @@ public struct SeedInstaller: Sendable {
         return SeedInstallResult(status: isModified ? .replacedModified : .installed, seedVersion: stamp.seedVersion,
                                  schemaVersion: stamp.schemaVersion, previousSeedVersion: record?.seedVersion,
                                  previousSchemaVersion: record?.schemaVersion, path: files.destination, reason: why)
+    }
+
+    private func upToDate(_ record: InstallRecord, shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
+        // An unstamped gzip's schema version is known only from the record.
+        try checkSchemaVersion(record.schemaVersion, path: shipped.path)
+        return SeedInstallResult(status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
+                                 path: files.destination)
     }
 
     private func checkSchemaVersion(_ schemaVersion: Int, path: String) throws(SeedInstallerError) {
@@ -232,7 +256,10 @@ public struct SeedInstaller: Sendable {
                 if let label = shipped.stamp, stamp != label {
                     throw SeedInstallerError(code: .versionMismatch, message: "the seed contains \(MessageText.stamp(stamp)) but is labelled \(MessageText.stamp(label))", path: shipped.path)
                 }
-                try SeedDatabase.quickCheck(path)
+                // The manifest's size and SHA-256 matched: this is, byte for byte, the file
+                // `seedgen pack` quick_checked before writing the manifest. Reading it all again
+                // would prove nothing more. Without a manifest, nothing vouches for it: check.
+                if shipped.manifest == nil { try SeedDatabase.quickCheck(path) }
                 return stamp
             } catch where error.code == .notSQLite || error.code == .notASeed {
                 throw error.withPackHint()

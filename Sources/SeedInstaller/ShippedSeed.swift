@@ -1,4 +1,11 @@
 import SeedArchive
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The seed as shipped (`seed.sqlite.gz` or `seed.sqlite`), with its versions when they can be
 /// known cheaply: from the gzip header's stamp or the manifest for a gzip file (no
@@ -18,79 +25,96 @@ struct ShippedSeed {
     /// The size of the uncompressed seed when known before decompressing (manifest or plain file).
     let expectedSize: Int64?
 
-    /// Looks at the shipped seed without decompressing or reading it whole.
+    /// Looks at the shipped seed without decompressing or reading it whole: the seed is opened
+    /// once (its status, its first 4 KiB and, for gzip, its last 8 bytes), the manifest once.
     /// - Parameters:
     ///   - path: the shipped seed.
     ///   - manifestPath: its manifest; nil to use `SeedManifest.path(forSeed:)` when that exists.
     static func inspect(path: String, manifestPath: String?) throws(SeedInstallerError) -> ShippedSeed {
-        let status: FileStatus?
-        do { status = try FileSystem.status(path) } catch { throw error.installerError("cannot read the shipped seed") }
-        guard let status, status.isRegularFile else {
+        let file: FileDescriptor?, status: FileStatus?, prefix: [UInt8]
+        do {
+            file = try FileSystem.openIfExists(path)
+            status = try file?.status()
+            prefix = status?.isRegularFile == true ? try file?.readBytes(prefixLength, at: 0) ?? [] : []
+        } catch { throw error.installerError("cannot read the shipped seed") }
+        guard let file, let status, status.isRegularFile else {
             throw SeedInstallerError(code: .sourceMissing, message: status == nil ? "the shipped seed does not exist" : "the shipped seed is not a regular file", path: path)
         }
-        let manifest = try readManifest(explicitPath: manifestPath, seedPath: path)
+        let manifestFile = manifestPath ?? SeedManifest.path(forSeed: path)
+        let manifest = try readManifest(path: manifestFile, mustExist: manifestPath != nil)
 
-        let magic: [UInt8]
-        do { magic = try FileSystem.openForReading(path).readPrefix(2) } catch {
-            throw error.installerError("cannot read the shipped seed")
-        }
-        let isCompressed = magic == [0x1f, 0x8b]
+        let isCompressed = prefix.starts(with: [0x1f, 0x8b])
         let stamp: SeedStamp?
         var trailer: GzipTrailer?
         if isCompressed {
             let header: GzipHeader
-            do {
-                header = try GzipHeader.read(path: path)
-                trailer = try GzipTrailer.read(path: path)
+            do throws(GzipError) {
+                header = try readHeader(prefix, fileSize: status.size, path: path)
+                let lastBytes: [UInt8]
+                do { lastBytes = status.size >= 8 ? try file.readBytes(8, at: status.size - 8) : [] } catch {
+                    throw GzipError(code: .io, message: "cannot read the gzip trailer", path: path, systemError: error.text, errno: error.errno)
+                }
+                trailer = try GzipTrailer.parse(lastBytes: lastBytes, fileSize: status.size, path: path)
             } catch { throw installerError(error) }
-            switch (header.stamp, manifest?.manifest.stamp) {
+            switch (header.stamp, manifest?.stamp) {
             case (let s?, let m?) where s != m:
-                throw SeedInstallerError(code: .versionMismatch, message: "the gzip header says \(MessageText.stamp(s)) but the manifest \(manifest!.path) says \(MessageText.stamp(m))", path: path)
+                throw SeedInstallerError(code: .versionMismatch, message: "the gzip header says \(MessageText.stamp(s)) but the manifest \(manifestFile) says \(MessageText.stamp(m))", path: path)
             case (let s?, _): stamp = s
             case (nil, let m): stamp = m
             }
-            if let manifest, manifest.manifest.gzipSize != status.size {
-                throw SeedInstallerError(code: .checksumMismatch, message: "the gzip file has \(status.size) bytes but its manifest says \(manifest.manifest.gzipSize) (a cut-off or different file)", path: path)
+            if let manifest, manifest.gzipSize != status.size {
+                throw SeedInstallerError(code: .checksumMismatch, message: "the gzip file has \(status.size) bytes but its manifest says \(manifest.gzipSize) (a cut-off or different file)", path: path)
             }
         } else {
             do throws(SeedInstallerError) {
-                try SeedDatabase.checkHeader(path)
+                try SeedDatabase.checkHeader(Array(prefix.prefix(100)), path: path)
                 stamp = try SeedDatabase.readStamp(path)
             } catch {
                 throw error.code == .notSQLite || error.code == .notASeed ? error.withPackHint() : error
             }
             if let manifest, let stamp {
-                if manifest.manifest.stamp != stamp {
-                    throw SeedInstallerError(code: .versionMismatch, message: "the seed has \(MessageText.stamp(stamp)) but the manifest \(manifest.path) says \(MessageText.stamp(manifest.manifest.stamp))", path: path)
+                if manifest.stamp != stamp {
+                    throw SeedInstallerError(code: .versionMismatch, message: "the seed has \(MessageText.stamp(stamp)) but the manifest \(manifestFile) says \(MessageText.stamp(manifest.stamp))", path: path)
                 }
-                if manifest.manifest.size != status.size {
-                    throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(status.size) bytes but its manifest says \(manifest.manifest.size)", path: path)
+                if manifest.size != status.size {
+                    throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(status.size) bytes but its manifest says \(manifest.size)", path: path)
                 }
             }
         }
-        return ShippedSeed(path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest?.manifest,
-                           manifestPath: manifest?.path, trailer: trailer,
-                           expectedSize: manifest?.manifest.size ?? (isCompressed ? nil : status.size))
+        return ShippedSeed(path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest,
+                           manifestPath: manifest == nil ? nil : manifestFile, trailer: trailer,
+                           expectedSize: manifest?.size ?? (isCompressed ? nil : status.size))
     }
 
-    private static func readManifest(explicitPath: String?, seedPath: String) throws(SeedInstallerError) -> (manifest: SeedManifest, path: String)? {
-        let path = explicitPath ?? SeedManifest.path(forSeed: seedPath)
-        let status: FileStatus?
-        do { status = try FileSystem.status(path) } catch { throw error.installerError("cannot read the manifest") }
-        guard let status else {
-            if explicitPath == nil { return nil }
-            throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
+    /// How much of the seed is read to tell gzip from SQLite and parse a gzip header: a seedgen
+    /// header (its stamp) takes well under 1 KiB.
+    static let prefixLength = 4096
+
+    /// The gzip header from the file's first bytes; a header longer than those (a huge name or
+    /// comment, never seedgen's) is read from the file.
+    private static func readHeader(_ prefix: [UInt8], fileSize: Int64, path: String) throws(GzipError) -> GzipHeader {
+        do { return try GzipHeader.parse(prefix, path: path) } catch where error.code == .truncated && fileSize > Int64(prefix.count) {
+            return try GzipHeader.read(path: path)
         }
-        guard status.size <= manifestLimit else {
-            throw SeedInstallerError(code: .invalidManifest, message: "the manifest has \(status.size) bytes, more than the \(manifestLimit) a seed manifest can need", path: path)
-        }
+    }
+
+    /// The manifest at `path`; nil when there is none and none was asked for.
+    private static func readManifest(path: String, mustExist: Bool) throws(SeedInstallerError) -> SeedManifest? {
         // Read here, not with SeedManifest.read, so a failure carries its errno, and bounded: a
         // manifest is a few hundred bytes, so a huge file is a wrong one.
-        let bytes: [UInt8]
-        do { bytes = try FileSystem.openForReading(path).readPrefix(Int(status.size)) } catch {
+        let bytes: [UInt8]?
+        do { bytes = try FileSystem.readSmallFile(path, limit: manifestLimit) } catch {
+            if error.errno == EFBIG {
+                let size = (try? FileSystem.status(path))??.size.description ?? "more than \(manifestLimit)"
+                throw SeedInstallerError(code: .invalidManifest, message: "the manifest has \(size) bytes, more than the \(manifestLimit) a seed manifest can need", path: path)
+            }
             throw error.installerError("cannot read the manifest")
         }
-        do { return (try SeedManifest.decode(bytes, path: path), path) } catch {
+        guard let bytes else {
+            if !mustExist { return nil }
+            throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
+        }
+        do { return try SeedManifest.decode(bytes, path: path, readingTables: false) } catch {
             throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path)
         }
     }

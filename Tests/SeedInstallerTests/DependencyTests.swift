@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-/// Issue 4: the run-time library links SQLite and zlib only: no libxml2, no builder code.
+/// Issue 4, revised by issue 11: the run-time library links SQLite, zlib and SHA-256 from
+/// swift-crypto (its BoringSSL, compiled into the app, on Linux; on Apple platforms swift-crypto
+/// is CryptoKit, part of the system), besides Swift's Foundation: no libxml2, no builder code.
 ///
 /// SwiftPM builds no shared object for SeedInstaller alone, so this reads what its object files
 /// (and those of SeedArchive and SeedSQLite) ask the linker for: the libraries each module
@@ -18,7 +20,7 @@ import Testing
             .filter { $0.hasSuffix(".o") }.map { folder + "/" + $0 }
     }
 
-    @Test func theInstallerLinksSQLiteAndZlibOnly() throws {
+    @Test func theInstallerLinksSQLiteZlibAndSwiftCryptoOnly() throws {
         let objects = ["SeedInstaller", "SeedArchive", "SeedSQLite"].flatMap(objectFiles)
         try #require(objects.count >= 10, "no object files under \(Self.buildFolder); build first")
         let quoted = objects.map { "'\($0)'" }.joined(separator: " ")
@@ -29,6 +31,7 @@ import Testing
         let undefined = try SeedgenTool.shell("nm -u \(quoted)").stdout.split(separator: "\n")
         let offending = undefined.filter { $0.contains(" xml") || $0.contains("7SeedKit") || $0.contains("4Yams") }
         #expect(offending.isEmpty, "\(offending.prefix(5))")
+        #expect(undefined.contains { $0.contains("6Crypto6SHA256V") }, "SHA-256 comes from swift-crypto")
     }
 
     @Test func theInstallersDependencyClosureHasNoLibXML2() throws {

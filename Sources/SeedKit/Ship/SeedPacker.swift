@@ -5,6 +5,8 @@ import SeedSQLite
 /// Packs a seed for shipping: `seed.sqlite` becomes `seed.sqlite.gz` (deterministic gzip, its
 /// header stamped with the seed's versions) and `seed.sqlite.manifest.json` beside it.
 ///
+/// The seed must pass `PRAGMA quick_check` first: the manifest then vouches for a sound file,
+/// and an installer whose copy matches the manifest's size and SHA-256 need not read it again.
 /// The gzip is streamed into a temporary file next to the output and renamed into place when
 /// complete; the manifest is written after it, so a manifest never describes a missing or
 /// partial gzip. The same seed and level always give the same bytes.
@@ -45,6 +47,12 @@ public struct SeedPacker {
             }
             stamp = SeedStamp(schemaVersion: Int(try connection.pragmaInteger("user_version")), seedVersion: seedVersion)
             tables = try connection.seedRowCounts()
+            // The manifest vouches for the seed: an installer whose decompressed file matches its
+            // size and SHA-256 skips its own quick_check. So check here, once, before shipping.
+            let problems = try connection.rows("PRAGMA quick_check(20)").compactMap { $0.first?.text }
+            guard problems == ["ok"] else {
+                throw ShipError(path: seed, message: "the seed fails SQLite's quick_check, it is damaged: \(problems.prefix(3).joined(separator: "; "))")
+            }
         } catch let error as ShipError {
             throw error
         } catch {
