@@ -19,7 +19,8 @@ extension SeedGen {
             file is missing or changed; otherwise nothing is written.
 
             The new seed is decompressed beside DEST, flushed, verified (SQLite header, not WAL, \
-            schema and seed versions, size and SHA-256 against the manifest, quick_check), then \
+            schema and seed versions, size and SHA-256 against the manifest; PRAGMA quick_check \
+            only for a plain gzip, which has no manifest to vouch for it), then \
             renamed into place after the old -wal, -shm and -journal files are removed. A crash \
             leaves the old seed or the new one, never a mix. Concurrent installs wait for each other.
 
