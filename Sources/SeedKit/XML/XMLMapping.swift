@@ -52,35 +52,37 @@ struct XMLMapping {
     /// How one table's rows are read. A class: the importer reads it at every event, and a
     /// struct this size would be copied (and its arrays retained) at each read.
     final class TableMapping {
+        // Set while the mapping is built, then only read, once per value of every record: no
+        // dynamic exclusivity checks (each cost a runtime call per read).
         let table: Table
         /// The element path of a record (empty for list tables) and whether it starts at the root.
-        var pattern: [NameTest] = []
-        var anchored = false
+        @exclusivity(unchecked) var pattern: [NameTest] = []
+        @exclusivity(unchecked) var anchored = false
         /// Further element paths whose elements are records too (`element: [A, B]`).
-        var otherPatterns: [(steps: [NameTest], anchored: Bool)] = []
+        @exclusivity(unchecked) var otherPatterns: [(steps: [NameTest], anchored: Bool)] = []
         /// The mapping index of the enclosing table, for nested records and lists.
-        var parent: Int?
+        @exclusivity(unchecked) var parent: Int?
         /// Mapping indexes of the tables nested in this one (records and lists).
-        var children: [Int] = []
+        @exclusivity(unchecked) var children: [Int] = []
         /// The input files a top-level table reads (a name or a `*` pattern).
-        var filePattern: String?
-        var nodes: [PathNode] = [PathNode()]
+        @exclusivity(unchecked) var filePattern: String?
+        @exclusivity(unchecked) var nodes: [PathNode] = [PathNode()]
         /// Per slot: its path as written, for messages, and as read.
-        var slotPaths: [String] = []
-        var slotKeys: [XMLValuePath] = []
+        @exclusivity(unchecked) var slotPaths: [String] = []
+        @exclusivity(unchecked) var slotKeys: [XMLValuePath] = []
         /// Per column: its sources, in fall-back order.
-        var columns: [[ValueSource]] = []
+        @exclusivity(unchecked) var columns: [[ValueSource]] = []
         /// Per column: true for `exists: true` (1 when a source matched, else 0).
-        var exists: [Bool] = []
+        @exclusivity(unchecked) var exists: [Bool] = []
         /// The enclosing elements' attributes the columns read (`ValueSource.ancestor`).
-        var ancestors: [AncestorSource] = []
+        @exclusivity(unchecked) var ancestors: [AncestorSource] = []
         /// Filter conditions, each with the slots of its source.
-        var filters: [(slots: [Int], test: Condition.Test)] = []
+        @exclusivity(unchecked) var filters: [(slots: [Int], test: Condition.Test)] = []
         /// True when every filter reads only attributes of the record's element, so a record
         /// can be dropped (with its subtree) as soon as its start tag is read.
-        var filtersAtStart = false
+        @exclusivity(unchecked) var filtersAtStart = false
         /// List tables: the parent's slots holding the list.
-        var listSlots: [Int] = []
+        @exclusivity(unchecked) var listSlots: [Int] = []
 
         init(table: Table) { self.table = table }
     }
