@@ -16,9 +16,9 @@ help:
 	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md)"
 	@echo "make build    debug build;  make release: optimized build"
 
-# Installs the Debian packages seedgen needs, only those that are missing.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
+# Installs the Debian packages $(1), only those that are missing.
+define apt_install
+@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -26,17 +26,15 @@ deps:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+endef
 
-# Installs the reference tools of `make bench`, only those that are missing.
+# The Debian packages seedgen needs.
+deps:
+	$(call apt_install,$(APT_PACKAGES))
+
+# The reference tools of `make bench`.
 bench-deps:
-	@missing=""; for p in $(BENCH_APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing:$$missing"; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	fi
+	$(call apt_install,$(BENCH_APT_PACKAGES))
 
 build: deps
 	$(SWIFT) build
