@@ -64,12 +64,14 @@ public enum FuzzEntry {
     /// attributes, text, a filter and a reference.
     static func xml(_ bytes: [UInt8], scratch: String) {
         let schema = scratch + "/fuzz-schema.yaml"
-        if !FileManager.default.fileExists(atPath: schema) {
-            FileManager.default.createFile(atPath: schema, contents: Data(xmlSchema.utf8))
-        }
         let folder = scratch + "/xml"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/in.xml", contents: Data(bytes))
+        // A harness that cannot write its inputs would fuzz nothing: stop loudly instead.
+        guard FileManager.default.fileExists(atPath: schema)
+                || FileManager.default.createFile(atPath: schema, contents: Data(xmlSchema.utf8)),
+              FileManager.default.createFile(atPath: folder + "/in.xml", contents: Data(bytes)) else {
+            fatalError("seedfuzz: cannot write \(schema) or \(folder)/in.xml")
+        }
         var options = BuildOptions(inputs: [folder], output: scratch + "/fuzz.sqlite", schemaPath: schema)
         options.limits.xmlDepth = 200
         _ = try? SeedBuilder(options: options).build()
