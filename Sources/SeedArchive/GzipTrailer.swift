@@ -42,11 +42,9 @@ public struct GzipTrailer: Equatable, Hashable, Sendable, Codable {
         do {
             let file = try ArchiveFile.openForReading(path)
             let size = try file.size()
-            // The smallest gzip file: a 10-byte header, 2 bytes of empty deflate data, the trailer.
-            guard size >= 20 else {
-                throw GzipError(code: .truncated, message: "the gzip file is \(size) bytes long, too short to hold a trailer", path: path)
-            }
-            return try parse(lastBytes: try file.read(count: 8, at: size - 8), fileSize: size, path: path)
+            // `parse` refuses a file too short to hold a trailer.
+            let lastBytes = size >= 8 ? try file.read(count: 8, at: size - 8) : []
+            return try parse(lastBytes: lastBytes, fileSize: size, path: path)
         } catch let error as GzipError {
             throw error
         } catch let failure as ArchiveFile.Failure {

@@ -144,12 +144,13 @@ struct InstallRecord: Equatable {
             if byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "%") {
                 out.append(byte)
             } else {
-                let digits = Array("0123456789ABCDEF".utf8)
-                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+                out += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
             }
         }
         return String(decoding: out, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// The inverse of ``percentEncoded(_:)``; nil when a `%` is not followed by two hex digits.
     static func percentDecoded(_ value: ArraySlice<UInt8>) -> String? {

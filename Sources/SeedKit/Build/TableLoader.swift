@@ -107,7 +107,7 @@ final class TableLoader {
     func set(_ index: Int, _ source: UnsafeRawBufferPointer?) throws(SQLiteError) {
         if let source {
             // Trimmed here once, so text is stored (and keys match) without the padding.
-            let bytes = trims[index] && Self.isPadded(source) ? ValueConverter.trim(source) : source
+            let bytes = trims[index] ? ValueConverter.trim(source) : source
             if bytes.count > lengthLimits[index] {
                 batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
                 reject(index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
@@ -129,14 +129,6 @@ final class TableLoader {
             }
             batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
         }
-    }
-
-    /// True when `bytes` begin or end with a space or a tab (most values do not: the check
-    /// is cheaper than trimming).
-    @inline(__always)
-    private static func isPadded(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let first = bytes.first, let last = bytes.last else { return false }
-        return first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
     }
 
     /// Stores a converted value; false when it is empty (the caller decides what empty means).

@@ -68,6 +68,9 @@ public struct ValueConverter: Sendable {
     }
 
     static func trim(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        // Most values are not padded: checking both ends is cheaper than rebasing.
+        guard let first = bytes.first, let last = bytes.last,
+              first == 32 || first == 9 || last == 32 || last == 9 else { return bytes }
         var start = 0, end = bytes.count
         while start < end, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
         while end > start, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
