@@ -29,19 +29,25 @@ struct DocumentationLinkTests {
     func linksResolve(page: String) throws {
         let text = try String(contentsOfFile: Repository.path(page), encoding: .utf8)
         let links = Self.links(in: text)
-        #expect(!links.isEmpty, "\(page) has no links")
-        let folder = (page as NSString).deletingLastPathComponent
+        let folder = (Repository.path(page) as NSString).deletingLastPathComponent
         for link in links where !link.target.contains(":") {
             let parts = link.target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            let file = parts[0].isEmpty ? page : ((folder as NSString).appendingPathComponent(String(parts[0])) as NSString).standardizingPath
-            guard FileManager.default.fileExists(atPath: Repository.path(file)) else {
-                Issue.record("\(page):\(link.line): \(link.target): there is no \(file)")
+            let file = parts[0].isEmpty ? Repository.path(page) : ((folder as NSString).appendingPathComponent(String(parts[0])) as NSString).standardizingPath
+            guard FileManager.default.fileExists(atPath: file) else {
+                Issue.record("\(page):\(link.line): \(link.target): there is no such file or folder")
                 continue
             }
             guard parts.count == 2 else { continue }
-            let anchors = Self.anchors(in: try String(contentsOfFile: Repository.path(file), encoding: .utf8))
-            #expect(anchors.contains(String(parts[1])), "\(page):\(link.line): \(link.target): \(file) has no heading with that anchor")
+            let anchors = Self.anchors(in: try String(contentsOfFile: file, encoding: .utf8))
+            #expect(anchors.contains(String(parts[1])), "\(page):\(link.line): \(link.target): no heading there has that anchor")
         }
+    }
+
+    @Test("links are read from the text, not from code blocks")
+    func linksAreFound() {
+        let links = Self.links(in: "See [a](a.md) and [b](../b.md#top).\n```\n[c](c.md)\n```\n[d](https://d.example)\n")
+        #expect(links.map(\.line) == [1, 1, 5])
+        #expect(links.map(\.target) == ["a.md", "../b.md#top", "https://d.example"])
     }
 
     @Test("anchors are made from headings as GitHub makes them")
