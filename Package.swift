@@ -17,6 +17,8 @@ let package = Package(
         // SHA-256 for builder and installer: BoringSSL's (assembly, SHA extensions) on Linux;
         // on Apple platforms `Crypto` re-exports CryptoKit and builds nothing of its own.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // `swift package generate-documentation --target SeedInstaller` (DocC); no target uses it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries. Each module map links one library; shim.h wraps what Swift

@@ -2,6 +2,9 @@ import Foundation
 
 /// `URL` and `Bundle` forms of the installer's API (the `String` forms stay the primitives).
 extension SeedInstaller {
+    /// Creates an installer for one shipped seed and one destination, given as file URLs.
+    /// Nothing is read or written until ``install()`` or ``installInBackground(qos:)``.
+    ///
     /// - Parameters:
     ///   - source: the shipped seed (a file URL), gzip or plain SQLite.
     ///   - destination: where to install it (a file URL). Its folder is created when missing.
@@ -43,7 +46,22 @@ extension SeedInstaller {
         try conventional(bundle: bundle, resource: resource, schemaVersion: schemaVersion, environment: environment).install()
     }
 
-    /// The installer ``installIfNeeded(bundle:resource:schemaVersion:environment:)`` uses.
+    /// The installer ``installIfNeeded(bundle:resource:schemaVersion:environment:)`` uses: the
+    /// seed in `bundle`, its manifest beside it, and the conventional destination (useful to log
+    /// them).
+    ///
+    /// - Parameters:
+    ///   - bundle: the bundle holding the seed: `.module` for a SwiftPM resource, `.main` for an
+    ///     app's own resources.
+    ///   - resource: the seed's name without extension: `<resource>.sqlite.gz` (preferred) or
+    ///     `<resource>.sqlite`.
+    ///   - schemaVersion: the schema version the app was built for; nil to check none.
+    ///   - environment: the variables to read; defaults to the process environment.
+    ///     `SEEDGEN_SEED_DEST` sets the destination, `SEEDGEN_APP_NAME` the app's folder name.
+    /// - Returns: an installer whose ``install()`` does what
+    ///   ``installIfNeeded(bundle:resource:schemaVersion:environment:)`` does.
+    /// - Throws: ``SeedInstallerError`` with code `.configuration` when the bundle holds no such
+    ///   seed or no destination can be found.
     public static func conventional(bundle: Bundle, resource: String = "seed", schemaVersion: Int? = nil,
                                     environment: [String: String]? = nil) throws(SeedInstallerError) -> SeedInstaller {
         func variable(_ name: String) -> String? {
