@@ -59,6 +59,7 @@ let package = Package(
         // a process runner, the built tool (as swift-collections' _CollectionsTestSupport).
         .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
         .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
+        .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport"]),

@@ -1,6 +1,7 @@
 import Foundation
 import SeedArchive
 import SeedInstaller
+import SeedTestSupport
 import Testing
 
 /// Issue 4: install the shipped seed the first time, replace it when its version changes, leave
@@ -27,7 +28,7 @@ import Testing
         let error = #expect(throws: SeedInstallerError.self, sourceLocation: sourceLocation) { try install(source, schemaVersion: schemaVersion) }
         #expect(error?.code == code, "\(String(describing: error))", sourceLocation: sourceLocation)
         #expect(bytes(of: destination) == before && identity(of: destination) == beforeID, "the old seed is intact", sourceLocation: sourceLocation)
-        #expect(!folder.contents().contains { $0.contains("seedgen-tmp") }, sourceLocation: sourceLocation)
+        #expect(!folder.contents.contains { $0.contains("seedgen-tmp") }, sourceLocation: sourceLocation)
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: folder.file("data"))).contains { $0.contains("seedgen-tmp") },
                 "no temporary file remains", sourceLocation: sourceLocation)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SeedArchive
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
