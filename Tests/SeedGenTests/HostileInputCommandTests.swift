@@ -2,7 +2,7 @@ import Foundation
 import SeedTestSupport
 import Testing
 
-/// `seedgen build` on each class of hostile input found by the mutation campaign (issue 13):
+/// `seedgen build` on each class of hostile input that mutating real feeds turned up:
 /// exit status 1 (never a signal), a message naming the file and what is wrong, bounded
 /// time and peak memory (`/usr/bin/time`), and no scratch file left.
 @Suite("Hostile input, end to end", .serialized)

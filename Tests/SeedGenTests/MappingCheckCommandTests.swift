@@ -2,8 +2,8 @@ import Foundation
 import SeedTestSupport
 import Testing
 
-/// Mapping mistakes that used to pass silently (issue 10, point 4): each is a warning naming
-/// the schema file and line with the names the input uses, and an error under --strict.
+/// Mapping mistakes that would otherwise pass silently: each is a warning naming the schema
+/// file and line with the names the input uses, and an error under --strict.
 @Suite("seedgen build: mapping mistakes")
 struct MappingCheckCommandTests {
     static let netex = """

@@ -3,8 +3,8 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 
-/// The sources that read more than a record's own subtree (issue 10, point 3): enclosing
-/// elements, presence, wildcards and names, durations and computed columns, built end to end.
+/// The sources that read more than a record's own subtree: enclosing elements, presence,
+/// wildcards and names, durations and computed columns, built end to end.
 @Suite("seedgen build: XML sources")
 struct XMLSourceCommandTests {
     /// A TransXChange-shaped file: the file name on the root, journeys with run times, days
@@ -77,7 +77,7 @@ struct XMLSourceCommandTests {
         try Connection(path: scratch.file("out.sqlite"), mode: .readOnly).rows(sql)
     }
 
-    @Test("ancestor::Name/@attr and ../@attr read enclosing elements; ../ no longer yields NULL")
+    @Test("ancestor::Name/@attr and ../@attr read the attributes of enclosing elements")
     func enclosingElements() throws {
         let (result, scratch) = try build(Self.timetable)
         #expect(result.status == 0, "\(result.stderr)")

@@ -5,8 +5,8 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 
-/// Issue 12: the installer as an app developer adopts it: any gzip of a seed, bounded
-/// decompression, honest errors, `.replacedModified`, the URL, Bundle and async forms.
+/// The installer as an app developer adopts it: any gzip of a seed, bounded decompression,
+/// honest errors, `.replacedModified`, the URL, Bundle and async forms.
 @Suite(.serialized) struct AdoptionTests {
     let folder = TemporaryFolder()
     var destination: String { folder.file("data/seed.sqlite") }

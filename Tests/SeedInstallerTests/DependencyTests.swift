@@ -2,9 +2,9 @@ import Foundation
 import SeedTestSupport
 import Testing
 
-/// Issue 4, revised by issue 11: the run-time library links SQLite, zlib and SHA-256 from
-/// swift-crypto (its BoringSSL, compiled into the app, on Linux; on Apple platforms swift-crypto
-/// is CryptoKit, part of the system), besides Swift's Foundation: no libxml2, no builder code.
+/// The run-time library links SQLite, zlib and SHA-256 from swift-crypto (its BoringSSL,
+/// compiled into the app, on Linux; on Apple platforms swift-crypto is CryptoKit, part of the
+/// system), besides Swift's Foundation: no libxml2, no builder code.
 ///
 /// SwiftPM builds no shared object for SeedInstaller alone, so this reads what its object files
 /// (and those of SeedArchive and SeedSQLite) ask the linker for: the libraries each module

@@ -4,8 +4,8 @@ import SeedInstaller
 import SeedTestSupport
 import Testing
 
-/// Issue 4: a full disk fails the install clearly and leaves the old seed and the folder as
-/// they were. Tried two ways: a small tmpfs (needs permission to mount) and a file-size limit
+/// A full disk fails the install clearly and leaves the old seed and the folder as they
+/// were. Tried two ways: a small tmpfs (needs permission to mount) and a file-size limit
 /// on the `seedgen install` process (EFBIG instead of ENOSPC).
 @Suite(.serialized) struct DiskFullTests {
     let folder = TemporaryFolder()
@@ -39,7 +39,7 @@ import Testing
         let before = bytes(of: destination), listing = folder.contents(of: mount)
 
         // Without a manifest the size is unknown: decompression stops when it passes the free
-        // space (issue 12), before the disk is full.
+        // space, before the disk is full.
         let withoutManifest = SeedInstaller(source: big, destination: destination, manifest: nil)
         try FileManager.default.moveItem(atPath: SeedManifest.path(forSeed: big), toPath: folder.file("aside.json"))
         let written = #expect(throws: SeedInstallerError.self) { try withoutManifest.install() }

@@ -5,8 +5,8 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 
-/// Issue 11: the up-to-date check decides without the lock and without listing the folder, from
-/// a small text record; installing reads the seed once, trusting a matching manifest instead
+/// The up-to-date check decides without the lock and without listing the folder, from a
+/// small text record; installing reads the seed once, trusting a matching manifest instead
 /// of `PRAGMA quick_check`, which `seedgen pack` runs before writing that manifest.
 @Suite(.serialized) struct FastPathTests {
     let folder = TemporaryFolder()
@@ -91,7 +91,7 @@ import Testing
         #expect(lines.first == "seedgen-install 1")
         #expect(lines.contains("seed-version v1") && lines.contains("schema-version 3"))
         #expect(lines.contains { $0.hasPrefix("file ") } && lines.contains { $0.hasPrefix("gzip ") })
-        // What seedgen wrote before issue 11 (same fields, as JSON).
+        // The record earlier versions of seedgen wrote (same fields, as JSON).
         let json = """
             {
               "file" : { "device" : 1, "inode" : 2, "isRegularFile" : true, "modificationNanoseconds" : 0,

@@ -5,7 +5,7 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 
-/// Issue 4 with real processes: `seedgen install` run many at once, killed mid-install, and
+/// The installer in real processes: `seedgen install` run many at once, killed mid-install, and
 /// replacing a seed whose killed writer left committed frames in its `-wal`.
 @Suite(.serialized) struct InstallProcessTests {
     let folder = TemporaryFolder()
