@@ -57,8 +57,13 @@ let package = Package(
         // Benchmark probe (`make bench`): times one SeedInstaller.install() in a fresh process.
         .executableTarget(name: "seedprobe", dependencies: ["SeedInstaller"]),
 
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive"]),
-        .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive"]),
-        .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive"]),
+        // What every test target shares: temporary folders, the repository and its real data,
+        // a process runner, the built tool (as swift-collections' _CollectionsTestSupport).
+        .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
+        .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
+        .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport"]),
     ]
 )
