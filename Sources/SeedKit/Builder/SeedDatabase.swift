@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedSystem
 
 /// The seed file being built. Rows go into a scratch file next to the output, opened
 /// without journal or syncs (it is thrown away on failure); the finished database is
@@ -98,14 +99,17 @@ final class SeedDatabase {
         self.connection = nil
         unlink(scratchPath)
         TemporaryFiles.unregister(scratchPath)
-        try FileSystem.syncFile(finalPath, for: outputPath)
+        do { try FileSystem.syncFile(finalPath) } catch {
+            throw BuildError.output(path: outputPath, message: "cannot flush \(finalPath) to disk: \(error.reason)")
+        }
         timer.mark("fsync")
         guard rename(finalPath, outputPath) == 0 else {
             let reason = String(cString: strerror(errno))
             throw BuildError.output(path: outputPath, message: "cannot rename the finished database into place: \(reason)")
         }
         TemporaryFiles.unregister(finalPath)
-        try FileSystem.syncFolder(of: outputPath)
+        // Best effort: the seed is complete either way; only the rename may not yet be on disk.
+        try? FileSystem.syncDirectory(FileSystem.parentDirectory(of: outputPath))
     }
 
     /// Removes scratch files that a build of the same output left behind when it was killed
