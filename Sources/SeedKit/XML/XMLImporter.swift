@@ -125,14 +125,8 @@ final class XMLImporter: XMLEventHandler {
         let rowsBefore = loaders.reduce(0) { $0 + $1.rowCount }
         progress?.started(file: file.name, table: tableNames.joined(separator: ", "), bytes: file.size)
 
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
-        defer { buffer.deallocate() }
         do {
-            while true {
-                let count = try source.read(into: buffer)
-                try parser.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), final: count == 0)
-                if count == 0 { break }
-            }
+            try parser.parse(source)
         } catch let error as XMLSyntaxError where failure == nil {
             context.issues.record(BuildIssue(kind: .malformedXML, file: error.file, line: error.line, column: error.column, message: error.message))
         } catch let error as InputError {

@@ -26,15 +26,7 @@ final class XMLNameSurvey: XMLEventHandler {
         let parser = XMLPushParser(file: file.displayPath, handler: self)
         seenElements = []
         seenAttributes = []
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
-        defer { buffer.deallocate() }
-        do {
-            while true {
-                let count = try source.read(into: buffer)
-                try parser.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), final: count == 0)
-                if count == 0 { break }
-            }
-        } catch {}
+        try? parser.parse(source)
     }
 
     func startElement(_ tag: XMLStartTag) {

@@ -142,3 +142,20 @@ final class XMLPushParser {
         fail(XMLSyntaxError(file: file, line: line, column: column, message: message))
     }
 }
+
+extension XMLPushParser {
+    /// The size of the chunks `parse` reads (256 KiB).
+    static let chunkSize = 1 << 18
+
+    /// Reads `source` to its end in chunks and parses them. Throws the source's
+    /// `InputError`, or the `XMLSyntaxError` that stopped parsing.
+    func parse(_ source: some ByteSource) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try source.read(into: buffer)
+            try push(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), final: count == 0)
+            if count == 0 { break }
+        }
+    }
+}
