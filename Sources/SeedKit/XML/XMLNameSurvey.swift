@@ -29,7 +29,7 @@ final class XMLNameSurvey: XMLEventHandler {
         try? parser.parse(source)
     }
 
-    func startElement(_ tag: XMLStartTag) {
+    func startElement(_ tag: XMLStartTag, parser: XMLPushParser) {
         guard seenElements.count < Self.limit else { return }
         if seenElements.insert([Int(bitPattern: tag.localName), Int(bitPattern: tag.namespace)]).inserted {
             elements[Self.string(tag.localName), default: []].insert(tag.namespace.map(Self.string) ?? "")
@@ -39,8 +39,8 @@ final class XMLNameSurvey: XMLEventHandler {
         }
     }
 
-    func endElement() {}
-    func characters(_ text: UnsafeRawBufferPointer) {}
+    func endElement(parser: XMLPushParser) {}
+    func characters(_ text: UnsafeRawBufferPointer, parser: XMLPushParser) {}
 
     private static func string(_ name: UnsafePointer<xmlChar>) -> String {
         String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
