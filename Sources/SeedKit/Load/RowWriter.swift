@@ -15,6 +15,9 @@ final class RowWriter: @unchecked Sendable {
     private let idParameter: Int32              // 0 for WITHOUT ROWID tables
     private let parentParameter: Int32          // 0 when the table has no parent
     private let referenceColumns: [[Int]]       // per reference: indexes of its `from` columns
+    /// Per reference: the positions in `from` its messages show: not a `$file` column (a key
+    /// scoped to its file, as TransXChange's are; the message names the file already).
+    private let shownParts: [[Int]]
     private let referenceParameters: [Int32]
     private let resolvers: [ReferenceResolver?] // nil for a self-reference, resolved after loading
     private let keepsNull: [Bool]               // per reference: a dangling key keeps the row
@@ -27,6 +30,8 @@ final class RowWriter: @unchecked Sendable {
     private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
     @exclusivity(unchecked) private var deferredKeys: [(Int, [Value])] = []
     private let idMapKey: (map: IDMap, column: Int)? // records each row's key when references look the table up by it
+    /// `duplicates: merge`: judges the rows that repeat a key.
+    let copies: RowCopies?
     @exclusivity(unchecked) private(set) var rowCount = 0
 
     /// - Parameters:
@@ -77,6 +82,10 @@ final class RowWriter: @unchecked Sendable {
         referenceColumns = table.references.map { reference in
             reference.from.map { name in columns.firstIndex { $0.name == name }! }
         }
+        shownParts = referenceColumns.map { indexes in
+            let shown = indexes.indices.filter { columns[indexes[$0]].source != [XMLMapping.fileSource] }
+            return shown.isEmpty ? Array(indexes.indices) : shown
+        }
         var resolvers: [ReferenceResolver?] = []
         for reference in table.references {
             if reference.to == table.name {
@@ -117,6 +126,10 @@ final class RowWriter: @unchecked Sendable {
         }
         resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
         places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
+        copies = table.duplicates == .merge
+            ? try RowCopies(table: table, context: context, fields: fields, names: names, parameters: parameters, parentColumn: table.parent?.column,
+                            hasNestedTables: context.schema.tables.contains { $0.parent?.table == table.name })
+            : nil
         placeLookups = 0
         idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) } }
     }
@@ -130,7 +143,10 @@ final class RowWriter: @unchecked Sendable {
         let file = places != nil ? fields.file : "" // the reader changes it only between files
         rows: for row in 0..<batch.count {
             let slot = group?.count ?? 0 // where the row's resolved ids are kept until it is bound
-            guard try resolveReferences(batch, row, slot: slot) else { continue rows }
+            guard try resolveReferences(batch, row, slot: slot) else {
+                context.noteDroppedRow(in: table.name)
+                continue rows
+            }
             if let group {
                 if group.admit(batch, row, resolved: resolved, slot: slot) {
                     if group.isFull { try insertGroup(batch) }
@@ -145,7 +161,12 @@ final class RowWriter: @unchecked Sendable {
                 insert.reset()
             } catch where error.code == 2067 || error.code == 1555 { // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
                 insert.reset()
-                try reportDuplicate(batch, row, slot: slot)
+                context.noteDroppedRow(in: table.name)
+                if copies != nil {
+                    try mergeCopy(batch, row, slot: slot, file: file)
+                } else {
+                    try reportDuplicate(batch, row, slot: slot)
+                }
                 continue rows
             } catch {
                 insert.reset()
@@ -179,14 +200,16 @@ final class RowWriter: @unchecked Sendable {
                 break
             case .found(let id):
                 resolved.set(slot: slot, r, id)
-            case .missing(let key):
+            case .missing:
                 if pending[r] != nil {
                     deferredKeys.append((r, referenceColumns[r].map { ReferenceResolver.value(batch, batch.cell(row, $0)) }))
                     continue
                 }
                 let line = Int(batch.lines[row])
-                let place = fields.place(of: referenceColumns[r][0])
-                if !unresolved(r, file: place.file, line: line, column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                let shown = referenceColumns[r][shownParts[r][0]]
+                let place = fields.place(of: shown)
+                let key = shownParts[r].map { Self.text(batch, batch.cell(row, referenceColumns[r][$0])) }.joined(separator: ",")
+                if !unresolved(r, file: place.file, line: line, column: place.position ?? sourceColumn(shown, batch, row),
                                field: place.field, key: key) {
                     return false
                 }
@@ -310,6 +333,31 @@ final class RowWriter: @unchecked Sendable {
         !(table.withoutRowID && table.key.contains(table.references[r].column))
     }
 
+    /// A row repeating a key of a `duplicates: merge` table: a copy, another version, or
+    /// another object (see `RowCopies`). A version that replaced the row keeps its id, so its
+    /// references resolved after loading are kept under that id.
+    private func mergeCopy(_ batch: RowBatch, _ row: Int, slot: Int, file: String) throws(SQLiteError) {
+        guard let copies else { return }
+        let keyColumn = table.key.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
+        var column = Int(batch.sourceColumns[row])
+        if fields.columnsPerValue, let keyColumn { column = Int(batch.valueColumns[batch.cell(row, keyColumn)]) }
+        let place = (file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? Optional(column) : nil)
+        let merged = try copies.merge(batch, row, place: place, placeOfRow: { [self] id in
+            guard let places, placeLookups < Self.placeLookupLimit else { return nil }
+            placeLookups += 1
+            return places.place(ofRow: id).map { "\($0.file):\($0.line)" }
+        }, bind: { [self] statement, nulls throws(SQLiteError) in
+            try bind(batch, row, slot: slot, to: statement, nulls: nulls, offset: 0)
+        })
+        guard let merged, merged.outcome == .replaced else { return }
+        let keptID = merged.keptID
+        for (r, key) in deferredKeys {
+            let place = fields.place(of: referenceColumns[r][0])
+            try pending[r]!.add(row: keptID, line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                                file: place.file, key: key)
+        }
+    }
+
     private func reportDuplicate(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) {
         let keyText = table.key.map { name -> String in
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
@@ -373,10 +421,11 @@ final class RowWriter: @unchecked Sendable {
             if let resolver = resolvers[r] {
                 var statistics = resolver.statistics
                 if let pending = pending[r] {
-                    let place = fields.place(of: referenceColumns[r][0])
+                    let place = fields.place(of: referenceColumns[r][shownParts[r][0]])
                     do {
                         statistics.unresolved = try pending.resolve { item in
-                            _ = unresolved(r, file: item.file, line: item.line, column: item.column, field: place.field, key: item.key)
+                            let key = shownParts[r].map { item.parts[$0] }.joined(separator: ",")
+                            _ = unresolved(r, file: item.file, line: item.line, column: item.column, field: place.field, key: key)
                         }
                     } catch where error.code == 2067 || error.code == 1555 { // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
                         // The key includes this reference: rows that differed while it was

@@ -20,6 +20,8 @@ struct XMLLoad {
         var rows: [(name: String, rows: Int)]
         /// Records skipped by filters, by table.
         var filtered: [String: Int]
+        /// Rows left out with the row they were nested in (`--lenient`), by table.
+        var rejected: [String: Int] = [:]
         /// Per table read from XML: per column, whether some source matched in any input.
         var matchedColumns: [String: [Bool]] = [:]
     }
@@ -37,12 +39,21 @@ struct XMLLoad {
         var records: [InputRecord] = []
         var filtered: [String: Int] = [:]
         var matched = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
+        var unread: [String: (count: Int, file: String, files: Int)] = [:]
         try database.execute("BEGIN")
         for file in plan(mapping) {
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
             records.append(try importer.run())
             for (index, count) in importer.filtered.enumerated() where count > 0 {
                 filtered[mapping.tables[index].table.name, default: 0] += count
+            }
+            for object in importer.unreadObjects?.counts.values.sorted(by: { $0.name < $1.name }) ?? [] {
+                let (name, count) = (object.name, object.count)
+                if let seen = unread[name] {
+                    unread[name] = (seen.count + count, seen.file, seen.files + 1)
+                } else {
+                    unread[name] = (count, file.displayPath, 1)
+                }
             }
             for (table, columns) in importer.matchedColumns.enumerated() {
                 for (column, found) in columns.enumerated() where found { matched[table][column] = true }
@@ -52,20 +63,28 @@ struct XMLLoad {
             try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
             if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         }
-        // Every table's last rows are in before any deferred reference is resolved.
+        // Every table's last rows are in before any deferred reference is resolved, and the
+        // rows nested in rows that were not inserted are gone.
         for loader in loaders { try loader.flush() }
         try? context.writeQueue.drain()
+        let rejected = try NestedRowCleanup(schema: schema, context: context).run()
         for loader in loaders { try loader.finish() }
         try database.execute("COMMIT")
         if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
 
+        for name in unread.keys.sorted() {
+            let (count, file, files) = unread[name]!
+            let more = files > 1 ? " (in \(files) files)" : ""
+            context.issues.record(BuildIssue(kind: .unreadObjects, file: file, field: name,
+                                             message: "\(count) objects not read\(more): no table of schema '\(schema.name)' reads them"))
+        }
         // Count in the database: find-or-create rows have no loader.
         var rows: [(name: String, rows: Int)] = []
         for table in schema.loadOrder {
             let count = try database.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
             rows.append((table.name, Int(count)))
         }
-        var result = Result(inputs: records, rows: rows, filtered: filtered)
+        var result = Result(inputs: records, rows: rows, filtered: filtered, rejected: rejected)
         for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
         return result
     }
