@@ -70,7 +70,13 @@ struct XMLTransitRealDataTests {
         let output = folder.file("netex.sqlite")
         let summary = try SeedBuilder.build([path], to: output)
         #expect(summary.schemaName == "netex")
-        #expect(Self.warningsOtherThanUnreadObjects(summary) == 0, "\(summary.warningReport)")
+        if path.hasSuffix("04_NeTEx_CH_DRT_Line_50.110.xml") {
+            // A run time of three months (`P3M`, meant as minutes) is NULL, with a warning.
+            #expect(Self.warningsOtherThanUnreadObjects(summary) == 1, "\(summary.warningReport)")
+            #expect(summary.warningReport.contains("RunTime: 'P3M' is not a valid duration"), "\(summary.warningReport)")
+        } else {
+            #expect(Self.warningsOtherThanUnreadObjects(summary) == 0, "\(summary.warningReport)")
+        }
         let db = try Connection(path: output, mode: .readOnly)
         try Self.checkCounts(db, inputs: [path], patterns: Self.netexElements, namespace: Self.netexNamespace, rowsRead: Self.netexRead)
         try Self.checkReferences(db, schema: "netex")
@@ -82,12 +88,20 @@ struct XMLTransitRealDataTests {
         }
         // A journey timed by a time demand type has times at every stop of its pattern,
         // derived from its departure and the run and wait times (example 13: Bern 08:04,
-        // 21 minutes to Thun, a minute there, 10:10 to Spiez).
-        #expect(try db.int("""
-            SELECT count(*) FROM service_journey j WHERE j.time_demand_type_ref IS NOT NULL AND j.departure_time IS NOT NULL
+        // 21 minutes to Thun, a minute there, 10:10 to Spiez), unless a hop's run time is
+        // unknown: example 04's is `P3M` (NULL, warned), example 11's time demand type for
+        // Bern-Wolhusen stops one stop short of Wolhusen.
+        let untimed = try db.rows("""
+            SELECT j.netex_id FROM service_journey j WHERE j.time_demand_type_ref IS NOT NULL AND j.departure_time IS NOT NULL
             AND (SELECT count(*) FROM timetabled_passing_time t WHERE t.service_journey_ref = j.id)
               != (SELECT count(*) FROM stop_point_in_journey_pattern p WHERE p.journey_pattern_ref = j.journey_pattern_ref)
-            """) == 0)
+            ORDER BY j.netex_id
+            """).compactMap { $0[0].text }
+        let expectedUntimed = [
+            "04_NeTEx_CH_DRT_Line_50.110.xml": ["ch:blt:generated:SJ:30011:1"],
+            "11_NeTEx_CH_BLS_Bern_Luzern_Change_TrainNumber_and_other_stuff.xml": ["ch:1:sjyid:Bern_Wolhusen:1"],
+        ][(path as NSString).lastPathComponent] ?? []
+        #expect(untimed == expectedUntimed)
         #expect(try db.int("""
             SELECT count(*) FROM timetabled_passing_time t JOIN service_journey j ON j.id = t.service_journey_ref
             WHERE t.from_time_demand_type = 1 AND t.position = 1 AND t.departure_time != j.departure_time
@@ -138,7 +152,11 @@ struct XMLTransitRealDataTests {
         #expect(try db.int("SELECT count(*) FROM stop_place WHERE netex_id = 'DE::StopPlace:80026_Master::'") == 1)
         #expect(try db.int("SELECT count(*) FROM quay WHERE stop_place_ref IS NULL") == 0)
         #expect(try db.int("SELECT count(*) FROM day_type_assignment WHERE operating_period_ref IS NULL") == 0)
-        #expect(try db.int("SELECT count(*) FROM service_journey WHERE line_ref IS NULL OR journey_pattern_ref IS NULL") == 0)
+        // EPIP journeys name their pattern, whose route names the line.
+        #expect(try db.int("""
+            SELECT count(*) FROM service_journey j JOIN journey_pattern p ON p.id = j.journey_pattern_ref
+            JOIN route r ON r.id = p.route_ref JOIN line l ON l.id = r.line_ref
+            """) == db.int("SELECT count(*) FROM service_journey"))
     }
 
     @Test("French profile: quays outside stop places, passing times without ids, calendars in their own file")
@@ -176,7 +194,9 @@ struct XMLTransitRealDataTests {
         try Self.checkCounts(db, inputs: [XMLTransitData.stagecoach], patterns: Self.txcElements, namespace: Self.txcNamespace)
         try Self.checkReferences(db, schema: "transxchange")
         #expect(try db.text("SELECT o.operator_name_on_licence FROM service s JOIN operator o ON o.id = s.operator_ref") == "Midland Red South Ltd")
-        #expect(summary.warningReport.contains("RouteSection: 33 objects not read"), "\(summary.warningReport)")
+        // Route sections hold route links: the links are what is not read.
+        #expect(summary.warningReport.contains("RouteLink: 141 objects not read"), "\(summary.warningReport)")
+        #expect(!summary.warningReport.contains("RouteSection"), "\(summary.warningReport)")
     }
 
     /// Warnings other than the objects no table reads.
@@ -256,7 +276,8 @@ struct XMLTransitRealDataTests {
         #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
         let schema = try SchemaLocator.builtIns.first { $0.name == name }!.load()
         for table in schema.tables {
-            for reference in table.references {
+            // A key read only to resolve (a quay's enclosing stop place) is not kept to compare.
+            for reference in table.references where reference.from.allSatisfy({ table.column(named: $0)?.stored == true }) {
                 let target = schema.table(named: reference.to)!
                 let join = zip(target.key, reference.from).map { "p.\(quoted($0)) = t.\(quoted($1))" }.joined(separator: " AND ")
                 #expect(try db.int("SELECT count(*) FROM \(table.name) t JOIN \(target.name) p ON \(join) WHERE t.\(reference.column) IS NULL") == 0,
