@@ -3,14 +3,14 @@ import SeedArchive
 
 /// Entry points for the fuzz targets (`Sources/seedfuzz`, `make fuzz`): each feeds one input
 /// of arbitrary bytes through one reader and must return (any error is fine) without a trap,
-/// a hang or unbounded memory. Not an API for apps.
-public enum FuzzEntry {
+/// a hang or unbounded memory. Package-scoped: for `seedfuzz` and the tests, not for apps.
+package enum FuzzEntry {
     /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
-    public static let targets = ["csv", "zip", "xml", "gzip", "manifest"]
+    package static let targets = ["csv", "zip", "xml", "gzip", "manifest"]
 
     /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
     /// XML and gzip readers read files).
-    public static func run(_ target: String, _ bytes: [UInt8], scratch: String) {
+    package static func run(_ target: String, _ bytes: [UInt8], scratch: String) {
         switch target {
         case "csv": csv(bytes)
         case "zip": zip(bytes, scratch: scratch)
