@@ -140,7 +140,7 @@ final class XMLImporter: XMLEventHandler {
         } catch {
             // The handler stopped the parser; `failure` says why.
         }
-        if let failure { throw .output(path: "the seed", message: "\(failure)") }
+        if let failure { throw .seed(failure) }
         let rows = loaders.reduce(0) { $0 + $1.rowCount } - rowsBefore
         progress?.finished(file: file.name, rows: rows)
         return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: rows)
@@ -466,7 +466,7 @@ final class XMLImporter: XMLEventHandler {
             }
         }
         loader.setPlace(line: frame.pointee.line, column: frame.pointee.column)
-        if let parentID { try loader.setParent(parentID) }
+        if let parentID { loader.setParent(parentID) }
         try flushTargets(of: table)
         guard let id = try loader.finishRow(id: frame.pointee.id) else { return }
         unflushed[table] = true
@@ -498,7 +498,7 @@ final class XMLImporter: XMLEventHandler {
                         try loader.set(column, UnsafeRawBufferPointer(rebasing: bytes[range]))
                     }
                 }
-                try loader.setParent(parentID)
+                loader.setParent(parentID)
                 try loader.finishRow()
             }
         }
@@ -536,11 +536,10 @@ final class XMLImporter: XMLEventHandler {
             }
         }
         try collect(table, String(parentID))
-        let database = context.database
         let idMaps = context.idMaps
         let nestedNames = statements.isEmpty ? [] : descendants(of: table).map { mapping.tables[$0].table.name }
-        try context.writeQueue.submit {
-            for statement in statements { try database.execute(statement) }
+        try context.writeQueue.submit { connection throws(SQLiteError) in
+            for statement in statements { try connection.execute(statement) }
             for name in nestedNames { idMaps.discard(name) } // their maps may hold the deleted rows
         }
     }
