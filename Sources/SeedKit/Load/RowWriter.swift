@@ -96,7 +96,7 @@ final class RowWriter: @unchecked Sendable {
         var pending: [PendingReferences?] = []
         for (r, reference) in table.references.enumerated() {
             if context.schema.format == .xml && !table.withoutRowID && !reference.create, let resolver = resolvers[r] {
-                pending.append(try PendingReferences(reference: reference, table: table, target: resolver.target, database: connection))
+                pending.append(try PendingReferences(reference: reference, table: table, target: resolver.target, connection: connection))
             } else {
                 pending.append(nil)
             }
