@@ -79,21 +79,21 @@ struct SQLiteResultCodeTests {
 @Suite("The issue log is read and written under one lock")
 struct IssueLogThreadTests {
     @Test("issues recorded on several threads while another reads are all counted")
-    func concurrentRecordsAndReads() async {
+    func concurrentRecordsAndReads() {
         let log = IssueLog()
-        await withTaskGroup(of: Void.self) { group in
-            for thread in 0..<4 {
-                group.addTask {
-                    for line in 1...500 {
-                        log.record(BuildIssue(kind: thread.isMultiple(of: 2) ? .invalidValue : .unknownColumn, file: "f\(thread)",
-                                              line: line, message: "m"))
-                    }
+        let writers = DispatchGroup()
+        for thread in 0..<4 {
+            writers.enter()
+            Thread {
+                for line in 1...500 {
+                    log.record(BuildIssue(kind: thread.isMultiple(of: 2) ? .invalidValue : .unknownColumn, file: "f\(thread)", line: line, message: "m"))
                 }
-            }
-            group.addTask {
-                for _ in 0..<200 { _ = (log.errorCount, log.warningCount, log.hasErrors, log.report(errors: true).count, log.groups.count) }
-            }
+                writers.leave()
+            }.start()
         }
+        // Reads until every issue is in, so that reads and records overlap.
+        while log.errorCount + log.warningCount < 2000 { _ = (log.hasErrors, log.report(errors: true).count, log.groups.count) }
+        writers.wait()
         #expect(log.errorCount == 1000 && log.warningCount == 1000)
         #expect(log.groups.count == 4 && log.groups.allSatisfy { $0.count == 500 && $0.examples.count == 5 })
     }
