@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// The names of a destination seed's own files. The installer creates, replaces or removes
 /// these and nothing else in the folder:
 ///
@@ -35,7 +37,7 @@ struct SeedFiles {
         var generator = SystemRandomNumberGenerator()
         let random = String(generator.next() as UInt64, radix: 16)
         let padded = String(repeating: "0", count: 16 - random.count) + random
-        return directory + "/" + temporaryPrefix + "\(FileSystem.processID)-" + padded
+        return directory + "/" + temporaryPrefix + "\(CurrentProcess.id)-" + padded
     }
 
     /// True when `fileName` is exactly one of this seed's temporary names.

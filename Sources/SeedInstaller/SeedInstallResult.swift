@@ -1,4 +1,8 @@
-/// What ``SeedInstaller/install()`` did.
+/// What ``SeedInstaller/install()`` did: whether it wrote a seed, which versions are now
+/// installed (and which were before), where, and why.
+///
+/// Log it as it is (``description`` is one line), or read ``status`` and ``reason`` to warn the
+/// user when the installed seed had been modified (``Status/replacedModified``).
 public struct SeedInstallResult: Equatable, Sendable, CustomStringConvertible {
     /// Whether the seed was (re)installed or already in place.
     public enum Status: String, Sendable {

@@ -1,3 +1,5 @@
+import SeedSystem
+
 extension SeedInstaller {
     /// Installs the app's shipped seed if needed, with paths found by convention. Call it once
     /// at startup, before opening the seed:
@@ -9,8 +11,9 @@ extension SeedInstaller {
     /// The convention (each environment variable overrides the default):
     /// - shipped seed: `SEEDGEN_SEED`, else the first that exists of `seed.sqlite.gz` and
     ///   `seed.sqlite` beside the executable, then in `../Resources` and `../share/<app>` from it,
-    ///   then in the SwiftPM resource bundles beside it (see ``shippedSeedCandidates(executableDirectory:appName:resource:)``;
-    ///   to name the bundle, use ``installIfNeeded(bundle:resource:schemaVersion:environment:)``);
+    ///   then in the SwiftPM resource bundles beside it (`*.resources` on Linux, `*.bundle` on
+    ///   Apple platforms, in name order; to name the bundle, use
+    ///   ``installIfNeeded(bundle:resource:schemaVersion:environment:)``);
     /// - destination: `SEEDGEN_SEED_DEST`, else `<data>/<app>/seed.sqlite` where `<data>` is
     ///   `$XDG_DATA_HOME` (if absolute) or `~/.local/share` on Linux, `~/Library/Application Support`
     ///   on Apple platforms (`~` is `HOME`, else the user's home from `getpwuid`), and `<app>` is
@@ -31,12 +34,22 @@ extension SeedInstaller {
 
     /// The installer ``installIfNeeded(schemaVersion:environment:)`` uses: the shipped seed,
     /// destination, schema version and manifest found by convention (useful to log them).
+    ///
+    /// Finding them reads no seed: it checks which candidate files exist.
+    /// - Parameters:
+    ///   - schemaVersion: the schema version the app was built for; nil to read
+    ///     `SEEDGEN_SCHEMA_VERSION`, and to check none when that is not set either.
+    ///   - environment: the variables to read; defaults to the process environment.
+    /// - Returns: an installer whose ``install()`` does what
+    ///   ``installIfNeeded(schemaVersion:environment:)`` does.
+    /// - Throws: ``SeedInstallerError`` with code `.configuration` when no shipped seed or
+    ///   destination can be found, or `SEEDGEN_SCHEMA_VERSION` is not an integer.
     public static func conventional(schemaVersion: Int? = nil, environment: [String: String]? = nil) throws(SeedInstallerError) -> SeedInstaller {
         func variable(_ name: String) -> String? {
-            let value = environment.map { $0[name] } ?? FileSystem.environment(name)
+            let value = environment.map { $0[name] } ?? CurrentProcess.environment(name)
             return value?.isEmpty == false ? value : nil
         }
-        let executable = FileSystem.executablePath().map(FileSystem.absolute)
+        let executable = CurrentProcess.executablePath().map(FileSystem.absolute)
         let executableDirectory = executable.map(FileSystem.parentDirectory(of:))
         let appName = variable("SEEDGEN_APP_NAME") ?? executable.map { String($0.split(separator: "/").last ?? "app") } ?? "app"
 
@@ -103,10 +116,10 @@ extension SeedInstaller {
     /// `~/.local/share` elsewhere. The home folder is `HOME`, else the user database's.
     static func dataDirectory(variable: (String) -> String?) -> String? {
         #if canImport(Darwin)
-        return FileSystem.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/Library/Application Support" }
+        return CurrentProcess.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/Library/Application Support" }
         #else
         if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") { return xdg }
-        return FileSystem.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/.local/share" }
+        return CurrentProcess.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/.local/share" }
         #endif
     }
 }

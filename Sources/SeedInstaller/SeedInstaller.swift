@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,8 +23,8 @@ import Darwin
 /// ```
 ///
 /// ## Deciding (cheap, no writes, no lock)
-/// The shipped seed's versions come from its gzip header stamp (``SeedStamp``) or manifest, or,
-/// for a plain `.sqlite`, from a few pages of it. The installed seed is up to date when the
+/// The shipped seed's versions come from its gzip header stamp (written by `seedgen pack`) or
+/// manifest, or, for a plain `.sqlite`, from a few pages of it. The installed seed is up to date when the
 /// install record (`<dest>.seedgen-install`) has the same seed and schema versions (and SHA-256,
 /// when there is a manifest) and the file at the destination is still the one recorded (same
 /// device, inode, size and modification time) and readable. Then nothing is written.
@@ -74,7 +75,9 @@ import Darwin
 /// apply to the new file. Install before opening the seed, and open the seed read-only.
 /// A seed the app writes to is no longer the recorded file, so the next start replaces it.
 ///
-/// Files in the folder other than the seed's own (see ``SeedFiles``) are never touched.
+/// Files in the folder other than the seed's own (`seed.sqlite` and its `-wal`, `-shm` and
+/// `-journal`, `seed.sqlite.seedgen-install`, `seed.sqlite.seedgen-lock` and
+/// `.seed.sqlite.seedgen-tmp-*`) are never touched.
 public struct SeedInstaller: Sendable {
     /// The shipped seed: `seed.sqlite.gz` (gzip) or `seed.sqlite`.
     public var source: String
@@ -86,12 +89,22 @@ public struct SeedInstaller: Sendable {
     /// The manifest (`seed.sqlite.manifest.json`); nil uses the one beside `source`, if any.
     public var manifest: String?
 
+    /// Creates an installer for one shipped seed and one destination. Nothing is read or
+    /// written until ``install()`` or ``installInBackground(qos:)``.
+    ///
+    /// ```swift
+    /// let installer = SeedInstaller(source: resources + "/seed.sqlite.gz",
+    ///                               destination: appData + "/seed.sqlite",
+    ///                               expectedSchemaVersion: 3)
+    /// ```
+    ///
     /// - Parameters:
     ///   - source: the shipped seed, gzip or plain SQLite (detected from its first bytes).
     ///   - destination: where to install it. Its folder is created when missing.
     ///   - expectedSchemaVersion: the schema version the app was built for; nil to accept any.
-    ///   - manifest: the seed's manifest; nil to use `SeedManifest.path(forSeed: source)` when
-    ///     that file exists. With a manifest, the seed's size and SHA-256 are checked against it.
+    ///   - manifest: the seed's manifest; nil to use the one beside `source` when that file
+    ///     exists (`seed.sqlite.manifest.json` for `seed.sqlite.gz` or `seed.sqlite`). With a
+    ///     manifest, the seed's size and SHA-256 are checked against it.
     public init(source: String, destination: String, expectedSchemaVersion: Int? = nil, manifest: String? = nil) {
         self.source = source
         self.destination = destination
@@ -101,6 +114,10 @@ public struct SeedInstaller: Sendable {
 
     /// Installs the shipped seed if the installed one is missing, different or not the recorded
     /// file; otherwise does nothing (no write at all).
+    ///
+    /// Call it at startup, before the seed is opened, and open the seed read-only afterwards.
+    /// It blocks while it installs (a second or more for a 100 MB seed); on the main actor or
+    /// in a task, use ``installInBackground(qos:)``.
     ///
     /// Safe to call from several processes and threads at once: one installs, the others wait
     /// and report up to date.
@@ -250,8 +267,8 @@ public struct SeedInstaller: Sendable {
         }
         do throws(SeedInstallerError) {
             do throws(SeedInstallerError) {
-                try SeedDatabase.checkHeader(path)
-                let stamp = try SeedDatabase.readStamp(path)
+                try SeedFileCheck.checkHeader(path)
+                let stamp = try SeedFileCheck.readStamp(path)
                 try checkSchemaVersion(stamp.schemaVersion, path: shipped.path)
                 if let label = shipped.stamp, stamp != label {
                     throw SeedInstallerError(code: .versionMismatch, message: "the seed contains \(MessageText.stamp(stamp)) but is labelled \(MessageText.stamp(label))", path: shipped.path)
@@ -259,7 +276,7 @@ public struct SeedInstaller: Sendable {
                 // The manifest's size and SHA-256 matched: this is, byte for byte, the file
                 // `seedgen pack` quick_checked before writing the manifest. Reading it all again
                 // would prove nothing more. Without a manifest, nothing vouches for it: check.
-                if shipped.manifest == nil { try SeedDatabase.quickCheck(path) }
+                if shipped.manifest == nil { try SeedFileCheck.quickCheck(path) }
                 return stamp
             } catch where error.code == .notSQLite || error.code == .notASeed {
                 throw error.withPackHint()

@@ -1,10 +1,27 @@
 /// Why a seed was not installed: what is wrong, with which file, and the operating system's
 /// own words when a system call failed. The installed seed is left as it was.
+///
+/// Every throwing method of ``SeedInstaller`` throws this type (typed throws), so a `catch`
+/// needs no cast. Compare ``code`` to react to a kind of failure, and log ``description``:
+///
+/// ```swift
+/// do {
+///     try SeedInstaller.installIfNeeded(schemaVersion: 3)
+/// } catch where error.code == .schemaMismatch {
+///     // The app was built for another schema than the seed it ships: a packaging mistake.
+/// } catch {
+///     print(error)   // "<path>: <message>: <the system's text>"
+/// }
+/// ```
 public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of failure this is. New codes may be added; switch with a `default`.
+    ///
+    /// Compare with the static members (`error.code == .diskFull`); ``name`` is the same code
+    /// as text, for logs and scripts.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// A short stable name, e.g. `schema-mismatch` (used in `seedgen install --json`).
         public let name: String
+        /// The code's ``name``, e.g. `schema-mismatch`.
         public var description: String { name }
 
         /// The shipped seed (or its manifest) does not exist.
@@ -43,13 +60,21 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
     public let code: Code
     /// A sentence saying what is wrong.
     public let message: String
-    /// The file concerned.
+    /// The file concerned: the shipped seed or its manifest, the destination, or the folder or
+    /// installer file (lock, record) a system call failed on.
     public let path: String
     /// The operating system's text for the underlying error (`strerror(errno)`), if any.
     public let systemError: String?
     /// The underlying `errno`, if any.
     public let errno: Int32?
 
+    /// Creates an error, e.g. for an app's tests or a fake installer.
+    /// - Parameters:
+    ///   - code: what kind of failure this is.
+    ///   - message: a sentence saying what is wrong.
+    ///   - path: the file concerned.
+    ///   - systemError: the operating system's text for the underlying error, if any.
+    ///   - errno: the underlying `errno`, if any.
     public init(code: Code, message: String, path: String, systemError: String? = nil, errno: Int32? = nil) {
         self.code = code
         self.message = message
@@ -63,6 +88,8 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
         SeedInstallerError(code: code, message: message + " " + MessageText.packHint, path: path, systemError: systemError, errno: errno)
     }
 
+    /// One line for a log: `<path>: <message>`, followed by `: <systemError>` when a system
+    /// call failed.
     public var description: String {
         var text = "\(path): \(message)"
         if let systemError { text += ": \(systemError)" }

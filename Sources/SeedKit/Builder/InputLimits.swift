@@ -1,6 +1,6 @@
 /// Bounds on what one input may hold, so that hostile or broken data ends in a clear error
 /// instead of unbounded time or memory. The defaults are far above real data; each can be
-/// raised with a `seedgen build` option (README, "Bad input").
+/// raised with a `seedgen build` option (Documentation/building.md, "Bad input").
 public struct InputLimits: Sendable, Equatable {
     /// The largest CSV record (all its fields, as bytes in the file) or GeoJSON feature:
     /// `--max-record-size`. The readers' buffers never grow past it, so it also bounds the

@@ -47,7 +47,7 @@ struct GeoJSONImporter {
         } catch let error as InputError {
             throw .input(error)
         } catch {
-            throw .output(path: "the seed", message: "\(error)")
+            throw .seed(error)
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
         return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
