@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SeedSQLite
+import SeedTestSupport
 
 /// `seedgen build` reads a GeoJSON file one feature at a time: peak memory does not grow with
 /// the file, and a feature longer than `--max-record-size` is a clear error.
@@ -23,7 +24,7 @@ struct GeoJSONCommandTests {
 
     @Test("a 2 GiB locations.geojson whose first feature never ends: the limit at the feature's place, in bounded time and memory")
     func endlessFeature() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         let hostile = HostileInputCommandTests()
         hostile.writeFeed(scratch)
         let file = scratch.write("feed/locations.geojson", #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"name": ""#)
@@ -38,15 +39,15 @@ struct GeoJSONCommandTests {
 
     @Test("a feature one byte longer than --max-record-size fails the build; one of exactly that size is read")
     func featureJustOverTheLimit() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         let schema = scratch.write("zones.yaml", Self.schema)
         let feature = #"{"type": "Feature", "id": "z1", "properties": {"name": "Zone 1"}}"#
         scratch.write("in/zones.geojson", "{\"type\": \"FeatureCollection\",\n\"features\": [\(feature)]}\n")
         let arguments = ["build", scratch.file("in"), "--schema", schema, "--out", scratch.file("out.sqlite"), "--quiet", "--max-record-size"]
-        let over = try SeedGenProcess.run(arguments + ["\(feature.utf8.count - 1)"])
+        let over = try SeedgenTool.run(arguments + ["\(feature.utf8.count - 1)"])
         #expect(over.status == 1)
         #expect(over.stderr.contains("zones.geojson:2:14: the feature starting here is longer than \(feature.utf8.count - 1) bytes"), "\(over.stderr)")
-        let exact = try SeedGenProcess.run(arguments + ["\(feature.utf8.count)"])
+        let exact = try SeedgenTool.run(arguments + ["\(feature.utf8.count)"])
         #expect(exact.status == 0, "\(exact.stderr)")
         let seed = try Connection(path: scratch.file("out.sqlite"), mode: .readOnly)
         #expect(try seed.scalar("SELECT name FROM zones WHERE zone_id = 'z1'") == .text("Zone 1"))
@@ -56,14 +57,14 @@ struct GeoJSONCommandTests {
           .enabled(if: ProcessInfo.processInfo.environment["SEEDGEN_LARGE_TESTS"] == "1", "set SEEDGEN_LARGE_TESTS=1 to run it"),
           .enabled(if: PeakMemory.available, "needs /usr/bin/time (Debian package 'time', see make deps)"))
     func flatMemory() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         let schema = scratch.write("zones.yaml", Self.schema)
         let runs = try [20, 2048].map { features in
             let folder = scratch.file("in-\(features)")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             Zones.write(features: features, padding: 1 << 20, to: folder + "/zones.geojson")
             let out = scratch.file("out-\(features).sqlite")
-            let run = try PeakMemory.run(SeedGenProcess.executable, ["build", folder, "--schema", schema, "--out", out, "--quiet"])
+            let run = try PeakMemory.run(SeedgenTool.path, ["build", folder, "--schema", schema, "--out", out, "--quiet"])
             let size = (try FileManager.default.attributesOfItem(atPath: folder + "/zones.geojson")[.size] as? Int) ?? 0
             try FileManager.default.removeItem(atPath: folder)
             let rows = try Connection(path: out, mode: .readOnly).scalar("SELECT count(*) FROM zones")
