@@ -15,15 +15,17 @@ import SeedSQLite
 /// - rows nested in a row left out are removed, and counted as rejected;
 /// - a reference resolved to a removed row is set to NULL, with a warning.
 /// Only tables that lost rows are scanned: a build where every row went in costs nothing.
+/// Runs on the writer thread, with its connection.
 struct NestedRowCleanup {
     let schema: Schema
     let context: BuildContext
+    let connection: Connection
 
     /// Runs the cleanup; returns the rows removed as rejected, by table.
     func run() throws(SQLiteError) -> [String: Int] {
         var lost = context.tablesWithDroppedRows
         guard !lost.isEmpty else { return [:] }
-        let database = context.database
+        let database = connection
         var rejected: [String: Int] = [:]
         for table in schema.loadOrder {
             guard let parent = table.parent, lost.contains(parent.table), let parentTable = schema.table(named: parent.table) else { continue }
@@ -58,7 +60,7 @@ struct NestedRowCleanup {
     /// The temporary table where `RowCopies` recorded the copies of `table`, if it did.
     private func mergedTable(of table: String) throws(SQLiteError) -> String? {
         let name = "seedgen_merged_\(table)"
-        let exists = try context.database.scalar("SELECT count(*) FROM sqlite_temp_master WHERE name = ?", [.text(name)])?.integer ?? 0
+        let exists = try connection.scalar("SELECT count(*) FROM sqlite_temp_master WHERE name = ?", [.text(name)])?.integer ?? 0
         return exists > 0 ? quoted(name) : nil
     }
 
@@ -67,11 +69,11 @@ struct NestedRowCleanup {
         for table in schema.loadOrder {
             for reference in table.references where reference.to == target.name {
                 let column = quoted(reference.column)
-                try context.database.execute("""
+                try connection.execute("""
                     UPDATE \(quoted(table.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL
                     AND \(column) NOT IN (SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)))
                     """)
-                let count = context.database.changes
+                let count = connection.changes
                 guard count > 0 else { continue }
                 context.issues.record(BuildIssue(kind: .nullReference, file: "table '\(table.name)'", field: reference.column, value: String(count),
                                                  message: "rows named rows of '\(target.name)' that were left out with the row they were nested in; kept with \(reference.column) = NULL"))

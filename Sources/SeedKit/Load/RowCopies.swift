@@ -25,6 +25,7 @@ final class RowCopies {
     private let table: Table
     private let context: BuildContext
     private let fields: SourceFields
+    private let places: RowPlaces?
     /// Per column of the table: its position in `existing`'s result (0: not compared).
     private let resultColumns: [Int32]
     private let versionColumn: Int?
@@ -43,12 +44,15 @@ final class RowCopies {
     ///   - names: the columns of the writer's INSERT, in parameter order (`names[0]` is
     ///     parameter 1, the row id).
     ///   - parameters: per column of the table, its INSERT parameter (0: not stored).
+    ///   - places: where each row was read, to name the first place in messages.
     ///   - hasNestedTables: true when other tables are nested in this one.
-    init(table: Table, context: BuildContext, fields: SourceFields, names: [String], parameters: [Int32],
-         parentColumn: String?, hasNestedTables: Bool) throws(SQLiteError) {
+    ///   - connection: the writer's connection (this runs on its thread).
+    init(table: Table, context: BuildContext, connection: Connection, fields: SourceFields, names: [String], parameters: [Int32],
+         parentColumn: String?, places: RowPlaces?, hasNestedTables: Bool) throws(SQLiteError) {
         self.table = table
         self.context = context
         self.fields = fields
+        self.places = places
         var selected: [String] = []
         var resultColumns: [Int32] = []
         for (index, column) in table.columns.enumerated() {
@@ -62,16 +66,16 @@ final class RowCopies {
         self.resultColumns = resultColumns
         versionColumn = table.version.flatMap { name in table.columns.firstIndex { $0.name == name } }
         let keyMatch = table.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
-        existing = try context.database.prepare("SELECT \(quoted(table.rowID)), \(selected.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(keyMatch)")
+        existing = try connection.prepare("SELECT \(quoted(table.rowID)), \(selected.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(keyMatch)")
         // The INSERT's parameters, numbered the same: the writer binds a row to either.
         let assignments = names.enumerated().dropFirst().filter { $0.element != parentColumn }
             .map { "\(quoted($0.element)) = ?\($0.offset + 1)" }
-        update = try context.database.prepare("UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(quoted(table.rowID)) = ?1")
+        update = try connection.prepare("UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(quoted(table.rowID)) = ?1")
         updateNulls = BoundNulls(parameterCount: names.count)
         if hasNestedTables {
             let name = quoted("seedgen_merged_\(table.name)")
-            try context.database.execute("CREATE TEMP TABLE \(name) (dropped INTEGER PRIMARY KEY, kept INTEGER, outcome INTEGER)")
-            record = try context.database.prepare("INSERT INTO temp.\(name) VALUES (?, ?, ?)")
+            try connection.execute("CREATE TEMP TABLE \(name) (dropped INTEGER PRIMARY KEY, kept INTEGER, outcome INTEGER)")
+            record = try connection.prepare("INSERT INTO temp.\(name) VALUES (?, ?, ?)")
             mergedTable = name
         } else {
             record = nil
@@ -83,7 +87,7 @@ final class RowCopies {
     /// `bind` binds the new row to a statement numbered like the INSERT (parameter 1 left
     /// for the row id). Returns the outcome and the id of the row kept, or nil when the row is
     /// a conflict that fails the build (reported).
-    func merge(_ batch: RowBatch, _ row: Int, place: (file: String, line: Int, column: Int?), placeOfRow: (Int64) -> String?,
+    func merge(_ batch: RowBatch, _ row: Int, place: (file: String, line: Int, column: Int?),
                bind: (Statement, BoundNulls) throws(SQLiteError) -> Void) throws(SQLiteError) -> (outcome: Outcome, keptID: Int64)? {
         try existing.bind(table.key.map { name in ReferenceResolver.value(batch, batch.cell(row, table.columns.firstIndex { $0.name == name }!)) })
         defer { existing.reset() }
@@ -98,7 +102,7 @@ final class RowCopies {
             }
         }
         var outcome = Outcome.copy
-        let keyText = table.key.map { name in RowWriter.text(batch, batch.cell(row, table.columns.firstIndex { $0.name == name }!)) }.joined(separator: ",")
+        let keyText = table.key.map { name in batch.messageText(batch.cell(row, table.columns.firstIndex { $0.name == name }!)) }.joined(separator: ",")
         if let versionColumn, case let old = existing.value(at: Int(resultColumns[versionColumn])),
            case let new = ReferenceResolver.value(batch, batch.cell(row, versionColumn)), old != new {
             let newer = Self.isHigher(new, than: old)
@@ -135,6 +139,12 @@ final class RowCopies {
             try record.step()
         }
         return (outcome, keptID)
+    }
+
+    /// `file:line` of row `id`, for the first few messages.
+    private func placeOfRow(_ id: Int64) -> String? {
+        guard let places, places.takeLookup() else { return nil }
+        return places.place(ofRow: id).map { "\($0.file):\($0.line)" }
     }
 
     /// True when version `new` is above `old`: as numbers when both are whole numbers,

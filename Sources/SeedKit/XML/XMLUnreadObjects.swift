@@ -64,3 +64,32 @@ final class XMLUnreadObjects {
         return false
     }
 }
+
+extension XMLUnreadObjects {
+    /// The unread objects of every file of a build, by element name: one warning per name,
+    /// at the first file that had some.
+    struct Totals {
+        private var byName: [String: (count: Int, file: String, files: Int)] = [:]
+
+        /// Adds the counts of one file.
+        mutating func add(_ objects: XMLUnreadObjects, file: String) {
+            for (name, count) in objects.counts.values {
+                if let seen = byName[name] {
+                    byName[name] = (seen.count + count, seen.file, seen.files + 1)
+                } else {
+                    byName[name] = (count, file, 1)
+                }
+            }
+        }
+
+        /// One warning per element name, in name order ("DatedServiceJourney: 20 objects not read").
+        func report(to issues: IssueLog, schema: String) {
+            for name in byName.keys.sorted() {
+                let (count, file, files) = byName[name]!
+                let more = files > 1 ? " (in \(files) files)" : ""
+                issues.record(BuildIssue(kind: .unreadObjects, file: file, field: name,
+                                         message: "\(count) objects not read\(more): no table of schema '\(schema)' reads them"))
+            }
+        }
+    }
+}
