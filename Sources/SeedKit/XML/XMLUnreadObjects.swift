@@ -88,7 +88,7 @@ extension XMLUnreadObjects {
                 let (count, file, files) = byName[name]!
                 let more = files > 1 ? " (in \(files) files)" : ""
                 issues.record(BuildIssue(kind: .unreadObjects, file: file, field: name,
-                                         message: "\(count) objects not read\(more): no table of schema '\(schema)' reads them"))
+                                         message: "\(count) \(count == 1 ? "object" : "objects") not read\(more): no table of schema '\(schema)' reads them"))
             }
         }
     }

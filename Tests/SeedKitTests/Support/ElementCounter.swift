@@ -29,13 +29,7 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     /// Counts the elements of every document in `documents`.
     static func count(_ documents: [Data], patterns: [String: [[String]]], namespace: String) -> [String: Int] {
         let counter = ElementCounter(patterns: patterns, namespace: namespace)
-        for document in documents {
-            let parser = XMLParser(data: document)
-            parser.shouldProcessNamespaces = true
-            parser.delegate = counter
-            counter.stack = []
-            precondition(parser.parse(), "XMLParser failed: \(String(describing: parser.parserError))")
-        }
+        counter.parse(documents)
         return counter.counts
     }
 
@@ -46,16 +40,20 @@ final class ElementCounter: NSObject, XMLParserDelegate {
                               keyAttributes: [String]) -> [String: Int] {
         let counter = ElementCounter(patterns: patterns, namespace: namespace)
         counter.keyAttributes = keyAttributes
-        for document in documents {
-            let parser = XMLParser(data: document)
-            parser.shouldProcessNamespaces = true
-            parser.delegate = counter
-            counter.stack = []
-            precondition(parser.parse(), "XMLParser failed: \(String(describing: parser.parserError))")
-        }
+        counter.parse(documents)
         var result = counter.counts
         for (name, keys) in counter.keys { result[name, default: 0] += keys.count }
         return result
+    }
+
+    private func parse(_ documents: [Data]) {
+        for document in documents {
+            let parser = XMLParser(data: document)
+            parser.shouldProcessNamespaces = true
+            parser.delegate = self
+            stack = []
+            precondition(parser.parse(), "XMLParser failed: \(String(describing: parser.parserError))")
+        }
     }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
