@@ -36,10 +36,11 @@ let package = Package(
         // swift-crypto's BoringSSL elsewhere).
         .target(name: "SeedInstaller", dependencies: ["SeedSQLite", "SeedArchive"]),
 
-        // Build time: readers, schema, mapping, resolver, writer.
+        // Build time: readers, schema, mapping, resolver, writer. It links the installer so that
+        // `seedgen delta` proves each delta with the code apps apply it with.
         .target(
             name: "SeedKit",
-            dependencies: ["SeedSQLite", "SeedArchive", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SeedSQLite", "SeedArchive", "SeedInstaller", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
             // No unsafeFlags: SwiftPM refuses them in a package used as a versioned dependency.
             // The hot stored properties opt out of dynamic exclusivity checks in the source
             // (`@exclusivity(unchecked)`) instead.
