@@ -58,7 +58,7 @@ let package = Package(
         // Benchmark probe (`make bench`): times one SeedInstaller.install() in a fresh process.
         .executableTarget(name: "seedprobe", dependencies: ["SeedInstaller"]),
 
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedInstaller"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive"]),
     ]

@@ -86,9 +86,16 @@ public final class DeltaReader {
             inChanges = false
             state.reset(for: next)
             return .table(next)
-        case DeltaCoding.deleteTag:
+        case DeltaCoding.deleteTag, DeltaCoding.deletePrefixTag:
             guard !inChanges else { throw invalid("a delete after an insert or update in table '\(table?.name ?? "")'") }
-            return .delete(key: try key().key)
+            var prefix: Int?
+            if tag == DeltaCoding.deletePrefixTag {
+                guard let table, !table.isRowID else { throw invalid("a delete by key prefix outside a WITHOUT ROWID table") }
+                let count = try length(limit: table.keyCount - 1, of: "a key prefix")
+                guard count >= 1 else { throw invalid("an empty key prefix") }
+                prefix = count
+            }
+            return .delete(key: try key(length: prefix).key)
         case DeltaCoding.insertTag:
             inChanges = true
             let (key, count) = try key()
@@ -112,12 +119,19 @@ public final class DeltaReader {
         }
     }
 
-    /// A row's key, and the number of other values a row of its table has.
-    private func key() throws(DeltaError) -> (key: [DeltaValue], valueCount: Int) {
+    /// A row's key (or its first `length` values), and the number of other values a row of its
+    /// table has.
+    /// Reads the rest of the body's gzip stream without decoding records: checks, cheaply,
+    /// that the body is whole (CRC-32 and size) and within its limit.
+    public func checkStream() throws(DeltaError) {
+        while try fill() { start = end }
+    }
+
+    private func key(length: Int? = nil) throws(DeltaError) -> (key: [DeltaValue], valueCount: Int) {
         guard let table else { throw invalid("a row before the first table") }
         var key: [DeltaValue] = []
         key.reserveCapacity(table.keyCount)
-        for index in 0..<table.keyCount { key.append(try value(state: &state.keys[index])) }
+        for index in 0..<(length ?? table.keyCount) { key.append(try value(state: &state.keys[index])) }
         if table.isRowID {
             guard case .integer = key[0] else { throw invalid("a rowid that is not an integer in table '\(table.name)'") }
         }

@@ -51,7 +51,8 @@ public struct DeltaTable: Equatable, Sendable {
 public enum DeltaRecord: Equatable, Sendable {
     /// Starts the section of a table.
     case table(DeltaTable)
-    /// Removes the row with this key.
+    /// Removes the row with this key; or, with fewer values than the key has (a `WITHOUT
+    /// ROWID` table only), every row whose key starts with them (a trip's stop_times at once).
     case delete(key: [DeltaValue])
     /// Adds a row: its key and its other values.
     case insert(key: [DeltaValue], values: [DeltaValue])
@@ -87,6 +88,8 @@ enum DeltaCoding {
     static let deleteTag: UInt8 = 2
     static let insertTag: UInt8 = 3
     static let updateTag: UInt8 = 4
+    /// A delete of every row whose key starts with some values: their count, then the values.
+    static let deletePrefixTag: UInt8 = 5
     static let endTag: UInt8 = 0
 
     static let nullTag: UInt8 = 0

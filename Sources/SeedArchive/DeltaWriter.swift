@@ -65,16 +65,22 @@ public final class DeltaWriter {
             state.reset(for: next)
         case .delete(let key):
             guard !inChanges else { throw invalid("a delete after an insert or update of table '\(table?.name ?? "")'") }
-            buffer.append(DeltaCoding.deleteTag)
+            if let table, key.count < table.keyCount {
+                guard !table.isRowID, !key.isEmpty else { throw invalid("a delete by key prefix in table '\(table.name)'") }
+                buffer.append(DeltaCoding.deletePrefixTag)
+                appendVarint(UInt64(key.count))
+            } else {
+                buffer.append(DeltaCoding.deleteTag)
+            }
             try appendKey(key)
         case .insert(let key, let values):
-            guard let table, values.count == table.valueCount else { throw invalid("an insert of \(values.count) values") }
+            guard let table, values.count == table.valueCount, key.count == table.keyCount else { throw invalid("an insert of \(values.count) values") }
             inChanges = true
             buffer.append(DeltaCoding.insertTag)
             try appendKey(key)
             for (index, value) in values.enumerated() { try append(value, state: &state.values[index]) }
         case .update(let key, let changes):
-            guard let table, !changes.isEmpty,
+            guard let table, !changes.isEmpty, key.count == table.keyCount,
                   zip(changes, changes.dropFirst()).allSatisfy({ $0.column < $1.column }),
                   changes.allSatisfy({ (0..<table.valueCount).contains($0.column) }) else {
                 throw invalid("an update must change at least one value, in increasing column order")
@@ -118,7 +124,7 @@ public final class DeltaWriter {
 
     private func appendKey(_ key: [DeltaValue]) throws(DeltaError) {
         guard let table else { throw invalid("a row before the first table") }
-        guard key.count == table.keyCount else { throw invalid("a key of \(key.count) values in table '\(table.name)', which has \(table.keyCount)") }
+        guard key.count <= table.keyCount else { throw invalid("a key of \(key.count) values in table '\(table.name)', which has \(table.keyCount)") }
         if table.isRowID {
             guard case .integer = key[0] else { throw invalid("a rowid that is not an integer in table '\(table.name)'") }
         }

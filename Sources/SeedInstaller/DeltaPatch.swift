@@ -11,10 +11,10 @@ import Darwin
 /// Applies a seed delta to its `from` seed and writes its `to` seed, byte for byte, into a
 /// file the caller names: the installer's temporary file, or `seedgen delta`'s check of the
 /// delta it wrote. Memory stays bounded whatever the seed's size (one record, a 256 KiB copy
-/// buffer and an 8 MiB SQLite page cache at a time).
+/// buffer and a 24 MiB SQLite page cache, for the copy and for the compacted file, at a time).
 ///
-/// 1. ``checkBody()``: every record of the body is read and checked (its gzip stream to the
-///    CRC-32), without touching a database: a damaged or hostile delta is refused first.
+/// 1. ``checkBody()``: the body's gzip stream is read to its end and checked (CRC-32, size,
+///    limit), without touching a database: a cut-off or damaged delta is refused first.
 /// 2. ``apply(base:working:output:)`` copies the base seed into `working`, hashing it on the
 ///    way: it must be the delta's `from` seed (size and SHA-256). It applies the records to
 ///    that copy in one transaction (no journal: the copy is thrown away on any failure; its
@@ -32,16 +32,18 @@ package struct DeltaPatch {
     }
 
     /// The page cache while patching and compacting (KiB).
-    static let cacheKiB = 8192
+    static let cacheKiB = 24576
 
-    /// Reads the whole body and checks it, touching no database.
+    /// Reads the whole body's gzip stream and checks it (CRC-32, size, the body's limit),
+    /// touching no database: a cut-off or damaged delta is refused before any work. (Each
+    /// record is checked as it is applied.)
     package func checkBody() throws(SeedInstallerError) {
         do throws(DeltaError) {
             let reader = try DeltaReader(path: delta.path)
             guard reader.header == delta.header else {
                 throw DeltaError(code: .invalidHeader, message: "the delta's header changed while it was read", path: delta.path)
             }
-            while try reader.next() != .end {}
+            try reader.checkStream()
         } catch {
             throw SeedDelta.installerError(error)
         }
@@ -49,29 +51,35 @@ package struct DeltaPatch {
 
     /// Copies `base` into `working`, applies the delta, and compacts the result into `output`
     /// (both new files; `working` is removed, `output` left for the caller).
+    /// - Parameter baseSHA256: the base's SHA-256 when the caller knows it for this very file
+    ///   (the install record names it), so that the copy need not hash it; nil to hash it.
     /// - Returns: the digest of `output`, which is the delta's `to` seed.
     @discardableResult
-    package func apply(base: String, working: String, output: String) throws(SeedInstallerError) -> FileChecksum {
+    package func apply(base: String, baseSHA256: String? = nil, working: String, output: String) throws(SeedInstallerError) -> FileChecksum {
         let header = delta.header
-        let copied = try FileChecksum.copy(base, to: working, limit: header.from.size)
+        var trace = PatchTrace()
+        let copied = try FileChecksum.copy(base, to: working, limit: header.from.size, knownSHA256: baseSHA256)
+        trace.mark("copy and hash the base seed")
         guard copied.size == header.from.size, copied.sha256 == header.from.sha256 else {
             throw SeedInstallerError(code: .deltaBaseMismatch, message: "the seed is not the one the delta applies to: it has \(copied.size) bytes with SHA-256 \(copied.sha256), the delta's from seed (seed version \(MessageText.value(header.from.seedVersion))) has \(header.from.size) bytes with SHA-256 \(header.from.sha256); nothing was changed", path: base)
         }
         defer { _ = try? FileSystem.remove(working) }
         do {
-            try patch(working, compactingInto: output)
+            try patch(working, compactingInto: output, trace: &trace)
         } catch {
             throw error.installerError(delta: delta.path, seed: base, working: working)
         }
         let result = try FileChecksum.read(output, limit: header.to.size)
+        trace.mark("hash the result")
         guard result.size == header.to.size, result.sha256 == header.to.sha256 else {
             throw SeedInstallerError(code: .deltaResultMismatch, message: "applying the delta gave \(result.size) bytes with SHA-256 \(result.sha256), not the seed it was made for (seed version \(MessageText.value(header.to.seedVersion)): \(header.to.size) bytes with SHA-256 \(header.to.sha256)); it was made with SQLite \(MessageText.value(header.sqliteVersion ?? "?")), this is SQLite \(Connection.libraryVersion); install the full seed", path: delta.path)
         }
         do { try FileSystem.openForReading(output).sync() } catch { throw error.installerError("cannot flush the patched seed to disk") }
+        trace.mark("flush the result")
         return result
     }
 
-    private func patch(_ working: String, compactingInto output: String) throws(Failure) {
+    private func patch(_ working: String, compactingInto output: String, trace: inout PatchTrace) throws(Failure) {
         let header = delta.header
         let connection: Connection, pages: Int64
         do {
@@ -91,7 +99,7 @@ package struct DeltaPatch {
             throw .sqlite(error, table: nil)
         }
         do {
-            try applyRecords(to: connection, compactingInto: output)
+            try applyRecords(to: connection, compactingInto: output, trace: &trace)
         } catch .sqlite(let error, let table) where error.isDiskFull {
             // SQLITE_FULL also means the copy reached max_page_count: the delta, not the disk.
             if let used = try? connection.scalar("PRAGMA page_count")?.integer, used >= pages {
@@ -101,7 +109,7 @@ package struct DeltaPatch {
         }
     }
 
-    private func applyRecords(to connection: Connection, compactingInto output: String) throws(Failure) {
+    private func applyRecords(to connection: Connection, compactingInto output: String, trace: inout PatchTrace) throws(Failure) {
         let header = delta.header
         let reader: DeltaReader
         do { reader = try DeltaReader(path: delta.path) } catch { throw .format(error) }
@@ -112,20 +120,20 @@ package struct DeltaPatch {
             do { record = try reader.next() } catch { throw .format(error) }
             switch record {
             case .table(let table):
+                try editor?.finish()
                 editor = try DeltaTableEditor(table, connection: connection)
-            case .delete(let key):
-                try editor?.delete(key)
-            case .insert(let key, let values):
-                try editor?.insert(key, values)
-            case .update(let key, let changes):
-                try editor?.update(key, changes)
+            case .delete, .insert, .update:
+                try editor?.apply(record)
             case .end:
+                try editor?.finish()
                 editor = nil
                 do {
                     try connection.execute("COMMIT")
+                    trace.mark("apply the changes")
                     // VACUUM INTO writes the source's cookie plus one.
                     try connection.execute("PRAGMA schema_version = \(Int32(bitPattern: header.toSchemaCookie &- 1))")
                     try connection.execute("VACUUM INTO '\(output.replacingQuotes())'")
+                    trace.mark("VACUUM INTO")
                 } catch {
                     throw .sqlite(error, table: nil)
                 }

@@ -13,6 +13,10 @@ package struct DeltaTableShape: Equatable {
     package let keyColumns: [String]
     /// The other writable columns, in table order.
     package let valueColumns: [String]
+    /// Per value column: true when it has no type affinity (declared without a type, or as a
+    /// BLOB), so that 1 and 1.0 can both be stored in it; columns with an affinity store a
+    /// number in one storage class only.
+    package let valueColumnsKeepNumberClass: [Bool]
     /// True for a rowid table.
     package let isRowID: Bool
 
@@ -43,14 +47,24 @@ package struct DeltaTableShape: Equatable {
         // A WITHOUT ROWID table has no rowid to select.
         let isRowID = (try? connection.prepare("SELECT \(rowid) FROM \(quoted(schema)).\(quoted(name)) LIMIT 0")) != nil
         let primaryKey = columns.filter { $0.pk > 0 }.sorted { $0.pk < $1.pk }
+        let values: [(name: String, type: String, pk: Int64, writable: Bool)]
         if isRowID {
             let alias = primaryKey.count == 1 && primaryKey[0].type.uppercased() == "INTEGER" ? primaryKey[0].name : nil
-            return DeltaTableShape(name: name, keyColumns: [rowid],
-                                   valueColumns: columns.filter { $0.writable && $0.name != alias }.map(\.name), isRowID: true)
+            values = columns.filter { $0.writable && $0.name != alias }
+        } else {
+            let keyNames = Set(primaryKey.map(\.name))
+            values = columns.filter { $0.writable && !keyNames.contains($0.name) }
         }
-        let keyNames = Set(primaryKey.map(\.name))
-        return DeltaTableShape(name: name, keyColumns: primaryKey.map(\.name),
-                               valueColumns: columns.filter { $0.writable && !keyNames.contains($0.name) }.map(\.name), isRowID: false)
+        return DeltaTableShape(name: name, keyColumns: isRowID ? [rowid] : primaryKey.map(\.name), valueColumns: values.map(\.name),
+                               valueColumnsKeepNumberClass: values.map { hasNoAffinity($0.type) }, isRowID: isRowID)
+    }
+
+    /// SQLite's rule (section 3.1 of "Datatypes In SQLite"): a declared type containing INT,
+    /// CHAR, CLOB, TEXT, REAL, FLOA or DOUB gives an affinity; BLOB or no type gives none.
+    private static func hasNoAffinity(_ declared: String) -> Bool {
+        let type = declared.uppercased()
+        if ["INT", "CHAR", "CLOB", "TEXT"].contains(where: type.contains) { return false }
+        return type.isEmpty || type.contains("BLOB")
     }
 
     /// The key and value columns as an SQL list (`"k1", "k2", "v1", ...`), prefixed with `alias.`.

@@ -16,15 +16,17 @@ package struct FileChecksum: Equatable, Sendable {
 
     /// Copies `source` into the new file `destination`, digesting it on the way, stopping once
     /// more than `limit` bytes were read. The copy is not flushed to disk: it is a scratch file.
-    package static func copy(_ source: String, to destination: String, limit: Int64) throws(SeedInstallerError) -> FileChecksum {
+    /// - Parameter knownSHA256: the source's SHA-256 when the caller already knows it (an
+    ///   install record names this very file): then it is not computed again.
+    package static func copy(_ source: String, to destination: String, limit: Int64, knownSHA256: String? = nil) throws(SeedInstallerError) -> FileChecksum {
         let output: FileDescriptor
         do { output = try FileSystem.createExclusively(destination) } catch {
             throw error.installerError("cannot create the temporary copy of the seed")
         }
-        return try digest(source, copyingTo: output, limit: limit)
+        return try digest(source, copyingTo: output, limit: limit, knownSHA256: knownSHA256)
     }
 
-    private static func digest(_ path: String, copyingTo output: FileDescriptor?, limit: Int64) throws(SeedInstallerError) -> FileChecksum {
+    private static func digest(_ path: String, copyingTo output: FileDescriptor?, limit: Int64, knownSHA256: String? = nil) throws(SeedInstallerError) -> FileChecksum {
         let input: FileDescriptor
         do { input = try FileSystem.openForReading(path) } catch { throw error.installerError("cannot read the seed") }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
@@ -43,10 +45,10 @@ package struct FileChecksum: Equatable, Sendable {
                         : "cannot write the temporary copy of the seed")
                 }
             }
-            hasher.update(chunk)
+            if knownSHA256 == nil { hasher.update(chunk) }
             size += Int64(count)
         }
         do { try output?.closeNow() } catch { throw error.installerError("cannot write the temporary copy of the seed") }
-        return FileChecksum(size: size, sha256: hasher.hexDigest())
+        return FileChecksum(size: size, sha256: knownSHA256 ?? hasher.hexDigest())
     }
 }

@@ -11,8 +11,9 @@ extension SeedInstaller {
     ///    work); the free space must hold a copy of each seed; the delta's body is read and
     ///    checked (``SeedInstallerError/Code/invalidDelta`` and friends).
     /// 3. ``DeltaPatch`` copies the installed seed into a temporary file, proving on the way that
-    ///    it is the `from` seed, applies the delta, and compacts the result into a second
-    ///    temporary file, which must be the `to` seed (size and SHA-256).
+    ///    it is the `from` seed (its SHA-256, or the install record's when the record still
+    ///    names this file), applies the delta, and compacts the result into a second temporary
+    ///    file, which must be the `to` seed (size and SHA-256).
     /// 4. Its SQLite header and versions are checked, then, as for a full seed: the new install
     ///    record, the sidecars removed, the rename, each flushed.
     ///
@@ -22,6 +23,8 @@ extension SeedInstaller {
         if let record = InstallRecord.read(path: files.recordPath), isPatched(record, delta: delta, files: files) {
             return try upToDate(record, delta: delta, files: files)
         }
+        // Refused before the folder or the lock file is made: nothing, or another file, to patch.
+        if !FileSystem.isDirectory(files.destination) { try checkBase(delta, record: nil, files: files) }
         let lock = try lockForInstalling(files)
         defer { withExtendedLifetime(lock) {} }
         let record = InstallRecord.read(path: files.recordPath)
@@ -32,10 +35,16 @@ extension SeedInstaller {
         try checkFreeSpace(for: delta, files: files)
 
         let patch = DeltaPatch(delta: delta)
+        var trace = PatchTrace()
         try patch.checkBody()
+        trace.mark("check the body")
         let working = TemporaryFile(path: files.newTemporaryPath())
         let output = TemporaryFile(path: files.newTemporaryPath())
-        let digest = try patch.apply(base: files.destination, working: working.path, output: output.path)
+        // The record vouches for the installed file's content while the file is still the one
+        // it names (as for deciding up to date); otherwise the copy hashes it.
+        let installed = (try? FileSystem.status(files.destination)) ?? nil
+        let vouched = record.flatMap { installed == $0.file ? $0.sha256 : nil }
+        let digest = try patch.apply(base: files.destination, baseSHA256: vouched, working: working.path, output: output.path)
         let stamp: SeedStamp
         do throws(SeedInstallerError) {
             try SeedDatabase.checkHeader(output.path)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SeedInstaller
+import SeedSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -64,6 +65,8 @@ extension SeedGen {
         func run() throws {
             // With a file-size limit, report EFBIG as a full disk instead of dying of SIGXFSZ.
             signal(SIGXFSZ, SIG_IGN)
+            // A delta is applied with SQLite: its memory statistics only cost a global mutex.
+            Connection.disableMemoryStatistics()
             let installer = SeedInstaller(source: seed, destination: destination, expectedSchemaVersion: schemaVersion, manifest: manifest)
             do {
                 let result = try installer.install()

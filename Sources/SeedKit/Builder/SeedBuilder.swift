@@ -120,14 +120,13 @@ public struct SeedBuilder {
             issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
         }
 
+        try database.beginFinishing()
         var previousMetadata: [(key: String, value: String)] = []
         if let previous {
             progress?.phase("keeping ids")
-            previousMetadata = try StableIDs(previous: previous, tables: schema.loadOrder + extraTables.map(\.table), connection: connection).run().metadata
-            timer.mark("stable ids")
+            previousMetadata = try StableIDs(previous: previous, tables: schema.loadOrder + extraTables.map(\.table),
+                                             connection: connection, timer: timer).run().metadata
         }
-
-        try database.beginFinishing()
         progress?.phase("indexing")
         for table in schema.loadOrder + extraTables.map(\.table) {
             for statement in table.indexStatements where statement != table.keyIndexStatement && !context.createdIndexes.contains(statement) {

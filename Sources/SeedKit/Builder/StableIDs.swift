@@ -35,6 +35,8 @@ struct StableIDs {
     /// The tables in load order, then the extra tables.
     let tables: [Table]
     let connection: Connection
+    /// Marks each table's two steps (`SEEDGEN_TRACE=1`).
+    var timer: PhaseTimer?
 
     /// What one table's ids became.
     struct Outcome: Equatable {
@@ -61,8 +63,12 @@ struct StableIDs {
             if !isIdentity { renumbered.insert(table.name) }
             if let outcome { outcomes.append(outcome) }
             metadata.append((PreviousSeed.maximumIDPrefix + table.name, String(highWater)))
+            timer?.mark("ids \(table.name)")
         }
-        for table in tables { try refill(table, renumbered: renumbered) }
+        for table in tables {
+            try refill(table, renumbered: renumbered)
+            timer?.mark("rows \(table.name)")
+        }
         for name in renumbered { try connection.execute("DROP TABLE temp.\(q(mapName(name)))") }
         renumbered = []
         try connection.execute("COMMIT")
@@ -148,14 +154,14 @@ struct StableIDs {
         guard sql.hasPrefix(prefix) else { throw BuildError.output(path: table.name, message: "unexpected table definition: \(sql)") }
         try connection.execute("CREATE TEMP TABLE \(q(scratch)) " + sql.dropFirst(prefix.count))
         defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(scratch))") }
+        // Not sorted: kept rows come in nearly their previous order and new ones last, so the
+        // scratch table's b-tree mostly appends.
         let columns = layout.map { mapped(table, column: $0.name, renumbered: renumbered) }.joined(separator: ", ")
-        let order = table.withoutRowID
-            ? table.key.map { key in String(layout.firstIndex { $0.name == key }! + 1) }.joined(separator: ", ")
-            : String(layout.firstIndex { $0.role == .rowID }! + 1)
         try connection.execute("""
-            INSERT INTO temp.\(q(scratch)) SELECT \(columns) FROM main.\(name) AS t ORDER BY \(order);
+            INSERT INTO temp.\(q(scratch)) SELECT \(columns) FROM main.\(name) AS t;
             DELETE FROM main.\(name);
             """)
+        timer?.mark("renumber \(table.name)")
         guard previousSQL == sql else {
             try connection.execute("INSERT INTO main.\(name) SELECT * FROM temp.\(q(scratch))")
             return
@@ -163,11 +169,13 @@ struct StableIDs {
         // A raw copy (SQLite's transfer optimization: the table is empty, its schema the same),
         // then the differences, as a delta would apply them.
         try connection.execute("INSERT INTO main.\(name) SELECT * FROM previous.\(name)")
+        timer?.mark("copy \(table.name)")
         let shape = try DeltaTableShape.read(connection, schema: "main", table: table.name)
         let editor = try DeltaTableEditor(shape.deltaTable, connection: connection)
         _ = try TableComparison(shape: shape, old: ("previous", table.name), new: ("temp", scratch), connection: connection).run { record in
             try editor.apply(record)
         }
+        try editor.finish()
     }
 
     /// The table's `CREATE TABLE` text in database `schema`; nil when it has no such table.
