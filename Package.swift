@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "seedgen", targets: ["seedgen"]),
         .library(name: "SeedInstaller", targets: ["SeedInstaller"]),
+        // Over the network: a separate product, so that SeedInstaller stays free of networking.
+        .library(name: "SeedUpdater", targets: ["SeedUpdater"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
     ],
     dependencies: [
@@ -36,6 +38,10 @@ let package = Package(
         // swift-crypto's BoringSSL elsewhere).
         .target(name: "SeedInstaller", dependencies: ["SeedSQLite", "SeedArchive"]),
 
+        // Fetches seeds and deltas from a channel (`seedgen publish`) and installs them with
+        // SeedInstaller: URLSession (FoundationNetworking on Linux).
+        .target(name: "SeedUpdater", dependencies: ["SeedInstaller", "SeedArchive"]),
+
         // Build time: readers, schema, mapping, resolver, writer. It links the installer so that
         // `seedgen delta` proves each delta with the code apps apply it with.
         .target(
@@ -49,7 +55,7 @@ let package = Package(
 
         .executableTarget(
             name: "seedgen",
-            dependencies: ["SeedKit", "SeedInstaller", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SeedKit", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).
@@ -60,6 +66,10 @@ let package = Package(
 
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedInstaller"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive"]),
-        .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive"]),
+        .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "ChannelTestSupport"]),
+        .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedInstaller", "SeedArchive", "ChannelTestSupport"]),
+        // A loopback HTTP server that misbehaves on request (cuts, stalls, wrong bytes), and
+        // seeds published to a channel, for the updater's fault tests.
+        .target(name: "ChannelTestSupport", dependencies: ["SeedArchive"], path: "Tests/ChannelTestSupport"),
     ]
 )

@@ -72,7 +72,8 @@ struct SeedDeltaTests {
 
         let (summary, result) = try roundTrip(old, new)
         #expect(result == FileManager.default.contents(atPath: new))
-        #expect(summary.verified && summary.header.to.sha256 == (try FileDigest(path: new)).sha256)
+        let newDigest = try FileDigest(path: new).sha256
+        #expect(summary.verified && summary.header.to.sha256 == newDigest)
         let trips = try #require(summary.tables.first { $0.name == "trips" })
         #expect(trips.removed == 79 && trips.added == 79 && trips.changed == 0, "\(trips)")
         #expect(summary.tables.contains { $0.name == "stops" && $0.changed == 1 })

@@ -8,7 +8,7 @@ import SeedSQLite
 /// a hang or unbounded memory. Not an API for apps.
 public enum FuzzEntry {
     /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
-    public static let targets = ["csv", "zip", "xml", "gzip", "manifest", "delta"]
+    public static let targets = ["csv", "zip", "xml", "gzip", "manifest", "delta", "index"]
 
     /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
     /// XML and gzip readers read files).
@@ -20,9 +20,21 @@ public enum FuzzEntry {
         case "gzip": gzip(bytes, scratch: scratch)
         case "manifest": _ = try? SeedManifest.decode(bytes)
         case "delta": delta(bytes, scratch: scratch)
+        case "index": channelIndex(bytes)
         default: fatalError("unknown fuzz target '\(target)'; one of \(targets.joined(separator: ", "))")
         }
     }
+
+    /// A channel's `index.json` (what `SeedUpdater` downloads), and its signature check.
+    static func channelIndex(_ bytes: [UInt8]) {
+        if let index = try? ChannelIndex.decode(bytes, source: "fuzz") {
+            _ = index.encoded()
+            _ = index.entry(schemaVersion: 2)?.delta(from: "x")
+        }
+        _ = fuzzKey?.isValidSignature(bytes, for: bytes)
+    }
+
+    private static let fuzzKey = try? ChannelPublicKey(base64: "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")
 
     /// The CSV reader with a small buffer and record limit, so growth and the limit are hit.
     static func csv(_ bytes: [UInt8]) {
