@@ -122,26 +122,26 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
     /// and each path relative to the channel (letters, digits, `.`, `_`, `-` and `/`, no `..`
     /// segment), so an index cannot send a client to another host or outside the channel.
     /// - Parameter source: names the index in errors (its URL or path).
-    public static func decode(_ bytes: [UInt8], source: String) throws(ChannelIndexError) -> ChannelIndex {
+    public static func decode(_ bytes: [UInt8], source: String) throws(ChannelError) -> ChannelIndex {
         guard bytes.count <= maximumBytes else {
-            throw ChannelIndexError(source: source, message: "\(bytes.count) bytes, more than the \(maximumBytes) an index may have")
+            throw ChannelError(source: source, message: "\(bytes.count) bytes, more than the \(maximumBytes) an index may have")
         }
         let index: ChannelIndex
         do { index = try JSONDecoder().decode(ChannelIndex.self, from: Data(bytes)) } catch {
-            throw ChannelIndexError(source: source, message: "not a valid channel index: \(Self.describe(error))")
+            throw ChannelError(source: source, message: "not a valid channel index: \(Self.describe(error))")
         }
         guard index.format == currentFormat else {
-            throw ChannelIndexError(source: source, message: "the index is in format \(index.format); this code reads format \(currentFormat) (update it)")
+            throw ChannelError(source: source, message: "the index is in format \(index.format); this code reads format \(currentFormat) (update it)")
         }
         var schemas = Set<Int>()
         for entry in index.seeds {
             let name = "the seed of schema version \(entry.schemaVersion)"
             guard schemas.insert(entry.schemaVersion).inserted else {
-                throw ChannelIndexError(source: source, message: "schema version \(entry.schemaVersion) has two entries")
+                throw ChannelError(source: source, message: "schema version \(entry.schemaVersion) has two entries")
             }
-            guard entry.sequence > 0 else { throw ChannelIndexError(source: source, message: "\(name): sequence \(entry.sequence) is not positive") }
+            guard entry.sequence > 0 else { throw ChannelError(source: source, message: "\(name): sequence \(entry.sequence) is not positive") }
             guard SeedStamp(schemaVersion: entry.schemaVersion, seedVersion: entry.seedVersion).isValid else {
-                throw ChannelIndexError(source: source, message: "\(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not printable ASCII without spaces")
+                throw ChannelError(source: source, message: "\(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not printable ASCII without spaces")
             }
             try check(path: entry.path, size: entry.size, sha256: entry.sha256, in: name, source: source)
             for delta in entry.deltas {
@@ -163,13 +163,13 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
             && segments.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
-    private static func check(path: String, size: Int64, sha256: String, in name: String, source: String) throws(ChannelIndexError) {
+    private static func check(path: String, size: Int64, sha256: String, in name: String, source: String) throws(ChannelError) {
         guard isSafeRelativePath(path) else {
-            throw ChannelIndexError(source: source, message: "\(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the channel")
+            throw ChannelError(source: source, message: "\(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the channel")
         }
-        guard size >= 0, size <= 1 << 50 else { throw ChannelIndexError(source: source, message: "\(name): size \(size) is out of range") }
+        guard size >= 0, size <= 1 << 50 else { throw ChannelError(source: source, message: "\(name): size \(size) is out of range") }
         guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }) else {
-            throw ChannelIndexError(source: source, message: "\(name): sha256 must be 64 lower-case hexadecimal digits")
+            throw ChannelError(source: source, message: "\(name): sha256 must be 64 lower-case hexadecimal digits")
         }
     }
 
@@ -187,19 +187,4 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
         @unknown default: return "\(error)"
         }
     }
-}
-
-/// An index that cannot be parsed or is not a channel index this code reads.
-public struct ChannelIndexError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// The index's URL or path.
-    public let source: String
-    /// What is wrong.
-    public let message: String
-
-    public init(source: String, message: String) {
-        self.source = source
-        self.message = message
-    }
-
-    public var description: String { "\(source): \(message)" }
 }

@@ -23,13 +23,13 @@ public struct ChannelSigningKey: Sendable {
     public init() { key = Curve25519.Signing.PrivateKey() }
 
     /// The key in a key file's text (see the type's documentation).
-    /// - Throws: ``ChannelKeyError`` when the text is not such a file.
-    public init(fileText: String, path: String) throws(ChannelKeyError) {
+    /// - Throws: ``ChannelError`` when the text is not such a file.
+    public init(fileText: String, path: String) throws(ChannelError) {
         let lines = fileText.split(whereSeparator: \.isNewline).map(trimmed)
         guard lines.first == Self.fileHeader, lines.count >= 2, let raw = Data(base64Encoded: lines[1]), raw.count == 32,
               let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
         else {
-            throw ChannelKeyError(path: path, message: "not a channel signing key (seedgen keygen writes one: a line \"\(Self.fileHeader)\", then the private key in base64)")
+            throw ChannelError(source: path, message: "not a channel signing key (seedgen keygen writes one: a line \"\(Self.fileHeader)\", then the private key in base64)")
         }
         self.key = key
     }
@@ -55,12 +55,12 @@ public struct ChannelPublicKey: Sendable, Equatable {
     private let raw: Data
 
     /// The key as `seedgen keygen` prints it (32 bytes in base64).
-    /// - Throws: ``ChannelKeyError`` when it is not 32 bytes of base64.
-    public init(base64: String) throws(ChannelKeyError) {
+    /// - Throws: ``ChannelError`` when it is not 32 bytes of base64.
+    public init(base64: String) throws(ChannelError) {
         guard let raw = Data(base64Encoded: trimmed(base64)), raw.count == 32,
               (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil
         else {
-            throw ChannelKeyError(path: "<public key>", message: "not an Ed25519 public key: expected 32 bytes in base64, as seedgen keygen prints it")
+            throw ChannelError(source: "<public key>", message: "not an Ed25519 public key: expected 32 bytes in base64, as seedgen keygen prints it")
         }
         self.raw = raw
     }
@@ -74,19 +74,6 @@ public struct ChannelPublicKey: Sendable, Equatable {
         else { return false }
         return key.isValidSignature(signature, for: Data(index))
     }
-}
-
-/// A key file or public key that cannot be used.
-public struct ChannelKeyError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let path: String
-    public let message: String
-
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String { "\(path): \(message)" }
 }
 
 /// `text` without leading and trailing spaces, tabs and line breaks.

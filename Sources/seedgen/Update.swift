@@ -25,8 +25,9 @@ extension SeedGen {
                 schemaVersion, bytesDownloaded and path. Otherwise prints the error and exits 1.
 
                 Example, at a service's startup:
-                  seedgen update --channel https://cdn.example.com/seeds/ --to /var/lib/app/seed.sqlite \\
-                      --schema-version 2 --public-key "$SEED_CHANNEL_KEY"
+                  seedgen update --channel https://cdn.example.com/seeds/ \\
+                      --to /var/lib/app/seed.sqlite --schema-version 2 \\
+                      --public-key "$SEED_CHANNEL_KEY"
                 """)
 
         @Option(help: ArgumentHelp("The channel's URL (its folder, or its index.json).", valueName: "url"))
