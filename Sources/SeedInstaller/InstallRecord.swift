@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 
 /// What the installer last put in place, kept outside the seed (the seed stays byte for byte
 /// the shipped file) in `<dest>.seedgen-install`, written atomically.

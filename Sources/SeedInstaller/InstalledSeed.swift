@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// The seed installed at a destination, as its install record says, for code that decides what
 /// to fetch next (`SeedUpdater`): which versions, which file, which publication sequence.
 public struct InstalledSeed: Sendable, Equatable {

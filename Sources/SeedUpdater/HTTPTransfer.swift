@@ -68,9 +68,13 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
+                    let isCancelled = Task.isCancelled
                     queue.addOperation {
                         transfer.continuation = continuation
-                        if Task.isCancelled { transfer.failure = .cancelled }
+                        if isCancelled {
+                            transfer.failure = .cancelled
+                            task.cancel()
+                        }
                         task.resume()
                     }
                 }

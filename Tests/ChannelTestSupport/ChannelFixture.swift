@@ -1,18 +1,20 @@
 import Foundation
+import SeedTestSupport
 
 /// Seeds of consecutive days of a small generated feed (built once per test process with
 /// `seedgen build --previous`, so their deltas are small), and a fresh channel folder per test
 /// to publish them into with the real `seedgen`.
 public final class ChannelFixture {
-    /// The test's own folder (removed on deinit).
-    public let folder: String
+    /// The test's own folder (removed with the fixture).
+    private let temporary = TemporaryFolder()
     /// The channel folder inside it.
-    public let channel: String
+    public var channel: String { temporary.file("channel") }
 
     /// The seeds of days 1...days (`.sqlite`), shared by the tests of a process.
     public static let seeds: [String] = {
         let folder = NSTemporaryDirectory() + "seedgen-channel-seeds-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "seedgen-channel-seeds-\(getpid())") }
         var seeds: [String] = []
         for day in 1...4 {
             let feed = folder + "/feed\(day)"
@@ -20,31 +22,25 @@ public final class ChannelFixture {
             let seed = folder + "/day\(day).sqlite"
             var arguments = ["build", feed, "--out", seed, "-q"]
             if let previous = seeds.last { arguments += ["--previous", previous] }
-            let result = try! Seedgen.run(arguments)
+            let result = try! SeedgenTool.run(arguments)
             precondition(result.status == 0, "seedgen build failed: \(result.stderr)")
             seeds.append(seed)
         }
         return seeds
     }()
 
-    public init() {
-        folder = NSTemporaryDirectory() + "seedgen-channel-" + UUID().uuidString
-        channel = folder + "/channel"
-        try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    }
+    public init() {}
 
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
-
-    /// `folder/name`.
-    public func file(_ name: String) -> String { folder + "/" + name }
+    /// The path of `name` in the test's folder.
+    public func file(_ name: String) -> String { temporary.file(name) }
 
     /// The seed of `day` (1-based).
     public func seed(_ day: Int) -> String { Self.seeds[day - 1] }
 
     /// `seedgen publish` of `day`'s seed to the channel; fails the process on error.
     @discardableResult
-    public func publish(_ day: Int, _ extra: [String] = []) throws -> Seedgen.Result {
-        let result = try Seedgen.run(["publish", seed(day), "--channel", channel] + extra)
+    public func publish(_ day: Int, _ extra: [String] = []) throws -> ChildProcess.Output {
+        let result = try SeedgenTool.run(["publish", seed(day), "--channel", channel] + extra)
         guard result.status == 0 else { throw FixtureError(message: "seedgen publish failed: \(result.stderr)") }
         return result
     }
@@ -93,52 +89,4 @@ public final class ChannelFixture {
 public struct FixtureError: Error, CustomStringConvertible {
     public let message: String
     public var description: String { message }
-}
-
-/// Runs the built `seedgen` as a user would.
-public enum Seedgen {
-    public struct Result: Sendable {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
-    }
-
-    /// The repository root, found from this file.
-    public static let repositoryRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-            url.deleteLastPathComponent()
-        }
-        return url.path
-    }()
-
-    /// The `seedgen` executable beside the test bundle (`.build/debug`).
-    public static let executable: String = {
-        let candidates = [Bundle.main.bundleURL.appendingPathComponent("seedgen").path,
-                          Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("seedgen").path,
-                          repositoryRoot + "/.build/debug/seedgen"]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
-    }()
-
-    /// Runs `seedgen arguments...` and waits.
-    public static func run(_ arguments: [String]) throws -> Result {
-        let process = try start(arguments)
-        let stdout = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
-        let stderr = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    /// Starts `seedgen arguments...` (output to pipes) and returns at once: for killing it.
-    public static func start(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
-        process.standardOutput = Pipe()
-        process.standardError = Pipe()
-        try process.run()
-        return process
-    }
 }

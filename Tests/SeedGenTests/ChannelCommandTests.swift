@@ -1,6 +1,7 @@
 import ChannelTestSupport
 import Foundation
 import SeedArchive
+import SeedTestSupport
 import Testing
 
 /// Issue 19 end to end: `seedgen publish`, `keygen`, `update` (against a loopback server),
@@ -85,11 +86,11 @@ struct ChannelCommandTests {
     @Test("keygen and --sign-key: index.json.sig verifies with the printed public key")
     func signing() throws {
         let keyFile = fixture.file("channel.key")
-        let keygen = try Seedgen.run(["keygen", "--out", keyFile])
+        let keygen = try SeedgenTool.run(["keygen", "--out", keyFile])
         #expect(keygen.status == 0)
         let publicKey = try ChannelPublicKey(base64: keygen.stdout)
         #expect((try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int) == 0o600)
-        #expect(try Seedgen.run(["keygen", "--out", keyFile]).status != 0, "an existing key is never overwritten")
+        #expect(try SeedgenTool.run(["keygen", "--out", keyFile]).status != 0, "an existing key is never overwritten")
         try fixture.publish(1, ["--sign-key", keyFile])
         let index = try #require(FileManager.default.contents(atPath: fixture.channel + "/index.json"))
         let signature = try #require(FileManager.default.contents(atPath: fixture.channel + "/index.json.sig"))
@@ -102,20 +103,20 @@ struct ChannelCommandTests {
         try fixture.publish(1)
         let server = try LoopbackServer(root: fixture.channel)
         let destination = fixture.file("srv/seed.sqlite")
-        let installed = try Seedgen.run(["update", "--channel", server.url.absoluteString, "--to", destination])
+        let installed = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination])
         #expect(installed.status == 0 && installed.stdout.hasPrefix("installed seed-version="), "\(installed.stdout)\(installed.stderr)")
         try fixture.publish(2)
-        let patched = try Seedgen.run(["update", "--channel", server.url.absoluteString, "--to", destination, "--schema-version", "2", "--json"])
+        let patched = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination, "--schema-version", "2", "--json"])
         #expect(patched.status == 0, "\(patched.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(patched.stdout.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["status", "seedVersion", "previousSeedVersion", "schemaVersion", "bytesDownloaded", "path"])
         #expect(object["status"] as? String == "patched" && object["schemaVersion"] as? Int == 2 && object["path"] as? String == destination)
         #expect(FileManager.default.contents(atPath: destination) == FileManager.default.contents(atPath: fixture.seed(2)))
-        let upToDate = try Seedgen.run(["update", "--channel", server.url.absoluteString + "index.json", "--to", destination])
+        let upToDate = try SeedgenTool.run(["update", "--channel", server.url.absoluteString + "index.json", "--to", destination])
         #expect(upToDate.status == 0 && upToDate.stdout.hasPrefix("up-to-date "), "\(upToDate.stdout)")
 
         server.setFault(.status(500), for: "index.json")
-        let failed = try Seedgen.run(["update", "--channel", server.url.absoluteString, "--to", destination])
+        let failed = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination])
         #expect(failed.status == 1 && failed.stderr.contains("http-status") && failed.stderr.contains("500"), "\(failed.stderr)")
     }
 
@@ -125,7 +126,7 @@ struct ChannelCommandTests {
         let server = try LoopbackServer(root: fixture.channel)
         let destination = fixture.file("srv/seed.sqlite")
         let arguments = ["update", "--channel", server.url.absoluteString, "--to", destination]
-        #expect(try Seedgen.run(arguments).status == 0)
+        #expect(try SeedgenTool.run(arguments).status == 0)
         try fixture.publish(2)
         let entry = try fixture.entry()
         let seedPath = try #require(entry["path"] as? String)
@@ -136,20 +137,20 @@ struct ChannelCommandTests {
             // Even rounds: the full seed, slowly (the delta refused); odd: the delta, killed while applied.
             server.setFault(round % 2 == 0 ? .status(404) : nil, for: deltaPath)
             server.setFault(round % 2 == 0 ? .slow(chunk: 8192, delay: 0.02) : nil, for: seedPath)
-            let process = try Seedgen.start(arguments)
+            let process = try SeedgenTool.start(arguments)
             Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.4, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.send(SIGKILL)
+            _ = process.wait()
             let now = FileManager.default.contents(atPath: destination)
             #expect(now == old || now == new, "round \(round): the installed file is neither seed")
             if now == new {
                 // Back to the old seed for the next round.
-                #expect(try Seedgen.run(["install", fixture.seed(1), "--to", destination]).status == 0)
+                #expect(try SeedgenTool.run(["install", fixture.seed(1), "--to", destination]).status == 0)
             }
         }
         server.setFault(nil, for: seedPath)
         server.setFault(nil, for: deltaPath)
-        let finished = try Seedgen.run(arguments)
+        let finished = try SeedgenTool.run(arguments)
         #expect(finished.status == 0, "\(finished.stderr)")
         #expect(FileManager.default.contents(atPath: destination) == new)
     }
@@ -160,12 +161,12 @@ struct ChannelCommandTests {
         func pack(_ day: Int, sequence: Int?) throws -> String {
             let out = fixture.file("bundle\(day)-\(sequence ?? 0)/seed.sqlite.gz")
             try FileManager.default.createDirectory(atPath: (out as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let result = try Seedgen.run(["pack", fixture.seed(day), "--out", out] + (sequence.map { ["--sequence", String($0)] } ?? []))
+            let result = try SeedgenTool.run(["pack", fixture.seed(day), "--out", out] + (sequence.map { ["--sequence", String($0)] } ?? []))
             #expect(result.status == 0, "\(result.stderr)")
             return out
         }
         func install(_ path: String) throws -> String {
-            let result = try Seedgen.run(["install", path, "--to", destination])
+            let result = try SeedgenTool.run(["install", path, "--to", destination])
             #expect(result.status == 0, "\(result.stderr)")
             return result.stdout
         }
@@ -179,16 +180,16 @@ struct ChannelCommandTests {
         #expect(try install(try pack(4, sequence: 4)).hasPrefix("installed"), "an app update bundling sequence 4 replaces it")
 
         // Another schema version replaces regardless of sequences.
-        let schema = try String(contentsOfFile: Seedgen.repositoryRoot + "/Schema/transit.yaml", encoding: .utf8)
+        let schema = try String(contentsOfFile: Repository.root + "/Schema/transit.yaml", encoding: .utf8)
             .replacingOccurrences(of: "schemaVersion: 2", with: "schemaVersion: 7")
         try schema.write(toFile: fixture.file("transit7.yaml"), atomically: true, encoding: .utf8)
         let other = fixture.file("other.sqlite")
         let feed = ((fixture.seed(1) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("feed1")
-        let built = try Seedgen.run(["build", feed, "--schema", fixture.file("transit7.yaml"), "--out", other, "-q"])
+        let built = try SeedgenTool.run(["build", feed, "--schema", fixture.file("transit7.yaml"), "--out", other, "-q"])
         #expect(built.status == 0, "\(built.stderr)")
         let packed = fixture.file("other/seed.sqlite.gz")
         try FileManager.default.createDirectory(atPath: fixture.file("other"), withIntermediateDirectories: true)
-        #expect(try Seedgen.run(["pack", other, "--out", packed, "--sequence", "1"]).status == 0)
+        #expect(try SeedgenTool.run(["pack", other, "--out", packed, "--sequence", "1"]).status == 0)
         #expect(try install(packed).hasPrefix("installed"), "schema version 7 over schema version 2")
 
         // Without sequences, today's behaviour: any other seed version replaces.

@@ -3,6 +3,7 @@ import Foundation
 import SeedArchive
 import SeedInstaller
 import SeedUpdater
+import SeedTestSupport
 import Testing
 
 /// Issue 19, fetching: SeedUpdater against a real HTTP server on 127.0.0.1 serving a channel
@@ -169,7 +170,7 @@ struct SeedUpdaterTests {
     @Test("signed channel: a tampered index or signature, an unsigned index and another key are refused before any download")
     func signatures() async throws {
         let keyFile = fixture.file("channel.key")
-        let keygen = try Seedgen.run(["keygen", "--out", keyFile])
+        let keygen = try SeedgenTool.run(["keygen", "--out", keyFile])
         #expect(keygen.status == 0, "\(keygen.stderr)")
         let publicKey = try ChannelPublicKey(base64: keygen.stdout)
         try fixture.publish(1, ["--sign-key", keyFile])
@@ -247,10 +248,11 @@ struct SeedUpdaterTests {
         let entry = try fixture.entry()
         let path = try #require(entry["path"] as? String)
         let server = try LoopbackServer(root: fixture.channel)
-        server.setFault(.slow(chunk: 4096, delay: 0.05), for: path)
+        // About 4 s for the whole seed: the cancel comes long before the end, even on a busy machine.
+        server.setFault(.slow(chunk: 2048, delay: 0.1), for: path)
         let updater = self.updater(server)
         let task = Task { try await updater.update() }
-        while partialDownloads().isEmpty || server.bytesSent(path) < 8192 { try await Task.sleep(nanoseconds: 10_000_000) }
+        while partialDownloads().isEmpty || server.bytesSent(path) < 4096 { try await Task.sleep(nanoseconds: 10_000_000) }
         task.cancel()
         let outcome = await task.result
         guard case .failure(let failure) = outcome else { Issue.record("not cancelled: \(outcome)"); return }

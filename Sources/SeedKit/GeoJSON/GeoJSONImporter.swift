@@ -59,7 +59,7 @@ struct GeoJSONImporter {
             }
             try loader.finish()
         } catch {
-            throw .output(path: "the seed", message: "\(error)")
+            throw .seed(error)
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
         return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
