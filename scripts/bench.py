@@ -5,9 +5,11 @@ Run through `make bench` or `scripts/bench.sh`; see bench/README.md. The jobs (`
 default all): gtfs: for each size, a generated feed (cached) built with (a) the sqlite3 shell
 pipeline and (b) seedgen; topsongs (alias xml): the TopSongs feed at two sizes, seedgen beside
 `xmllint --stream --noout`; osm: the Liechtenstein extract repeated (scripts/generate_osm.py),
-seedgen beside `osmium cat` to OPL and `xmllint --stream --noout`; install: installing a packed
-seed; delta: a day's delta of a generated feed (and of a real daily archive) beside installing
-the full seed. Each command is measured
+seedgen beside `osmium cat` to OPL and `xmllint --stream --noout`; netex: the Nordic NeTEx
+export repeated to --netex-mb and to a quarter of it (scripts/make_netex.py), built with no
+flags (the built-in schema), for flat memory; install: installing a packed seed; delta: a
+day's delta of a generated feed (and of a real daily archive) beside installing the full
+seed. Each command is measured
 with GNU time, best of --reps runs in rotating order. It prints a table and the targets of
 issues 6 and 11 (PASS/MISS), and appends the same to bench/results.md. Exit status 1 only
 when a command fails.
@@ -43,6 +45,10 @@ MIN_XML_MB_S = 60
 MAX_OSM_OSMIUM = 1.0          # OSM x3 vs `osmium cat IN.osm -o X.opl`
 MAX_OSM_XMLLINT = 1.5         # OSM x3 vs `xmllint --stream --noout IN.osm`
 MAX_TOPSONGS_XMLLINT = 1.2    # TopSongs (the smaller size) vs `xmllint --stream --noout`
+# Issue 21: the Nordic NeTEx export repeated (an export is one data set: objects repeated in
+# every copy are merged) keeps its memory bound: the big file's peak RSS over the quarter's.
+NORDIC_NETEX = os.path.join(os.path.dirname(ROOT), "shared", "data", "xml-transit", "netex-nordic-flb",
+                            "rb_flb-aggregated-netex.zip")
 
 # Reference columns and natural keys the shell pipeline indexes (issue 6).
 SHELL_INDEXES = [
@@ -474,6 +480,21 @@ def run_topsongs_job(bench):
         not_measured("XML >= 60 MB/s, flat memory", why)
 
 
+def generated_input(bench, path, script, script_args):
+    """Writes `path` with scripts/`script` (unless cached), says its size and reads it once
+    (page cache); returns its size in MB, or None when the generator failed (recorded)."""
+    label = os.path.splitext(os.path.basename(path))[0]
+    try:
+        stamp, fresh = generate_cached("xml", path, script_args, os.path.join(ROOT, "scripts", script))
+    except CommandFailed as e:
+        bench.failures.append(e)
+        return None
+    megabytes = os.path.getsize(path) / MB
+    print(f"bench: {label}: {megabytes:,.0f} MB " + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"), flush=True)
+    warm_cache([path])
+    return megabytes
+
+
 def run_osm_job(bench):
     """seedgen with the built-in OSM schema on the Liechtenstein extract repeated
     --osm-copies times (scripts/generate_osm.py), beside `osmium cat IN.osm -o X.opl` and
@@ -487,15 +508,9 @@ def run_osm_job(bench):
         return
     label = f"osm-x{args.osm_copies}"
     osm = os.path.join(WORK, label + ".osm")
-    try:
-        stamp, fresh = generate_cached("xml", osm, ["--copies", str(args.osm_copies), "--out", osm],
-                                       os.path.join(ROOT, "scripts", "generate_osm.py"))
-    except CommandFailed as e:
-        bench.failures.append(e)
+    osm_mb = generated_input(bench, osm, "generate_osm.py", ["--copies", str(args.osm_copies), "--out", osm])
+    if osm_mb is None:
         return
-    osm_mb = os.path.getsize(osm) / MB
-    print(f"bench: {label}: {osm_mb:,.0f} MB " + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"), flush=True)
-    warm_cache([osm])
     runners = [("seedgen", lambda: run_seedgen([osm], os.path.join(WORK, label + ".sqlite"), label, osm_mb, "MB/s"))]
     if not missing_reference("osmium"):
         runners.append(("osmium cat", lambda: run_reference(
@@ -517,6 +532,38 @@ def run_osm_job(bench):
             bench.not_measured(name, "seedgen failed" if not seed else
                                f"{tool.split()[0]} is missing: run `make bench-deps`" if missing_reference(tool.split()[0])
                                else f"{tool} failed")
+
+
+def run_netex_job(bench):
+    """seedgen with the built-in NeTEx schema on the Nordic export repeated to --netex-mb and
+    to a quarter of that (scripts/make_netex.py renames the ids of each copy): peak RSS must
+    stay flat as the input grows."""
+    args = bench.args
+    name = f"NeTEx flat memory ({args.netex_mb} MB: peak RSS <= +{round((MAX_RSS_GROWTH - 1) * 100)}% of a quarter's)"
+    if "seedgen" not in bench.tools:
+        bench.not_measured(name, "seedgen not run")
+        return
+    source = os.environ.get("BENCH_NETEX_SOURCE") or NORDIC_NETEX
+    if not os.path.exists(source):
+        bench.not_measured(name, f"{source} is missing (set BENCH_NETEX_SOURCE)")
+        return
+    measured = {}
+    for megabytes in (args.netex_mb / 4, args.netex_mb):
+        label = f"netex-nordic-{megabytes:g}mb"
+        xml = os.path.join(WORK, label + ".xml")
+        xml_mb = generated_input(bench, xml, "make_netex.py", [source, "--megabytes", f"{megabytes:g}", "--out", xml])
+        if xml_mb is None:
+            return
+        fastest = run_side_by_side(bench, [("seedgen", lambda: run_seedgen([xml], os.path.join(WORK, label + ".sqlite"),
+                                                                           label, xml_mb, "MB/s"))])
+        if "seedgen" not in fastest:
+            bench.not_measured(name, "seedgen failed")
+            return
+        measured[megabytes] = fastest["seedgen"]
+    small, large = measured[args.netex_mb / 4], measured[args.netex_mb]
+    r = large.rss_mb / small.rss_mb
+    bench.target(name, r <= MAX_RSS_GROWTH, f"{small.rss_mb:.1f} MB -> {large.rss_mb:.1f} MB ({r:.2f}x); "
+                 f"{large.input}: {large.wall:.1f} s, {fmt(large.rate)} MB/s")
 
 
 # The install job: `seedgen install` against `gunzip -c | sync`, and the up-to-date check (seedprobe).
@@ -773,6 +820,7 @@ JOBS = {
     "gtfs": run_gtfs_job,
     "topsongs": run_topsongs_job,
     "osm": run_osm_job,
+    "netex": run_netex_job,
     "install": run_install_job,
     "delta": run_delta_job,
 }
@@ -790,6 +838,8 @@ def main():
                         help="TopSongs entries of the smaller XML run; the second run has 4x (default 200000; 0 skips XML)")
     parser.add_argument("--osm-copies", type=int, default=int(os.environ.get("BENCH_OSM_COPIES", "3")),
                         help="copies of the Liechtenstein extract in the OSM input (default 3: 41 MB, the Monaco size)")
+    parser.add_argument("--netex-mb", type=int, default=int(os.environ.get("BENCH_NETEX_MB", "800")),
+                        help="megabytes of the repeated Nordic NeTEx export (default 800; a quarter is built too)")
     parser.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "2")),
                         help="runs of each tool, alternating; the fastest is reported (default 2)")
     parser.add_argument("--tools", default="sqlite3,seedgen",

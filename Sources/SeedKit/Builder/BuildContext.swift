@@ -33,6 +33,18 @@ final class BuildContext {
     var idMaps: IDMaps
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
+    /// Tables some of whose rows were not inserted (left out, merged copies): rows nested in
+    /// them may have been written under an id no row has (see `NestedRowCleanup`).
+    private var droppedRowTables: Set<String> = []
+    private let droppedLock = NSLock()
+
+    /// Notes that a row of `table` was not inserted. Thread-safe; rare (not per row).
+    func noteDroppedRow(in table: String) {
+        droppedLock.withLock { _ = droppedRowTables.insert(table) }
+    }
+
+    /// The tables some of whose rows were not inserted.
+    var tablesWithDroppedRows: Set<String> { droppedLock.withLock { droppedRowTables } }
 
     init(writeQueue: WriteQueue, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?, limits: InputLimits = InputLimits()) {
         self.limits = limits

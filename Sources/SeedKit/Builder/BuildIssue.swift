@@ -32,11 +32,15 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case invalidValueAsNull = "invalid value kept as NULL"
         /// `--lenient`: a row that cannot be kept (counted in `seedgen_inputs.rejected`).
         case rowLeftOut = "row left out"
+        /// `duplicates: merge`: another version of an object already read; the highest is kept.
+        case otherVersion = "another version of an object"
+        /// Built-in schemas: objects (elements with an `id`) of a type no table reads.
+        case unreadObjects = "objects not read"
 
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut: return false
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects: return false
             default: return true
             }
         }

@@ -102,6 +102,7 @@ public struct SeedBuilder {
                 rows = result.rows
                 filtered = result.filtered
                 matchedColumns = result.matchedColumns
+                rejected = result.rejected
                 timer.mark("load XML")
             }
             return context
@@ -109,6 +110,7 @@ public struct SeedBuilder {
         // The writer thread has ended: the connection is this thread's again.
         let connection = database.connection!
         try fillComputedColumns(schema: schema, connection: connection)
+        rows = try addDerivedRows(schema: schema, connection: connection, rows: rows)
         let readFiles = Set(records.map(\.name))
         // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
         // points): a table or column one export leaves empty is not a mapping mistake.
@@ -158,6 +160,23 @@ public struct SeedBuilder {
         try connection.execute("BEGIN")
         for statement in statements { try connection.execute(statement) }
         try connection.execute("COMMIT")
+    }
+
+    /// Adds the rows of the tables' `derivedRows` queries, in load order (a query may read
+    /// the derived rows of tables before it); returns the row counts with them.
+    private func addDerivedRows(schema: Schema, connection: Connection, rows: [(name: String, rows: Int)]) throws -> [(name: String, rows: Int)] {
+        let tables = schema.loadOrder.filter { $0.derivedRows != nil }
+        guard !tables.isEmpty else { return rows }
+        progress?.phase("derived rows")
+        var rows = rows
+        try connection.execute("BEGIN")
+        for table in tables {
+            try connection.execute(try table.derivedRowsStatement(table.derivedRows!, connection: connection))
+            let count = Int(try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0)
+            if let index = rows.firstIndex(where: { $0.name == table.name }) { rows[index].rows = count } else { rows.append((table.name, count)) }
+        }
+        try connection.execute("COMMIT")
+        return rows
     }
 
     /// Fails before any work when a required input file is missing (all of them listed).

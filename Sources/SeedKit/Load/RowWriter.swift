@@ -17,6 +17,9 @@ final class RowWriter: @unchecked Sendable {
     private let idParameter: Int32              // 0 for WITHOUT ROWID tables
     private let parentParameter: Int32          // 0 when the table has no parent
     private let referenceColumns: [[Int]]       // per reference: indexes of its `from` columns
+    /// Per reference: the positions in `from` its messages show: not a `$file` column (a key
+    /// scoped to its file, as TransXChange's are; the message names the file already).
+    private let shownParts: [[Int]]
     private let referenceParameters: [Int32]
     private let resolvers: [ReferenceResolver?] // nil for a self-reference, resolved after loading
     private let pending: [PendingReferences?]   // per reference: keys resolved after loading
@@ -27,6 +30,8 @@ final class RowWriter: @unchecked Sendable {
     private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
     @exclusivity(unchecked) private var deferredKeys: [(Int, [Value])] = []
     private let idMapKey: (map: IDMap, column: Int)? // records each row's key when references look the table up by it
+    /// `duplicates: merge`: judges the rows that repeat a key.
+    private let copies: RowCopies?
     @exclusivity(unchecked) private(set) var rowCount = 0
 
     /// - Parameters:
@@ -79,6 +84,10 @@ final class RowWriter: @unchecked Sendable {
         referenceColumns = table.references.map { reference in
             reference.from.map { name in columns.firstIndex { $0.name == name }! }
         }
+        shownParts = referenceColumns.map { indexes in
+            let shown = indexes.indices.filter { columns[indexes[$0]].source != [XMLMapping.fileSource] }
+            return shown.isEmpty ? Array(indexes.indices) : shown
+        }
         var resolvers: [ReferenceResolver?] = []
         for reference in table.references {
             if reference.to == table.name {
@@ -120,6 +129,11 @@ final class RowWriter: @unchecked Sendable {
         self.places = places
         duplicates = DuplicateKeys(table: table, context: context, fields: fields, connection: connection, places: places,
                                    referenceColumns: referenceColumns)
+        copies = table.duplicates == .merge
+            ? try RowCopies(table: table, context: context, connection: connection, fields: fields, names: names, parameters: parameters,
+                            parentColumn: table.parent?.column, places: places,
+                            hasNestedTables: context.schema.tables.contains { $0.parent?.table == table.name })
+            : nil
         idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) } }
     }
 
@@ -128,7 +142,10 @@ final class RowWriter: @unchecked Sendable {
         let file = places != nil ? fields.file : "" // the reader changes it only between files
         rows: for row in 0..<batch.count {
             let slot = group?.count ?? 0 // where the row's resolved ids are kept until it is bound
-            guard try resolveReferences(batch, row, slot: slot) else { continue rows }
+            guard try resolveReferences(batch, row, slot: slot) else {
+                context.noteDroppedRow(in: table.name)
+                continue rows
+            }
             if let group {
                 if group.admit(batch, row, resolved: resolved, slot: slot) {
                     if group.isFull { try insertGroup(batch) }
@@ -143,7 +160,12 @@ final class RowWriter: @unchecked Sendable {
                 insert.reset()
             } catch where error.isUniqueViolation {
                 insert.reset()
-                try duplicates.report(batch, row, resolved: resolved, slot: slot)
+                context.noteDroppedRow(in: table.name)
+                if copies != nil {
+                    try mergeCopy(batch, row, slot: slot)
+                } else {
+                    try duplicates.report(batch, row, resolved: resolved, slot: slot)
+                }
                 continue rows
             } catch {
                 insert.reset()
@@ -177,14 +199,16 @@ final class RowWriter: @unchecked Sendable {
                 break
             case .found(let id):
                 resolved.set(slot: slot, r, id)
-            case .missing(let key):
+            case .missing:
                 if pending[r] != nil {
                     deferredKeys.append((r, referenceColumns[r].map { ReferenceResolver.value(batch, batch.cell(row, $0)) }))
                     continue
                 }
                 let line = Int(batch.lines[row])
-                let place = fields.place(of: referenceColumns[r][0])
-                if !unresolvedKeys.judge(r, file: place.file, line: line, column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                let shown = referenceColumns[r][shownParts[r][0]]
+                let place = fields.place(of: shown)
+                let key = shownParts[r].map { batch.messageText(batch.cell(row, referenceColumns[r][$0])) }.joined(separator: ",")
+                if !unresolvedKeys.judge(r, file: place.file, line: line, column: place.position ?? sourceColumn(shown, batch, row),
                                field: place.field, key: key) {
                     return false
                 }
@@ -270,6 +294,26 @@ final class RowWriter: @unchecked Sendable {
         return column > 0 ? column : nil
     }
 
+    /// A row repeating a key of a `duplicates: merge` table: a copy, another version, or
+    /// another object (see `RowCopies`). A version that replaced the row keeps its id, so its
+    /// references resolved after loading are kept under that id.
+    private func mergeCopy(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) {
+        guard let copies else { return }
+        let keyColumn = table.key.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
+        var column = Int(batch.sourceColumns[row])
+        if fields.columnsPerValue, let keyColumn { column = Int(batch.valueColumns[batch.cell(row, keyColumn)]) }
+        let place = (file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? Optional(column) : nil)
+        let merged = try copies.merge(batch, row, place: place) { [self] statement, nulls throws(SQLiteError) in
+            try bind(batch, row, slot: slot, to: statement, nulls: nulls, offset: 0)
+        }
+        guard let merged, merged.outcome == .replaced else { return }
+        for (r, key) in deferredKeys {
+            let place = fields.place(of: referenceColumns[r][0])
+            try pending[r]!.add(row: merged.keptID, line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                                file: place.file, key: key)
+        }
+    }
+
     /// After the last row (of every table, so that all targets are loaded): resolves the
     /// deferred keys and self-references in one statement each, judges the keys that name
     /// no row. Returns the statistics of each reference, by `table.column`.
@@ -294,10 +338,11 @@ final class RowWriter: @unchecked Sendable {
     private func finishResolved(_ r: Int, _ resolver: ReferenceResolver) throws(SQLiteError) -> ReferenceStatistics {
         var statistics = resolver.statistics
         guard let pending = pending[r] else { return statistics }
-        let place = fields.place(of: referenceColumns[r][0])
+        let place = fields.place(of: referenceColumns[r][shownParts[r][0]])
         do {
             statistics.unresolved = try pending.resolve { item in
-                _ = unresolvedKeys.judge(r, file: item.file, line: item.line, column: item.column, field: place.field, key: item.key)
+                let key = shownParts[r].map { item.parts[$0] }.joined(separator: ",")
+                _ = unresolvedKeys.judge(r, file: item.file, line: item.line, column: item.column, field: place.field, key: key)
             }
         } catch where error.isUniqueViolation {
             // The key includes this reference: rows that differed while it was

@@ -45,6 +45,8 @@ final class TableLoader {
     /// columns, whose values are indexed, compared and cached; no limit for the others).
     private let lengthLimits: [Int]
     private let trims: [Bool]
+    /// Per column: an invalid value is NULL with a warning, as with `--lenient` (`onInvalid: null`).
+    private let invalidAsNull: [Bool]
     private let insertsInGroups: Bool
     @exclusivity(unchecked) private var batch: RowBatch
     @exclusivity(unchecked) private var spare: RowBatch
@@ -78,6 +80,7 @@ final class TableLoader {
         let keyNames = Set(table.key + table.references.flatMap(\.from))
         lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         trims = columns.map(\.trim)
+        invalidAsNull = columns.map { $0.onInvalid == .null && !$0.required }
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         if !createsTable {
@@ -171,7 +174,7 @@ final class TableLoader {
     /// A value column `index` cannot take: an error; under `--lenient`, the row is left out
     /// (a required column) or the value is NULL, as a warning.
     private func reject(_ index: Int, value: String, message: String) {
-        if !context.lenient {
+        if !context.lenient && !invalidAsNull[index] {
             report(.invalidValue, index, value: value, message: message)
         } else if required[index] {
             rowIsValid = false

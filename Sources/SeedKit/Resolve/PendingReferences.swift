@@ -43,6 +43,8 @@ final class PendingReferences {
         var column: Int?
         var file: String
         var key: String
+        /// The key's values, one per `from` column.
+        var parts: [String]
     }
 
     /// Resolves every deferred key against the target table as loaded; calls `body` for each
@@ -67,9 +69,9 @@ final class PendingReferences {
         var found = 0
         while try unresolved.step() {
             found += 1
+            let parts = (3..<(3 + reference.from.count)).map { unresolved.value(at: $0).description }
             body(Unresolved(line: Int(unresolved.int64(at: 0)), column: unresolved.value(at: 1).integer.map { Int($0) },
-                            file: unresolved.value(at: 2).text ?? "",
-                            key: (3..<(3 + reference.from.count)).map { unresolved.value(at: $0).description }.joined(separator: ",")))
+                            file: unresolved.value(at: 2).text ?? "", key: parts.joined(separator: ","), parts: parts))
         }
         unresolved.reset() // no statement reads the table when it is dropped
         return found

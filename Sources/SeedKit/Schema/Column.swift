@@ -32,6 +32,17 @@ public struct Column: Sendable, Equatable {
     /// `extras`); see `Table.layout`. For columns most rows leave empty: an input without
     /// them then stores nothing for them.
     public var trailing: Bool = false
+    /// What a value that does not convert to `type` is (see `InvalidRule`).
+    public var onInvalid: InvalidRule = .error
+
+    /// What a value that does not convert to the column's type is.
+    public enum InvalidRule: String, Sendable, Equatable, CaseIterable {
+        /// An error naming the place and the value (`--lenient`: NULL, with a warning).
+        case error
+        /// NULL, with a warning: for a value producers are known to get wrong (a NeTEx run
+        /// time written `P3M`, three months, for three minutes) that must not stop a build.
+        case null
+    }
 
     public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
                 defaultValue: String? = nil, format: String? = nil, stored: Bool = true,
@@ -45,6 +56,20 @@ public struct Column: Sendable, Equatable {
         self.stored = stored
         self.exists = exists
         self.expression = expression
+    }
+}
+
+extension Column: CustomReflectable {
+    /// The fields as `String(reflecting:)` shows them in the seed version's digest: options
+    /// added later appear only when set (see `Table.customMirror`).
+    public var customMirror: Mirror {
+        var children: [(label: String?, value: Any)] = [
+            ("name", name), ("type", type), ("source", source), ("required", required), ("defaultValue", defaultValue as Any),
+            ("format", format as Any), ("stored", stored), ("exists", exists), ("expression", expression as Any), ("trim", trim),
+            ("trailing", trailing),
+        ]
+        if onInvalid != .error { children.append(("onInvalid", onInvalid)) }
+        return Mirror(self, children: children, displayStyle: .struct)
     }
 }
 
@@ -79,11 +104,16 @@ public enum ColumnType: String, Sendable, CaseIterable {
     /// An ISO 8601 duration `PnDTnHnMnS` (also weeks, `PnW`), stored as integer seconds:
     /// `PT1M18S` is 78. Years and months are refused: their length in seconds varies.
     case duration
+    /// The zone of a time of day or a date and time (`06:00:00+02:00`, `06:54:00Z`,
+    /// `2024-03-28T06:00:00-01:00`) as signed seconds east of UTC: 7200, 0, -3600. NULL when
+    /// the value has no zone. Read beside a `time` column of the same source, which keeps
+    /// the local time of day.
+    case utcOffset
 
     /// The declared SQL type, which gives the column its affinity.
     public var sqlType: String {
         switch self {
-        case .integer, .boolean, .time, .duration: return "INTEGER"
+        case .integer, .boolean, .time, .duration, .utcOffset: return "INTEGER"
         case .real: return "REAL"
         case .text, .date, .datetime: return "TEXT"
         }

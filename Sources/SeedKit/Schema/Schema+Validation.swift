@@ -87,6 +87,16 @@ extension Schema {
             try claim(parent.column, "parent column")
             guard self.table(named: parent.table) != nil else { throw fail("parent table '\(parent.table)' is not declared") }
         }
+        if table.duplicates == .merge {
+            if table.key.isEmpty || table.withoutRowID { throw fail("'duplicates: merge' needs a 'key' (and row ids): rows repeating it are merged") }
+        }
+        if let version = table.version {
+            guard table.duplicates == .merge else { throw fail("'version' names the version of the copies 'duplicates: merge' merges") }
+            guard table.column(named: version)?.stored == true, !table.key.contains(version) else {
+                throw fail("'version' must name a stored column outside the key, not '\(version)'")
+            }
+        }
+        try validateDerivedRows(table, file: file)
         for key in table.key where table.column(named: key)?.stored != true && !table.references.contains(where: { $0.column == key }) {
             throw fail("key column '\(key)' is neither a stored column nor a reference column of the table")
         }

@@ -41,6 +41,8 @@ extension Schema {
         }
         let namespaces = try top.stringMap("namespaces")
         let extraFiles = try top.bool("extraFiles") ?? false
+        let reportUnreadObjects = try top.bool("reportUnreadObjects") ?? false
+        if reportUnreadObjects && format != .xml { throw top.error("'reportUnreadObjects' is for XML schemas (format: xml)") }
         _ = try top.string("description")
         var tables: [Table] = []
         var places = SchemaPlaces()
@@ -54,7 +56,8 @@ extension Schema {
             // The codeless convention: a table's records are the elements named like it,
             // except tables filled by find-or-create or from a list.
             let created = Set(tables.flatMap { $0.references.filter(\.create).map(\.to) })
-            for index in tables.indices where tables[index].element == nil && tables[index].list == nil && !created.contains(tables[index].name) {
+            for index in tables.indices where tables[index].element == nil && tables[index].list == nil && tables[index].derivedRows == nil
+            && !created.contains(tables[index].name) {
                 tables[index].element = tables[index].name
             }
         }
@@ -62,6 +65,7 @@ extension Schema {
                             tables: tables, sha256: SHA256.hex(of: bytes))
         schema.places = places
         schema.extraFiles = extraFiles
+        schema.reportUnreadObjects = reportUnreadObjects
         try schema.validate(file: file)
         return schema
     }
@@ -79,6 +83,14 @@ extension Table {
         table.key = try object.strings("key") ?? []
         table.withoutRowID = try object.bool("withoutRowID") ?? false
         table.extras = try object.bool("extras") ?? false
+        if let text = try object.string("duplicates") {
+            guard let rule = DuplicateRule(rawValue: text) else {
+                throw object.error("\(what): 'duplicates' must be \(DuplicateRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+            }
+            table.duplicates = rule
+        }
+        table.version = try object.string("version")
+        table.derivedRows = try object.string("derivedRows")
         _ = try object.string("description")
         if case .scalar(let scalar)? = object.value("parent") {
             // `parent: author` is short for `parent: { table: author, column: author_ref }`.
@@ -138,6 +150,12 @@ extension Column {
                             stored: try object.bool("stored") ?? true, exists: exists, expression: expression)
         column.trim = try object.bool("trim") ?? true
         column.trailing = try object.bool("trailing") ?? false
+        if let text = try object.string("onInvalid") {
+            guard let rule = Column.InvalidRule(rawValue: text) else {
+                throw object.error("\(what): 'onInvalid' must be \(Column.InvalidRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+            }
+            column.onInvalid = rule
+        }
         try object.rejectUnknownKeys(in: what)
         return column
     }

@@ -254,7 +254,7 @@ public struct SwiftSchemaGenerator {
     /// The Swift type that reads a column of `type`.
     static func swiftType(_ type: ColumnType) -> String {
         switch type {
-        case .integer, .time, .duration: return "Int64"
+        case .integer, .time, .duration, .utcOffset: return "Int64"
         case .real: return "Double"
         case .boolean: return "Bool"
         case .text, .date, .datetime: return "String"

@@ -47,6 +47,16 @@ public struct Table: Sendable, Equatable {
     /// CSV: the last column is `extras`, a JSON object of the fields the schema does not
     /// declare (see `Column.extras`).
     public var extras: Bool = false
+    /// What a row repeating a key already loaded means (see `DuplicateRule`).
+    public var duplicates: DuplicateRule = .error
+    /// With `duplicates: merge`: the column holding each row's version. Rows repeating a key
+    /// with another version are versions of one object: the highest is kept.
+    public var version: String?
+    /// An SQL query over the loaded tables whose result rows are added to the table after
+    /// loading (after `expression` columns); its result columns are named like the table's
+    /// columns (or its parent column). NeTEx: the dates of a `UicOperatingPeriod`'s valid-day
+    /// bits.
+    public var derivedRows: String?
 
     public init(name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
                 parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], withoutRowID: Bool = false, columns: [Column],
@@ -82,6 +92,35 @@ public struct Table: Sendable, Equatable {
         var names = references.map(\.to)
         if let parent { names.append(parent.table) }
         return names
+    }
+}
+
+/// What a row whose key is already in the table is.
+public enum DuplicateRule: String, Sendable, Equatable, CaseIterable {
+    /// A mistake: an error naming both places (`--lenient` keeps the first row).
+    case error
+    /// The same object again (an export repeats shared objects in every file): a row with the
+    /// same values is one row; with other values, the one with the highest `version` is
+    /// kept (a warning names both places); the same version with other values is an error
+    /// naming both places (`--lenient` keeps the first). The rows nested in a copy that is
+    /// not kept go with it.
+    case merge
+}
+
+extension Table: CustomReflectable {
+    /// The fields as `String(reflecting:)` shows them in the seed version's digest
+    /// (`Schema.canonicalDescription`): the options added later appear only when set, so a
+    /// schema that does not use them keeps the digest it had.
+    public var customMirror: Mirror {
+        var children: [(label: String?, value: Any)] = [
+            ("name", name), ("file", file as Any), ("optional", optional), ("element", element as Any), ("parent", parent as Any),
+            ("rowID", rowID), ("key", key), ("withoutRowID", withoutRowID), ("columns", columns), ("references", references),
+            ("indexes", indexes), ("filter", filter), ("list", list as Any), ("extras", extras),
+        ]
+        if duplicates != .error { children.append(("duplicates", duplicates)) }
+        if let version { children.append(("version", version)) }
+        if let derivedRows { children.append(("derivedRows", derivedRows)) }
+        return Mirror(self, children: children, displayStyle: .struct)
     }
 }
 

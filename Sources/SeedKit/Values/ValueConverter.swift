@@ -60,6 +60,8 @@ public struct ValueConverter: Sendable {
             return convertTime(trimmed)
         case .duration:
             return ISODuration.seconds(trimmed)
+        case .utcOffset:
+            return convertUTCOffset(trimmed)
         case .date:
             return convertDate(trimmed)
         case .datetime:
@@ -173,13 +175,8 @@ public struct ValueConverter: Sendable {
             }
             return .integer(Int64(f.hour * 3600 + f.minute * 60 + f.second))
         }
-        var scanner = Scanner(bytes: bytes)
-        guard let hours = scanner.digits(1, 4), scanner.expect(UInt8(ascii: ":")),
-              let minutes = scanner.digits(2, 2), scanner.expect(UInt8(ascii: ":")),
-              let seconds = scanner.digits(2, 2), scanner.atEnd, minutes < 60, seconds < 60 else {
-            return .invalid("expected a time of day H:MM:SS")
-        }
-        return .integer(Int64(hours * 3600 + minutes * 60 + seconds))
+        guard let time = Self.timeOfDay(bytes) else { return .invalid("expected a time of day H:MM:SS") }
+        return .integer(Int64(time.seconds))
     }
 
     func convertDate(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {

@@ -24,6 +24,8 @@ final class XMLImporter: XMLEventHandler {
     @exclusivity(unchecked) private var failure: (any Error)?
     /// Per mapping table: whether this file feeds it.
     private let active: [Bool]
+    /// The objects no table reads, when the schema reports them.
+    let unreadObjects: XMLUnreadObjects?
 
     /// Per mapping table: records skipped by its filter in this file.
     var filtered: [Int] { matcher.filtered }
@@ -48,6 +50,7 @@ final class XMLImporter: XMLEventHandler {
         self.active = active
         matcher = XMLRecordMatcher(mapping: mapping, active: active, maximumDepth: context.limits.xmlDepth)
         writer = XMLRecordWriter(mapping: mapping, loaders: loaders, fileName: file.name, context: context)
+        unreadObjects = context.schema.reportUnreadObjects ? XMLUnreadObjects() : nil
     }
 
     /// True when a top-level table reading `pattern` (a name, or `*` wildcards) reads `name`.
@@ -64,6 +67,7 @@ final class XMLImporter: XMLEventHandler {
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
         let parser = XMLPushParser(file: file.displayPath, handler: self)
         matcher.intern(in: parser)
+        unreadObjects?.intern(in: parser)
         for (index, loader) in loaders.enumerated() where active[index] { loader.file = file.displayPath }
         let rowsBefore = loaders.reduce(0) { $0 + $1.rowCount }
         progress?.started(file: file.name, table: tableNames.joined(separator: ", "), bytes: file.size)
@@ -85,7 +89,13 @@ final class XMLImporter: XMLEventHandler {
     // MARK: Events
 
     func startElement(_ tag: XMLStartTag, parser: XMLPushParser) {
+        guard let unreadObjects else {
+            if matcher.startElement(tag, parser: parser) { writer.showSources(of: matcher.recordPaths) }
+            return
+        }
+        let open = matcher.openRecordCount
         if matcher.startElement(tag, parser: parser) { writer.showSources(of: matcher.recordPaths) }
+        unreadObjects.started(tag, recordStarted: matcher.openRecordCount > open, insideRecord: open > 0)
     }
 
     func characters(_ text: UnsafeRawBufferPointer, parser: XMLPushParser) {
@@ -96,6 +106,7 @@ final class XMLImporter: XMLEventHandler {
         for record in matcher.endElement().reversed() {
             do { try finish(record) } catch { stop(error, parser: parser) }
         }
+        unreadObjects?.ended()
     }
 
     /// Writes a closed record, innermost first, or drops it when it fails its filters.
@@ -106,7 +117,11 @@ final class XMLImporter: XMLEventHandler {
             return
         }
         let parentID = matcher.parentID(of: record, context: context)
-        guard try matcher.withRecord(record, { try writer.write($0, parentID: parentID) }) else { return }
+        guard try matcher.withRecord(record, { try writer.write($0, parentID: parentID) }) else {
+            // Left out: rows nested in it were written under its id (`NestedRowCleanup`).
+            if matcher.id(of: record) != nil { context.noteDroppedRow(in: mapping.tables[matcher.table(of: record)].table.name) }
+            return
+        }
         records += 1
         if records & 0x3FFF == 0 { progress?.advanced(rows: records, bytes: source.bytesRead) }
     }

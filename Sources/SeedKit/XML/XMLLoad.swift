@@ -20,6 +20,8 @@ struct XMLLoad {
         var rows: [(name: String, rows: Int)]
         /// Records skipped by filters, by table.
         var filtered: [String: Int]
+        /// Rows left out with the row they were nested in (`--lenient`), by table.
+        var rejected: [String: Int] = [:]
         /// Per table read from XML: per column, whether some source matched in any input.
         var matchedColumns: [String: [Bool]] = [:]
     }
@@ -37,6 +39,7 @@ struct XMLLoad {
         var records: [InputRecord] = []
         var filtered: [String: Int] = [:]
         var matched = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
+        var unread = XMLUnreadObjects.Totals()
         try queue.execute("BEGIN")
         for file in plan(mapping) {
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
@@ -44,6 +47,7 @@ struct XMLLoad {
             for (index, count) in importer.filtered.enumerated() where count > 0 {
                 filtered[mapping.tables[index].table.name, default: 0] += count
             }
+            if let objects = importer.unreadObjects { unread.add(objects, file: file.displayPath) }
             for (table, columns) in importer.matchedColumns.enumerated() {
                 for (column, found) in columns.enumerated() where found { matched[table][column] = true }
             }
@@ -52,12 +56,17 @@ struct XMLLoad {
             try? queue.drain() // a failure is in the issue log, or thrown by finish()
             if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         }
-        // Every table's last rows are in before any deferred reference is resolved.
+        // Every table's last rows are in before any deferred reference is resolved, and the
+        // rows nested in rows that were not inserted are gone.
         for loader in loaders { try loader.flush() }
         try? queue.drain()
+        let rejected = try queue.sync { [schema, context] connection throws(SQLiteError) in
+            try NestedRowCleanup(schema: schema, context: context, connection: connection).run()
+        }
         for loader in loaders { try loader.finish() }
         try queue.execute("COMMIT")
         if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
+        unread.report(to: context.issues, schema: schema.name)
 
         // Count in the database: find-or-create rows have no loader.
         let names = schema.loadOrder.map(\.name)
@@ -65,7 +74,7 @@ struct XMLLoad {
             try names.map { name throws(SQLiteError) in Int(try connection.scalar("SELECT count(*) FROM \(quoted(name))")?.integer ?? 0) }
         }
         let rows = zip(names, counts).map { (name: $0, rows: $1) }
-        var result = Result(inputs: records, rows: rows, filtered: filtered)
+        var result = Result(inputs: records, rows: rows, filtered: filtered, rejected: rejected)
         for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
         return result
     }

@@ -40,6 +40,8 @@ struct XMLRecordMatcher {
     /// The record frames; the first `openCount` are the open records, outermost first.
     private var frames: [XMLRecordFrame] = []
     private var openCount = 0
+    /// How many records are open.
+    var openRecordCount: Int { openCount }
     /// The open frames whose paths can still match below the current element, in frame
     /// order. A frame whose path stopped matching at some element is `dormant` until that
     /// element ends: each event touches only the live frames, so deeply nested records

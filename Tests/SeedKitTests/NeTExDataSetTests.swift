@@ -1,0 +1,182 @@
+import Foundation
+import SeedSQLite
+import SeedTestSupport
+import Testing
+@testable import SeedKit
+
+/// NeTEx and TransXChange as producers publish them: an export's files are one data set
+/// (repeated objects merged, versions, conflicts), optional ids, times with zones, objects
+/// no table reads reported, and `--lenient` leaving no dangling foreign key.
+@Suite("NeTEx and TransXChange data sets")
+struct NeTExDataSetTests {
+    /// A NeTEx document holding `members` in a general frame.
+    static func netex(_ members: String) -> String {
+        """
+        <PublicationDelivery xmlns="http://www.netex.org.uk/netex" version="1.0"><dataObjects>
+        <GeneralFrame id="F" version="1"><members>
+        \(members)
+        </members></GeneralFrame></dataObjects></PublicationDelivery>
+        """
+    }
+
+    static func stopPlace(version: String = "1", name: String = "Central", quays: [String] = ["Q1"]) -> String {
+        "<StopPlace id=\"SP1\" version=\"\(version)\"><Name>\(name)</Name><quays>"
+            + quays.map { "<Quay id=\"\($0)\" version=\"1\"><Name>\($0)</Name></Quay>" }.joined() + "</quays></StopPlace>"
+    }
+
+    static func journey(version: String = "1", name: String = "J", times: [String]) -> String {
+        "<ServiceJourney id=\"SJ1\" version=\"\(version)\"><Name>\(name)</Name><passingTimes>"
+            + times.map { "<TimetabledPassingTime><DepartureTime>\($0)</DepartureTime></TimetabledPassingTime>" }.joined()
+            + "</passingTimes></ServiceJourney>"
+    }
+
+    static func build(_ files: [String: String], lenient: Bool = false) throws(BuildError) -> (BuildSummary, Connection, TemporaryFolder) {
+        let folder = TemporaryFolder()
+        for (name, text) in files { folder.write("in/\(name)", text) }
+        let output = folder.file("seed.sqlite")
+        let summary = try SeedBuilder(options: BuildOptions(inputs: [folder.file("in")], output: output, lenient: lenient)).build()
+        let db: Connection
+        do { db = try Connection(path: output, mode: .readOnly) } catch { throw .output(path: output, message: "\(error)") }
+        return (summary, db, folder)
+    }
+
+    @Test("an object repeated in every file of an export is one row, its nested objects merged one by one")
+    func copiesMerge() throws {
+        let (summary, db, _) = try Self.build([
+            "a.xml": Self.netex(Self.stopPlace(quays: ["Q1", "Q2"])),
+            "b.xml": Self.netex(Self.stopPlace(quays: ["Q1", "Q3"])),
+        ])
+        #expect(!summary.warningReport.contains("version"), "\(summary.warningReport)")
+        #expect(try db.int("SELECT count(*) FROM stop_place") == 1)
+        // Each file lists the quays its lines use: all three belong to the one stop place.
+        #expect(try db.text("SELECT group_concat(q.netex_id, ' ') FROM quay q JOIN stop_place s ON s.id = q.stop_place_ref ORDER BY q.id") == "Q1 Q2 Q3")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("another version of an object: the highest is kept, with a warning naming both places")
+    func highestVersionWins() throws {
+        let (summary, db, _) = try Self.build([
+            "a.xml": Self.netex(Self.journey(version: "2", name: "new", times: ["07:00:00", "07:10:00"])),
+            "b.xml": Self.netex(Self.journey(version: "1", name: "old", times: ["06:00:00"])),
+            "c.xml": Self.netex(Self.journey(version: "3", name: "newest", times: ["08:00:00", "08:20:00", "08:30:00"])),
+        ])
+        #expect(try db.text("SELECT name || ' ' || version FROM service_journey") == "newest 3")
+        // The passing times are those of the version kept, under the row's id.
+        #expect(try db.text("SELECT group_concat(departure_time, ' ') FROM (SELECT departure_time FROM timetabled_passing_time ORDER BY position)") == "28800 30000 30600")
+        #expect(try db.int("SELECT count(*) FROM timetabled_passing_time t JOIN service_journey j ON j.id = t.service_journey_ref") == 3)
+        #expect(summary.warningReport.contains("service_journey 'SJ1' has version '1' here and '2' at "), "\(summary.warningReport)")
+        #expect(summary.warningReport.contains("b.xml:"))
+        #expect(summary.warningReport.contains("the highest, '3', is kept"))
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("two objects sharing an id and version are an error naming both places; --lenient keeps the first and its nested rows only")
+    func conflictingObjects() throws {
+        let files = [
+            "a.xml": Self.netex(Self.journey(name: "Saturday", times: ["07:00:00"])),
+            "b.xml": Self.netex(Self.journey(name: "Sunday", times: ["09:00:00", "09:30:00"])),
+        ]
+        do {
+            _ = try Self.build(files)
+            Issue.record("a conflict must fail the build")
+        } catch {
+            let text = error.issues.map(\.description).joined(separator: "\n")
+            #expect(text.contains("b.xml:"), "\(text)")
+            #expect(text.contains("'name' is 'Sunday' here and 'Saturday' in the row at "), "\(text)")
+            #expect(text.contains("a.xml:"), "\(text)")
+        }
+        let (summary, db, _) = try Self.build(files, lenient: true)
+        #expect(try db.text("SELECT name FROM service_journey") == "Saturday")
+        #expect(try db.text("SELECT group_concat(departure_time, ' ') FROM timetabled_passing_time") == "25200")
+        #expect(summary.rejected["timetabled_passing_time"] == 2)
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("--lenient: rows nested in a row left out for a bad value go with it")
+    func lenientLeavesNoOrphans() throws {
+        let document = Self.netex("<ServiceJourney version=\"1\"><passingTimes><TimetabledPassingTime><DepartureTime>07:00:00</DepartureTime></TimetabledPassingTime></passingTimes></ServiceJourney>")
+        let (summary, db, _) = try Self.build(["a.xml": document], lenient: true)
+        #expect(try db.int("SELECT count(*) FROM service_journey") == 0)
+        #expect(try db.int("SELECT count(*) FROM timetabled_passing_time") == 0)
+        #expect(summary.rejected["timetabled_passing_time"] == 1)
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("times with a zone keep the local time of day and the offset; passing times need no id")
+    func timesWithZones() throws {
+        let (_, db, _) = try Self.build(["a.xml": Self.netex(Self.journey(times: ["06:00:00+02:00", "06:54:00Z", "07:00:00.5"]))])
+        #expect(try db.text("SELECT group_concat(departure_time_of_day || '/' || ifnull(departure_utc_offset, '-'), ' ') FROM timetabled_passing_time")
+                == "21600/7200 24840/0 25200/-")
+        #expect(try db.int("SELECT count(*) FROM timetabled_passing_time WHERE netex_id IS NULL") == 3)
+    }
+
+    @Test("a UIC operating period's valid-day bits are its days")
+    func validDayBits() throws {
+        let (_, db, _) = try Self.build(["a.xml": Self.netex("""
+            <UicOperatingPeriod id="P" version="1"><FromDate>2024-02-28T00:00:00</FromDate><ValidDayBits>1101</ValidDayBits></UicOperatingPeriod>
+            <DayTypeAssignment id="A" order="1" version="1"><UicOperatingPeriodRef ref="P"/></DayTypeAssignment>
+            <DayTypeAssignment id="A" order="2" version="1"><Date>2024-03-05</Date></DayTypeAssignment>
+            """)])
+        #expect(try db.text("SELECT group_concat(date, ' ') FROM (SELECT date FROM operating_period_day ORDER BY id)") == "2024-02-28 2024-02-29 2024-03-02")
+        #expect(try db.int("SELECT count(*) FROM operating_period_day d JOIN operating_period p ON p.id = d.operating_period_ref") == 3)
+        // Assignments sharing an id are told apart by their order.
+        #expect(try db.int("SELECT count(*) FROM day_type_assignment") == 2)
+        #expect(try db.int("SELECT count(*) FROM day_type_assignment WHERE operating_period_ref IS NOT NULL") == 1)
+    }
+
+    @Test("dated service journeys, flexible lines and quays outside stop places are read; other objects are reported")
+    func coverage() throws {
+        let (summary, db, _) = try Self.build(["a.xml": Self.netex("""
+            <Quay id="Q9" version="1"><Name>Loose</Name></Quay>
+            <FlexibleLine id="L1" version="1"><Name>Flex</Name><FlexibleLineType>flexibleAreasOnly</FlexibleLineType></FlexibleLine>
+            <ServiceJourney id="SJ1" version="1"><FlexibleLineRef ref="L1"/></ServiceJourney>
+            <OperatingDay id="D1" version="1"><CalendarDate>2024-03-01</CalendarDate></OperatingDay>
+            <DatedServiceJourney id="DSJ1" version="1"><ServiceJourneyRef ref="SJ1"/><OperatingDayRef ref="D1"/>
+            <passingTimes><TimetabledPassingTime><DepartureTime>10:00:00</DepartureTime></TimetabledPassingTime></passingTimes></DatedServiceJourney>
+            <Notice id="N1" version="1"/><Notice id="N2" version="1"/>
+            """)])
+        #expect(try db.text("SELECT name FROM quay WHERE stop_place_ref IS NULL") == "Loose")
+        #expect(try db.text("SELECT l.flexible_line_type FROM service_journey j JOIN line l ON l.id = j.line_ref") == "flexibleAreasOnly")
+        #expect(try db.text("""
+            SELECT s.netex_id || ' ' || d.calendar_date FROM service_journey j JOIN service_journey s ON s.id = j.service_journey_ref
+            JOIN operating_day d ON d.id = j.operating_day_ref WHERE j.netex_id = 'DSJ1'
+            """) == "SJ1 2024-03-01")
+        #expect(try db.int("SELECT count(*) FROM timetabled_passing_time t JOIN service_journey j ON j.id = t.service_journey_ref WHERE j.netex_id = 'DSJ1'") == 1)
+        #expect(summary.warningReport.contains("a.xml: Notice: 2 objects not read: no table of schema 'netex' reads them"), "\(summary.warningReport)")
+        #expect(!summary.warningReport.contains("GeneralFrame"), "a frame holds records: it is read")
+    }
+
+    static func txc(operators: String, stops: String = "<AnnotatedStopPointRef><StopPointRef>A</StopPointRef></AnnotatedStopPointRef>") -> String {
+        """
+        <TransXChange xmlns="http://www.transxchange.org.uk/">
+        <StopPoints>\(stops)</StopPoints>
+        <JourneyPatternSections><JourneyPatternSection id="JPS1"><JourneyPatternTimingLink id="L1">
+        <From><StopPointRef>A</StopPointRef></From><To><StopPointRef>1800NE43431</StopPointRef></To>
+        <RunTime>PT2M</RunTime></JourneyPatternTimingLink></JourneyPatternSection></JourneyPatternSections>
+        <Operators>\(operators)</Operators>
+        <Services><Service><ServiceCode>S1</ServiceCode><RegisteredOperatorRef>1</RegisteredOperatorRef></Service></Services>
+        </TransXChange>
+        """
+    }
+
+    @Test("TransXChange: a licensed operator is an operator; a stop the file does not list is kept with one warning")
+    func transXChange() throws {
+        let (summary, db, _) = try Self.build(["r.xml": Self.txc(operators: "<LicensedOperator id=\"1\"><OperatorCode>STA</OperatorCode><LicenceNumber>PD1</LicenceNumber></LicensedOperator>")])
+        #expect(try db.text("SELECT o.operator_code || ' ' || o.licence_number FROM service s JOIN operator o ON o.id = s.operator_ref") == "STA PD1")
+        #expect(try db.text("SELECT to_stop_point_code FROM journey_pattern_timing_link WHERE to_stop_point_ref IS NULL") == "1800NE43431")
+        #expect(summary.warningReport.contains("'1800NE43431' names no row of 'stop_point' in any input (an object outside the input)"), "\(summary.warningReport)")
+        #expect(!summary.warningReport.contains("r.xml,"), "the file is not shown as part of the key")
+    }
+
+    @Test("TransXChange: a reference naming nothing names its element and its value, not the file scope")
+    func transXChangeMessage() throws {
+        do {
+            _ = try Self.build(["r.xml": Self.txc(operators: "<Operator id=\"7\"/>")])
+            Issue.record("the build must fail")
+        } catch {
+            let text = error.issues.map(\.description).joined(separator: "\n")
+            #expect(text.contains("Services/Service/RegisteredOperatorRef: '1' names no row of 'operator'"), "\(text)")
+            #expect(!text.contains("$file") && !text.contains("r.xml,1"), "\(text)")
+        }
+    }
+}
