@@ -68,6 +68,7 @@ public struct SeedBuilder {
         var rows: [(name: String, rows: Int)] = []
         var filtered: [String: Int] = [:]
         var matchedColumns: [String: [Bool]] = [:]
+        var findings = XMLLoadFindings()
         var rejected: [String: Int] = [:]
         switch schema.format {
         case .csv:
@@ -75,7 +76,12 @@ public struct SeedBuilder {
                 + extraTables.map { ($0.table, Optional($0.file), true) }
             for (table, file, byPosition) in sources {
                 let createsTable = !byPosition && createdByLoader.contains(table.name)
-                if let statement = table.keyIndexStatement, !createsTable { try connection.execute(statement) }
+                if !createsTable {
+                    for statement in schema.preloadIndexStatements(of: table) {
+                        try connection.execute(statement)
+                        context.createdIndexes.insert(statement)
+                    }
+                }
                 var count = 0
                 if let file {
                     let loader = try TableLoader(table: table, file: file.displayPath, context: context, createsTable: createsTable)
@@ -100,6 +106,7 @@ public struct SeedBuilder {
             rows = result.rows
             filtered = result.filtered
             matchedColumns = result.matchedColumns
+            findings = result.findings
             timer.mark("load XML")
         }
         try fillComputedColumns(schema: schema, connection: connection)
@@ -109,7 +116,7 @@ public struct SeedBuilder {
         if !SchemaLocator.isBuiltIn(schema) {
             MappingCheck(schema: schema, inputs: inputs, files: inputs.files.filter { readFiles.contains($0.name) },
                          rows: Dictionary(rows, uniquingKeysWith: +), filtered: filtered, matchedColumns: matchedColumns,
-                         strict: options.strict, issues: issues).run()
+                         strict: options.strict, issues: issues, findings: findings).run()
         }
         if issues.hasErrors { throw BuildError.invalidInput(issues) }
         let used = Set(records.map(\.name))

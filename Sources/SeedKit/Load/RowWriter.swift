@@ -21,7 +21,7 @@ final class RowWriter: @unchecked Sendable {
     private let pending: [PendingReferences?]   // per reference: keys resolved after loading
     private var outside: [(count: Int, example: BuildIssue?)] // per reference: `onMissing: keep` keys
     private let places: RowPlaces?
-    private var firstCopy: Statement?           // finds the row a duplicate repeats
+    private var firstCopy: (columns: [String], statement: Statement)? // finds the row a duplicate repeats
     @exclusivity(unchecked) private var placeLookups: Int // each reads the places file: only the first few
     private let resolved: ResolvedIDs           // per reference: the resolved id of the current (and each waiting) row
     private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
@@ -82,7 +82,7 @@ final class RowWriter: @unchecked Sendable {
             if reference.to == table.name {
                 resolvers.append(nil)
             } else {
-                resolvers.append(try ReferenceResolver(reference: reference, target: context.schema.table(named: reference.to)!, context: context))
+                resolvers.append(try ReferenceResolver(reference: reference, table: table, target: context.schema.table(named: reference.to)!, context: context))
             }
         }
         self.resolvers = resolvers
@@ -145,7 +145,7 @@ final class RowWriter: @unchecked Sendable {
                 insert.reset()
             } catch where error.code == 2067 || error.code == 1555 { // SQLITE_CONSTRAINT_UNIQUE, _PRIMARYKEY
                 insert.reset()
-                try reportDuplicate(batch, row, slot: slot)
+                try reportDuplicate(batch, row, slot: slot, columns: uniqueColumns(failedIn: error.message))
                 continue rows
             } catch {
                 insert.reset()
@@ -295,7 +295,7 @@ final class RowWriter: @unchecked Sendable {
         // `--lenient` keeps such rows like `allowDangling` (`keepsNull`); a NULL that would
         // be part of a WITHOUT ROWID key cannot be kept, so the row is left out.
         context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .danglingReference, file: file, line: line, column: column, field: field, value: key,
-                                         message: "names no row of '\(reference.to)' (key \(target.key.joined(separator: ", "))): " + (forwardOnly
+                                         message: "names no row of '\(reference.to)' (\(reference.toColumns == nil ? "key" : "columns") \(reference.targetColumns(in: target).joined(separator: ", "))): " + (forwardOnly
                                             ? "not found before it (a withoutRowID table cannot refer to rows further on)"
                                             : "not found in any input") + (context.lenient ? "; the row is left out" : "")))
         return false
@@ -310,8 +310,8 @@ final class RowWriter: @unchecked Sendable {
         !(table.withoutRowID && table.key.contains(table.references[r].column))
     }
 
-    private func reportDuplicate(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) {
-        let keyText = table.key.map { name -> String in
+    private func reportDuplicate(_ batch: RowBatch, _ row: Int, slot: Int, columns: [String]) throws(SQLiteError) {
+        let keyText = columns.map { name -> String in
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
                 return "\(name)=\(Self.text(batch, batch.cell(row, index)))"
             }
@@ -320,27 +320,29 @@ final class RowWriter: @unchecked Sendable {
         }.joined(separator: ", ")
         var column = Int(batch.sourceColumns[row])
         if fields.columnsPerValue {
-            let first = table.key.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
+            let first = columns.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
             column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0
         }
-        var message = "appears twice: the key of '\(table.name)' must be unique"
-        if let first = try placeOfFirstCopy(batch, row, slot: slot) { message += "; first copy at \(first)" }
+        var message = columns == table.key ? "appears twice: the key of '\(table.name)' must be unique"
+            : "appears twice: '\(table.name)' has a unique index on \(columns.joined(separator: ", "))"
+        if let first = try placeOfFirstCopy(batch, row, slot: slot, columns: columns) { message += "; first copy at \(first)" }
         if context.lenient { message += "; the later row is left out" }
         context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .duplicateKey, file: fields.file, line: Int(batch.lines[row]),
-                                         column: column > 0 ? column : nil, field: table.key.joined(separator: "+"), value: keyText, message: message))
+                                         column: column > 0 ? column : nil, field: columns.joined(separator: "+"), value: keyText, message: message))
     }
 
-    /// `file:line` of the row already holding the key of `row` (tables with row ids only).
-    private func placeOfFirstCopy(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) -> String? {
+    /// `file:line` of the row already holding the values of `columns` of `row` (tables with
+    /// row ids only).
+    private func placeOfFirstCopy(_ batch: RowBatch, _ row: Int, slot: Int, columns: [String]) throws(SQLiteError) -> String? {
         guard let places, placeLookups < Self.placeLookupLimit else { return nil }
         placeLookups += 1
-        if firstCopy == nil {
-            let conditions = table.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
-            firstCopy = try context.database.prepare("SELECT \(quoted(table.rowID)) FROM \(quoted(table.name)) WHERE \(conditions)")
+        let conditions = columns.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
+        if firstCopy?.columns != columns {
+            firstCopy = (columns, try context.database.prepare("SELECT \(quoted(table.rowID)) FROM \(quoted(table.name)) WHERE \(conditions)"))
         }
-        guard let firstCopy else { return nil }
+        guard let firstCopy = firstCopy?.statement else { return nil }
         var values: [Value] = []
-        for name in table.key {
+        for name in columns {
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
                 values.append(ReferenceResolver.value(batch, batch.cell(row, index)))
             } else {
@@ -351,6 +353,17 @@ final class RowWriter: @unchecked Sendable {
         defer { firstCopy.reset() }
         guard try firstCopy.step() else { return nil }
         return places.place(ofRow: firstCopy.int64(at: 0)).map { "\($0.file):\($0.line)" }
+    }
+
+    /// The columns of the unique index SQLite names in `message` ("UNIQUE constraint failed:
+    /// users.name"): the key, or a unique index that references match.
+    private func uniqueColumns(failedIn message: String) -> [String] {
+        guard let range = message.range(of: "constraint failed: ") else { return table.key }
+        let columns = message[range.upperBound...].split(separator: ",").map { part -> String in
+            let name = part.trimmingCharacters(in: .whitespaces)
+            return name.hasPrefix(table.name + ".") ? String(name.dropFirst(table.name.count + 1)) : name
+        }
+        return columns.isEmpty || Set(columns) == Set(table.key) ? table.key : columns
     }
 
     /// A cell as text, for messages.
@@ -395,7 +408,7 @@ final class RowWriter: @unchecked Sendable {
                 continue
             }
             let target = context.schema.table(named: reference.to)!
-            let matches = zip(target.key, reference.from).map { "p.\(quoted($0)) = t.\(quoted($1))" }.joined(separator: " AND ")
+            let matches = zip(reference.targetColumns(in: target), reference.from).map { "p.\(quoted($0)) = t.\(quoted($1))" }.joined(separator: " AND ")
             let present = reference.from.map { "\(quoted($0)) IS NOT NULL" }.joined(separator: " AND ")
             try context.database.execute("""
                 UPDATE \(quoted(table.name)) AS t SET \(quoted(reference.column)) =

@@ -274,10 +274,18 @@ final class TableLoader {
         guard createdColumnCount == nil else { return }
         let count = table.createdColumnCount(supplied: supplied)
         try context.database.execute(table.createStatement(columnCount: count))
-        if let statement = table.keyIndexStatement { try context.database.execute(statement) }
+        try createPreloadIndexes()
         createdColumnCount = count
         writer = try RowWriter(table: table, fields: fields, context: context,
                                createdColumns: Set(table.layout.prefix(count).map(\.name)), insertsInGroups: insertsInGroups)
+    }
+
+    /// The key index and the unique indexes references match (`Schema.preloadIndexStatements`).
+    private func createPreloadIndexes() throws(SQLiteError) {
+        for statement in context.schema.preloadIndexStatements(of: table) {
+            try context.database.execute(statement)
+            context.createdIndexes.insert(statement)
+        }
     }
 
     /// After loading: adds the columns `createTable` left out, or creates the whole table when
@@ -287,7 +295,7 @@ final class TableLoader {
     func completeTable() throws(SQLiteError) {
         guard let count = createdColumnCount else {
             try context.database.execute(table.createStatement)
-            if let statement = table.keyIndexStatement { try context.database.execute(statement) }
+            try createPreloadIndexes()
             createdColumnCount = table.layout.count
             return
         }

@@ -41,6 +41,10 @@ extension Schema {
         }
         let namespaces = try top.stringMap("namespaces")
         let extraFiles = try top.bool("extraFiles") ?? false
+        let entitiesText = try top.string("entities") ?? Entities.xml.rawValue
+        guard let entities = Entities(rawValue: entitiesText) else {
+            throw top.error("'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not '\(entitiesText)'")
+        }
         _ = try top.string("description")
         var tables: [Table] = []
         var places = SchemaPlaces()
@@ -62,6 +66,7 @@ extension Schema {
                             tables: tables, sha256: SHA256.hex(of: bytes))
         schema.places = places
         schema.extraFiles = extraFiles
+        schema.entities = entities
         try schema.validate(file: file)
         return schema
     }
@@ -138,6 +143,8 @@ extension Column {
                             stored: try object.bool("stored") ?? true, exists: exists, expression: expression)
         column.trim = try object.bool("trim") ?? true
         column.trailing = try object.bool("trailing") ?? false
+        column.precision = try object.int("precision") ?? 0
+        column.partial = try object.bool("partial") ?? false
         try object.rejectUnknownKeys(in: what)
         return column
     }
@@ -158,6 +165,8 @@ extension Reference {
         var reference = Reference(column: column, from: from, to: to, create: try object.bool("create") ?? false,
                                   cacheSize: cacheSize, onMissing: onMissing)
         reference.trailing = try object.bool("trailing") ?? false
+        reference.toColumns = try object.strings("toColumns")
+        reference.fill = try object.stringMap("fill")
         try object.rejectUnknownKeys(in: what)
         return reference
     }

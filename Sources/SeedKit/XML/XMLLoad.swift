@@ -22,6 +22,8 @@ struct XMLLoad {
         var filtered: [String: Int]
         /// Per table read from XML: per column, whether some source matched in any input.
         var matchedColumns: [String: [Bool]] = [:]
+        /// What the mapping check needs to find what a schema reads silently wrong.
+        var findings = XMLLoadFindings()
     }
 
     func run() throws -> Result {
@@ -31,16 +33,23 @@ struct XMLLoad {
         }
         let database = context.database
         // References are looked up (and duplicate keys caught) while rows stream in.
-        for table in schema.loadOrder { if let statement = table.keyIndexStatement { try database.execute(statement) } }
+        for table in schema.loadOrder {
+            for statement in schema.preloadIndexStatements(of: table) {
+                try database.execute(statement)
+                context.createdIndexes.insert(statement)
+            }
+        }
         let loaders = try mapping.tables.map { try TableLoader(table: $0.table, file: "", context: context) }
 
         var records: [InputRecord] = []
         var filtered: [String: Int] = [:]
         var matched = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
+        var findings = XMLLoadFindings.Collector(mapping: mapping)
         try database.execute("BEGIN")
         for file in plan(mapping) {
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
             records.append(try importer.run())
+            findings.add(importer, file: file, rows: records[records.count - 1].rows)
             for (index, count) in importer.filtered.enumerated() where count > 0 {
                 filtered[mapping.tables[index].table.name, default: 0] += count
             }
@@ -67,6 +76,7 @@ struct XMLLoad {
         }
         var result = Result(inputs: records, rows: rows, filtered: filtered)
         for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
+        result.findings = findings.findings
         return result
     }
 
