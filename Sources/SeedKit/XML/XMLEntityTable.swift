@@ -24,6 +24,8 @@ final class XMLEntityTable {
     private var declaredBytes = 0
     /// Bytes of entity text substituted so far.
     private(set) var expandedBytes = 0
+    /// True once a reference named one of HTML's characters (not declared by the DTD).
+    private(set) var usedHTML = false
     /// Per name, as the parser's dictionary interns it: the C entities for text and attributes.
     private var entities: [UInt: (text: UnsafeMutablePointer<xmlEntity>, attribute: UnsafeMutablePointer<xmlEntity>)] = [:]
 
@@ -109,7 +111,9 @@ final class XMLEntityTable {
 
     private func replacement(named name: String) -> [UInt8]? {
         if let text = declared[name] { return text }
-        return html ? HTMLCharacterEntities.table[name] : nil
+        guard html, let text = HTMLCharacterEntities.table[name] else { return nil }
+        usedHTML = true
+        return text
     }
 
     private static func make(_ name: UnsafePointer<xmlChar>, _ text: [UInt8], type: xmlEntityType) -> UnsafeMutablePointer<xmlEntity> {
