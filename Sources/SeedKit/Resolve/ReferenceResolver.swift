@@ -32,8 +32,10 @@ final class ReferenceResolver {
     private let fillColumns: [Int]
     @exclusivity(unchecked) private(set) var statistics = ReferenceStatistics()
 
-    /// - Parameter table: the referencing table (its columns feed `Reference.fill`).
-    init(reference: Reference, table: Table, target: Table, context: BuildContext) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - table: the referencing table (its columns feed `Reference.fill`).
+    ///   - connection: the writer's connection (this runs on its thread).
+    init(reference: Reference, table: Table, target: Table, context: BuildContext, connection: Connection) throws(SQLiteError) {
         self.reference = reference
         self.target = target
         self.context = context
@@ -42,13 +44,13 @@ final class ReferenceResolver {
         idMap = reference.from.count == 1 && reference.toColumns == nil ? context.idMaps.map(for: target) : nil
         let matched = reference.targetColumns(in: target)
         let conditions = matched.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
-        lookup = try context.database.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)")
+        lookup = try connection.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)")
         let fill = reference.fill.sorted { $0.key < $1.key }
         fillColumns = fill.map { item in table.columns.firstIndex { $0.name == item.value }! }
         if reference.create {
             let columns = ([target.rowID] + matched + fill.map(\.key)).map(quoted).joined(separator: ", ")
             let marks = Array(repeating: "?", count: matched.count + fill.count + 1).joined(separator: ", ")
-            create = try context.database.prepare("INSERT INTO \(quoted(target.name)) (\(columns)) VALUES (\(marks))")
+            create = try connection.prepare("INSERT INTO \(quoted(target.name)) (\(columns)) VALUES (\(marks))")
         } else {
             create = nil
         }
@@ -63,7 +65,7 @@ final class ReferenceResolver {
             // Rows come grouped (stop_times by trip): compare the raw key with the last one.
             if tag == lastTag && sameAsLast(batch, cell, tag) {
                 statistics.hits += 1
-                return lastID.map(Resolution.found) ?? .missing(RowWriter.text(batch, cell))
+                return lastID.map(Resolution.found) ?? .missing(batch.messageText(cell))
             }
             if tag == RowBatch.Tag.integer.rawValue, let id = idMap?.id(for: batch.words[cell]) {
                 statistics.hits += 1

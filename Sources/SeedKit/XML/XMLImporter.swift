@@ -80,7 +80,7 @@ final class XMLImporter: XMLEventHandler {
         } catch {
             // The handler stopped the parser; `failure` says why.
         }
-        if let failure { throw .output(path: "the seed", message: "\(failure)") }
+        if let failure { throw .seed(failure) }
         let rows = loaders.reduce(0) { $0 + $1.rowCount } - rowsBefore
         progress?.finished(file: file.name, rows: rows)
         return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: rows)

@@ -76,7 +76,7 @@ struct XMLRecordWriter {
             }
         }
         loader.setPlace(line: record.line, column: record.column)
-        if let parentID { try loader.setParent(parentID) }
+        if let parentID { loader.setParent(parentID) }
         try order.flushTargets(of: table)
         guard let id = try loader.finishRow(id: record.id) else { return false }
         order.rowAdded(to: table)
@@ -164,7 +164,7 @@ struct XMLRecordWriter {
                         try loader.set(column, UnsafeRawBufferPointer(rebasing: bytes[range]))
                     }
                 }
-                try loader.setParent(parentID)
+                loader.setParent(parentID)
                 try loader.finishRow()
             }
         }

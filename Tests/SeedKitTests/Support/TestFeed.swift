@@ -37,7 +37,6 @@ extension Connection {
 extension BuildError {
     /// The grouped issues of an invalid-input failure.
     var issues: [BuildIssue] {
-        if case .invalidInput(let log) = self { return log.groups.flatMap(\.examples) }
-        return []
+        code == .invalidInput ? issueLog?.groups.flatMap(\.examples) ?? [] : []
     }
 }
