@@ -139,15 +139,7 @@ struct MappingCheck {
     }
 
     /// `1,242`: counts in messages.
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return number < 0 ? "-" + text : text
-    }
+    static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
 
     /// An input that gave no row to any table, with the namespaces it declares.
     private func reportNoRows(_ file: InputFile, filtered: Int, survey: XMLNameSurvey) {

@@ -105,7 +105,7 @@ struct DraftValueProfile {
             return
         }
         if types.contains(.integer) && !Self.isPlainInteger(bytes) { types.remove(.integer) }
-        if types.contains(.boolean) && !(bytes.elementsEqual("true".utf8) || bytes.elementsEqual("false".utf8)) { types.remove(.boolean) }
+        if types.contains(.boolean) && !(Self.equalsIgnoringCase(bytes, "true") || Self.equalsIgnoringCase(bytes, "false")) { types.remove(.boolean) }
         // A `date` column reads a date-time's day and drops its time: only bare dates are dates.
         if bytes.count != 10 { types.remove(.date) }
         for (type, converter) in Self.converters where types.contains(type) {
@@ -121,6 +121,12 @@ struct DraftValueProfile {
         if types.contains(.datetime), bytes.count > 19, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ") {
             fractionDigits = max(fractionDigits, Self.fractionDigits(bytes))
         }
+    }
+
+    /// True when `bytes` spell `word` (lowercase ASCII) in any case: `True`, `FALSE`.
+    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        return zip(bytes, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 }
     }
 
     /// `0` or `-?[1-9][0-9]*` in 64 bits: an integer that keeps its text.

@@ -83,6 +83,7 @@ struct SchemaDraftPlan {
             document.elements = [root]
             document.records = structure.elements[root].count
             tables.append(document)
+            addFields(of: root, to: tables.count - 1, steps: [])
             visitChildren(of: root, table: tables.count - 1, steps: [], records: records)
         }
         // A root whose whole content is in lists has no table of its own.

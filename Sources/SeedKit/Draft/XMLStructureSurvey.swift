@@ -38,6 +38,9 @@ final class XMLStructureSurvey: XMLEventHandler {
     private var elementCache: [PointerKey: Int] = [:]
     private var fieldCache: [PointerKey: Int] = [:]
     private var namespaceIndex: [String: Int] = [:]
+    /// The local names of the elements seen, lowercased: an attribute or child named like
+    /// one (`label="L1"` beside `<label>` elements) may refer to it, so its values are hashed.
+    private var elementNames: Set<String> = []
 
     private struct PointerKey: Hashable {
         var owner: Int
@@ -132,7 +135,7 @@ final class XMLStructureSurvey: XMLEventHandler {
             let name = structure.elements[element].name.localName
             structure.elements[element].text = structure.fields.count
             var field = XMLStructure.Field(element: element, attribute: nil)
-            if Self.mayBeKeyOrReference(name: name, element: name) { field.profile.hashes = DraftValueHashes() }
+            if mayBeKeyOrReference(name: name, element: name) { field.profile.hashes = DraftValueHashes() }
             structure.fields.append(field)
         }
         let field = structure.elements[element].text!
@@ -166,6 +169,7 @@ final class XMLStructureSurvey: XMLEventHandler {
             found = structure.elements.count
             structure.elements.append(XMLStructure.Element(parent: parent, name: name, prefix: tag.prefix.map(Self.string)))
             if parent >= 0 { structure.elements[parent].children.append(found!) }
+            elementNames.insert(name.localName.lowercased())
             noteNamespace(name.namespace, prefix: tag.prefix)
         }
         elementCache[key] = found ?? -1
@@ -201,7 +205,7 @@ final class XMLStructureSurvey: XMLEventHandler {
             if field == nil && structure.fields.count < Self.fieldLimit {
                 field = structure.fields.count
                 var new = XMLStructure.Field(element: element, attribute: name, prefix: tag.attributePrefix(index).map(Self.string))
-                if Self.mayBeKeyOrReference(name: name.localName, element: structure.elements[element].name.localName) {
+                if mayBeKeyOrReference(name: name.localName, element: structure.elements[element].name.localName) {
                     new.profile.hashes = DraftValueHashes()
                 }
                 structure.fields.append(new)
@@ -227,9 +231,10 @@ final class XMLStructureSurvey: XMLEventHandler {
     }
 
     /// Names that may hold a key (`id`, `key`, `<element>Id`) or a reference (`OwnerUserId`,
-    /// `ref`, `LineRef/@ref`): their values are hashed.
-    static func mayBeKeyOrReference(name: String, element: String) -> Bool {
+    /// `ref`, `LineRef/@ref`, an element's name): their values are hashed.
+    private func mayBeKeyOrReference(name: String, element: String) -> Bool {
         let name = name.lowercased(), element = element.lowercased()
+        if elementNames.contains(name) && name != element { return true }
         if ["id", "key", "uuid", "guid", "ref", "idref"].contains(name) { return true }
         if name.count > 2 && (name.hasSuffix("id") || name.hasSuffix("ref")) { return true }
         return element.hasSuffix("ref")

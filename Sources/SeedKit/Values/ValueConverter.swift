@@ -231,7 +231,7 @@ public struct ValueConverter: Sendable {
         while f.fraction.last == UInt8(ascii: "0") { f.fraction.removeLast() }
         guard f.fraction.count <= precision else {
             let kept = precision == 0 ? "whole seconds" : "\(precision) digit\(precision == 1 ? "" : "s") of a second"
-            return .invalid("it has \(f.fraction.count) digits of a second and the column stores \(kept) (precision: \(precision)); "
+            return .invalid("it has \(f.fraction.count) digit\(f.fraction.count == 1 ? "" : "s") of a second and the column stores \(kept) (precision: \(precision)); "
                             + (f.fraction.count <= 9 ? "give the column precision: \(f.fraction.count)" : "at most 9 digits can be stored"))
         }
         f.fraction.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: precision - f.fraction.count))
