@@ -157,6 +157,14 @@ struct XMLMappingWarningTests {
         #expect(fixed.warnings == 0, "\(fixed.warningReport)")
     }
 
+    @Test("an unquoted @id in the schema names the fix")
+    func unquotedAttribute() {
+        let text = schema(Self.releaseTable.replacingOccurrences(of: "source: \"@id\"", with: "source: @id"))
+        #expect { try Schema.parse(Array(text.utf8), file: "s.yaml") } throws: { error in
+            "\(error)".contains("must be quoted in YAML: source: \"@id\"")
+        }
+    }
+
     @Test("a record element that matches nothing warns, and fails under --strict")
     func misspeltElement() throws {
         let misspelt = schema(Self.releaseTable.replacingOccurrences(of: "element: release", with: "element: relase"))

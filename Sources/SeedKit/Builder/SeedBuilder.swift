@@ -193,7 +193,8 @@ extension Schema {
     /// The schema's meaning as text, independent of comments and layout in its file.
     var canonicalDescription: String {
         let namespaceText = namespaces.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        return "\(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)] \(String(reflecting: tables))"
+        let entitiesText = entities == .xml ? "" : " entities=\(entities.rawValue)" // read differently: another seed
+        return "\(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)]\(entitiesText) \(String(reflecting: tables))"
     }
 }
 

@@ -27,7 +27,12 @@ extension Schema {
         } catch let error as SchemaError {
             throw error
         } catch let error as YamlError {
-            throw SchemaError(file: file, message: "not valid YAML: \(error)")
+            var message = "not valid YAML: \(error)"
+            // `source: @id`: YAML reserves `@` (and `` ` ``) at the start of a plain value.
+            if message.contains("cannot start any token") {
+                message += "\n(a value starting with @ or ` must be quoted in YAML: source: \"@id\")"
+            }
+            throw SchemaError(file: file, message: message)
         } catch {
             throw SchemaError(file: file, message: "not valid YAML: \(error)")
         }
