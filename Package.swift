@@ -39,10 +39,11 @@ let package = Package(
         // swift-crypto's BoringSSL elsewhere).
         .target(name: "SeedInstaller", dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive"]),
 
-        // Build time: readers, schema, mapping, resolver, writer.
+        // Build time: readers, schema, mapping, resolver, writer. It links the installer so that
+        // `seedgen delta` proves each delta with the code apps apply it with.
         .target(
             name: "SeedKit",
-            dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive", "SeedInstaller", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
             // No unsafeFlags: SwiftPM refuses them in a package used as a versioned dependency.
             // The hot stored properties opt out of dynamic exclusivity checks in the source
             // (`@exclusivity(unchecked)`) instead.
@@ -65,7 +66,7 @@ let package = Package(
         .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
         .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
         .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedInstaller", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport"]),
     ]

@@ -5,7 +5,9 @@ Run through `make bench` or `scripts/bench.sh`; see bench/README.md. The jobs (`
 default all): gtfs: for each size, a generated feed (cached) built with (a) the sqlite3 shell
 pipeline and (b) seedgen; topsongs (alias xml): the TopSongs feed at two sizes, seedgen beside
 `xmllint --stream --noout`; osm: the Liechtenstein extract repeated (scripts/generate_osm.py),
-seedgen beside `osmium cat` to OPL and `xmllint --stream --noout`. Each command is measured
+seedgen beside `osmium cat` to OPL and `xmllint --stream --noout`; install: installing a packed
+seed; delta: a day's delta of a generated feed (and of a real daily archive) beside installing
+the full seed. Each command is measured
 with GNU time, best of --reps runs in rotating order. It prints a table and the targets of
 issues 6 and 11 (PASS/MISS), and appends the same to bench/results.md. Exit status 1 only
 when a command fails.
@@ -638,12 +640,133 @@ def run_install_job(bench):
     bench.targets.extend(lines)
 
 
+# The delta job (issue 19): a day's delta of the generated feed, beside installing the full seed.
+MAX_DELTA_SIZE = 0.10         # delta / the full seed's .gz, where 6 % of the rows change (goal 5 %)
+MAX_DELTA_APPLY = 6.0         # applying the delta / installing the full .gz, wall (goal 3x)
+MAX_DELTA_RSS_MB = 100        # peak RSS applying the delta
+RENFE = "/work/shared/data/gtfs-daily-renfe-ld"
+
+
+def add_delta_arguments(parser):
+    parser.add_argument("--delta-size", default=os.environ.get("BENCH_DELTA_SIZE", "3M"),
+                        help="stop_times of the generated feed the delta job builds on two days (default 3M; 0 skips)")
+    parser.add_argument("--delta-churn", type=float, default=float(os.environ.get("BENCH_DELTA_CHURN", "0.06")),
+                        help="fraction of the trips replaced from one day to the next (default 0.06)")
+    parser.add_argument("--delta-real", default=os.environ.get("BENCH_DELTA_REAL", RENFE),
+                        help="a folder of daily GTFS zips (sorted by name) for deltas a day and a week apart "
+                             f"(default {RENFE}, skipped when missing)")
+
+
+def delta_chain(bench, name, inputs, folder):
+    """Builds each input with --previous of the one before; returns the seeds and the build times."""
+    seeds, walls = [], []
+    for index, source in enumerate(inputs):
+        seed = os.path.join(folder, f"{name}-{index}.sqlite")
+        extra = ["--previous", seeds[-1]] if seeds else []
+        m = run_seedgen([source], seed, f"{name} day {index}", None, "rows/s", extra=extra)
+        seeds.append(seed)
+        walls.append(m)
+    return seeds, walls
+
+
+def measure_delta(bench, label, old, new, folder, reps):
+    """Packs NEW, writes the delta OLD -> NEW, then times installing the full .gz and applying
+    the delta over OLD, alternating (median of `reps`). Returns a dict of the figures."""
+    gz = os.path.join(folder, label + ".sqlite.gz")
+    timed([SEEDGEN, "pack", new, "--out", gz], label="seedgen pack")
+    delta = os.path.join(folder, label + ".delta")
+    write = timed([SEEDGEN, "delta", old, new, "--out", delta, "--quiet"], label="seedgen delta")
+    runs = {"install full .gz": [], "install delta": []}
+    destination = os.path.join(folder, "data", "seed.sqlite")
+    for rep in range(reps):
+        order = list(runs) if rep % 2 == 0 else list(reversed(runs))
+        for tool in order:
+            shutil.rmtree(os.path.dirname(destination), ignore_errors=True)
+            if tool == "install delta":
+                timed([SEEDGEN, "install", old, "--to", destination], label="seedgen install (old seed)")
+                m = timed([SEEDGEN, "install", delta, "--to", destination], label="seedgen install DELTA")
+                if file_sha256(destination) != file_sha256(new):
+                    raise CommandFailed("seedgen install DELTA", "the patched seed is not the new seed")
+            else:
+                m = timed([SEEDGEN, "install", gz, "--to", destination], label="seedgen install SEED.gz")
+            runs[tool].append(m)
+    shutil.rmtree(os.path.dirname(destination), ignore_errors=True)
+    medians = {tool: sorted(ms, key=lambda m: m[0])[len(ms) // 2] for tool, ms in runs.items()}
+    figures = {"gz": os.path.getsize(gz), "delta": os.path.getsize(delta), "seed": os.path.getsize(new),
+               "write": write, "full": medians["install full .gz"], "apply": medians["install delta"]}
+    for tool, m in medians.items():
+        bench.measurements.append(Measurement(tool + " (median)", label, m[0], m[1], m[2],
+                                              figures["seed"] if tool == "install full .gz" else figures["delta"]))
+    print(f"bench:   {label}: delta {figures['delta'] / MB:.2f} MB = {figures['delta'] / figures['gz']:.1%} of the "
+          f"{figures['gz'] / MB:.1f} MB .gz (written in {write[0]:.2f} s); apply {figures['apply'][0]:.2f} s, "
+          f"{figures['apply'][2] / 1024:.0f} MB peak RSS vs install full {figures['full'][0]:.2f} s, "
+          f"{figures['full'][2] / 1024:.0f} MB", flush=True)
+    return figures
+
+
+def run_delta_job(bench):
+    """Issue 19: the generated feed at --delta-size on day 0 and day 1 (--delta-churn of the
+    trips replaced), day 1 built with --previous of day 0; the delta's size against the full
+    .gz, and applying it (`seedgen install DELTA` over day 0) against installing the full
+    .gz, median of max(--reps, 3). Then, when present, a real daily archive a day and a week
+    apart, each day built with --previous of the one before."""
+    args = bench.args
+    n = parse_size(args.delta_size)
+    if "seedgen" not in bench.tools or n <= 0:
+        bench.not_measured("delta", "seedgen not run" if n > 0 else "--delta-size 0")
+        return
+    folder = os.path.join(WORK, "delta")
+    os.makedirs(folder, exist_ok=True)
+    reps = max(args.reps, 3)
+    lines = []
+    try:
+        feeds = []
+        for day in (0, 1):
+            feed = os.path.join(WORK, f"gtfs-{size_label(n)}-churn{args.delta_churn:g}-day{day}")
+            generate_cached("gtfs", feed, ["--stop-times", str(n), "--out", feed, "--seed", str(args.seed),
+                                           "--churn", str(args.delta_churn), "--day", str(day)],
+                            os.path.join(ROOT, "scripts", "generate_gtfs.py"))
+            feeds.append(feed)
+        label = f"gtfs-{size_label(n)}"
+        seeds, builds = delta_chain(bench, label, feeds, folder)
+        plain = run_seedgen([feeds[1]], os.path.join(folder, label + "-plain.sqlite"), label + " day 1 without --previous", None, "rows/s")
+        print(f"bench: delta: {label} day 1 built in {builds[1].wall:.2f} s with --previous, {plain.wall:.2f} s without "
+              f"(peak RSS {builds[1].rss_mb:.0f} vs {plain.rss_mb:.0f} MB)", flush=True)
+        bench.ratio_lines.append(f"{label} --previous build: {builds[1].wall:.2f} s vs {plain.wall:.2f} s without "
+                                 f"({builds[1].wall / plain.wall:.2f}x), peak RSS {builds[1].rss_mb:.0f} MB")
+        f = measure_delta(bench, f"{label}-churn{args.delta_churn:g}", seeds[0], seeds[1], folder, reps)
+        size, apply_ratio, rss = f["delta"] / f["gz"], f["apply"][0] / f["full"][0], f["apply"][2] / 1024
+        lines.append(f"{'PASS' if size <= MAX_DELTA_SIZE else 'MISS'}  delta <= {MAX_DELTA_SIZE:.0%} of the full .gz "
+                     f"({args.delta_churn:.0%} of trips replaced, {label}): {size:.1%} ({f['delta'] / MB:.2f} of {f['gz'] / MB:.1f} MB)")
+        lines.append(f"{'PASS' if apply_ratio <= MAX_DELTA_APPLY else 'MISS'}  delta apply <= {MAX_DELTA_APPLY:g}x installing the full .gz: "
+                     f"{apply_ratio:.2f}x ({f['apply'][0]:.2f} s vs {f['full'][0]:.2f} s, medians of {reps})")
+        lines.append(f"{'PASS' if rss <= MAX_DELTA_RSS_MB else 'MISS'}  delta apply peak RSS <= {MAX_DELTA_RSS_MB} MB: {rss:.0f} MB")
+
+        days = sorted(os.path.join(args.delta_real, z) for z in os.listdir(args.delta_real) if z.endswith(".zip")) \
+            if os.path.isdir(args.delta_real) else []
+        if len(days) >= 2:
+            name = os.path.basename(os.path.normpath(args.delta_real))
+            seeds, _ = delta_chain(bench, name, days, folder)
+            for apart, (old, new) in [("a day", (seeds[0], seeds[1])), (f"{len(seeds) - 1} days", (seeds[0], seeds[-1]))]:
+                f = measure_delta(bench, f"{name} {apart} apart", old, new, folder, reps)
+                bench.ratio_lines.append(f"{name}, {apart} apart: delta {f['delta'] / MB:.2f} MB = {f['delta'] / f['gz']:.1%} of the "
+                                         f"{f['gz'] / MB:.2f} MB .gz; apply {f['apply'][0]:.2f} s vs install {f['full'][0]:.2f} s "
+                                         f"({f['apply'][0] / f['full'][0]:.1f}x), peak RSS {f['apply'][2] / 1024:.0f} MB")
+        else:
+            bench.notes.append(f"delta: no daily archive at {args.delta_real}: the real-data deltas were not measured.")
+    except CommandFailed as e:
+        print(f"bench:   delta job FAILED: {e.what}\n{e.detail}", flush=True)
+        bench.failures.append(e)
+    bench.targets.extend(lines)
+
+
 # The jobs `--jobs` chooses from, in the order they run; another job is one more entry.
 JOBS = {
     "gtfs": run_gtfs_job,
     "topsongs": run_topsongs_job,
     "osm": run_osm_job,
     "install": run_install_job,
+    "delta": run_delta_job,
 }
 JOB_ALIASES = {"xml": "topsongs"}
 
@@ -666,6 +789,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     parser.add_argument("--no-record", action="store_true", help="do not append to bench/results.md")
     add_install_arguments(parser)
+    add_delta_arguments(parser)
     args = parser.parse_args()
     jobs = []
     for job in (j.strip() for j in args.jobs.split(",") if j.strip()):

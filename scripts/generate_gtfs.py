@@ -2,6 +2,7 @@
 """Write a synthetic GTFS feed shaped like a big city's, at any size.
 
     scripts/generate_gtfs.py --stop-times 3000000 --out bench/work/gtfs-3M [--seed 1] [--crlf]
+    scripts/generate_gtfs.py --stop-times 3000000 --churn 0.06 --day 1 --out bench/work/gtfs-3M-day1
 
 About 13,000 stops (parent stations with child platforms, some children listed before
 their parent, a few entrances), a few hundred bus/tram/subway/rail routes with one or two
@@ -9,6 +10,14 @@ stop patterns per direction, and N stop_times (exactly N) in trips of 10..40 sto
 average, grouped by trip. Times are HH:MM:SS, increasing along each trip, some past
 midnight (24:15:00, 25:40:00); non-timepoint stops have blank times. The output is
 byte-identical for a given seed and size: one random.Random(seed) drives everything.
+
+With --churn C --day N the feed is the one of day N of a timetable where, every day, a
+fraction C of the trips is replaced: a replaced trip gets a new trip_id (`<id>D<day>`), a
+new departure time and service, and new stop_times, in the same place of the files; every
+other row is the same. Day 0 is the feed without --churn. Whether a trip is replaced on a
+given day depends only on the seed, the trip and the day (a hash, not the main random
+stream), so day N and day N+1 differ in about C of their trips, and any two days are
+byte-identical wherever they agree. For measuring seed updates (`seedgen delta`).
 
 Speed matters (30 M stop_times should take a few minutes): every stop_times row is built
 from precomputed strings (time-of-day table, per-pattern row suffixes), and files are
@@ -341,6 +350,29 @@ def plan_trip_counts(rng, patterns, stop_times):
     return short_turn
 
 
+def mix64(x):
+    """splitmix64's finaliser: a well-mixed 64-bit hash of an integer."""
+    x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return x ^ (x >> 31)
+
+
+class Churn:
+    """Which day last replaced each trip (its generation): 0 for never, else the latest day
+    d <= day whose hash of (seed, trip, d) falls under the churn rate."""
+
+    def __init__(self, seed, rate, day):
+        self.seed, self.day = seed, day
+        self.threshold = int(rate * (1 << 64))
+
+    def generation(self, slot):
+        for d in range(self.day, 0, -1):
+            if mix64(mix64(self.seed * 1_000_003 + d) ^ slot) < self.threshold:
+                return d
+        return 0
+
+
 def time_variants(p):
     """Per time-of-day factor, the (arrival, departure) offsets of each stop in seconds."""
     variants = []
@@ -368,9 +400,16 @@ def main():
     parser.add_argument("--routes", type=int, default=400, help="number of routes (default 400)")
     parser.add_argument("--crlf", action="store_true", help="CRLF line endings, as many real feeds")
     parser.add_argument("--no-shapes", action="store_true", help="omit shapes.txt and shape_dist_traveled")
+    parser.add_argument("--churn", type=float, default=0.0,
+                        help="fraction of trips replaced from one day to the next (e.g. 0.06)")
+    parser.add_argument("--day", type=int, default=0, help="with --churn: the day whose feed to write (default 0)")
     args = parser.parse_args()
     if args.stop_times < 100:
         parser.error("--stop-times must be at least 100")
+    if not 0.0 <= args.churn <= 1.0:
+        parser.error("--churn must be between 0 and 1")
+    if args.day < 0 or (args.day > 0 and args.churn == 0.0):
+        parser.error("--day needs --churn and must be 0 or more")
 
     rng = random.Random(args.seed)
     nl = "\r\n" if args.crlf else "\n"
@@ -432,6 +471,7 @@ def main():
     service_choices = ["1"] * 10 + ["2"] * 3 + ["3"] * 3 + ["4", "5", "6", "7"]
     frequency_trips = []
     trips_written = stop_times_written = 0
+    churn = Churn(args.seed, args.churn, args.day)
 
     st_header = ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence",
                  "pickup_type", "drop_off_type"] + (["shape_dist_traveled"] if with_shapes else []) + ["timepoint"]
@@ -458,12 +498,21 @@ def main():
             prefix = f"{route['route_id']},"
             tail = f",{csv_field(p.headsign)},{p.direction},"
             for start in starts:
-                trip_id = str(next(trip_ids))
+                base_id = next(trip_ids)
+                trip_id = str(base_id)
+                # Drawn for every trip, replaced or not, so the main stream stays the same.
+                block = f"{route['route_id']}-{rng.randint(1, 60)}" if rng.random() < 0.3 else ""
+                service, wheelchair = rng.choice(service_choices), rng.choice(('1', '1', '2', ''))
+                generation = churn.generation(base_id)
+                if generation:
+                    own = random.Random(mix64(base_id) ^ generation)
+                    trip_id = f"{base_id}D{generation}"
+                    start = 16_200 + own.randrange(span // 60) * 60
+                    service = own.choice(service_choices)
                 hour = start // 3600
                 variant = variants[2 if hour in (7, 8, 16, 17, 18) else (0 if hour < 6 or hour >= 22 else 1)]
-                block = f"{route['route_id']}-{rng.randint(1, 60)}" if rng.random() < 0.3 else ""
-                write_trip(f"{prefix}{rng.choice(service_choices)},{trip_id}{tail}{block},"
-                           f"{p.shape_id if with_shapes else ''},{rng.choice(('1', '1', '2', ''))},1\n")
+                write_trip(f"{prefix}{service},{trip_id}{tail}{block},"
+                           f"{p.shape_id if with_shapes else ''},{wheelchair},1\n")
                 write_st("".join([f"{trip_id},{times[start + a]},{times[start + d]}{sfx}"
                                   for a, d, sfx in variant]))
                 if len(frequency_trips) < 6 and rng.random() < 0.002:
@@ -530,7 +579,7 @@ def main():
         ["feed_publisher_name", "feed_publisher_url", "feed_lang", "feed_start_date",
          "feed_end_date", "feed_version"],
         [("seedgen synthetic feed", "https://github.com/", "de", "20260105", "20261212",
-          f"synthetic-{args.stop_times}-seed{args.seed}")], nl)
+          f"synthetic-{args.stop_times}-seed{args.seed}" + (f"-day{args.day}" if args.day else ""))], nl)
 
     total = sum(counts.values())
     print(f"{args.out}: " + ", ".join(f"{k} {v}" for k, v in counts.items()) + f" (total {total} rows)")

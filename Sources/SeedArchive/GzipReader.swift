@@ -34,8 +34,10 @@ public final class GzipReader {
     ///   - path: the gzip file.
     ///   - allowsMultipleMembers: read concatenated gzip members as one stream (default false:
     ///     anything after the first member is an error).
+    ///   - offset: where the gzip stream starts in the file (a seed delta's body follows its
+    ///     header); offsets in errors still count from the start of the file.
     /// - Throws: `GzipError` (`.io`, `.notGzip`, `.truncated`, `.invalidHeader`).
-    public init(path: String, allowsMultipleMembers: Bool = false) throws(GzipError) {
+    public init(path: String, allowsMultipleMembers: Bool = false, offset: Int64 = 0) throws(GzipError) {
         self.path = path
         self.allowsMultipleMembers = allowsMultipleMembers
         let file: FileDescriptor
@@ -45,6 +47,19 @@ public final class GzipReader {
         source = BufferedFileReader(file: file, capacity: 65536)
         do { stream = try ZStream() } catch {
             throw GzipError(code: .io, message: "zlib cannot start inflate (code \(error.code))", path: path)
+        }
+        var skipped: Int64 = 0
+        while skipped < offset {
+            let more: Bool
+            do { more = try source.fill() } catch {
+                throw GzipError(code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, systemError: error.text, errno: error.errno)
+            }
+            guard more else {
+                throw GzipError(code: .truncated, message: "the file ends before its gzip stream starts", path: path, offset: source.offset)
+            }
+            let count = Int(min(Int64(source.available.count), offset - skipped))
+            source.consume(count)
+            skipped += Int64(count)
         }
         header = try GzipHeader.parse(source, path: path)
     }

@@ -38,9 +38,11 @@ public final class GzipWriter {
     ///   - path: the gzip file to write.
     ///   - level: the deflate level, 0 (store) to 9 (smallest, the default).
     ///   - comment: the header comment (FCOMMENT), printable ASCII; nil for none.
+    ///   - prefix: bytes written before the gzip stream (a seed delta's header); the summary's
+    ///     `gzipSize` and `gzipSha256` are then those of the whole file.
     /// - Throws: `GzipError` `.invalidHeader` for a bad level or comment, `.io` when the file
     ///   cannot be created or written.
-    public init(path: String, level: Int = 9, comment: String? = nil) throws(GzipError) {
+    public init(path: String, level: Int = 9, comment: String? = nil, prefix: [UInt8] = []) throws(GzipError) {
         self.path = path
         guard (0...9).contains(level) else {
             throw GzipError(code: .invalidHeader, message: "deflate level \(level) is not in 0...9", path: path)
@@ -60,7 +62,7 @@ public final class GzipWriter {
         header.append(level == 9 ? 2 : level == 1 ? 4 : 0)
         header.append(255)
         if let comment { header += Array(comment.utf8) + [0] }
-        try emit(header)
+        try emit(prefix + header)
     }
 
     deinit {

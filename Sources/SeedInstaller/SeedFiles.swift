@@ -40,10 +40,13 @@ struct SeedFiles {
         return directory + "/" + temporaryPrefix + "\(CurrentProcess.id)-" + padded
     }
 
-    /// True when `fileName` is exactly one of this seed's temporary names.
+    /// True when `fileName` is exactly one of this seed's temporary names, or SQLite's
+    /// `-journal`, `-wal` or `-shm` beside one (patching a delta opens a temporary copy).
     func isTemporaryName(_ fileName: String) -> Bool {
         guard fileName.hasPrefix(temporaryPrefix) else { return false }
-        let rest = fileName.dropFirst(temporaryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
+        var name = Substring(fileName)
+        if let sidecar = ["-journal", "-wal", "-shm"].first(where: { name.hasSuffix($0) }) { name = name.dropLast(sidecar.count) }
+        let rest = name.dropFirst(temporaryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
         guard rest.count == 2, !rest[0].isEmpty, rest[0].allSatisfy(\.isASCIIDigit), rest[1].count == 16,
               rest[1].allSatisfy(\.isASCIIHexDigit) else { return false }
         return true

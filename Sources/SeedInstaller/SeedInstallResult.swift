@@ -12,6 +12,9 @@ public struct SeedInstallResult: Equatable, Sendable, CustomStringConvertible {
         /// since it was installed (the app wrote to it, or something replaced it): whatever was
         /// written to it is gone. Log or warn; keep user data in a database of its own.
         case replacedModified = "replaced-modified"
+        /// A seed delta was applied to the installed seed: the new seed is in place, byte for
+        /// byte the one the delta was made for (see ``SeedDelta``).
+        case patched
         /// The installed seed is the shipped one; nothing was written.
         case upToDate = "up-to-date"
     }
@@ -52,7 +55,7 @@ public struct SeedInstallResult: Equatable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// True when a seed was written (`.installed` or `.replacedModified`).
+    /// True when a seed was written (`.installed`, `.replacedModified` or `.patched`).
     public var didInstall: Bool { status != .upToDate }
 
     /// One line: `installed seed-version=2 schema-version=3 (was seed-version=1) at /path`

@@ -130,6 +130,7 @@ public struct SeedInstaller: Sendable {
         let files = SeedFiles(destination: destination)
         let shipped = try ShippedSeed.inspect(path: FileSystem.absolute(source), manifestPath: manifest.map(FileSystem.absolute))
         if let stamp = shipped.stamp { try checkSchemaVersion(stamp.schemaVersion, path: shipped.path) }
+        if let delta = shipped.delta { return try installDelta(delta, files: files) }
 
         // Up to date: decided without the lock and without listing the folder. Safe: the record
         // is replaced atomically and names the new seed's inode only once that seed, complete
@@ -138,6 +139,37 @@ public struct SeedInstaller: Sendable {
             return try upToDate(record, shipped: shipped, files: files)
         }
 
+        let lock = try lockForInstalling(files)
+        defer { withExtendedLifetime(lock) {} }
+
+        // Decide again under the lock: a process that waited finds the seed another one just
+        // installed and reports up to date.
+        let record = InstallRecord.read(path: files.recordPath)
+        if let record, isUpToDate(record, shipped: shipped, files: files) {
+            return try upToDate(record, shipped: shipped, files: files)
+        }
+        let installedFile = try? FileSystem.status(files.destination)
+        let isModified = record != nil && installedFile != nil && installedFile != record?.file
+        try checkFreeSpace(for: shipped, files: files)
+
+        let temporary = TemporaryFile(path: files.newTemporaryPath())
+        let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files))
+        let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
+        try moveIntoPlace(temporary, stamp: stamp, digest: FileChecksum(size: copy.size, sha256: copy.sha256), gzip: shipped.trailer, files: files)
+        var why = reason(record: record, stamp: stamp, shipped: shipped)
+        if isModified {
+            let lost = "the installed seed was modified after it was installed; its changes are lost"
+            why = why == "installed file missing or changed" ? lost : lost + "; " + why
+        }
+        return SeedInstallResult(status: isModified ? .replacedModified : .installed, seedVersion: stamp.seedVersion,
+                                 schemaVersion: stamp.schemaVersion, previousSeedVersion: record?.seedVersion,
+                                 previousSchemaVersion: record?.schemaVersion, path: files.destination, reason: why)
+    }
+
+    /// Refuses a destination that is a folder, creates the destination's folder, takes the
+    /// installers' exclusive lock (waiting for any other installer) and removes temporary files
+    /// an earlier crash left (steps 1 of ``install()``). Hold the returned file while installing.
+    func lockForInstalling(_ files: SeedFiles) throws(SeedInstallerError) -> FileDescriptor {
         // Refused before anything (folder, lock, record) is written.
         if FileSystem.isDirectory(files.destination) {
             throw SystemCallError(call: "open", path: files.destination, errno: EISDIR)
@@ -154,32 +186,22 @@ public struct SeedInstaller: Sendable {
         } catch {
             throw error.installerError("cannot create or lock the installer's lock file in the destination folder")
         }
-        defer { withExtendedLifetime(lock) {} }
         // Only now, installing: the folder is listed for leftovers under the lock (no other
         // installer writes a temporary file meanwhile). Leftovers stay until the next install.
         do { try files.removeLeftoverTemporaryFiles() } catch {
             throw error.installerError("cannot remove a temporary file left by an earlier install")
         }
+        return lock
+    }
 
-        // Decide again under the lock: a process that waited finds the seed another one just
-        // installed and reports up to date.
-        let record = InstallRecord.read(path: files.recordPath)
-        if let record, isUpToDate(record, shipped: shipped, files: files) {
-            return try upToDate(record, shipped: shipped, files: files)
-        }
-        let installedFile = try? FileSystem.status(files.destination)
-        let isModified = record != nil && installedFile != nil && installedFile != record?.file
-        try checkFreeSpace(for: shipped, files: files)
-
-        let temporary = TemporaryFile(path: files.newTemporaryPath())
-        let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files))
-        let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
+    /// Steps 4 (backup exclusion) to 7 of ``install()`` for a verified temporary file: the new
+    /// install record, the old seed's sidecars removed, the rename, each flushed.
+    func moveIntoPlace(_ temporary: TemporaryFile, stamp: SeedStamp, digest: FileChecksum, gzip: GzipTrailer?, files: SeedFiles) throws(SeedInstallerError) {
         BackupExclusion.exclude(temporary.path)
-
         do {
             let newRecord = InstallRecord(seedVersion: stamp.seedVersion, schemaVersion: stamp.schemaVersion,
-                                          sha256: copy.sha256, size: copy.size,
-                                          file: try FileSystem.openForReading(temporary.path).status(), gzip: shipped.trailer)
+                                          sha256: digest.sha256, size: digest.size,
+                                          file: try FileSystem.openForReading(temporary.path).status(), gzip: gzip)
             try writeRecord(newRecord, files: files)
         } catch {
             throw error.installerError("cannot write the install record")
@@ -196,24 +218,16 @@ public struct SeedInstaller: Sendable {
         } catch {
             throw error.installerError("cannot move the new seed into place")
         }
-        var why = reason(record: record, stamp: stamp, shipped: shipped)
-        if isModified {
-            let lost = "the installed seed was modified after it was installed; its changes are lost"
-            why = why == "installed file missing or changed" ? lost : lost + "; " + why
-        }
-        return SeedInstallResult(status: isModified ? .replacedModified : .installed, seedVersion: stamp.seedVersion,
-                                 schemaVersion: stamp.schemaVersion, previousSeedVersion: record?.seedVersion,
-                                 previousSchemaVersion: record?.schemaVersion, path: files.destination, reason: why)
     }
 
-    private func upToDate(_ record: InstallRecord, shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
+    func upToDate(_ record: InstallRecord, shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
         // An unstamped gzip's schema version is known only from the record.
         try checkSchemaVersion(record.schemaVersion, path: shipped.path)
         return SeedInstallResult(status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
                                  path: files.destination)
     }
 
-    private func checkSchemaVersion(_ schemaVersion: Int, path: String) throws(SeedInstallerError) {
+    func checkSchemaVersion(_ schemaVersion: Int, path: String) throws(SeedInstallerError) {
         if let expectedSchemaVersion, schemaVersion != expectedSchemaVersion {
             throw SeedInstallerError(code: .schemaMismatch, message: "the shipped seed has schema version \(schemaVersion) but the app expects \(expectedSchemaVersion)", path: path)
         }

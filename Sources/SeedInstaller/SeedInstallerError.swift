@@ -54,6 +54,15 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
         /// ``SeedInstaller/installIfNeeded(schemaVersion:environment:)`` cannot find the shipped
         /// seed or a destination from its convention.
         public static let configuration = Code(name: "configuration")
+        /// The seed delta is malformed (a damaged or hostile file), or does not fit the seed it
+        /// names as its `from` seed. Install the full seed instead.
+        public static let invalidDelta = Code(name: "invalid-delta")
+        /// The seed installed at the destination is not the one the delta applies to (another
+        /// version, a modified file, or nothing installed). Install the full seed instead.
+        public static let deltaBaseMismatch = Code(name: "delta-base-mismatch")
+        /// Applying the delta gave another file than the seed it promises (usually another
+        /// SQLite version, which lays pages out differently). Install the full seed instead.
+        public static let deltaResultMismatch = Code(name: "delta-result-mismatch")
     }
 
     /// What kind of failure this is.

@@ -25,6 +25,8 @@ struct ShippedSeed {
     let trailer: GzipTrailer?
     /// The size of the uncompressed seed when known before decompressing (manifest or plain file).
     let expectedSize: Int64?
+    /// The delta, when the shipped file is one (`seedgen delta`): its stamp is its `to` seed's.
+    var delta: SeedDelta? = nil
 
     /// Looks at the shipped seed without decompressing or reading it whole: the seed is opened
     /// once (its status, its first 4 KiB and, for gzip, its last 8 bytes), the manifest once.
@@ -40,6 +42,11 @@ struct ShippedSeed {
         } catch { throw error.installerError("cannot read the shipped seed") }
         guard let file, let status, status.isRegularFile else {
             throw SeedInstallerError(code: .sourceMissing, message: status == nil ? "the shipped seed does not exist" : "the shipped seed is not a regular file", path: path)
+        }
+        if SeedDelta.isDelta(prefix: prefix) {
+            let delta = try SeedDelta.parse(prefix, path: path)
+            return ShippedSeed(path: path, isCompressed: false, stamp: SeedStamp(schemaVersion: delta.schemaVersion, seedVersion: delta.to.seedVersion),
+                               manifest: nil, manifestPath: nil, trailer: nil, expectedSize: delta.to.size, delta: delta)
         }
         let manifestFile = manifestPath ?? SeedManifest.path(forSeed: path)
         let manifest = try readManifest(path: manifestFile, mustExist: manifestPath != nil)

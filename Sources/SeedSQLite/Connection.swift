@@ -54,7 +54,9 @@ public final class Connection {
         if rc != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(errorMessage)
-            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+            var error = SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+            error.systemErrno = sqlite3_system_errno(handle)
+            throw error
         }
     }
 
@@ -91,8 +93,10 @@ public final class Connection {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : rc,
-                    message: lastErrorMessage, sql: sql)
+        var error = SQLiteError(code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : rc,
+                                message: lastErrorMessage, sql: sql)
+        error.systemErrno = sqlite3_system_errno(handle)
+        return error
     }
 
     /// The version of the SQLite library in use, e.g. `3.40.1`.

@@ -9,6 +9,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     public let message: String
     /// The statement that failed, when there was one.
     public let sql: String?
+    /// The operating system's `errno` behind an I/O failure (`sqlite3_system_errno`), else 0:
+    /// tells a full disk (`ENOSPC`) or file-size limit (`EFBIG`) from other write errors.
+    public var systemErrno: Int32 = 0
 
     public init(code: Int32, message: String, sql: String? = nil) {
         self.code = code

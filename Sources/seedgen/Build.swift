@@ -44,6 +44,7 @@ extension SeedGen {
                   seedgen build netex-export.zip --out netex.sqlite
                   seedgen build txc-folder/ --out txc.sqlite
                   seedgen build old-feed.zip --out seed.sqlite --lenient
+                  seedgen build feed-0317.zip --previous seed-0316.sqlite --out seed-0317.sqlite
                 """)
 
         @Argument(help: ArgumentHelp("Input folders, .zip archives or files.", valueName: "input"))
@@ -57,6 +58,9 @@ extension SeedGen {
 
         @Option(help: ArgumentHelp("The seed version to stamp. Default: a digest of the schema and the inputs.", valueName: "text"))
         var seedVersion: String?
+
+        @Option(help: ArgumentHelp("The seed this build follows: rows keep its ids (matched by their key, or the whole row), new rows get ids above any it gave, references follow; so `seedgen delta` between the two carries only the rows that changed. It must be a seed of the same schema.", valueName: "file"))
+        var previous: String?
 
         @Flag(help: "Keep rows whose reference names no row, with a NULL reference (reported as warnings). Implied by --lenient.")
         var allowDangling = false
@@ -109,6 +113,7 @@ extension SeedGen {
             var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                                        allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)
             options.idMapCapacity = idMapSize
+            options.previous = previous
             options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {

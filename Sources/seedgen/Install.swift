@@ -1,5 +1,6 @@
 import ArgumentParser
 import SeedInstaller
+import SeedSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -28,9 +29,15 @@ extension SeedGen {
             the manifest) or a plain `gzip -9 seed.sqlite` (versions read from the seed once \
             decompressed; the next run compares the gzip trailer and file size instead).
 
+            A seed delta (`seedgen delta OLD NEW --out FILE`, recognised by its first bytes) is \
+            applied to the seed installed at DEST, which must be exactly OLD (else it is \
+            refused, delta-base-mismatch, and nothing changes): a copy of DEST is patched and \
+            compacted beside it, checked to be NEW byte for byte (SHA-256), then renamed into \
+            place like a full seed. Any failure leaves DEST as it was; install the full seed then.
+
             Prints one line starting with `installed`, `replaced-modified` (the installed seed \
-            had been written to since it was installed; those changes are gone) or \
-            `up-to-date` and exits 0; otherwise prints the reason to standard error and exits 1 \
+            had been written to since it was installed; those changes are gone), `patched` (a \
+            delta was applied) or `up-to-date` and exits 0; otherwise prints the reason to standard error and exits 1 \
             (3 when the schema version differs).
 
             Example:
@@ -40,7 +47,7 @@ extension SeedGen {
             """
         )
 
-        @Argument(help: "The shipped seed: seed.sqlite.gz (gzip) or seed.sqlite.")
+        @Argument(help: "The shipped seed: seed.sqlite.gz (gzip) or seed.sqlite; or a delta from the installed seed.")
         var seed: String
 
         @Option(name: .customLong("to"), help: ArgumentHelp("Where to install the seed.", valueName: "dest"))
@@ -58,6 +65,8 @@ extension SeedGen {
         func run() throws {
             // With a file-size limit, report EFBIG as a full disk instead of dying of SIGXFSZ.
             signal(SIGXFSZ, SIG_IGN)
+            // A delta is applied with SQLite: its memory statistics only cost a global mutex.
+            Connection.disableMemoryStatistics()
             let installer = SeedInstaller(source: seed, destination: destination, expectedSchemaVersion: schemaVersion, manifest: manifest)
             do {
                 let result = try installer.install()

@@ -14,6 +14,6 @@ struct SeedGen: ParsableCommand {
               seedgen install seed.sqlite.gz --to /var/lib/app/seed.sqlite
             """,
         version: SeedKit.toolVersion,
-        subcommands: [Build.self, Install.self, Pack.self, Inspect.self, Verify.self, Diff.self, SchemaCommand.self]
+        subcommands: [Build.self, Install.self, Pack.self, Delta.self, Inspect.self, Verify.self, Diff.self, SchemaCommand.self]
     )
 }

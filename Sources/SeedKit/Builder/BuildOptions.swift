@@ -16,6 +16,10 @@ public struct BuildOptions: Sendable {
     /// references to tables whose keys ascend (OSM ids) without a query: 8 bytes a key;
     /// default `IDMap.defaultCapacity` (2,097,152: 16 MiB). 0 turns the maps off.
     public var idMapCapacity = 2_097_152
+    /// The seed this one follows (`--previous`): rows keep its ids, new rows get ids above
+    /// any it gave, and references follow (see `StableIDs`). It must be a seed of the same
+    /// schema. nil numbers rows in input order, as without it.
+    public var previous: String?
     /// Bounds on record, key and nesting sizes (see `InputLimits`).
     public var limits = InputLimits()
     /// Keep going past data errors: a bad value in a nullable column becomes NULL, a row that

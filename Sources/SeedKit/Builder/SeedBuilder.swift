@@ -22,6 +22,8 @@ public struct SeedBuilder {
         do {
             schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: options.inputs, inputs: inputs)
         } catch { throw .schema(error) }
+        var previous: PreviousSeed?
+        if let path = options.previous { previous = try PreviousSeed(path: path, schema: schema) }
 
         let issues = IssueLog()
         let emptyFiles = schema.format == .csv ? inputs.files.filter { $0.size == 0 } : []
@@ -32,7 +34,7 @@ public struct SeedBuilder {
         try checkRequiredFiles(schema: schema, inputs: inputs, issues: issues)
         let database = try SeedDatabase(outputPath: options.output)
         do {
-            return try load(schema: schema, inputs: inputs, issues: issues, database: database, started: clock)
+            return try load(schema: schema, inputs: inputs, issues: issues, database: database, previous: previous, started: clock)
         } catch {
             database.discard()
             switch error {
@@ -44,7 +46,7 @@ public struct SeedBuilder {
         }
     }
 
-    private func load(schema: Schema, inputs: InputSet, issues: IssueLog, database: SeedDatabase,
+    private func load(schema: Schema, inputs: InputSet, issues: IssueLog, database: SeedDatabase, previous: PreviousSeed?,
                       started clock: ContinuousClock.Instant) throws -> BuildSummary {
         let timer = PhaseTimer()
         let extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs).tables() : []
@@ -130,6 +132,12 @@ public struct SeedBuilder {
         }
 
         try database.beginFinishing()
+        var previousMetadata: [(key: String, value: String)] = []
+        if let previous {
+            progress?.phase("keeping ids")
+            previousMetadata = try StableIDs(previous: previous, tables: schema.loadOrder + extraTables.map(\.table),
+                                             connection: connection, timer: timer).run().metadata
+        }
         progress?.phase("indexing")
         for table in schema.loadOrder + extraTables.map(\.table) {
             for statement in table.indexStatements where statement != table.keyIndexStatement && !context.createdIndexes.contains(statement) {
@@ -137,8 +145,8 @@ public struct SeedBuilder {
             }
         }
         timer.mark("indexes")
-        let seedVersion = options.seedVersion ?? Self.defaultSeedVersion(schema: schema, inputs: records)
-        try database.writeMetadata(schema: schema, seedVersion: seedVersion, inputs: records)
+        let seedVersion = options.seedVersion ?? Self.defaultSeedVersion(schema: schema, inputs: records, previous: previous?.identity.seedVersion)
+        try database.writeMetadata(schema: schema, seedVersion: seedVersion, inputs: records, extra: previousMetadata)
         try database.complete(timer: timer) { progress?.phase($0) }
 
         var size = stat()
@@ -180,11 +188,13 @@ public struct SeedBuilder {
         if issues.hasErrors { throw .invalidInput(issues) }
     }
 
-    /// A digest of everything the content depends on: the tool, the schema and the inputs.
-    /// It changes exactly when the seed's content can change.
-    static func defaultSeedVersion(schema: Schema, inputs: [InputRecord]) -> String {
+    /// A digest of everything the content depends on: the tool, the schema, the inputs and,
+    /// with `--previous`, the previous seed's version (its ids). It changes exactly when the
+    /// seed's content can change.
+    static func defaultSeedVersion(schema: Schema, inputs: [InputRecord], previous: String? = nil) -> String {
         var text = "seedgen \(toolVersion)\nschema \(schema.canonicalDescription)\n"
         for input in inputs.sorted(by: { $0.name < $1.name }) { text += "input \(input.name) \(input.sha256)\n" }
+        if let previous { text += "previous \(previous)\n" }
         return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
     }
 }

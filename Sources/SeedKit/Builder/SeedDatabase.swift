@@ -74,8 +74,9 @@ final class SeedDatabase {
         try connection?.execute("PRAGMA cache_size = -\(Self.finishingCacheKiB)")
     }
 
-    /// Writes the versions: `PRAGMA user_version` and the metadata tables.
-    func writeMetadata(schema: Schema, seedVersion: String, inputs: [InputRecord]) throws(SQLiteError) {
+    /// Writes the versions: `PRAGMA user_version` and the metadata tables; `extra` entries of
+    /// `seedgen_metadata` follow the standard ones (`--previous`: see `StableIDs`).
+    func writeMetadata(schema: Schema, seedVersion: String, inputs: [InputRecord], extra: [(key: String, value: String)] = []) throws(SQLiteError) {
         guard let connection else { return }
         try connection.execute("""
             PRAGMA user_version = \(schema.schemaVersion);
@@ -84,7 +85,7 @@ final class SeedDatabase {
             """)
         let metadata = try connection.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
         for (key, value) in [("schema_name", schema.name), ("schema_version", String(schema.schemaVersion)),
-                             ("seed_version", seedVersion), ("tool_version", toolVersion), ("schema_sha256", schema.sha256)] {
+                             ("seed_version", seedVersion), ("tool_version", toolVersion), ("schema_sha256", schema.sha256)] + extra {
             try metadata.run([.text(key), .text(value)])
         }
         let input = try connection.prepare("INSERT INTO seedgen_inputs (name, sha256, bytes, rows, rejected) VALUES (?, ?, ?, ?, ?)")

@@ -1,5 +1,4 @@
 import Foundation
-import SeedSQLite
 
 /// Loads a GeoJSON `FeatureCollection` (GTFS `locations.geojson`) into a table: one row per
 /// feature. A column whose source is `id` gets the feature's id, `properties` and `geometry`

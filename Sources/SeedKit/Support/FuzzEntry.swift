@@ -1,12 +1,14 @@
 import Foundation
 import SeedArchive
+import SeedInstaller
+import SeedSQLite
 
 /// Entry points for the fuzz targets (`Sources/seedfuzz`, `make fuzz`): each feeds one input
 /// of arbitrary bytes through one reader and must return (any error is fine) without a trap,
 /// a hang or unbounded memory. Package-scoped: for `seedfuzz` and the tests, not for apps.
 package enum FuzzEntry {
     /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
-    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson"]
+    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta"]
 
     /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
     /// XML and gzip readers read files).
@@ -18,6 +20,7 @@ package enum FuzzEntry {
         case "gzip": gzip(bytes, scratch: scratch)
         case "manifest": _ = try? SeedManifest.decode(bytes)
         case "geojson": geojson(bytes)
+        case "delta": delta(bytes, scratch: scratch)
         default: fatalError("unknown fuzz target '\(target)'; one of \(targets.joined(separator: ", "))")
         }
     }
@@ -146,6 +149,68 @@ package enum FuzzEntry {
             _ = "\(error)"
         }
     }
+}
+
+extension FuzzEntry {
+    /// A seed delta through the installer's whole apply: header, body records, tables and rows
+    /// checked against a seed, applied, compacted, hashed. A header that parses is pointed at a
+    /// small base seed (its size and SHA-256), so mutated bodies reach the apply instead of
+    /// stopping at the check of the seed they start from.
+    static func delta(_ bytes: [UInt8], scratch: String) {
+        guard let base = deltaBase(scratch: scratch) else { fatalError("seedfuzz: cannot write the delta base seed in \(scratch)") }
+        var input = bytes
+        if let (header, length) = try? DeltaHeader.parse(Array(bytes.prefix(DeltaHeader.maximumLength)), path: "fuzz.delta") {
+            var retargeted = header
+            retargeted.from = DeltaHeader.Seed(seedVersion: header.from.seedVersion, size: base.size, sha256: base.sha256)
+            input = retargeted.encoded() + bytes.dropFirst(length)
+        }
+        let path = scratch + "/fuzz.delta", working = scratch + "/fuzz-working.sqlite", output = scratch + "/fuzz-output.sqlite"
+        guard FileManager.default.createFile(atPath: path, contents: Data(input)) else { return }
+        defer { for file in [working, output] { unlink(file) } }
+        do {
+            let patch = DeltaPatch(delta: try SeedDelta.read(path: path))
+            try patch.checkBody()
+            try patch.apply(base: base.path, working: working, output: output)
+        } catch {
+            _ = "\(error)"
+        }
+    }
+
+    /// The seed the committed delta corpus (`Tests/Fuzz/delta/`) was made from; made once per
+    /// scratch folder. `scripts/fuzz-delta-corpus.py` makes the same seed and its deltas.
+    static func deltaBase(scratch: String) -> (path: String, size: Int64, sha256: String)? {
+        let path = scratch + "/fuzz-base.sqlite"
+        if !FileManager.default.fileExists(atPath: path) {
+            let building = scratch + "/fuzz-base-scratch.sqlite"
+            unlink(building)
+            defer { unlink(building) }
+            do {
+                try Connection(path: building).execute(deltaBaseSQL + "VACUUM INTO '\(path)';")
+            } catch {
+                return nil
+            }
+        }
+        guard let digest = try? FileDigest(path: path) else { return nil }
+        return (path, digest.size, digest.sha256)
+    }
+
+    /// The base seed's SQL: the kinds of table a delta addresses (rowid with an INTEGER
+    /// PRIMARY KEY, rowid with a TEXT PRIMARY KEY, WITHOUT ROWID, `sqlite_stat1`), a unique
+    /// index, and every storage class.
+    static let deltaBaseSQL = """
+        PRAGMA application_id = 1397048644;
+        PRAGMA user_version = 1;
+        CREATE TABLE seedgen_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO seedgen_metadata VALUES ('schema_name', 'fuzz'), ('schema_version', '1'), ('seed_version', 'base');
+        CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, weight REAL, data BLOB, note);
+        CREATE UNIQUE INDEX items_name ON items (name);
+        CREATE TABLE pairs (a INTEGER NOT NULL, b TEXT NOT NULL, c, PRIMARY KEY (a, b)) WITHOUT ROWID;
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
+          INSERT INTO items SELECT i, 'item ' || i, i * 0.25, zeroblob(i % 5), CASE i % 3 WHEN 0 THEN i WHEN 1 THEN 'text' END FROM n;
+        INSERT INTO pairs SELECT id, name, weight FROM items WHERE id % 2 = 0;
+        ANALYZE;
+
+        """
 }
 
 /// Bytes in memory, handed out `chunk` at a time.

@@ -1,0 +1,228 @@
+import SeedSystem
+
+/// Reads a seed delta file: its header, then its body one record at a time, with bounded
+/// memory, checking everything a damaged or hostile file can get wrong.
+///
+/// ```swift
+/// let reader = try DeltaReader(path: "2-to-3.delta")
+/// print(reader.header.to.seedVersion)
+/// while true {
+///     let record = try reader.next()
+///     if record == .end { break }
+///     // ...
+/// }
+/// ```
+///
+/// Every count and length is checked before it is used: a name is at most 4 KiB, a table has
+/// at most 32,767 columns, a text or blob value at most ``DeltaWriter/maximumValueBytes``, and
+/// the whole body at most the header's ``DeltaHeader/bodyLimit`` (a decompression bomb stops
+/// there). Records must come in the body's order (see ``DeltaRecord``). ``next()`` returns
+/// `.end` only once the gzip stream has ended and its CRC-32 and size were checked, with
+/// nothing after it. Not thread-safe.
+public final class DeltaReader {
+    /// The delta file.
+    public let path: String
+    /// Its header.
+    public let header: DeltaHeader
+    /// Where the body (the gzip stream) starts in the file.
+    public let bodyOffset: Int
+    private let gzip: GzipReader
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var start = 0
+    private var end = 0
+    /// Body bytes consumed so far (for messages and the body limit).
+    public private(set) var bodyBytes: Int64 = 0
+    private let bodyLimit: Int64
+    private var state = DeltaCoding.ColumnState()
+    private var table: DeltaTable?
+    private var inChanges = false
+    private var isDone = false
+
+    /// Opens `path`, reads and checks its header, and starts its body.
+    /// - Throws: `DeltaError` (`.io`, `.notADelta`, `.unsupportedVersion`, `.invalidHeader`,
+    ///   `.truncated`, `.corrupt`).
+    public init(path: String) throws(DeltaError) {
+        self.path = path
+        let prefix: [UInt8]
+        do { prefix = try FileSystem.openForReading(path).readBytes(DeltaHeader.maximumLength, at: 0) } catch {
+            throw DeltaError(code: .io, message: "cannot read the delta", path: path, systemError: error.text, errno: error.errno)
+        }
+        (header, bodyOffset) = try DeltaHeader.parse(prefix, path: path)
+        bodyLimit = header.bodyLimit
+        do { gzip = try GzipReader(path: path, offset: Int64(bodyOffset)) } catch { throw DeltaError(error, path: path) }
+        buffer = .allocate(byteCount: 65536, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// The next record; `.end` at the checked end of the body (and again on every later call).
+    public func next() throws(DeltaError) -> DeltaRecord {
+        if isDone { return .end }
+        let tag = try byte()
+        switch tag {
+        case DeltaCoding.endTag:
+            guard try !fill() else { throw invalid("bytes after the end record") }
+            isDone = true
+            return .end
+        case DeltaCoding.tableTag:
+            let nameLength = try length(limit: DeltaCoding.maximumNameBytes, of: "a table name")
+            let nameBytes = try bytes(nameLength)
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            guard nameLength > 0, name.utf8.elementsEqual(nameBytes), !nameBytes.contains(0) else {
+                throw invalid("a table name that is empty or not UTF-8 text")
+            }
+            if let table, !DeltaWriter.isOrdered(table.name, before: name) {
+                throw invalid("table '\(name)' after '\(table.name)': tables go in increasing name order, once each")
+            }
+            let kind = try byte()
+            guard kind <= 1 else { throw invalid("table '\(name)': key kind \(kind) (0 or 1)") }
+            let keyCount = try length(limit: DeltaCoding.maximumColumns, of: "a key column count")
+            let valueCount = try length(limit: DeltaCoding.maximumColumns - keyCount, of: "a column count")
+            guard kind == 0 ? keyCount >= 1 : keyCount == 1 else {
+                throw invalid("table '\(name)': \(keyCount) key columns for a \(kind == 1 ? "rowid" : "WITHOUT ROWID") table")
+            }
+            let next = DeltaTable(name: name, isRowID: kind == 1, keyCount: keyCount, valueCount: valueCount)
+            table = next
+            inChanges = false
+            state.reset(for: next)
+            return .table(next)
+        case DeltaCoding.deleteTag, DeltaCoding.deletePrefixTag:
+            guard !inChanges else { throw invalid("a delete after an insert or update in table '\(table?.name ?? "")'") }
+            var prefix: Int?
+            if tag == DeltaCoding.deletePrefixTag {
+                guard let table, !table.isRowID else { throw invalid("a delete by key prefix outside a WITHOUT ROWID table") }
+                let count = try length(limit: table.keyCount - 1, of: "a key prefix")
+                guard count >= 1 else { throw invalid("an empty key prefix") }
+                prefix = count
+            }
+            return .delete(key: try key(length: prefix).key)
+        case DeltaCoding.insertTag:
+            inChanges = true
+            let (key, count) = try key()
+            var values: [DeltaValue] = []
+            values.reserveCapacity(count)
+            for index in 0..<count { values.append(try value(state: &state.values[index])) }
+            return .insert(key: key, values: values)
+        case DeltaCoding.updateTag:
+            inChanges = true
+            let (key, count) = try key()
+            let mask = try bytes((count + 7) / 8)
+            var changes: [DeltaRecord.Change] = []
+            for index in 0..<count where mask[index / 8] & (1 << UInt8(index % 8)) != 0 {
+                changes.append(DeltaRecord.Change(column: index, value: try value(state: &state.values[index])))
+            }
+            let unused = count % 8 == 0 ? 0 : mask[mask.count - 1] >> UInt8(count % 8)
+            guard !changes.isEmpty, unused == 0 else { throw invalid("an update whose column mask is empty or names columns the table does not have") }
+            return .update(key: key, changes: changes)
+        default:
+            throw invalid("unknown record tag \(tag)")
+        }
+    }
+
+    /// A row's key (or its first `length` values), and the number of other values a row of its
+    /// table has.
+    /// Reads the rest of the body's gzip stream without decoding records: checks, cheaply,
+    /// that the body is whole (CRC-32 and size) and within its limit.
+    public func checkStream() throws(DeltaError) {
+        while try fill() { start = end }
+    }
+
+    private func key(length: Int? = nil) throws(DeltaError) -> (key: [DeltaValue], valueCount: Int) {
+        guard let table else { throw invalid("a row before the first table") }
+        var key: [DeltaValue] = []
+        key.reserveCapacity(table.keyCount)
+        for index in 0..<(length ?? table.keyCount) { key.append(try value(state: &state.keys[index])) }
+        if table.isRowID {
+            guard case .integer = key[0] else { throw invalid("a rowid that is not an integer in table '\(table.name)'") }
+        }
+        return (key, table.valueCount)
+    }
+
+    private func value(state previous: inout Int64?) throws(DeltaError) -> DeltaValue {
+        let tag = try byte()
+        switch tag {
+        case DeltaCoding.nullTag:
+            previous = nil
+            return .null
+        case DeltaCoding.integerTag:
+            let number = DeltaCoding.unzigzag(try varint())
+            previous = number
+            return .integer(number)
+        case DeltaCoding.integerDeltaTag:
+            guard let last = previous else { throw invalid("an integer difference in a column whose last value was not an integer") }
+            let number = last &+ DeltaCoding.unzigzag(try varint())
+            previous = number
+            return .integer(number)
+        case DeltaCoding.realTag:
+            let raw = try bytes(8)
+            previous = nil
+            return .real(Double(bitPattern: raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+        case DeltaCoding.textTag, DeltaCoding.blobTag:
+            let count = try length(limit: DeltaCoding.maximumValueBytes, of: "a value")
+            let raw = try bytes(count)
+            previous = nil
+            return tag == DeltaCoding.textTag ? .text(raw) : .blob(raw)
+        default:
+            throw invalid("unknown value tag \(tag)")
+        }
+    }
+
+    /// A varint that is a count or length, checked against `limit` before anything uses it.
+    private func length(limit: Int, of what: String) throws(DeltaError) -> Int {
+        let value = try varint()
+        guard value <= UInt64(limit) else { throw invalid("\(what) of \(value); at most \(limit)") }
+        return Int(value)
+    }
+
+    private func varint() throws(DeltaError) -> UInt64 {
+        var value: UInt64 = 0
+        for index in 0..<10 {
+            let byte = try byte()
+            if index == 9 && byte > 1 { break }
+            value |= UInt64(byte & 0x7f) << UInt64(7 * index)
+            if byte < 0x80 { return value }
+        }
+        throw invalid("a number longer than 64 bits")
+    }
+
+    private func byte() throws(DeltaError) -> UInt8 {
+        guard try fill() else { throw truncated() }
+        let value = buffer[start]
+        start += 1
+        return value
+    }
+
+    private func bytes(_ count: Int) throws(DeltaError) -> [UInt8] {
+        var result = [UInt8]()
+        result.reserveCapacity(count)
+        while result.count < count {
+            guard try fill() else { throw truncated() }
+            let taken = min(count - result.count, end - start)
+            result += UnsafeRawBufferPointer(rebasing: buffer[start..<start + taken])
+            start += taken
+        }
+        return result
+    }
+
+    /// Decompresses more when the buffer is used up; false at the checked end of the stream.
+    private func fill() throws(DeltaError) -> Bool {
+        if start < end { return true }
+        bodyBytes += Int64(end)
+        start = 0
+        do { end = try gzip.read(into: buffer) } catch { throw DeltaError(error, path: path) }
+        guard bodyBytes + Int64(end) <= bodyLimit else {
+            throw invalid("the body decompresses to more than \(bodyLimit) bytes, more than a delta between seeds of \(header.from.size) and \(header.to.size) bytes can need")
+        }
+        return end > 0
+    }
+
+    private func truncated() -> DeltaError {
+        DeltaError(code: .truncated, message: "the body ends inside a record (at byte \(bodyBytes + Int64(start)) of the body)", path: path)
+    }
+
+    private func invalid(_ message: String) -> DeltaError {
+        DeltaError(code: .invalidBody, message: "\(message) (at byte \(bodyBytes + Int64(start)) of the body)", path: path)
+    }
+}

@@ -1,0 +1,103 @@
+import SeedArchive
+import SeedSystem
+
+/// A seed delta: the rows that changed between two seeds, which turns exactly one seed into
+/// exactly another, written by `seedgen delta OLD.sqlite NEW.sqlite --out FILE`.
+///
+/// Install it like a seed: ``SeedInstaller`` recognises a delta by its first bytes and applies
+/// it to the seed installed at the destination, which must be, byte for byte, the delta's
+/// ``from`` seed. The result is, byte for byte, its ``to`` seed (its SHA-256 is checked), with
+/// every guarantee of an install: lock, temporary files, verification, sidecars removed, atomic
+/// rename, install record. The result's status is ``SeedInstallResult/Status/patched``.
+///
+/// ```swift
+/// let delta = try SeedDelta.read(path: downloads + "/seed.delta")
+/// if delta.from.seedVersion == installedVersion {
+///     let result = try SeedInstaller(source: downloads + "/seed.delta",
+///                                    destination: appData + "/seed.sqlite").install()
+///     print(result)   // patched seed-version=... (was seed-version=...) ...
+/// }
+/// ```
+///
+/// When applying fails (another seed installed, a damaged delta, a result that is not the
+/// promised file because this device's SQLite lays pages out differently), the installed seed
+/// is unchanged and the error's code says so (``SeedInstallerError/Code/deltaBaseMismatch``,
+/// ``SeedInstallerError/Code/invalidDelta``, ``SeedInstallerError/Code/deltaResultMismatch``):
+/// install the full seed instead.
+///
+/// Reading a delta's header costs one small read; nothing else of the file is read.
+public struct SeedDelta: Sendable, Equatable {
+    /// One side of a delta: the seed it applies to, or the seed it produces.
+    public struct Seed: Sendable, Equatable {
+        /// The seed version (`seed_version` in the seed's `seedgen_metadata`).
+        public let seedVersion: String
+        /// The seed file's size in bytes.
+        public let size: Int64
+        /// The seed file's SHA-256, 64 lower-case hexadecimal digits.
+        public let sha256: String
+    }
+
+    /// The delta file.
+    public let path: String
+    /// The schema version of both seeds (a delta never changes it: a new schema ships as a
+    /// full seed).
+    public let schemaVersion: Int
+    /// The schema's name, when the delta records it.
+    public let schemaName: String?
+    /// The seed the delta applies to, exactly.
+    public let from: Seed
+    /// The seed it produces, byte for byte.
+    public let to: Seed
+    let header: DeltaHeader
+
+    init(path: String, header: DeltaHeader) {
+        self.path = path
+        self.header = header
+        schemaVersion = header.schemaVersion
+        schemaName = header.schemaName
+        from = Seed(header.from)
+        to = Seed(header.to)
+    }
+
+    /// Reads the header of the delta at `path` (its first few hundred bytes).
+    /// - Throws: ``SeedInstallerError`` `.sourceMissing` when there is no such file,
+    ///   `.invalidDelta` when it is not a delta or its header is malformed, `.truncated` when
+    ///   the file ends inside its header.
+    public static func read(path: String) throws(SeedInstallerError) -> SeedDelta {
+        let file: FileDescriptor?, prefix: [UInt8]
+        do { file = try FileSystem.openIfExists(path) } catch { throw error.installerError("cannot read the delta") }
+        guard let file else { throw SeedInstallerError(code: .sourceMissing, message: "the delta does not exist", path: path) }
+        do { prefix = try file.readBytes(DeltaHeader.maximumLength, at: 0) } catch { throw error.installerError("cannot read the delta") }
+        return try parse(prefix, path: path)
+    }
+
+    /// True when `bytes`, the first bytes of a file, are those of a seed delta.
+    public static func isDelta<Bytes: Collection>(prefix bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        DeltaHeader.hasMagic(bytes)
+    }
+
+    /// The delta whose file starts with `prefix` (at least its header).
+    static func parse(_ prefix: [UInt8], path: String) throws(SeedInstallerError) -> SeedDelta {
+        do { return SeedDelta(path: path, header: try DeltaHeader.parse(prefix, path: path).header) } catch {
+            throw installerError(error)
+        }
+    }
+
+    /// Maps a delta format failure to the installer's codes.
+    static func installerError(_ error: DeltaError) -> SeedInstallerError {
+        let code: SeedInstallerError.Code
+        switch error.code {
+        case .truncated: code = .truncated
+        case .corrupt: code = .corrupt
+        case .io: code = error.errno.map { SystemCallError(call: "", path: "", errno: $0).isOutOfSpace } == true ? .diskFull : .fileSystem
+        default: code = .invalidDelta
+        }
+        return SeedInstallerError(code: code, message: error.message, path: error.path, systemError: error.systemError, errno: error.errno)
+    }
+}
+
+extension SeedDelta.Seed {
+    init(_ seed: DeltaHeader.Seed) {
+        self.init(seedVersion: seed.seedVersion, size: seed.size, sha256: seed.sha256)
+    }
+}

@@ -1,0 +1,188 @@
+import SeedArchive
+import SeedInstaller
+import SeedSQLite
+
+/// Gives the rows of a build the ids they had in the previous seed (`seedgen build --previous`),
+/// so that a seed differs from the one before only in the rows whose data changed, and a delta
+/// between them (`seedgen delta`) stays that small.
+///
+/// It runs once every row is loaded, before the indexes are built, in set-based SQL over the
+/// scratch database with the previous seed attached read-only (memory stays bounded whatever
+/// the size; scratch tables go to SQLite's temporary files):
+///
+/// 1. Ids, per table with an id, in load order: a row whose key (the table's natural key; the
+///    whole row, references included, for a table without one) is in the previous seed keeps
+///    that row's id. Rows that share a key (a table without one may repeat a row) are paired
+///    in id order. The other rows get ids above the table's high-water mark, in input order:
+///    the largest of the previous seed's ids and of the `max_id.<table>` it recorded, so the id
+///    of a row removed two versions ago is never given again. Keys that hold references are
+///    compared through the referenced rows' new ids.
+/// 2. Rows, per table: the loaded rows, their ids and references (`*_ref`, parent links,
+///    `WITHOUT ROWID` keys such as `stop_times (trip_ref, stop_sequence)`) renumbered, go to a
+///    scratch table. The table is then refilled from the previous seed's rows as they are
+///    stored (a raw copy), and the differences are applied to it by key with the records a
+///    delta carries (`TableComparison`, `DeltaTableEditor`). A delta from the previous seed
+///    thus makes exactly these rows, byte for byte: unchanged rows keep their stored form
+///    (SQLite keeps the column count of a record written before `ALTER TABLE ADD COLUMN`),
+///    changed ones get the form INSERT and UPDATE give them. A table the previous seed lacks,
+///    or defines otherwise (an `extra_` table of a changed file), is refilled from the scratch
+///    table.
+///
+/// The high-water marks and the previous seed's version are recorded in `seedgen_metadata`
+/// (`max_id.<table>`, `previous_seed_version`).
+struct StableIDs {
+    let previous: PreviousSeed
+    /// The tables in load order, then the extra tables.
+    let tables: [Table]
+    let connection: Connection
+    /// Marks each table's two steps (`SEEDGEN_TRACE=1`).
+    var timer: PhaseTimer?
+
+    /// What one table's ids became.
+    struct Outcome: Equatable {
+        var table: String
+        /// Rows that kept the previous seed's id.
+        var kept: Int64
+        /// Rows given a new id.
+        var added: Int64
+    }
+
+    /// Renumbers and refills every table.
+    /// - Returns: the `seedgen_metadata` entries to record, and what each table's ids became.
+    func run() throws -> (metadata: [(key: String, value: String)], outcomes: [Outcome]) {
+        try SeedIdentity.attach(previous.path, as: "previous", to: connection)
+        defer { try? connection.execute("DETACH DATABASE previous") }
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
+        var metadata: [(key: String, value: String)] = [(PreviousSeed.versionKey, previous.identity.seedVersion)]
+        var outcomes: [Outcome] = []
+        var renumbered = Set<String>()
+        defer { for name in renumbered { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(mapName(name)))") } }
+        for table in tables where !table.withoutRowID {
+            let (highWater, outcome, isIdentity) = try numberIDs(of: table, renumbered: renumbered)
+            if !isIdentity { renumbered.insert(table.name) }
+            if let outcome { outcomes.append(outcome) }
+            metadata.append((PreviousSeed.maximumIDPrefix + table.name, String(highWater)))
+            timer?.mark("ids \(table.name)")
+        }
+        for table in tables {
+            try refill(table, renumbered: renumbered)
+            timer?.mark("rows \(table.name)")
+        }
+        for name in renumbered { try connection.execute("DROP TABLE temp.\(q(mapName(name)))") }
+        renumbered = []
+        try connection.execute("COMMIT")
+        return (metadata, outcomes)
+    }
+
+    // MARK: - Ids
+
+    /// Fills the table's id map, `temp."seedgen_ids_<table>" (new, stable)`.
+    /// - Returns: the new high-water mark, the counts, and whether every id stayed as loaded
+    ///   (then the map is dropped).
+    private func numberIDs(of table: Table, renumbered: Set<String>) throws -> (Int64, Outcome?, Bool) {
+        let name = q(table.name), id = q(table.rowID), map = "temp.\(q(mapName(table.name)))"
+        let previousSQL = try definition(of: table.name, in: "previous")
+        let loadedMaximum = try connection.scalar("SELECT max(\(id)) FROM main.\(name)")?.integer ?? 0
+        guard let previousSQL else { return (loadedMaximum, nil, true) }
+        let recorded = previous.recordedMaximumID(table.name) ?? 0
+        let previousMaximum = try connection.scalar("SELECT max(\(id)) FROM previous.\(name)")?.integer ?? 0
+        let highWater = max(recorded, previousMaximum, 0)
+
+        try connection.execute("CREATE TEMP TABLE \(q(mapName(table.name))) (new INTEGER PRIMARY KEY, stable INTEGER)")
+        if previousSQL == (try definition(of: table.name, in: "main")) {
+            let key = table.key.isEmpty ? table.layout.filter { $0.role != .rowID }.map(\.name) : table.key
+            let keyNames = key.indices.map { "k\($0)" }
+            let oldKeys = key.map { "t.\(q($0))" }
+            let newKeys = key.map { mapped(table, column: $0, renumbered: renumbered) }
+            func select(_ expressions: [String]) -> String {
+                zip(expressions, keyNames).map { "\($0) AS \($1)" }.joined(separator: ", ")
+                    + ", row_number() OVER (PARTITION BY \(expressions.joined(separator: ", ")) ORDER BY t.\(id)) AS n"
+            }
+            let matching = (keyNames.map { "o.\($0) IS n.\($0)" } + ["o.n = n.n"]).joined(separator: " AND ")
+            // Rows sharing a key are paired in id order (n); the previous side is indexed.
+            try connection.execute("""
+                CREATE TEMP TABLE seedgen_previous_keys AS SELECT t.\(id) AS id, \(select(oldKeys)) FROM previous.\(name) AS t;
+                CREATE INDEX temp.seedgen_previous_keys_key ON seedgen_previous_keys (\(keyNames.joined(separator: ", ")), n);
+                INSERT INTO \(map) (new, stable)
+                  SELECT n.id, o.id FROM (SELECT t.\(id) AS id, \(select(newKeys)) FROM main.\(name) AS t) AS n
+                    LEFT JOIN temp.seedgen_previous_keys AS o ON \(matching);
+                DROP TABLE temp.seedgen_previous_keys;
+                """)
+        } else {
+            try connection.execute("INSERT INTO \(map) (new, stable) SELECT \(id), NULL FROM main.\(name)")
+        }
+        let kept = try connection.scalar("SELECT count(stable) FROM \(map)")?.integer ?? 0
+        let added = try connection.scalar("SELECT count(*) FROM \(map) WHERE stable IS NULL")?.integer ?? 0
+        try connection.execute("""
+            UPDATE \(map) SET stable = \(highWater) + u.r
+              FROM (SELECT new, row_number() OVER (ORDER BY new) AS r FROM \(map) WHERE stable IS NULL) AS u
+              WHERE \(map).new = u.new;
+            CREATE UNIQUE INDEX temp.\(q(mapName(table.name) + "_stable")) ON \(q(mapName(table.name))) (stable);
+            """)
+        let maximum = try connection.scalar("SELECT max(stable) FROM \(map)")?.integer ?? 0
+        let isIdentity = try connection.scalar("SELECT count(*) FROM \(map) WHERE new <> stable")?.integer == 0
+        if isIdentity { try connection.execute("DROP TABLE \(map)") }
+        return (max(highWater, maximum), Outcome(table: table.name, kept: kept, added: added), isIdentity)
+    }
+
+    /// The SQL for column `column` of a row `t` of `table` with its references renumbered.
+    private func mapped(_ table: Table, column: String, renumbered: Set<String>) -> String {
+        var target: String?
+        if column == table.rowID && !table.withoutRowID { target = table.name }
+        if let parent = table.parent, parent.column == column { target = parent.table }
+        if let reference = table.references.first(where: { $0.column == column }) { target = reference.to }
+        guard let target, renumbered.contains(target) else { return "t.\(q(column))" }
+        return "(SELECT stable FROM temp.\(q(mapName(target))) WHERE new = t.\(q(column)))"
+    }
+
+    // MARK: - Rows
+
+    /// Renumbers the table's rows into a scratch table, then refills the table: from the
+    /// previous seed's rows and the differences when it has the same table, else from the
+    /// scratch table.
+    private func refill(_ table: Table, renumbered: Set<String>) throws {
+        let name = q(table.name)
+        guard let sql = try definition(of: table.name, in: "main") else { return }
+        let previousSQL = try definition(of: table.name, in: "previous")
+        let layout = table.layout
+        let changesRows = layout.contains { mapped(table, column: $0.name, renumbered: renumbered) != "t.\(q($0.name))" }
+        guard previousSQL == sql || changesRows else { return }
+
+        let scratch = "seedgen_new_" + table.name
+        let prefix = "CREATE TABLE \(name) "
+        guard sql.hasPrefix(prefix) else { throw BuildError.output(path: table.name, message: "unexpected table definition: \(sql)") }
+        try connection.execute("CREATE TEMP TABLE \(q(scratch)) " + sql.dropFirst(prefix.count))
+        defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(scratch))") }
+        // Not sorted: kept rows come in nearly their previous order and new ones last, so the
+        // scratch table's b-tree mostly appends.
+        let columns = layout.map { mapped(table, column: $0.name, renumbered: renumbered) }.joined(separator: ", ")
+        try connection.execute("""
+            INSERT INTO temp.\(q(scratch)) SELECT \(columns) FROM main.\(name) AS t;
+            DELETE FROM main.\(name);
+            """)
+        timer?.mark("renumber \(table.name)")
+        guard previousSQL == sql else {
+            try connection.execute("INSERT INTO main.\(name) SELECT * FROM temp.\(q(scratch))")
+            return
+        }
+        // A raw copy (SQLite's transfer optimization: the table is empty, its schema the same),
+        // then the differences, as a delta would apply them.
+        try connection.execute("INSERT INTO main.\(name) SELECT * FROM previous.\(name)")
+        timer?.mark("copy \(table.name)")
+        let shape = try DeltaTableShape.read(connection, schema: "main", table: table.name)
+        let editor = try DeltaTableEditor(shape.deltaTable, connection: connection)
+        _ = try TableComparison(shape: shape, old: ("previous", table.name), new: ("temp", scratch), connection: connection).run { record in
+            try editor.apply(record)
+        }
+        try editor.finish()
+    }
+
+    /// The table's `CREATE TABLE` text in database `schema`; nil when it has no such table.
+    private func definition(of table: String, in schema: String) throws -> String? {
+        try connection.scalar("SELECT sql FROM \(q(schema)).sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)])?.text
+    }
+
+    private func mapName(_ table: String) -> String { "seedgen_ids_" + table }
+    private func q(_ identifier: String) -> String { quoted(identifier) }
+}
