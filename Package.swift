@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .executable(name: "seedgen", targets: ["seedgen"]),
         .library(name: "SeedInstaller", targets: ["SeedInstaller"]),
+        // Over the network: a separate product, so that SeedInstaller stays free of networking.
+        .library(name: "SeedUpdater", targets: ["SeedUpdater"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
     ],
     dependencies: [
@@ -39,6 +41,10 @@ let package = Package(
         // swift-crypto's BoringSSL elsewhere).
         .target(name: "SeedInstaller", dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive"]),
 
+        // Fetches seeds and deltas from a channel (`seedgen publish`) and installs them with
+        // SeedInstaller: URLSession (FoundationNetworking on Linux).
+        .target(name: "SeedUpdater", dependencies: ["SeedInstaller", "SeedArchive"]),
+
         // Build time: readers, schema, mapping, resolver, writer. It links the installer so that
         // `seedgen delta` proves each delta with the code apps apply it with.
         .target(
@@ -52,7 +58,7 @@ let package = Package(
 
         .executableTarget(
             name: "seedgen",
-            dependencies: ["SeedKit", "SeedInstaller", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SeedKit", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).
@@ -68,6 +74,10 @@ let package = Package(
         .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedInstaller", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
-        .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
+        .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedInstaller", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
+        // A loopback HTTP server that misbehaves on request (cuts, stalls, wrong bytes), and
+        // seeds of consecutive days to publish, for the channel's and the updater's fault tests.
+        .target(name: "ChannelTestSupport", dependencies: ["SeedArchive", "SeedTestSupport"], path: "Tests/ChannelTestSupport"),
     ]
 )

@@ -748,7 +748,15 @@ def run_delta_job(bench):
             name = os.path.basename(os.path.normpath(args.delta_real))
             seeds, _ = delta_chain(bench, name, days, folder)
             for apart, (old, new) in [("a day", (seeds[0], seeds[1])), (f"{len(seeds) - 1} days", (seeds[0], seeds[-1]))]:
-                f = measure_delta(bench, f"{name} {apart} apart", old, new, folder, reps)
+                try:
+                    f = measure_delta(bench, f"{name} {apart} apart", old, new, folder, reps)
+                except CommandFailed as e:
+                    if apart == "a day":
+                        raise
+                    # A delta across several versions of a chain may fail its own check
+                    # (Documentation/updating.md, Limits): a finding, not a failure.
+                    bench.notes.append(f"delta: {name} {apart} apart: seedgen delta refused it ({e.detail.strip()[:300]})")
+                    continue
                 bench.ratio_lines.append(f"{name}, {apart} apart: delta {f['delta'] / MB:.2f} MB = {f['delta'] / f['gz']:.1%} of the "
                                          f"{f['gz'] / MB:.2f} MB .gz; apply {f['apply'][0]:.2f} s vs install {f['full'][0]:.2f} s "
                                          f"({f['apply'][0] / f['full'][0]:.1f}x), peak RSS {f['apply'][2] / 1024:.0f} MB")

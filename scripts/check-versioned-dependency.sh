@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks what an app developer does first: depend on a tagged release of this repository with
-# `.package(url:, from:)` and build with the SeedInstaller product and with the SeedKit product.
+# `.package(url:, from:)` and build with the SeedInstaller, SeedUpdater and SeedKit products.
 # SwiftPM refuses a versioned dependency whose targets use unsafeFlags, so this fails if one
 # comes back. It clones the committed HEAD into a temporary folder, tags it 1.0.0, creates a
 # fresh package depending on it by file:// URL, and builds it (debug, a few minutes: the whole
@@ -16,7 +16,7 @@ git clone -q . "$work/seedgen"
 git -C "$work/seedgen" tag -l | xargs -r git -C "$work/seedgen" tag -d >/dev/null
 git -C "$work/seedgen" tag 1.0.0
 
-mkdir -p "$work/Consumer/Sources/InstallerApp" "$work/Consumer/Sources/BuilderTool"
+mkdir -p "$work/Consumer/Sources/InstallerApp" "$work/Consumer/Sources/UpdaterApp" "$work/Consumer/Sources/BuilderTool"
 cat > "$work/Consumer/Package.swift" <<SWIFT
 // swift-tools-version:6.0
 import PackageDescription
@@ -29,6 +29,7 @@ let package = Package(
     ],
     targets: [
         .executableTarget(name: "InstallerApp", dependencies: [.product(name: "SeedInstaller", package: "seedgen")]),
+        .executableTarget(name: "UpdaterApp", dependencies: [.product(name: "SeedUpdater", package: "seedgen")]),
         .executableTarget(name: "BuilderTool", dependencies: [.product(name: "SeedKit", package: "seedgen")]),
     ]
 )
@@ -37,6 +38,12 @@ cat > "$work/Consumer/Sources/InstallerApp/main.swift" <<'SWIFT'
 import SeedInstaller
 let installer = SeedInstaller(source: "seed.sqlite.gz", destination: "/tmp/seed.sqlite", expectedSchemaVersion: 1)
 print(installer.destination)
+SWIFT
+cat > "$work/Consumer/Sources/UpdaterApp/main.swift" <<'SWIFT'
+import Foundation
+import SeedUpdater
+let updater = SeedUpdater(channel: URL(string: "https://example.com/seeds/")!, destination: URL(fileURLWithPath: "/tmp/seed.sqlite"))
+print(updater.indexURL)
 SWIFT
 cat > "$work/Consumer/Sources/BuilderTool/main.swift" <<'SWIFT'
 import SeedKit
@@ -48,5 +55,6 @@ cd "$work/Consumer"
 grep -q '"version" : "1.0.0"' Package.resolved || { echo "seedgen did not resolve to the 1.0.0 tag" >&2; cat Package.resolved >&2; exit 1; }
 "$SWIFT" build
 "$(${SWIFT} build --show-bin-path)/InstallerApp" >/dev/null
+"$(${SWIFT} build --show-bin-path)/UpdaterApp" >/dev/null
 "$(${SWIFT} build --show-bin-path)/BuilderTool" >/dev/null
-echo "ok   a clone tagged 1.0.0 resolves with from: and builds with SeedInstaller and with SeedKit"
+echo "ok   a clone tagged 1.0.0 resolves with from: and builds with SeedInstaller, SeedUpdater and SeedKit"

@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// The header of a seed delta file (`seedgen delta`): which seed it turns into which.
 ///
 /// A delta file is this header, in text, followed by a gzip stream (the body, see
@@ -101,6 +103,19 @@ public struct DeltaHeader: Equatable, Sendable {
         if let sqliteVersion { lines.append("sqlite-version=\(sqliteVersion)") }
         if let toolVersion { lines.append("tool-version=\(toolVersion)") }
         return Array((lines.joined(separator: "\n") + "\n\n").utf8)
+    }
+
+    /// Reads the header of the delta file at `path` (its first few hundred bytes) without
+    /// touching its body: which seeds it joins (versions, sizes, SHA-256s) and the schema
+    /// version, for choosing a delta before applying it.
+    /// - Returns: the header and its length in bytes (where the body starts).
+    /// - Throws: `DeltaError` `.io` when the file cannot be read, else as ``parse(_:path:)``.
+    public static func read(path: String) throws(DeltaError) -> (header: DeltaHeader, length: Int) {
+        let prefix: [UInt8]
+        do { prefix = try FileSystem.openForReading(path).readBytes(maximumLength, at: 0) } catch {
+            throw DeltaError(code: .io, message: "cannot read the delta", path: path, systemError: error.text, errno: error.errno)
+        }
+        return try parse(prefix, path: path)
     }
 
     /// Parses the header at the start of `bytes` (the file's first bytes, at least the whole

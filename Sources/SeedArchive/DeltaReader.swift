@@ -1,5 +1,3 @@
-import SeedSystem
-
 /// Reads a seed delta file: its header, then its body one record at a time, with bounded
 /// memory, checking everything a damaged or hostile file can get wrong.
 ///
@@ -43,11 +41,7 @@ public final class DeltaReader {
     ///   `.truncated`, `.corrupt`).
     public init(path: String) throws(DeltaError) {
         self.path = path
-        let prefix: [UInt8]
-        do { prefix = try FileSystem.openForReading(path).readBytes(DeltaHeader.maximumLength, at: 0) } catch {
-            throw DeltaError(code: .io, message: "cannot read the delta", path: path, systemError: error.text, errno: error.errno)
-        }
-        (header, bodyOffset) = try DeltaHeader.parse(prefix, path: path)
+        (header, bodyOffset) = try DeltaHeader.read(path: path)
         bodyLimit = header.bodyLimit
         do { gzip = try GzipReader(path: path, offset: Int64(bodyOffset)) } catch { throw DeltaError(error, path: path) }
         buffer = .allocate(byteCount: 65536, alignment: 16)

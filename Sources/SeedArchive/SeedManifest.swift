@@ -37,10 +37,14 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     public var toolVersion: String?
     /// The schema's name, if recorded.
     public var schemaName: String?
+    /// The publication sequence (`seedgen pack --sequence`, `seedgen publish`), if any: an
+    /// installer does not replace an installed seed of a higher sequence with this one.
+    public var sequence: Int64?
 
     /// Creates a manifest from its fields.
     public init(schemaVersion: Int, seedVersion: String, sha256: String, size: Int64, gzipSha256: String,
-                gzipSize: Int64, tables: [String: Int64], toolVersion: String? = nil, schemaName: String? = nil) {
+                gzipSize: Int64, tables: [String: Int64], toolVersion: String? = nil, schemaName: String? = nil,
+                sequence: Int64? = nil) {
         self.schemaVersion = schemaVersion
         self.seedVersion = seedVersion
         self.sha256 = sha256
@@ -50,6 +54,7 @@ public struct SeedManifest: Codable, Equatable, Sendable {
         self.tables = tables
         self.toolVersion = toolVersion
         self.schemaName = schemaName
+        self.sequence = sequence
     }
 
     /// Creates a manifest from the stamp written into the gzip header and what the
@@ -92,8 +97,8 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     public static func decode(_ bytes: [UInt8], path: String = "<manifest>", readingTables: Bool = true) throws(SeedManifestError) -> SeedManifest {
         var schemaVersion: Int?, seedVersion: String?, sha256: String?, size: Int64?
         var gzipSha256: String?, gzipSize: Int64?, tables: [String: Int64]?
-        var toolVersion: String?, schemaName: String?
-        let known = ["schemaVersion", "seedVersion", "sha256", "size", "gzipSha256", "gzipSize", "tables", "toolVersion", "schemaName"]
+        var toolVersion: String?, schemaName: String?, sequence: Int64?
+        let known = ["schemaVersion", "seedVersion", "sha256", "size", "gzipSha256", "gzipSize", "tables", "toolVersion", "schemaName", "sequence"]
         var seen = 0 // a bit per known key
         do throws(BoundedJSONReader.Failure) {
             var reader = try BoundedJSONReader(bytes)
@@ -116,6 +121,7 @@ public struct SeedManifest: Codable, Equatable, Sendable {
                 case "gzipSize": gzipSize = try reader.integer()
                 case "toolVersion": toolVersion = try reader.null() ? nil : try reader.string()
                 case "schemaName": schemaName = try reader.null() ? nil : try reader.string()
+                case "sequence": sequence = try reader.null() ? nil : try reader.integer()
                 case "tables" where !readingTables:
                     try reader.skipValue()
                     tables = [:]
@@ -142,7 +148,7 @@ public struct SeedManifest: Codable, Equatable, Sendable {
         }
         return SeedManifest(schemaVersion: schemaVersion, seedVersion: seedVersion, sha256: sha256, size: size,
                             gzipSha256: gzipSha256, gzipSize: gzipSize, tables: tables, toolVersion: toolVersion,
-                            schemaName: schemaName)
+                            schemaName: schemaName, sequence: sequence)
     }
 
     /// Reads and parses the manifest at `path`.

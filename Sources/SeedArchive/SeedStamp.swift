@@ -42,7 +42,8 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// use of a generic collection type costs more than the parsing.)
     public init?(comment: String) {
         let utf8 = comment.utf8
-        var words = (utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex)
+        var words = (utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex,
+                     utf8.startIndex..<utf8.startIndex)
         var count = 0
         var i = utf8.startIndex
         while i < utf8.endIndex {
@@ -53,6 +54,7 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
             case 0: words.0 = start..<i
             case 1: words.1 = start..<i
             case 2: words.2 = start..<i
+            case 3: words.3 = start..<i
             default: return nil
             }
             count += 1
@@ -62,11 +64,25 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
             guard text.utf8.starts(with: key.utf8) else { return nil }
             return text[text.utf8.index(text.startIndex, offsetBy: key.utf8.count)...]
         }
-        guard count == 3, comment[words.0].utf8.elementsEqual(Self.prefix.utf8),
+        // A fourth word, `sequence=N` (`seedgen pack --sequence`), is read by ``sequence(inComment:)``.
+        guard count == 3 || (count == 4 && value(words.3, after: "sequence=") != nil), comment[words.0].utf8.elementsEqual(Self.prefix.utf8),
               let schemaText = value(words.1, after: "schema-version="), let schema = Int(schemaText),
               let seed = value(words.2, after: "seed-version="), !seed.isEmpty
         else { return nil }
         self.init(schemaVersion: schema, seedVersion: String(seed))
+    }
+
+    /// The comment for this stamp with a publication sequence (`seedgen pack --sequence`,
+    /// `seedgen publish`): `seedgen-seed schema-version=N seed-version=V sequence=S`.
+    public func comment(sequence: Int64?) -> String {
+        sequence.map { comment + " sequence=\($0)" } ?? comment
+    }
+
+    /// The sequence in a stamp comment, when it has one. (Installers before sequences existed
+    /// read such a comment as no stamp and rely on the manifest, which also records it.)
+    public static func sequence(inComment comment: String) -> Int64? {
+        guard SeedStamp(comment: comment) != nil, let word = comment.split(separator: " ").last, word.hasPrefix("sequence=") else { return nil }
+        return Int64(word.dropFirst("sequence=".count)).flatMap { $0 > 0 ? $0 : nil }
     }
 
     public var description: String { "schema version \(schemaVersion), seed version \(seedVersion)" }

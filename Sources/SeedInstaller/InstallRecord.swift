@@ -19,6 +19,7 @@ import SeedSystem
 /// size 159383552
 /// file 2049 1835122 159383552 1763900000 123456789
 /// gzip 3735928559 159383552 34123456
+/// sequence 42
 /// ```
 /// `file` is device, inode, size, modification seconds and nanoseconds; `gzip` (only for a
 /// gzip source) is CRC-32, size mod 2^32 of the content, and the gzip file's size. Values are
@@ -33,6 +34,9 @@ struct InstallRecord: Equatable {
     var file: FileStatus
     /// The shipped gzip file's trailer and size (nil when a plain `.sqlite` was installed).
     var gzip: GzipTrailer?
+    /// The installed seed's publication sequence (`sequence N`), when it had one: a shipped
+    /// seed of a lower sequence does not replace it.
+    var sequence: Int64? = nil
 
     /// The first line of every record.
     static let formatLine = "seedgen-install 1"
@@ -52,7 +56,7 @@ struct InstallRecord: Equatable {
     /// generic collection type (arrays of lines, of fields) costs more than the parsing.
     static func decode(_ bytes: [UInt8]) -> InstallRecord? {
         var seedVersion: String?, schemaVersion: Int?, sha256: String?, size: Int64?
-        var file: FileStatus?, gzip: GzipTrailer?
+        var file: FileStatus?, gzip: GzipTrailer?, sequence: Int64?
         var start = 0
         var isFirst = true
         while start < bytes.count {
@@ -83,11 +87,14 @@ struct InstallRecord: Equatable {
             } else if key.elementsEqual("gzip".utf8) {
                 guard let n = integers(value, 3), let crc = UInt32(exactly: n.0), let isize = UInt32(exactly: n.1) else { return nil }
                 gzip = GzipTrailer(crc32: crc, uncompressedSize: isize, fileSize: n.2)
+            } else if key.elementsEqual("sequence".utf8) {
+                sequence = integers(value, 1)?.0
             }
             // Other keys: written by a later version; ignored.
         }
         guard let seedVersion, let schemaVersion, let sha256, let size, let file else { return nil }
-        return InstallRecord(seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, size: size, file: file, gzip: gzip)
+        return InstallRecord(seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, size: size, file: file, gzip: gzip,
+                             sequence: sequence)
     }
 
     /// Exactly `count` (1 to 5) space-separated decimal integers, each `-`? digits, in `Int64`.
@@ -134,6 +141,7 @@ struct InstallRecord: Equatable {
             "file \(Int64(bitPattern: file.device)) \(Int64(bitPattern: file.inode)) \(file.size) \(file.modificationSeconds) \(file.modificationNanoseconds)",
         ]
         if let gzip { lines.append("gzip \(gzip.crc32) \(gzip.uncompressedSize) \(gzip.fileSize)") }
+        if let sequence { lines.append("sequence \(sequence)") }
         return Array((lines.joined(separator: "\n") + "\n").utf8)
     }
 

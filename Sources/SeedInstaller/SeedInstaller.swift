@@ -88,6 +88,14 @@ public struct SeedInstaller: Sendable {
     public var expectedSchemaVersion: Int?
     /// The manifest (`seed.sqlite.manifest.json`); nil uses the one beside `source`, if any.
     public var manifest: String?
+    /// The publication sequence of the seed being installed, recorded with it, for a source
+    /// that does not carry one (a delta, or a seed whose sequence a channel's index gives);
+    /// nil: the source's own (`seedgen pack --sequence`), if any.
+    ///
+    /// Sequences order seeds across the app bundle and a channel: a shipped seed whose
+    /// sequence is lower than the installed seed's (of the same schema version) does not
+    /// replace it, so a seed downloaded later is not put back by the older bundled one.
+    public var sequence: Int64? = nil
 
     /// Creates an installer for one shipped seed and one destination. Nothing is read or
     /// written until ``install()`` or ``installInBackground(qos:)``.
@@ -155,7 +163,8 @@ public struct SeedInstaller: Sendable {
         let temporary = TemporaryFile(path: files.newTemporaryPath())
         let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files))
         let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
-        try moveIntoPlace(temporary, stamp: stamp, digest: FileChecksum(size: copy.size, sha256: copy.sha256), gzip: shipped.trailer, files: files)
+        try moveIntoPlace(temporary, stamp: stamp, digest: FileChecksum(size: copy.size, sha256: copy.sha256), gzip: shipped.trailer, files: files,
+                          sequence: sequence ?? shipped.sequence)
         var why = reason(record: record, stamp: stamp, shipped: shipped)
         if isModified {
             let lost = "the installed seed was modified after it was installed; its changes are lost"
@@ -196,12 +205,15 @@ public struct SeedInstaller: Sendable {
 
     /// Steps 4 (backup exclusion) to 7 of ``install()`` for a verified temporary file: the new
     /// install record, the old seed's sidecars removed, the rename, each flushed.
-    func moveIntoPlace(_ temporary: TemporaryFile, stamp: SeedStamp, digest: FileChecksum, gzip: GzipTrailer?, files: SeedFiles) throws(SeedInstallerError) {
+    /// `sequence` defaults to ``sequence``.
+    func moveIntoPlace(_ temporary: TemporaryFile, stamp: SeedStamp, digest: FileChecksum, gzip: GzipTrailer?, files: SeedFiles,
+                       sequence: Int64? = nil) throws(SeedInstallerError) {
         BackupExclusion.exclude(temporary.path)
         do {
             let newRecord = InstallRecord(seedVersion: stamp.seedVersion, schemaVersion: stamp.schemaVersion,
                                           sha256: digest.sha256, size: digest.size,
-                                          file: try FileSystem.openForReading(temporary.path).status(), gzip: gzip)
+                                          file: try FileSystem.openForReading(temporary.path).status(), gzip: gzip,
+                                          sequence: sequence ?? self.sequence)
             try writeRecord(newRecord, files: files)
         } catch {
             throw error.installerError("cannot write the install record")
@@ -234,7 +246,9 @@ public struct SeedInstaller: Sendable {
     }
 
     private func isUpToDate(_ record: InstallRecord, shipped: ShippedSeed, files: SeedFiles) -> Bool {
-        if let stamp = shipped.stamp {
+        if isOlder(shipped, than: record) {
+            // Kept: a seed of a later sequence (downloaded from a channel) is installed.
+        } else if let stamp = shipped.stamp {
             guard record.seedVersion == stamp.seedVersion, record.schemaVersion == stamp.schemaVersion else { return false }
             if let manifest = shipped.manifest, manifest.sha256 != record.sha256 { return false }
         } else {
@@ -244,6 +258,15 @@ public struct SeedInstaller: Sendable {
         // The installed file must still be the one recorded, and readable.
         guard let installed = try? FileSystem.openForReading(files.destination).status() else { return false }
         return installed == record.file
+    }
+
+    /// True when the shipped seed and the installed one both have sequences, of the same schema
+    /// version, and the installed one's is higher. A seed of another schema version is never
+    /// older: it is replaced regardless.
+    private func isOlder(_ shipped: ShippedSeed, than record: InstallRecord) -> Bool {
+        guard let shippedSequence = sequence ?? shipped.sequence, let installedSequence = record.sequence,
+              let stamp = shipped.stamp else { return false }
+        return stamp.schemaVersion == record.schemaVersion && installedSequence > shippedSequence
     }
 
     private func reason(record: InstallRecord?, stamp: SeedStamp, shipped: ShippedSeed) -> String {

@@ -27,6 +27,8 @@ struct ShippedSeed {
     let expectedSize: Int64?
     /// The delta, when the shipped file is one (`seedgen delta`): its stamp is its `to` seed's.
     var delta: SeedDelta? = nil
+    /// The publication sequence the seed carries (gzip stamp or manifest), if any.
+    var sequence: Int64? = nil
 
     /// Looks at the shipped seed without decompressing or reading it whole: the seed is opened
     /// once (its status, its first 4 KiB and, for gzip, its last 8 bytes), the manifest once.
@@ -54,6 +56,7 @@ struct ShippedSeed {
         let isCompressed = prefix.starts(with: [0x1f, 0x8b])
         let stamp: SeedStamp?
         var trailer: GzipTrailer?
+        var sequence = manifest?.sequence
         if isCompressed {
             let header: GzipHeader
             do throws(GzipError) {
@@ -70,6 +73,7 @@ struct ShippedSeed {
             case (let s?, _): stamp = s
             case (nil, let m): stamp = m
             }
+            sequence = header.comment.flatMap(SeedStamp.sequence(inComment:)) ?? sequence
             if let manifest, manifest.gzipSize != status.size {
                 throw SeedInstallerError(code: .checksumMismatch, message: "the gzip file has \(status.size) bytes but its manifest says \(manifest.gzipSize) (a cut-off or different file)", path: path)
             }
@@ -91,7 +95,7 @@ struct ShippedSeed {
         }
         return ShippedSeed(path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest,
                            manifestPath: manifest == nil ? nil : manifestFile, trailer: trailer,
-                           expectedSize: manifest?.size ?? (isCompressed ? nil : status.size))
+                           expectedSize: manifest?.size ?? (isCompressed ? nil : status.size), sequence: sequence)
     }
 
     /// How much of the seed is read to tell gzip from SQLite and parse a gzip header: a seedgen

@@ -98,7 +98,7 @@ extension SeedGen {
             return "{" + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
         }
 
-        private static func quoted(_ text: String) -> String {
+        static func quoted(_ text: String) -> String {
             var out = "\""
             for scalar in text.unicodeScalars {
                 switch scalar {

@@ -35,17 +35,21 @@ extension SeedGen {
         @Option(help: ArgumentHelp("The deflate level, 0 (store) to 9 (smallest).", valueName: "n"))
         var level = 9
 
+        @Option(help: ArgumentHelp("Record this publication sequence (gzip header and manifest): an installer keeps an installed seed of a higher sequence, e.g. one downloaded from a channel, instead of this one.", valueName: "n"))
+        var sequence: Int64?
+
         @Flag(help: "Print the manifest (JSON) instead of a summary.")
         var json = false
 
         func validate() throws {
             if !(0...9).contains(level) { throw ValidationError("--level must be between 0 and 9.") }
+            if let sequence, sequence < 1 { throw ValidationError("--sequence must be positive.") }
             if let out, !out.hasSuffix(".gz") { throw ValidationError("--out must end in .gz, so the manifest can be found beside it.") }
         }
 
         func run() throws {
             let result: SeedPacker.Result
-            do { result = try SeedPacker(level: level).pack(seed: seed, to: out) } catch { throw ShipText.fail(error) }
+            do { result = try SeedPacker(level: level, sequence: sequence).pack(seed: seed, to: out) } catch { throw ShipText.fail(error) }
             print(json ? String(decoding: result.manifest.encoded(), as: UTF8.self) : Self.summary(result), terminator: json ? "" : "\n")
         }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import SeedKit
 
 @main
-struct SeedGen: ParsableCommand {
+struct SeedGen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seedgen",
         abstract: "Compile data sets into SQLite seed databases, and install them at startup.",
@@ -12,8 +12,9 @@ struct SeedGen: ParsableCommand {
               seedgen verify seed.sqlite
               seedgen pack seed.sqlite      (seed.sqlite.gz and its manifest)
               seedgen install seed.sqlite.gz --to /var/lib/app/seed.sqlite
+            Over the network: seedgen publish to a channel folder, seedgen update from its URL.
             """,
         version: SeedKit.toolVersion,
-        subcommands: [Build.self, Install.self, Pack.self, Delta.self, Inspect.self, Verify.self, Diff.self, SchemaCommand.self]
+        subcommands: [Build.self, Install.self, Pack.self, Delta.self, Publish.self, Keygen.self, Update.self, Inspect.self, Verify.self, Diff.self, SchemaCommand.self]
     )
 }

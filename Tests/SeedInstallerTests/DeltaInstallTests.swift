@@ -24,7 +24,8 @@ import Testing
         let delta: String
     }
 
-    func versions(rows: Int = 500, payloadBytes: Int = 40) throws -> Versions {
+    /// - Parameter added: rows each next version adds (beyond the changed ones).
+    func versions(rows: Int = 500, payloadBytes: Int = 40, added: Int = 1) throws -> Versions {
         let v1 = folder.file("v1.sqlite"), v2 = folder.file("v2.sqlite"), v3 = folder.file("v3.sqlite")
         let db = try Connection(path: folder.file("scratch.sqlite"))
         try db.execute("""
@@ -45,7 +46,8 @@ import Testing
                 UPDATE seedgen_metadata SET value = '\(version)' WHERE key = 'seed_version';
                 DELETE FROM items WHERE id % 50 = 7;
                 UPDATE items SET payload = randomblob(\(payloadBytes)) WHERE id % 50 = 11;
-                INSERT INTO items SELECT max(id) + 1, '\(version)-new-' || max(id), randomblob(\(payloadBytes)) FROM items;
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(added))
+                  INSERT INTO items SELECT (SELECT max(id) FROM items) + i, '\(version)-new-' || i, randomblob(\(payloadBytes)) FROM n;
                 ANALYZE;
                 VACUUM INTO '\(version == "v2" ? v2 : v3)';
                 """)
@@ -85,6 +87,11 @@ import Testing
         #expect(delta.from.sha256 == SHA256.hex(of: try #require(bytes(of: seeds.v1))))
         #expect(delta.to.sha256 == SHA256.hex(of: try #require(bytes(of: seeds.v2))))
         #expect(delta.to.size == Int64(try #require(bytes(of: seeds.v2)).count))
+        // SeedArchive reads the same header, the body untouched (for choosing a delta).
+        let header = try DeltaHeader.read(path: seeds.delta).header
+        #expect(header.from.seedVersion == "v1" && header.to.seedVersion == "v2" && header.schemaVersion == 3)
+        #expect(header.from.sha256 == delta.from.sha256 && header.to.sha256 == delta.to.sha256)
+        #expect(header.from.size == delta.from.size && header.to.size == delta.to.size)
 
         // The command says `patched`.
         try install(seeds.v1)
@@ -196,23 +203,38 @@ import Testing
 
     @Test(.enabled(if: DiskFullTests.canMountTmpfs, "mounting a tmpfs is not permitted here"))
     func aFullTmpfsDuringApplyLeavesTheOldSeed() throws {
-        let seeds = try versions(rows: 3000, payloadBytes: 1000)
+        // The next version twice the size: the copy being patched grows past the old seed's
+        // size, so room for a copy of each seed (what the installer checks first) runs out
+        // while the changes are applied.
+        let seeds = try versions(rows: 3000, payloadBytes: 1000, added: 3000)
         let mount = folder.file("data")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        // Room for the seed and its copy, not for the patched seed as well.
-        try #require(try ChildProcess.shell("mount -t tmpfs -o size=16m tmpfs '\(mount)'").status == 0)
+        try #require(try ChildProcess.shell("mount -t tmpfs -o size=24m tmpfs '\(mount)'").status == 0)
         defer { _ = try? ChildProcess.shell("umount '\(mount)'") }
         try install(seeds.v1)
-        let filler = mount + "/filler"
-        let seedSize = try #require(bytes(of: seeds.v1)).count
-        let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: mount)[.systemFreeSize] as? Int)
-        FileManager.default.createFile(atPath: filler, contents: Data(count: max(0, free - seedSize - seedSize / 2)))
+        let old = try #require(bytes(of: seeds.v1)).count, new = try #require(bytes(of: seeds.v2)).count
         let before = bytes(of: destination), listing = destinationFolder
+        func fill(leaving room: Int) throws {
+            let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: mount)[.systemFreeSize] as? Int)
+            FileManager.default.createFile(atPath: mount + "/filler", contents: Data(count: max(0, free - room)))
+        }
+        func removeFiller() throws { try FileManager.default.removeItem(atPath: mount + "/filler") }
+
+        // Less than a copy of each seed: refused before anything is written.
+        try fill(leaving: old + new / 2)
+        let refused = #expect(throws: SeedInstallerError.self) { try install(seeds.delta) }
+        #expect(refused?.code == .diskFull && refused?.message.contains("not enough free space") == true, "\(String(describing: refused))")
+        #expect(bytes(of: destination) == before && destinationFolder == (listing + ["filler"]).sorted(), "old seed intact, no temporary file")
+        try removeFiller()
+
+        // Just enough for the check, not for the patch: the disk fills up while it is applied.
+        try fill(leaving: old + new + 64 * 1024)
         let full = #expect(throws: SeedInstallerError.self) { try install(seeds.delta) }
-        #expect(full?.code == .diskFull, "\(String(describing: full))")
-        #expect(bytes(of: destination) == before && destinationFolder == listing, "old seed intact, no temporary file")
-        try FileManager.default.removeItem(atPath: filler)
+        #expect(full?.code == .diskFull && full?.message.contains("not enough free space") == false, "\(String(describing: full))")
+        #expect(bytes(of: destination) == before && destinationFolder == (listing + ["filler"]).sorted(), "old seed intact, no temporary file: \(destinationFolder)")
+        try removeFiller()
         #expect(try install(seeds.delta).status == .patched)
+        #expect(bytes(of: destination) == bytes(of: seeds.v2))
     }
 
     @Test func twoProcessesAtOnceApplyItOnce() throws {

@@ -13,9 +13,13 @@ import SeedSQLite
 public struct SeedPacker {
     /// The deflate level, 0 (store) to 9 (smallest, the default).
     public var level: Int
+    /// The publication sequence to record (gzip comment and manifest), or nil: see
+    /// `SeedStamp.comment(sequence:)`. An installer keeps an installed seed of a higher sequence.
+    public var sequence: Int64?
 
-    public init(level: Int = 9) {
+    public init(level: Int = 9, sequence: Int64? = nil) {
         self.level = level
+        self.sequence = sequence
     }
 
     /// What was written.
@@ -73,12 +77,13 @@ public struct SeedPacker {
             unlink(temporary)
             TemporaryFiles.unregister(temporary)
         }
-        let summary = try compress(seed, into: temporary, comment: stamp.comment)
+        let summary = try compress(seed, into: temporary, comment: stamp.comment(sequence: sequence))
         guard rename(temporary, output) == 0 else {
             throw ShipError(path: output, message: "cannot rename the gzip file into place: \(String(cString: strerror(errno)))")
         }
-        let manifest = SeedManifest(stamp: stamp, summary: summary, tables: tables,
+        var manifest = SeedManifest(stamp: stamp, summary: summary, tables: tables,
                                     toolVersion: metadata["tool_version"], schemaName: metadata["schema_name"])
+        manifest.sequence = sequence
         let manifestPath = SeedManifest.path(forSeed: output)
         do { try manifest.write(path: manifestPath) } catch {
             throw ShipError(path: manifestPath, message: error.message)

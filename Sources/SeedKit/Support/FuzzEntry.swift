@@ -8,7 +8,7 @@ import SeedSQLite
 /// a hang or unbounded memory. Package-scoped: for `seedfuzz` and the tests, not for apps.
 package enum FuzzEntry {
     /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
-    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta"]
+    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta", "index"]
 
     /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
     /// XML and gzip readers read files).
@@ -21,9 +21,21 @@ package enum FuzzEntry {
         case "manifest": _ = try? SeedManifest.decode(bytes)
         case "geojson": geojson(bytes)
         case "delta": delta(bytes, scratch: scratch)
+        case "index": channelIndex(bytes)
         default: fatalError("unknown fuzz target '\(target)'; one of \(targets.joined(separator: ", "))")
         }
     }
+
+    /// A channel's `index.json` (what `SeedUpdater` downloads), and its signature check.
+    static func channelIndex(_ bytes: [UInt8]) {
+        if let index = try? ChannelIndex.decode(bytes, source: "fuzz") {
+            _ = index.encoded()
+            _ = index.entry(schemaVersion: 2)?.delta(from: "x")
+        }
+        _ = fuzzKey?.isValidSignature(bytes, for: bytes)
+    }
+
+    private static let fuzzKey = try? ChannelPublicKey(base64: "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")
 
     /// The CSV reader with a small buffer and record limit, so growth and the limit are hit.
     static func csv(_ bytes: [UInt8]) {

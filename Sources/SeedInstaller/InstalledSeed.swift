@@ -1,0 +1,27 @@
+import SeedSystem
+
+/// The seed installed at a destination, as its install record says, for code that decides what
+/// to fetch next (`SeedUpdater`): which versions, which file, which publication sequence.
+public struct InstalledSeed: Sendable, Equatable {
+    /// The installed seed version.
+    public var seedVersion: String
+    /// The installed schema version.
+    public var schemaVersion: Int
+    /// The installed file's size and SHA-256 (lower-case hex), as installed.
+    public var size: Int64
+    public var sha256: String
+    /// The publication sequence recorded at install, if the seed had one.
+    public var sequence: Int64?
+
+    /// The seed installed at `destination`, or nil when nothing is recorded there or the file is
+    /// no longer the one recorded (missing, modified or replaced: the next install replaces it).
+    /// Reads the install record and the file's status; takes no lock.
+    public static func read(destination: String) -> InstalledSeed? {
+        let files = SeedFiles(destination: destination)
+        guard let record = InstallRecord.read(path: files.recordPath),
+              let installed = try? FileSystem.openForReading(files.destination).status(), installed == record.file
+        else { return nil }
+        return InstalledSeed(seedVersion: record.seedVersion, schemaVersion: record.schemaVersion, size: record.size,
+                             sha256: record.sha256, sequence: record.sequence)
+    }
+}

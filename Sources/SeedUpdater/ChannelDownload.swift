@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SeedArchive
+
+/// Downloads one file the index names into a partial file beside the destination,
+/// `.<seed name>.seedgen-download-<first 16 hex digits of its SHA-256>.<gz|delta>`, resuming
+/// (HTTP `Range`) from what an interrupted download left there, and checks its size and
+/// SHA-256 against the index before it is used. A file that fails the check is removed, so the
+/// next download starts over; a cut connection keeps it, so the next one resumes.
+struct ChannelDownload {
+    var url: URL
+    var size: Int64
+    var sha256: String
+    var path: String
+    var file: SeedUpdateProgress.File
+
+    /// The partial file's path for a file of `sha256` beside `destination`.
+    static func path(destination: String, sha256: String, extension: String) -> String {
+        let folder = (destination as NSString).deletingLastPathComponent, name = (destination as NSString).lastPathComponent
+        return (folder.isEmpty ? "." : folder) + "/" + prefix(name) + sha256.prefix(16) + "." + `extension`
+    }
+
+    static func prefix(_ seedName: String) -> String { ".\(seedName).seedgen-download-" }
+
+    /// Removes downloads left beside `destination` other than `keeping` (files of an older index).
+    static func removeOthers(destination: String, keeping: Set<String>) {
+        let folder = (destination as NSString).deletingLastPathComponent, name = (destination as NSString).lastPathComponent
+        let directory = folder.isEmpty ? "." : folder
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where entry.hasPrefix(prefix(name)) {
+            let path = directory + "/" + entry
+            if !keeping.contains(path) { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
+
+    /// Downloads what is missing and checks the whole file.
+    /// - Returns: the bytes received in this call.
+    func run(timeout: TimeInterval, progress: (@Sendable (SeedUpdateProgress) -> Void)?) async throws(SeedUpdaterError) -> Int64 {
+        var received: Int64 = 0
+        var onDisk = fileSize()
+        if onDisk > size {
+            try? FileManager.default.removeItem(atPath: path)
+            onDisk = 0
+        }
+        if onDisk < size {
+            received = try await fetch(from: onDisk, timeout: timeout, progress: progress)
+        }
+        try verify()
+        return received
+    }
+
+    private func fetch(from offset: Int64, timeout: TimeInterval, progress: (@Sendable (SeedUpdateProgress) -> Void)?) async throws(SeedUpdaterError) -> Int64 {
+        if offset == 0 { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            throw SeedUpdaterError(code: .fileSystem, message: "cannot write the download beside the seed", location: path)
+        }
+        defer { try? handle.close() }
+        do { try handle.seekToEnd() } catch {
+            throw SeedUpdaterError(code: .fileSystem, message: "cannot write the download: \(error.localizedDescription)", location: path)
+        }
+        let (file, total) = (self.file, size)
+        progress?(SeedUpdateProgress(file: file, bytesDone: offset, bytesTotal: total))
+        let response: HTTPTransfer.Response
+        do {
+            response = try await HTTPTransfer.get(url, headers: [:], sink: .file(handle, offset: offset), timeout: timeout) { done in
+                progress?(SeedUpdateProgress(file: file, bytesDone: done, bytesTotal: total))
+            }
+        } catch {
+            throw SeedUpdater.error(error, url: url)
+        }
+        guard response.status == 200 || response.status == 206 else {
+            if response.status == 416 { try? FileManager.default.removeItem(atPath: path) }
+            throw SeedUpdater.statusError(response.status, url: url)
+        }
+        return response.received
+    }
+
+    /// Size, then SHA-256 of the whole file; a mismatch removes it.
+    private func verify() throws(SeedUpdaterError) {
+        let onDisk = fileSize()
+        guard onDisk == size else {
+            if onDisk > size { try? FileManager.default.removeItem(atPath: path) }
+            throw SeedUpdaterError(code: onDisk < size ? .network : .checksumMismatch,
+                                   message: "received \(onDisk) of \(size) bytes (the connection ended early; the next update resumes)", location: url.absoluteString)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw SeedUpdaterError(code: .fileSystem, message: "cannot read the download", location: path)
+        }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { chunk.withUnsafeBytes { hash.update($0) } }
+        let digest = hash.hexDigest()
+        guard digest == sha256 else {
+            try? FileManager.default.removeItem(atPath: path)
+            throw SeedUpdaterError(code: .checksumMismatch, message: "the file has SHA-256 \(digest) but the index says \(sha256); it was removed", location: url.absoluteString)
+        }
+    }
+
+    private func fileSize() -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

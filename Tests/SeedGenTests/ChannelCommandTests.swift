@@ -1,0 +1,199 @@
+import ChannelTestSupport
+import Foundation
+import SeedArchive
+import SeedTestSupport
+import Testing
+
+/// Issue 19 end to end: `seedgen publish`, `keygen`, `update` (against a loopback server),
+/// `pack --sequence` and the bundle-versus-channel rule of `install`.
+@Suite("seedgen publish and update")
+struct ChannelCommandTests {
+    let fixture = ChannelFixture()
+
+    /// Every file of the channel folder, relative path -> bytes.
+    func snapshot() -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: fixture.channel)
+        while let name = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let path = fixture.channel + "/" + name
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[name] = FileManager.default.contents(atPath: path)
+            }
+        }
+        return files
+    }
+
+    func sha256(_ data: Data) -> String {
+        var hash = SHA256()
+        hash.update(data)
+        return hash.hexDigest()
+    }
+
+    @Test("publish: index.json names the packed seed and the deltas, with their sizes and SHA-256s; sequences count up")
+    func indexContract() throws {
+        let first = try fixture.publish(1)
+        #expect(first.stdout.hasPrefix("published "), "\(first.stdout)")
+        try fixture.publish(2)
+        let third = try fixture.publish(3)
+        let index = try fixture.index()
+        #expect(Set(index.keys) == ["format", "seeds"] && index["format"] as? Int == 1)
+        let entry = try fixture.entry()
+        #expect(Set(entry.keys) == ["schemaVersion", "seedVersion", "sequence", "path", "size", "sha256", "deltas"])
+        #expect(entry["schemaVersion"] as? Int == 2 && entry["sequence"] as? Int == 3)
+        let path = try #require(entry["path"] as? String)
+        let packed = try #require(FileManager.default.contents(atPath: fixture.channel + "/" + path))
+        #expect(entry["size"] as? Int == packed.count && entry["sha256"] as? String == sha256(packed))
+        let deltas = try #require(entry["deltas"] as? [[String: Any]])
+        for delta in deltas {
+            #expect(Set(delta.keys) == ["from", "path", "size", "sha256"])
+            let bytes = try #require(FileManager.default.contents(atPath: fixture.channel + "/" + (delta["path"] as? String ?? "")))
+            #expect(delta["size"] as? Int == bytes.count && delta["sha256"] as? String == sha256(bytes))
+            #expect(bytes.count < packed.count, "kept only when smaller than the full seed")
+        }
+        let earlier = try [1, 2].map { sequence in
+            try SeedManifest.read(path: fixture.channel + "/seeds/v2/\(sequence).sqlite.manifest.json").seedVersion
+        }
+        // A delta from each earlier version, or a line saying why there is none (a delta that
+        // does not reproduce the new seed byte for byte is not kept).
+        let froms = Set(deltas.compactMap { $0["from"] as? String })
+        #expect(froms.contains(earlier[1]), "the delta from the version just before")
+        for version in earlier where !froms.contains(version) {
+            #expect(third.stdout.contains("no delta from \(version): "), "\(third.stdout)")
+        }
+        #expect(try SeedManifest.read(path: fixture.channel + "/seeds/v2/3.sqlite.manifest.json").sequence == 3)
+    }
+
+    @Test("publishing the same seed twice changes nothing: the folder is byte for byte the same")
+    func idempotent() throws {
+        try fixture.publish(1)
+        try fixture.publish(2)
+        let before = snapshot()
+        let again = try fixture.publish(2)
+        #expect(again.stdout.hasPrefix("unchanged "), "\(again.stdout)")
+        #expect(snapshot() == before)
+        #expect(before.keys.contains("index.json") && before.keys.contains { $0.hasSuffix(".delta") })
+    }
+
+    @Test("--keep N prunes the versions and deltas beyond the last N")
+    func pruning() throws {
+        for day in 1...4 { try fixture.publish(day, ["--keep", "1"]) }
+        let files = Set(snapshot().keys)
+        #expect(files == ["index.json", "seeds/v2/3.sqlite.gz", "seeds/v2/3.sqlite.manifest.json", "seeds/v2/4.sqlite.gz",
+                          "seeds/v2/4.sqlite.manifest.json", "deltas/v2/3-4.delta"], "\(files.sorted())")
+    }
+
+    @Test("keygen and --sign-key: index.json.sig verifies with the printed public key")
+    func signing() throws {
+        let keyFile = fixture.file("channel.key")
+        let keygen = try SeedgenTool.run(["keygen", "--out", keyFile])
+        #expect(keygen.status == 0)
+        let publicKey = try ChannelPublicKey(base64: keygen.stdout)
+        #expect((try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int) == 0o600)
+        #expect(try SeedgenTool.run(["keygen", "--out", keyFile]).status != 0, "an existing key is never overwritten")
+        try fixture.publish(1, ["--sign-key", keyFile])
+        let index = try #require(FileManager.default.contents(atPath: fixture.channel + "/index.json"))
+        let signature = try #require(FileManager.default.contents(atPath: fixture.channel + "/index.json.sig"))
+        #expect(publicKey.isValidSignature(Array(signature), for: Array(index)))
+        #expect(!publicKey.isValidSignature(Array(signature), for: Array(index) + [0x20]))
+    }
+
+    @Test("update: one line (installed, patched, up-to-date), exit 0; --json has exactly the documented keys")
+    func updateCommand() throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        let destination = fixture.file("srv/seed.sqlite")
+        let installed = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination])
+        #expect(installed.status == 0 && installed.stdout.hasPrefix("installed seed-version="), "\(installed.stdout)\(installed.stderr)")
+        try fixture.publish(2)
+        let patched = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination, "--schema-version", "2", "--json"])
+        #expect(patched.status == 0, "\(patched.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(patched.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["status", "seedVersion", "previousSeedVersion", "schemaVersion", "bytesDownloaded", "path"])
+        #expect(object["status"] as? String == "patched" && object["schemaVersion"] as? Int == 2 && object["path"] as? String == destination)
+        #expect(FileManager.default.contents(atPath: destination) == FileManager.default.contents(atPath: fixture.seed(2)))
+        let upToDate = try SeedgenTool.run(["update", "--channel", server.url.absoluteString + "index.json", "--to", destination])
+        #expect(upToDate.status == 0 && upToDate.stdout.hasPrefix("up-to-date "), "\(upToDate.stdout)")
+
+        server.setFault(.status(500), for: "index.json")
+        let failed = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination])
+        #expect(failed.status == 1 && failed.stderr.contains("http-status") && failed.stderr.contains("500"), "\(failed.stderr)")
+    }
+
+    @Test("kill -9 during download and during apply: afterwards the old seed or the new one, never a mix")
+    func killedUpdates() throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        let destination = fixture.file("srv/seed.sqlite")
+        let arguments = ["update", "--channel", server.url.absoluteString, "--to", destination]
+        #expect(try SeedgenTool.run(arguments).status == 0)
+        try fixture.publish(2)
+        let entry = try fixture.entry()
+        let seedPath = try #require(entry["path"] as? String)
+        let deltaPath = try #require((entry["deltas"] as? [[String: Any]])?.first?["path"] as? String)
+        let old = FileManager.default.contents(atPath: fixture.seed(1)), new = FileManager.default.contents(atPath: fixture.seed(2))
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<6 {
+            // Even rounds: the full seed, slowly (the delta refused); odd: the delta, killed while applied.
+            server.setFault(round % 2 == 0 ? .status(404) : nil, for: deltaPath)
+            server.setFault(round % 2 == 0 ? .slow(chunk: 8192, delay: 0.02) : nil, for: seedPath)
+            let process = try SeedgenTool.start(arguments)
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.4, using: &generator))
+            process.send(SIGKILL)
+            _ = process.wait()
+            let now = FileManager.default.contents(atPath: destination)
+            #expect(now == old || now == new, "round \(round): the installed file is neither seed")
+            if now == new {
+                // Back to the old seed for the next round.
+                #expect(try SeedgenTool.run(["install", fixture.seed(1), "--to", destination]).status == 0)
+            }
+        }
+        server.setFault(nil, for: seedPath)
+        server.setFault(nil, for: deltaPath)
+        let finished = try SeedgenTool.run(arguments)
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(FileManager.default.contents(atPath: destination) == new)
+    }
+
+    @Test("pack --sequence: a bundled seed does not replace a later downloaded one; a newer bundle or another schema does")
+    func bundleAndChannel() throws {
+        let destination = fixture.file("app/seed.sqlite")
+        func pack(_ day: Int, sequence: Int?) throws -> String {
+            let out = fixture.file("bundle\(day)-\(sequence ?? 0)/seed.sqlite.gz")
+            try FileManager.default.createDirectory(atPath: (out as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let result = try SeedgenTool.run(["pack", fixture.seed(day), "--out", out] + (sequence.map { ["--sequence", String($0)] } ?? []))
+            #expect(result.status == 0, "\(result.stderr)")
+            return out
+        }
+        func install(_ path: String) throws -> String {
+            let result = try SeedgenTool.run(["install", path, "--to", destination])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        let bundled = try pack(1, sequence: 1)
+        let manifest = try String(contentsOfFile: fixture.file("bundle1-1/seed.sqlite.manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"sequence\" : 1"))
+        #expect(try install(bundled).hasPrefix("installed"))
+        #expect(try install(try pack(3, sequence: 3)).hasPrefix("installed"), "the download of sequence 3")
+        #expect(try install(bundled).hasPrefix("up-to-date"), "the bundled sequence 1 is not put back")
+        #expect(FileManager.default.contents(atPath: destination) == FileManager.default.contents(atPath: fixture.seed(3)))
+        #expect(try install(try pack(4, sequence: 4)).hasPrefix("installed"), "an app update bundling sequence 4 replaces it")
+
+        // Another schema version replaces regardless of sequences.
+        let schema = try String(contentsOfFile: Repository.root + "/Schema/transit.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "schemaVersion: 2", with: "schemaVersion: 7")
+        try schema.write(toFile: fixture.file("transit7.yaml"), atomically: true, encoding: .utf8)
+        let other = fixture.file("other.sqlite")
+        let feed = ((fixture.seed(1) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("feed1")
+        let built = try SeedgenTool.run(["build", feed, "--schema", fixture.file("transit7.yaml"), "--out", other, "-q"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let packed = fixture.file("other/seed.sqlite.gz")
+        try FileManager.default.createDirectory(atPath: fixture.file("other"), withIntermediateDirectories: true)
+        #expect(try SeedgenTool.run(["pack", other, "--out", packed, "--sequence", "1"]).status == 0)
+        #expect(try install(packed).hasPrefix("installed"), "schema version 7 over schema version 2")
+
+        // Without sequences, today's behaviour: any other seed version replaces.
+        #expect(try install(try pack(2, sequence: nil)).hasPrefix("installed"))
+        #expect(try install(try pack(1, sequence: nil)).hasPrefix("installed"))
+    }
+}

@@ -1,0 +1,287 @@
+import ChannelTestSupport
+import Foundation
+import SeedArchive
+import SeedInstaller
+import SeedUpdater
+import SeedTestSupport
+import Testing
+
+/// Issue 19, fetching: SeedUpdater against a real HTTP server on 127.0.0.1 serving a channel
+/// written by `seedgen publish`, misbehaving on request.
+@Suite("SeedUpdater")
+struct SeedUpdaterTests {
+    let fixture = ChannelFixture()
+
+    var destination: String { fixture.file("app/seed.sqlite") }
+
+    func updater(_ server: LoopbackServer, schemaVersion: Int? = 2, publicKey: ChannelPublicKey? = nil, timeout: TimeInterval = 5) -> SeedUpdater {
+        SeedUpdater(channel: server.url, destination: URL(fileURLWithPath: destination), schemaVersion: schemaVersion,
+                    publicKey: publicKey, timeout: timeout)
+    }
+
+    func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// The updater's partial downloads beside the destination.
+    func partialDownloads() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: fixture.file("app"))) ?? []).filter { $0.contains(".seedgen-download-") }
+    }
+
+    func expectError(_ code: SeedUpdaterError.Code, _ body: () async throws(SeedUpdaterError) -> SeedUpdateResult) async -> SeedUpdaterError? {
+        do {
+            let result = try await body()
+            Issue.record("expected \(code), got \(result)")
+            return nil
+        } catch {
+            #expect(error.code == code, "\(error)")
+            return error
+        }
+    }
+
+    @Test("installs the full seed, patches with a delta, then is up to date with a 304 for the index")
+    func fullThenDeltaThenUpToDate() async throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        let recorder = ProgressRecorder()
+        let first = try await updater(server).update { recorder.add($0) }
+        #expect(first.status == .installed && first.previousSeedVersion == nil)
+        #expect(contents(destination) == contents(fixture.seed(1)))
+        let seedSize = try #require(fixture.entry()["size"] as? Int)
+        #expect(first.bytesDownloaded == Int64(seedSize))
+        #expect(recorder.last == SeedUpdateProgress(file: .seed, bytesDone: Int64(seedSize), bytesTotal: Int64(seedSize)))
+
+        try fixture.publish(2)
+        let deltas = try #require(fixture.entry()["deltas"] as? [[String: Any]])
+        let deltaSize = try #require(deltas.first?["size"] as? Int)
+        let second = try await updater(server).update()
+        #expect(second.status == .patched && second.previousSeedVersion == first.seedVersion, "\(second)")
+        #expect(second.bytesDownloaded == Int64(deltaSize) && deltaSize < seedSize / 2, "delta \(deltaSize), seed \(seedSize)")
+        #expect(contents(destination) == contents(fixture.seed(2)))
+        #expect(InstalledSeed.read(destination: destination)?.sequence == 2)
+
+        server.resetCounts()
+        let third = try await updater(server).update()
+        #expect(third.status == .upToDate && third.bytesDownloaded == 0)
+        #expect(server.requests.map(\.path) == ["index.json"])
+        #expect(server.requests.first?.headers["if-none-match"] != nil, "the index is asked for with If-None-Match")
+        #expect(partialDownloads().isEmpty)
+    }
+
+    @Test("a connection cut mid-body: the next run resumes and downloads only the rest")
+    func cutThenResume() async throws {
+        try fixture.publish(1)
+        let entry = try fixture.entry()
+        let path = try #require(entry["path"] as? String), size = try #require(entry["size"] as? Int)
+        let server = try LoopbackServer(root: fixture.channel)
+        server.setFault(.cut(after: size / 3, times: 1), for: path)
+
+        let error = await expectError(.network) { () throws(SeedUpdaterError) in try await updater(server).update() }
+        #expect(error?.message.isEmpty == false)
+        #expect(!FileManager.default.fileExists(atPath: destination), "nothing installed")
+        let partial = try #require(partialDownloads().first)
+        let kept = try FileManager.default.attributesOfItem(atPath: fixture.file("app/" + partial))[.size] as? Int
+        #expect(kept == size / 3)
+
+        server.resetCounts()
+        let result = try await updater(server).update()
+        #expect(result.status == .installed)
+        #expect(result.bytesDownloaded == Int64(size - size / 3))
+        #expect(server.bytesSent(path) == size - size / 3)
+        #expect(server.requests.first { $0.path == path }?.headers["range"] == "bytes=\(size / 3)-")
+        #expect(contents(destination) == contents(fixture.seed(1)))
+        #expect(partialDownloads().isEmpty)
+    }
+
+    @Test("wrong bytes: a delta is refused by its SHA-256 and the full seed installed; a wrong full seed changes nothing")
+    func wrongBytes() async throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        try await updater(server).update()
+        try fixture.publish(2)
+        let entry = try fixture.entry()
+        let deltaPath = try #require((entry["deltas"] as? [[String: Any]])?.first?["path"] as? String)
+        server.setFault(.wrongBytes, for: deltaPath)
+        let result = try await updater(server).update()
+        #expect(result.status == .installed, "\(result)")
+        #expect(result.deltaFailure?.contains("SHA-256") == true, "\(result.deltaFailure ?? "")")
+        #expect(contents(destination) == contents(fixture.seed(2)))
+
+        try fixture.publish(3)
+        let seedPath = try #require(try fixture.entry()["path"] as? String)
+        let deltaPath3 = try #require((try fixture.entry()["deltas"] as? [[String: Any]])?.first?["path"] as? String)
+        server.setFault(.wrongBytes, for: seedPath)
+        server.setFault(.status(404), for: deltaPath3)
+        await expectError(.checksumMismatch) { () throws(SeedUpdaterError) in try await updater(server).update() }
+        #expect(contents(destination) == contents(fixture.seed(2)), "the old seed is in use")
+        #expect(partialDownloads().isEmpty, "a file that fails its checksum is not kept")
+    }
+
+    @Test("the delta missing (404): the full seed")
+    func deltaMissing() async throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        try await updater(server).update()
+        try fixture.publish(2)
+        let deltaPath = try #require((try fixture.entry()["deltas"] as? [[String: Any]])?.first?["path"] as? String)
+        try FileManager.default.removeItem(atPath: fixture.channel + "/" + deltaPath)
+        let result = try await updater(server).update()
+        #expect(result.status == .installed && result.deltaFailure?.contains("404") == true, "\(result)")
+        #expect(contents(destination) == contents(fixture.seed(2)))
+    }
+
+    @Test("500 and timeouts: a clear error, the old seed in use")
+    func serverErrors() async throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        try await updater(server).update()
+        try fixture.publish(2)
+        let before = contents(destination)
+
+        server.setFault(.status(500), for: "index.json")
+        let failed = await expectError(.httpStatus) { () throws(SeedUpdaterError) in try await updater(server).update() }
+        #expect(failed?.httpStatus == 500 && failed?.description.contains("index.json") == true, "\(String(describing: failed))")
+        #expect(contents(destination) == before)
+
+        server.setFault(nil, for: "index.json")
+        let entry = try fixture.entry()
+        server.setFault(.status(500), for: try #require((entry["deltas"] as? [[String: Any]])?.first?["path"] as? String))
+        server.setFault(.status(500), for: try #require(entry["path"] as? String))
+        await expectError(.httpStatus) { () throws(SeedUpdaterError) in try await updater(server).update() }
+        #expect(contents(destination) == before)
+        #expect(InstalledSeed.read(destination: destination)?.sequence == 1, "the old seed is still the recorded one")
+
+        // A stall far longer than the timeout: had the stall ended the request, the index would
+        // have arrived (no error), and only after 20 s.
+        server.setFault(.stall(seconds: 20), for: "index.json")
+        let clock = ContinuousClock.now
+        let timedOut = await expectError(.timeout) { () throws(SeedUpdaterError) in try await updater(server, timeout: 1).update() }
+        #expect(ContinuousClock.now - clock < .seconds(15), "the timeout, not the stall, ended the request")
+        #expect(timedOut?.message.contains("in time") == true)
+        #expect(contents(destination) == before)
+    }
+
+    @Test("an index with no seed for the app's schema version: a clear error, nothing downloaded")
+    func noSeedForSchema() async throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        let error = await expectError(.noSeedForSchema) { () throws(SeedUpdaterError) in try await updater(server, schemaVersion: 9).update() }
+        #expect(error?.message.contains("schema version 9") == true && error?.message.contains("serves schema versions 2") == true, "\(String(describing: error))")
+        #expect(server.requests.map(\.path) == ["index.json"])
+        #expect(!FileManager.default.fileExists(atPath: destination))
+    }
+
+    @Test("signed channel: a tampered index or signature, an unsigned index and another key are refused before any download")
+    func signatures() async throws {
+        let keyFile = fixture.file("channel.key")
+        let keygen = try SeedgenTool.run(["keygen", "--out", keyFile])
+        #expect(keygen.status == 0, "\(keygen.stderr)")
+        let publicKey = try ChannelPublicKey(base64: keygen.stdout)
+        try fixture.publish(1, ["--sign-key", keyFile])
+        let server = try LoopbackServer(root: fixture.channel)
+        let index = fixture.channel + "/index.json", signature = fixture.channel + "/index.json.sig"
+        let original = try #require(contents(index)), originalSignature = try #require(contents(signature))
+
+        func expectRefused(_ code: SeedUpdaterError.Code, key: ChannelPublicKey = publicKey) async {
+            server.resetCounts()
+            await expectError(code) { () throws(SeedUpdaterError) in try await updater(server, publicKey: key).update() }
+            #expect(Set(server.requests.map(\.path)).isSubset(of: ["index.json", "index.json.sig"]), "nothing downloaded")
+            #expect(!FileManager.default.fileExists(atPath: destination))
+        }
+        // One byte of the index changed (the sequence 1 becomes 7): still valid JSON.
+        let text = String(decoding: original, as: UTF8.self)
+        try Data(text.replacingOccurrences(of: "\"sequence\" : 1", with: "\"sequence\" : 7").utf8).write(to: URL(fileURLWithPath: index))
+        await expectRefused(.badSignature)
+        try original.write(to: URL(fileURLWithPath: index))
+        var bytes = [UInt8](originalSignature)
+        bytes[3] = bytes[3] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        try Data(bytes).write(to: URL(fileURLWithPath: signature))
+        await expectRefused(.badSignature)
+        try FileManager.default.removeItem(atPath: signature)
+        await expectRefused(.unsigned)
+        try originalSignature.write(to: URL(fileURLWithPath: signature))
+        await expectRefused(.badSignature, key: try ChannelPublicKey(base64: ChannelSigningKey().publicKeyBase64))
+
+        let result = try await updater(server, publicKey: publicKey).update()
+        #expect(result.status == .installed)
+    }
+
+    @Test("an older index replayed (validly signed) is refused: no rollback")
+    func replayedIndex() async throws {
+        let key = ChannelSigningKey()
+        let keyFile = fixture.file("channel.key")
+        try key.fileText.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let publicKey = try ChannelPublicKey(base64: key.publicKeyBase64)
+        try fixture.publish(1, ["--sign-key", keyFile])
+        let oldIndex = try #require(contents(fixture.channel + "/index.json"))
+        let oldSignature = try #require(contents(fixture.channel + "/index.json.sig"))
+        try fixture.publish(2, ["--sign-key", keyFile])
+        let server = try LoopbackServer(root: fixture.channel)
+        #expect(try await updater(server, publicKey: publicKey).update().sequence == 2)
+        let installed = contents(destination)
+
+        try oldIndex.write(to: URL(fileURLWithPath: fixture.channel + "/index.json"))
+        try oldSignature.write(to: URL(fileURLWithPath: fixture.channel + "/index.json.sig"))
+        server.resetCounts()
+        let error = await expectError(.rollback) { () throws(SeedUpdaterError) in try await updater(server, publicKey: publicKey).update() }
+        #expect(error?.message.contains("sequence 1") == true && error?.message.contains("sequence 2") == true, "\(String(describing: error))")
+        #expect(Set(server.requests.map(\.path)).isSubset(of: ["index.json", "index.json.sig"]))
+        #expect(contents(destination) == installed)
+    }
+
+    @Test("several updaters at once: one downloads, the others find the seed up to date")
+    func concurrentUpdaters() async throws {
+        try fixture.publish(1)
+        let entry = try fixture.entry()
+        let path = try #require(entry["path"] as? String), size = try #require(entry["size"] as? Int)
+        let server = try LoopbackServer(root: fixture.channel)
+        server.setFault(.slow(chunk: 16 << 10, delay: 0.01), for: path)
+        let updater = self.updater(server)
+        let statuses = try await withThrowingTaskGroup(of: SeedUpdateResult.Status.self) { group in
+            for _ in 0..<4 { group.addTask { try await updater.update().status } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == .installed }.count == 1 && statuses.filter { $0 == .upToDate }.count == 3, "\(statuses)")
+        #expect(server.bytesSent(path) == size, "the seed was downloaded once")
+        #expect(contents(destination) == contents(fixture.seed(1)))
+    }
+
+    @Test("cancelling stops the download and keeps what arrived for the next call")
+    func cancellation() async throws {
+        try fixture.publish(1)
+        let entry = try fixture.entry()
+        let path = try #require(entry["path"] as? String)
+        let server = try LoopbackServer(root: fixture.channel)
+        // About 4 s for the whole seed: the cancel comes long before the end, even on a busy machine.
+        server.setFault(.slow(chunk: 2048, delay: 0.1), for: path)
+        let updater = self.updater(server)
+        let task = Task { try await updater.update() }
+        while partialDownloads().isEmpty || server.bytesSent(path) < 4096 { try await Task.sleep(nanoseconds: 10_000_000) }
+        task.cancel()
+        let outcome = await task.result
+        guard case .failure(let failure) = outcome else { Issue.record("not cancelled: \(outcome)"); return }
+        let error = try #require(failure as? SeedUpdaterError)
+        #expect(error.code == .cancelled, "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: destination))
+        #expect(partialDownloads().count == 1)
+        server.setFault(nil, for: path)
+        #expect(try await updater.update().status == .installed)
+        #expect(contents(destination) == contents(fixture.seed(1)))
+    }
+}
+
+/// Collects progress reports from the updater's delegate queue.
+final class ProgressRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [SeedUpdateProgress] = []
+
+    func add(_ report: SeedUpdateProgress) {
+        lock.lock()
+        reports.append(report)
+        lock.unlock()
+    }
+
+    var last: SeedUpdateProgress? {
+        lock.lock()
+        defer { lock.unlock() }
+        return reports.last
+    }
+}
