@@ -6,17 +6,20 @@ extension SeedGen {
     struct SchemaCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "schema",
-            abstract: "Share a schema with an app: generate Swift source, or print the DDL.",
+            abstract: "Draft a schema from XML, or share one with an app: generate Swift source, or print the DDL.",
             discussion: """
                 An app and the tool must agree on the schema version. Instead of copying the \
                 number by hand, generate Swift from the same schema file the seed is built \
                 with, compile it into the app, and pass its schemaVersion to SeedInstaller.
 
+                To start a schema for XML data nobody described yet, draft it from the data.
+
                 Examples:
+                  seedgen schema draft dump/ --out dump.yaml
                   seedgen schema swift Schema/transit.yaml --out Sources/App/TransitSchema.swift
                   seedgen schema sql Schema/transit.yaml
                 """,
-            subcommands: [SwiftSource.self, SQL.self]
+            subcommands: [Draft.self, SwiftSource.self, SQL.self]
         )
 
         struct SwiftSource: ParsableCommand {

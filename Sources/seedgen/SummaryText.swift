@@ -32,15 +32,7 @@ struct SummaryText {
 
 /// Numbers for people: 1,234,567 and 12.3 MB.
 enum Format {
-    static func count(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return (value < 0 ? "-" : "") + out
-    }
+    static func count(_ value: Int) -> String { NumberText.grouped(value) }
 
     static func bytes(_ value: Int64) -> String {
         let units = ["bytes", "KB", "MB", "GB", "TB"]

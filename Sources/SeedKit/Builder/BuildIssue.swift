@@ -15,6 +15,8 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case danglingReference = "dangling reference"
         /// A mapping that matched nothing, under `--strict`.
         case unmatchedMappingError = "mapping matched nothing (--strict)"
+        /// A mapping that read more, or less, than it says, under `--strict`.
+        case ambiguousMappingError = "mapping read ambiguously (--strict)"
         // Warnings: reported, the build goes on.
         case unknownColumn = "unknown column"
         case unusedFile = "unused file"
@@ -22,8 +24,12 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// Keys of a reference with `onMissing: keep` that name no row of the input: one
         /// summarised warning per reference.
         case outsideReference = "reference to objects outside the input"
-        /// A table with no rows, a column whose source matched nothing (see `MappingCheck`).
+        /// A table with no rows, a column whose source matched nothing, an input that gave no
+        /// rows (see `MappingCheck`).
         case unmatchedMapping = "mapping matched nothing"
+        /// An element found at several paths, a source that matched more than once in one
+        /// record (see `MappingCheck`).
+        case ambiguousMapping = "mapping read ambiguously"
         /// CSV that Python's csv module accepts, read the same way (errors with `--strict`).
         case repairedSyntax = "repaired CSV syntax"
         /// A 0-byte input file, treated as absent.
@@ -39,7 +45,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
 
         public var isError: Bool {
             switch self {
-            case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping,
+            case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
                  .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects: return false
             default: return true
             }

@@ -1,8 +1,11 @@
 /// After the load, finds the mapping mistakes that would otherwise pass silently: a table
 /// that received no rows, a column whose sources matched nothing in any input (so it is NULL
-/// in every row), an element path that matched nothing. Each is a warning naming the schema
-/// file and line, with the names the input actually uses (`did you mean 'ServiceJourney'?`);
-/// under `--strict` each is an error.
+/// in every row), an element path that matched nothing; and, for XML, an element found at
+/// several paths (`artists/artist` inside a release and inside its tracks), a source that
+/// matched more than once in a record (only the first is kept), an input file that gave no
+/// row to any table (a namespace the schema does not name). Each is a warning naming the
+/// schema file and line (or the input file), with the names the input actually uses (`did
+/// you mean 'ServiceJourney'?`) and the fix; under `--strict` each is an error.
 struct MappingCheck {
     let schema: Schema
     let inputs: InputSet
@@ -15,6 +18,8 @@ struct MappingCheck {
     let matchedColumns: [String: [Bool]]
     let strict: Bool
     let issues: IssueLog
+    /// XML: the paths records were found at, repeated sources, files without rows.
+    var findings = XMLLoadFindings()
 
     /// One finding before hints are added: where, what, and the paths whose names to check.
     private struct Finding {
@@ -26,6 +31,9 @@ struct MappingCheck {
         var paths: [XMLValuePath]
         /// Only worth reporting when a name in `paths` is unknown to the input.
         var onlyWithHint = false
+        /// Reads more or less than the schema says (`BuildIssue.Kind.ambiguousMapping`),
+        /// rather than nothing.
+        var ambiguous = false
     }
 
     func run() {
@@ -62,6 +70,7 @@ struct MappingCheck {
                 }
                 continue
             }
+            findings.append(contentsOf: pathFindings(table))
             guard let matched = matchedColumns[table.name], table.list == nil else { continue }
             for (index, column) in table.columns.enumerated() where !matched[index] && column.expression == nil && column.defaultValue == nil
             && !column.source.contains(where: { $0.hasPrefix("$") }) { // $position, $name: always there
@@ -75,13 +84,80 @@ struct MappingCheck {
                                         paths: paths, onlyWithHint: column.exists))
             }
         }
-        guard !findings.isEmpty else { return }
-        let survey = XMLNameSurvey(files: files)
+        guard !findings.isEmpty || !self.findings.filesWithoutRows.isEmpty else { return }
+        let survey = XMLNameSurvey(files: files, entities: schema.entities)
         for finding in findings {
             let suggestion = finding.paths.lazy.compactMap { self.hint(for: $0, in: survey) }.first
             if finding.onlyWithHint && suggestion == nil { continue }
             report(finding, hint: suggestion)
         }
+        for (file, filtered) in self.findings.filesWithoutRows { reportNoRows(file, filtered: filtered, survey: survey) }
+    }
+
+    /// An element alternative that matched nothing while others did, one that matched at
+    /// several paths, and sources that matched more than once in a record.
+    private func pathFindings(_ table: Table) -> [Finding] {
+        var findings: [Finding] = []
+        let alternatives = table.elementAlternatives
+        for (index, found) in (self.findings.elementPaths[table.name] ?? []).enumerated() where index < alternatives.count {
+            let element = alternatives[index]
+            let steps = (try? XMLValuePath.elementPattern(element, namespaces: schema.namespaces).steps) ?? []
+            if found.paths.isEmpty && found.others == 0 {
+                guard alternatives.count > 1 else { continue } // a table with no rows is reported as such
+                findings.append(Finding(table: table.name, field: "\(table.name).element", value: element,
+                                        message: "matched nothing in any input (the table's other element alternatives did)",
+                                        paths: [.text(steps: steps)]))
+            } else if found.paths.count + (found.others > 0 ? 1 : 0) > 1 && !steps.contains(where: { $0.localName == "*" }) {
+                var list = found.paths.map { "\($0.path) \(Self.grouped($0.count))" }
+                if found.others > 0 { list.append("\(Self.grouped(found.others)) at other paths") }
+                let written = found.paths.first.map { ($0.path.split(separator: "/").suffix(steps.count + 1)).joined(separator: "/") } ?? element
+                let within = table.parent.map { " inside '\($0.table)'" } ?? ""
+                findings.append(Finding(table: table.name, field: "\(table.name).element", value: element,
+                                        message: "matches elements at \(list.count) paths\(within): \(list.joined(separator: ", ")); "
+                                            + "write the path you mean (element: \(written), or from the root with a leading '/'), "
+                                            + "or list each path as an alternative",
+                                        paths: [], ambiguous: true))
+            }
+        }
+        for repeated in self.findings.repeatedSources[table.name] ?? [] where repeated.column < table.columns.count {
+            let column = table.columns[repeated.column]
+            let records = rows[table.name].map { " of \(Self.grouped($0))" } ?? ""
+            findings.append(Finding(table: table.name, column: column.name, field: "\(table.name).\(column.name)", value: repeated.path,
+                                    message: "matched more than once in \(Self.grouped(repeated.records))\(records) records of '\(table.name)'; "
+                                        + "only the first is kept: to keep each one, read it as a table of its own "
+                                        + "(element: \(Self.elementPath(of: repeated.path)), parent: \(table.name), and a $position column)",
+                                    paths: [], ambiguous: true))
+        }
+        return findings
+    }
+
+    /// The element part of a source path (`genres/genre` of `genres/genre/@id`).
+    private static func elementPath(of source: String) -> String {
+        let steps = source.split(separator: "/")
+        let elements = steps.last?.hasPrefix("@") == true ? steps.dropLast() : steps[...]
+        return elements.isEmpty ? source : elements.joined(separator: "/")
+    }
+
+    /// `1,242`: counts in messages.
+    static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
+
+    /// An input that gave no row to any table, with the namespaces it declares.
+    private func reportNoRows(_ file: InputFile, filtered: Int, survey: XMLNameSurvey) {
+        var message = "gave no rows to any table of schema '\(schema.name)'"
+        if filtered > 0 {
+            message += ": all \(Self.grouped(filtered)) records were filtered out"
+        } else {
+            let declared = survey.declaredNamespaces[file.displayPath] ?? []
+            let list = declared.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+            message += declared.isEmpty ? "; it declares no namespace" : "; it declares the namespace\(declared.count == 1 ? "" : "s") \(list)"
+            let schemaURIs = Set(schema.namespaces.values)
+            if !schemaURIs.isEmpty && !declared.contains(where: schemaURIs.contains) {
+                message += "; the schema's are \(schemaURIs.sorted().map { "'\($0)'" }.joined(separator: ", "))"
+                    + " (a name whose prefix the schema maps, or an unprefixed one with a \"\" entry, matches only that namespace: "
+                    + "map the file's namespace, or leave the \"\" entry out so that unprefixed names match any namespace)"
+            }
+        }
+        issues.record(BuildIssue(kind: strict ? .unmatchedMappingError : .unmatchedMapping, file: file.displayPath, message: message))
     }
 
     private func pathAlternatives(_ source: String) -> [XMLValuePath] {
@@ -164,7 +240,9 @@ struct MappingCheck {
             ?? (finding.field.hasSuffix(".element") ? schema.places.elements[finding.table] : nil)
             ?? schema.places.tables[finding.table]
         let message = finding.message + (hint.map { "; " + $0 } ?? "")
-        issues.record(BuildIssue(kind: strict ? .unmatchedMappingError : .unmatchedMapping,
+        let kind: BuildIssue.Kind = finding.ambiguous ? (strict ? .ambiguousMappingError : .ambiguousMapping)
+            : (strict ? .unmatchedMappingError : .unmatchedMapping)
+        issues.record(BuildIssue(kind: kind,
                                  file: schema.places.file.isEmpty ? "the schema" : schema.places.file,
                                  line: place?.line, column: place?.column, field: finding.field, value: finding.value,
                                  message: message))

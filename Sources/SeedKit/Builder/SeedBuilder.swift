@@ -54,6 +54,7 @@ public struct SeedBuilder {
         var rows: [(name: String, rows: Int)] = []
         var filtered: [String: Int] = [:]
         var matchedColumns: [String: [Bool]] = [:]
+        var findings = XMLLoadFindings()
         var rejected: [String: Int] = [:]
         // While the rows stream in, the database belongs to the writer thread.
         let context = try database.withWriteQueue { queue in
@@ -77,7 +78,12 @@ public struct SeedBuilder {
                     + extraTables.map { ($0.table, Optional($0.file), true) }
                 for (table, file, byPosition) in sources {
                     let createsTable = !byPosition && createdByLoader.contains(table.name)
-                    if let statement = table.keyIndexStatement, !createsTable { try queue.execute(statement) }
+                    if !createsTable {
+                        for statement in schema.preloadIndexStatements(of: table) {
+                            try queue.execute(statement)
+                            context.createdIndexes.insert(statement)
+                        }
+                    }
                     var count = 0
                     if let file {
                         let loader = try TableLoader(table: table, file: file.displayPath, context: context, createsTable: createsTable)
@@ -103,6 +109,7 @@ public struct SeedBuilder {
                 filtered = result.filtered
                 matchedColumns = result.matchedColumns
                 rejected = result.rejected
+                findings = result.findings
                 timer.mark("load XML")
             }
             return context
@@ -117,7 +124,7 @@ public struct SeedBuilder {
         if !SchemaLocator.isBuiltIn(schema) {
             MappingCheck(schema: schema, inputs: inputs, files: inputs.files.filter { readFiles.contains($0.name) },
                          rows: Dictionary(rows, uniquingKeysWith: +), filtered: filtered, matchedColumns: matchedColumns,
-                         strict: options.strict, issues: issues).run()
+                         strict: options.strict, issues: issues, findings: findings).run()
         }
         if issues.hasErrors { throw BuildError.invalidInput(issues) }
         let used = Set(records.map(\.name))
@@ -215,7 +222,8 @@ extension Schema {
     /// The schema's meaning as text, independent of comments and layout in its file.
     var canonicalDescription: String {
         let namespaceText = namespaces.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        return "\(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)] \(String(reflecting: tables))"
+        let entitiesText = entities == .xml ? "" : " entities=\(entities.rawValue)" // read differently: another seed
+        return "\(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)]\(entitiesText) \(String(reflecting: tables))"
     }
 }
 

@@ -1,7 +1,7 @@
 import SeedSQLite
 
-/// Reports the rows of one table the database refused because their key repeats another
-/// row's: the key, the row's place and, for the first few, where the first copy was read
+/// Reports the rows of one table the database refused because their key (or the columns of
+/// a unique index) repeats another row's: the values, the row's place and, for the first few, where the first copy was read
 /// (found by its key, its place kept in `RowPlaces`). Runs on the writer thread.
 final class DuplicateKeys {
     private let table: Table
@@ -10,7 +10,7 @@ final class DuplicateKeys {
     private let connection: Connection
     private let places: RowPlaces?
     private let referenceColumns: [[Int]]     // per reference: indexes of its `from` columns
-    private var firstCopy: Statement?         // finds the row a duplicate repeats; prepared at the first one
+    private var firstCopy: (columns: [String], statement: Statement)? // finds the row a duplicate repeats
 
     init(table: Table, context: BuildContext, fields: SourceFields, connection: Connection, places: RowPlaces?, referenceColumns: [[Int]]) {
         self.table = table
@@ -22,9 +22,11 @@ final class DuplicateKeys {
     }
 
     /// Records `row` of `batch` (its resolved references in `resolved` at `slot`) as a
-    /// duplicate key: an error, or under `--lenient` a row left out.
-    func report(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int) throws(SQLiteError) {
-        let keyText = table.key.map { name -> String in
+    /// duplicate key, SQLite having said `failure` ("UNIQUE constraint failed: t.a"): an
+    /// error, or under `--lenient` a row left out.
+    func report(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int, failure: String) throws(SQLiteError) {
+        let columns = uniqueColumns(failedIn: failure)
+        let keyText = columns.map { name -> String in
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
                 return "\(name)=\(batch.messageText(batch.cell(row, index)))"
             }
@@ -33,26 +35,39 @@ final class DuplicateKeys {
         }.joined(separator: ", ")
         var column = Int(batch.sourceColumns[row])
         if fields.columnsPerValue {
-            let first = table.key.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
+            let first = columns.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
             column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0
         }
-        var message = "appears twice: the key of '\(table.name)' must be unique"
-        if let first = try placeOfFirstCopy(batch, row, resolved: resolved, slot: slot) { message += "; first copy at \(first)" }
+        var message = columns == table.key ? "appears twice: the key of '\(table.name)' must be unique"
+            : "appears twice: '\(table.name)' has a unique index on \(columns.joined(separator: ", "))"
+        if let first = try placeOfFirstCopy(batch, row, resolved: resolved, slot: slot, columns: columns) { message += "; first copy at \(first)" }
         if context.lenient { message += "; the later row is left out" }
         context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .duplicateKey, file: fields.file, line: Int(batch.lines[row]),
-                                         column: column > 0 ? column : nil, field: table.key.joined(separator: "+"), value: keyText, message: message))
+                                         column: column > 0 ? column : nil, field: columns.joined(separator: "+"), value: keyText, message: message))
     }
 
-    /// `file:line` of the row already holding the key of `row` (tables with row ids only).
-    private func placeOfFirstCopy(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int) throws(SQLiteError) -> String? {
-        guard let places, places.takeLookup() else { return nil }
-        if firstCopy == nil {
-            let conditions = table.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
-            firstCopy = try connection.prepare("SELECT \(quoted(table.rowID)) FROM \(quoted(table.name)) WHERE \(conditions)")
+    /// The columns of the unique index SQLite names in `failure` ("UNIQUE constraint failed:
+    /// users.name"): the key, or a unique index that references match.
+    private func uniqueColumns(failedIn failure: String) -> [String] {
+        guard let range = failure.range(of: "constraint failed: ") else { return table.key }
+        let columns = failure[range.upperBound...].split(separator: ",").map { part -> String in
+            let name = part.trimmingCharacters(in: .whitespaces)
+            return name.hasPrefix(table.name + ".") ? String(name.dropFirst(table.name.count + 1)) : name
         }
-        guard let firstCopy else { return nil }
+        return columns.isEmpty || Set(columns) == Set(table.key) ? table.key : columns
+    }
+
+    /// `file:line` of the row already holding the values of `columns` of `row` (tables with
+    /// row ids only).
+    private func placeOfFirstCopy(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int, columns: [String]) throws(SQLiteError) -> String? {
+        guard let places, places.takeLookup() else { return nil }
+        if firstCopy?.columns != columns {
+            let conditions = columns.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
+            firstCopy = (columns, try connection.prepare("SELECT \(quoted(table.rowID)) FROM \(quoted(table.name)) WHERE \(conditions)"))
+        }
+        guard let firstCopy = firstCopy?.statement else { return nil }
         var values: [Value] = []
-        for name in table.key {
+        for name in columns {
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
                 values.append(ReferenceResolver.value(batch, batch.cell(row, index)))
             } else {

@@ -93,7 +93,7 @@ final class RowWriter: @unchecked Sendable {
             if reference.to == table.name {
                 resolvers.append(nil)
             } else {
-                resolvers.append(try ReferenceResolver(reference: reference, target: context.schema.table(named: reference.to)!,
+                resolvers.append(try ReferenceResolver(reference: reference, table: table, target: context.schema.table(named: reference.to)!,
                                                        context: context, connection: connection))
             }
         }
@@ -164,7 +164,7 @@ final class RowWriter: @unchecked Sendable {
                 if copies != nil {
                     try mergeCopy(batch, row, slot: slot)
                 } else {
-                    try duplicates.report(batch, row, resolved: resolved, slot: slot)
+                    try duplicates.report(batch, row, resolved: resolved, slot: slot, failure: error.message)
                 }
                 continue rows
             } catch {
@@ -359,7 +359,7 @@ final class RowWriter: @unchecked Sendable {
     private func finishSelfReference(_ r: Int) throws(SQLiteError) -> ReferenceStatistics {
         let reference = table.references[r]
         let target = context.schema.table(named: reference.to)!
-        let matches = zip(target.key, reference.from).map { "p.\(quoted($0)) = t.\(quoted($1))" }.joined(separator: " AND ")
+        let matches = zip(reference.targetColumns(in: target), reference.from).map { "p.\(quoted($0)) = t.\(quoted($1))" }.joined(separator: " AND ")
         let present = reference.from.map { "\(quoted($0)) IS NOT NULL" }.joined(separator: " AND ")
         try connection.execute("""
             UPDATE \(quoted(table.name)) AS t SET \(quoted(reference.column)) =

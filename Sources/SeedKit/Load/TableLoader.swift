@@ -290,14 +290,20 @@ final class TableLoader {
         guard createdColumnCount == nil else { return }
         let count = table.createdColumnCount(supplied: supplied)
         let (table, fields, context, insertsInGroups) = (table, fields, context, insertsInGroups)
+        let indexes = preloadIndexes
         writer = try context.writeQueue.sync { connection throws(SQLiteError) in
             try connection.execute(table.createStatement(columnCount: count))
-            if let statement = table.keyIndexStatement { try connection.execute(statement) }
+            for statement in indexes { try connection.execute(statement) }
             return try RowWriter(table: table, fields: fields, context: context, connection: connection,
                                  createdColumns: Set(table.layout.prefix(count).map(\.name)), insertsInGroups: insertsInGroups)
         }
+        context.createdIndexes.formUnion(indexes)
         createdColumnCount = count
     }
+
+    /// The key index and the unique indexes references match (`Schema.preloadIndexStatements`):
+    /// made with the table, before its rows.
+    private var preloadIndexes: [String] { context.schema.preloadIndexStatements(of: table) }
 
     /// After loading: adds the columns `createTable` left out, or creates the whole table when
     /// the reader never did (its file had no usable header). The partial indexes of added
@@ -306,10 +312,12 @@ final class TableLoader {
     func completeTable() throws(SQLiteError) {
         let table = table
         guard let count = createdColumnCount else {
+            let indexes = preloadIndexes
             try context.writeQueue.sync { connection throws(SQLiteError) in
                 try connection.execute(table.createStatement)
-                if let statement = table.keyIndexStatement { try connection.execute(statement) }
+                for statement in indexes { try connection.execute(statement) }
             }
+            context.createdIndexes.formUnion(indexes)
             createdColumnCount = table.layout.count
             return
         }

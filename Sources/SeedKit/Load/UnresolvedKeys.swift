@@ -39,7 +39,7 @@ final class UnresolvedKeys {
         // `--lenient` keeps such rows like `allowDangling` (`keepsNull`); a NULL that would
         // be part of a WITHOUT ROWID key cannot be kept, so the row is left out.
         context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .danglingReference, file: file, line: line, column: column, field: field, value: key,
-                                         message: "names no row of '\(reference.to)' (key \(target.key.joined(separator: ", "))): " + (forwardOnly
+                                         message: "names no row of '\(reference.to)' (\(reference.toColumns == nil ? "key" : "columns") \(reference.targetColumns(in: target).joined(separator: ", "))): " + (forwardOnly
                                             ? "not found before it (a withoutRowID table cannot refer to rows further on)"
                                             : "not found in any input") + (context.lenient ? "; the row is left out" : "")))
         return false

@@ -54,7 +54,7 @@ final class PendingReferences {
     func resolve(_ body: (Unresolved) -> Void) throws(SQLiteError) -> Int {
         defer { try? connection.execute("DROP TABLE temp.\(name)") }
         guard count > 0 else { return 0 }
-        let matches = target.key.enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
+        let matches = reference.targetColumns(in: target).enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
         try connection.execute("""
             UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
             FROM temp.\(name) AS d, main.\(quoted(target.name)) AS p

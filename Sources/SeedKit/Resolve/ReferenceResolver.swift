@@ -4,7 +4,8 @@ import SeedSQLite
 /// Turns natural keys into row ids of the target table while rows stream in: the previous
 /// row's key first (rows come grouped), then the target's `IDMap` (integer keys that arrive
 /// in ascending order), then a bounded LRU cache, then one indexed query.
-/// With find-or-create, an unknown key inserts the target row. Runs on the writer thread.
+/// With find-or-create, an unknown key inserts the target row (with the `fill` columns).
+/// Runs on the writer thread.
 final class ReferenceResolver {
     /// What a lookup found.
     enum Resolution: Equatable {
@@ -26,20 +27,29 @@ final class ReferenceResolver {
     @exclusivity(unchecked) private var lastID: Int64?
     private let lookup: Statement
     private let create: Statement?
+    /// Find-or-create: the columns of the referencing row that fill the created row's other
+    /// columns (`Reference.fill`, in target column order).
+    private let fillColumns: [Int]
     @exclusivity(unchecked) private(set) var statistics = ReferenceStatistics()
 
-    /// - Parameter connection: the writer's connection (this runs on its thread).
-    init(reference: Reference, target: Table, context: BuildContext, connection: Connection) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - table: the referencing table (its columns feed `Reference.fill`).
+    ///   - connection: the writer's connection (this runs on its thread).
+    init(reference: Reference, table: Table, target: Table, context: BuildContext, connection: Connection) throws(SQLiteError) {
         self.reference = reference
         self.target = target
         self.context = context
         self.cache = LRUCache(capacity: context.cacheSize ?? reference.cacheSize)
-        idMap = reference.from.count == 1 ? context.idMaps.map(for: target) : nil
-        let conditions = target.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
+        // The id maps hold the target's key: only a reference matching the key reads them.
+        idMap = reference.from.count == 1 && reference.toColumns == nil ? context.idMaps.map(for: target) : nil
+        let matched = reference.targetColumns(in: target)
+        let conditions = matched.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
         lookup = try connection.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)")
+        let fill = reference.fill.sorted { $0.key < $1.key }
+        fillColumns = fill.map { item in table.columns.firstIndex { $0.name == item.value }! }
         if reference.create {
-            let columns = ([target.rowID] + target.key).map(quoted).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: target.key.count + 1).joined(separator: ", ")
+            let columns = ([target.rowID] + matched + fill.map(\.key)).map(quoted).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: matched.count + fill.count + 1).joined(separator: ", ")
             create = try connection.prepare("INSERT INTO \(quoted(target.name)) (\(columns)) VALUES (\(marks))")
         } else {
             create = nil
@@ -63,7 +73,7 @@ final class ReferenceResolver {
                 return .found(id)
             }
             let value = Self.value(batch, cell)
-            let id = try resolve(key: value.description, parts: [value])
+            let id = try resolve(key: value.description, parts: [value], batch: batch, row: row)
             remember(batch, cell, tag, id)
             return id.map(Resolution.found) ?? .missing(value.description)
         }
@@ -75,7 +85,7 @@ final class ReferenceResolver {
         }
         let key = parts.map(\.description).joined(separator: "\u{1F}")
         lastTag = 0xFF
-        return try resolve(key: key, parts: parts).map(Resolution.found) ?? .missing(parts.map(\.description).joined(separator: ","))
+        return try resolve(key: key, parts: parts, batch: batch, row: row).map(Resolution.found) ?? .missing(parts.map(\.description).joined(separator: ","))
     }
 
     private func sameAsLast(_ batch: RowBatch, _ cell: Int, _ tag: UInt8) -> Bool {
@@ -107,8 +117,9 @@ final class ReferenceResolver {
         }
     }
 
-    /// The id of the target row whose key is `parts`, or nil when there is none.
-    private func resolve(key: String, parts: [Value]) throws(SQLiteError) -> Int64? {
+    /// The id of the target row whose key is `parts`, or nil when there is none; a created
+    /// row gets the `fill` values of `row` of `batch` in its other columns.
+    private func resolve(key: String, parts: [Value], batch: RowBatch, row: Int) throws(SQLiteError) -> Int64? {
         let id: Int64?
         if let cached = cache.value(for: key) {
             statistics.hits += 1
@@ -121,7 +132,7 @@ final class ReferenceResolver {
                 id = lookup.int64(at: 0)
             } else if let create {
                 let newID = context.allocateID(in: target.name)
-                try create.bind([.integer(newID)] + parts)
+                try create.bind([.integer(newID)] + parts + fillColumns.map { Self.value(batch, batch.cell(row, $0)) })
                 defer { create.reset() }
                 try create.step()
                 statistics.created += 1

@@ -15,7 +15,8 @@ public struct Column: Sendable, Equatable {
     public var required: Bool
     /// The text used when the source has no value.
     public var defaultValue: String?
-    /// The format of `date`, `datetime` and `time` values (see `ValueFormat`).
+    /// The format of `date`, `datetime` and `time` values (see `ValueFormat`), or of
+    /// `duration` values written as clock fields (`m:ss`, see `DurationFormat`).
     public var format: String?
     /// False for a column read only to resolve a reference: it is not stored.
     public var stored: Bool
@@ -43,6 +44,13 @@ public struct Column: Sendable, Equatable {
         /// time written `P3M`, three months, for three minutes) that must not stop a build.
         case null
     }
+    /// `datetime`: how many digits of a second are stored (0 to 9). Every value is written
+    /// with exactly that many, so text order is time order; a value with more (non-zero)
+    /// digits is an error, never cut.
+    public var precision: Int = 0
+    /// `date`: accept dates of which only the year or the year and month are known (`2000`,
+    /// `1999-03`, `1999-03-00`), stored with `00` for the unknown parts (`2000-00-00`).
+    public var partial: Bool = false
 
     public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
                 defaultValue: String? = nil, format: String? = nil, stored: Bool = true,
@@ -96,13 +104,15 @@ public enum ColumnType: String, Sendable, CaseIterable {
     case boolean
     /// A calendar date, stored as ISO 8601 text `YYYY-MM-DD`.
     case date
-    /// A moment, stored as ISO 8601 text in UTC: `YYYY-MM-DDTHH:MM:SSZ`.
+    /// A moment, stored as ISO 8601 text in UTC at one width: `YYYY-MM-DDTHH:MM:SSZ`, or
+    /// with `Column.precision` digits of a second (`YYYY-MM-DDTHH:MM:SS.fffZ`).
     case datetime
     /// A time of day `H:MM:SS`, stored as integer seconds after midnight. Hours may pass 24
     /// (GTFS service days): `25:10:00` is 90600.
     case time
     /// An ISO 8601 duration `PnDTnHnMnS` (also weeks, `PnW`), stored as integer seconds:
-    /// `PT1M18S` is 78. Years and months are refused: their length in seconds varies.
+    /// `PT1M18S` is 78. Years and months are refused: their length in seconds varies. With a
+    /// `format` (`m:ss`, `h:mm:ss`), clock fields instead: `4:45` is 285.
     case duration
     /// The zone of a time of day or a date and time (`06:00:00+02:00`, `06:54:00Z`,
     /// `2024-03-28T06:00:00-01:00`) as signed seconds east of UTC: 7200, 0, -3600. NULL when

@@ -29,6 +29,17 @@ public struct Reference: Sendable, Equatable {
     /// True to store the column after the table's other columns and references (before
     /// `extras`), like `Column.trailing`.
     public var trailing: Bool = false
+    /// The target's columns the `from` values match, in order: nil for its `key`, or the
+    /// columns of one of its unique indexes (`users.display_name`).
+    public var toColumns: [String]?
+    /// Find-or-create: the created row's other columns, each filled from a column of this
+    /// table (target column -> this table's column). A row found is left as it is.
+    public var fill: [String: String] = [:]
+
+    /// The columns of `target` this reference matches: `toColumns`, or its key.
+    public func targetColumns(in target: Table) -> [String] {
+        toColumns ?? target.key
+    }
 
     public static let defaultCacheSize = 65_536
 

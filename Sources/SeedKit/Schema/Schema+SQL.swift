@@ -41,8 +41,27 @@ extension Table {
             let partial = references.contains { $0.column == column } ? " WHERE \(quoted(column)) IS NOT NULL" : ""
             statements.append("CREATE INDEX \(quoted(name + "_" + column)) ON \(quoted(name)) (\(quoted(column)))\(partial)")
         }
-        for index in indexes {
-            statements.append("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) (\(index.columns.map(quoted).joined(separator: ", ")))")
+        for index in indexes { statements.append(statement(for: index)) }
+        return statements
+    }
+
+    /// `CREATE [UNIQUE] INDEX` for a declared index.
+    func statement(for index: Index) -> String {
+        "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) (\(index.columns.map(quoted).joined(separator: ", ")))"
+    }
+}
+
+extension Schema {
+    /// The indexes of `table` created before its rows are loaded: its key's, and the unique
+    /// indexes some reference matches (`Reference.toColumns`), so that lookups use them (and
+    /// duplicates are caught) while rows stream in. The other indexes come after loading.
+    func preloadIndexStatements(of table: Table) -> [String] {
+        var statements = table.keyIndexStatement.map { [$0] } ?? []
+        for index in table.indexes where index.unique {
+            let matched = tables.contains { other in
+                other.references.contains { $0.to == table.name && $0.toColumns.map(Set.init) == Set(index.columns) }
+            }
+            if matched && Set(index.columns) != Set(table.key) { statements.append(table.statement(for: index)) }
         }
         return statements
     }

@@ -67,13 +67,20 @@ extension Schema {
             try claim(column.name, "column name")
             if column.expression == nil && (column.source.isEmpty || column.source.contains(where: \.isEmpty)) { throw fail("column '\(column.name)' has an empty source") }
             if let format = column.format {
-                guard [.date, .datetime, .time].contains(column.type) else {
-                    throw fail("column '\(column.name)': 'format' is for date, datetime and time columns")
+                guard [.date, .datetime, .time, .duration].contains(column.type) else {
+                    throw fail("column '\(column.name)': 'format' is for date, datetime, time and duration columns")
                 }
-                do { _ = try ValueFormat(pattern: format) } catch {
+                do {
+                    if column.type == .duration { _ = try DurationFormat(pattern: format) } else { _ = try ValueFormat(pattern: format) }
+                } catch {
                     throw fail("column '\(column.name)': \(error.message)")
                 }
             }
+            if column.precision != 0 {
+                guard column.type == .datetime else { throw fail("column '\(column.name)': 'precision' is for datetime columns") }
+                guard (0...9).contains(column.precision) else { throw fail("column '\(column.name)': 'precision' is 0 to 9 digits of a second") }
+            }
+            if column.partial && column.type != .date { throw fail("column '\(column.name)': 'partial' is for date columns") }
             if let value = column.defaultValue {
                 let converter = ValueConverter(column: column)
                 if case .invalid(let reason) = converter.convert(Array(value.utf8)) {
@@ -104,14 +111,33 @@ extension Schema {
             guard let target = self.table(named: reference.to) else {
                 throw fail("reference '\(reference.column)' points to table '\(reference.to)', which is not declared")
             }
-            guard !target.key.isEmpty else {
+            let matched = reference.targetColumns(in: target)
+            if let columns = reference.toColumns {
+                guard Set(columns) == Set(target.key) || target.indexes.contains(where: { $0.unique && Set($0.columns) == Set(columns) }) else {
+                    throw fail("reference '\(reference.column)' matches \(columns.map { "'\($0)'" }.joined(separator: ", ")) of '\(reference.to)', "
+                               + "which is neither its key nor a unique index (declare { columns: [\(columns.joined(separator: ", "))], unique: true })")
+                }
+                if target.withoutRowID { throw fail("reference '\(reference.column)': 'toColumns' needs a target with row ids") }
+            }
+            guard !matched.isEmpty else {
                 throw fail("reference '\(reference.column)' points to table '\(reference.to)', which has no 'key' to match")
             }
-            guard target.key.allSatisfy({ target.column(named: $0) != nil }) else {
-                throw fail("reference '\(reference.column)' points to table '\(reference.to)', whose key includes a reference column")
+            guard matched.allSatisfy({ target.column(named: $0)?.stored == true }) else {
+                throw fail("reference '\(reference.column)' points to table '\(reference.to)', whose \(reference.toColumns == nil ? "key" : "toColumns") includes a reference column")
             }
-            guard target.key.count == reference.from.count else {
-                throw fail("reference '\(reference.column)' gives \(reference.from.count) value(s) but '\(target.name)' has a \(target.key.count)-column key")
+            guard matched.count == reference.from.count else {
+                throw fail("reference '\(reference.column)' gives \(reference.from.count) value(s) but '\(target.name)' has a \(matched.count)-column \(reference.toColumns == nil ? "key" : "toColumns")")
+            }
+            if !reference.fill.isEmpty {
+                guard reference.create else { throw fail("reference '\(reference.column)': 'fill' is for find-or-create references (create: true)") }
+                for (targetColumn, source) in reference.fill.sorted(by: { $0.key < $1.key }) {
+                    guard target.column(named: targetColumn)?.stored == true, !matched.contains(targetColumn) else {
+                        throw fail("reference '\(reference.column)': 'fill' names '\(targetColumn)', which is not a stored column of '\(target.name)' outside the columns it matches")
+                    }
+                    guard table.column(named: source) != nil else {
+                        throw fail("reference '\(reference.column)': 'fill' reads column '\(source)', which is not declared")
+                    }
+                }
             }
             for name in reference.from {
                 guard let column = table.column(named: name) else {

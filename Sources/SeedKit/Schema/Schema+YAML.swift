@@ -27,7 +27,12 @@ extension Schema {
         } catch let error as SchemaError {
             throw error
         } catch let error as YamlError {
-            throw SchemaError(file: file, message: "not valid YAML: \(error)")
+            var message = "not valid YAML: \(error)"
+            // `source: @id`: YAML reserves `@` (and `` ` ``) at the start of a plain value.
+            if message.contains("cannot start any token") {
+                message += "\n(a value starting with @ or ` must be quoted in YAML: source: \"@id\")"
+            }
+            throw SchemaError(file: file, message: message)
         } catch {
             throw SchemaError(file: file, message: "not valid YAML: \(error)")
         }
@@ -43,6 +48,10 @@ extension Schema {
         let extraFiles = try top.bool("extraFiles") ?? false
         let reportUnreadObjects = try top.bool("reportUnreadObjects") ?? false
         if reportUnreadObjects && format != .xml { throw top.error("'reportUnreadObjects' is for XML schemas (format: xml)") }
+        let entitiesText = try top.string("entities") ?? Entities.xml.rawValue
+        guard let entities = Entities(rawValue: entitiesText) else {
+            throw top.error("'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not '\(entitiesText)'")
+        }
         _ = try top.string("description")
         var tables: [Table] = []
         var places = SchemaPlaces()
@@ -66,6 +75,7 @@ extension Schema {
         schema.places = places
         schema.extraFiles = extraFiles
         schema.reportUnreadObjects = reportUnreadObjects
+        schema.entities = entities
         try schema.validate(file: file)
         return schema
     }
@@ -156,6 +166,8 @@ extension Column {
             }
             column.onInvalid = rule
         }
+        column.precision = try object.int("precision") ?? 0
+        column.partial = try object.bool("partial") ?? false
         try object.rejectUnknownKeys(in: what)
         return column
     }
@@ -176,6 +188,8 @@ extension Reference {
         var reference = Reference(column: column, from: from, to: to, create: try object.bool("create") ?? false,
                                   cacheSize: cacheSize, onMissing: onMissing)
         reference.trailing = try object.bool("trailing") ?? false
+        reference.toColumns = try object.strings("toColumns")
+        reference.fill = try object.stringMap("fill")
         try object.rejectUnknownKeys(in: what)
         return reference
     }

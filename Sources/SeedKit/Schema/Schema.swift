@@ -32,6 +32,19 @@ public struct Schema: Sendable, Equatable {
     /// XML: after the load, a warning per element name of the objects no table reads
     /// (elements with an `id` outside every record that hold no record), with their count.
     public var reportUnreadObjects: Bool = false
+    /// XML: the named character entities a document may use without declaring them.
+    public var entities: Entities = .xml
+
+    /// Which named character entities XML inputs may use undeclared.
+    public enum Entities: String, Sendable, CaseIterable {
+        /// XML's five (`&lt;` `&gt;` `&amp;` `&apos;` `&quot;`), and those the document's
+        /// DTD declares as plain text.
+        case xml
+        /// Also the 2,125 named character references of HTML5 (`&uuml;`, `&eacute;`,
+        /// `&nbsp;`, ...), which include XHTML 1.0's 253: DBLP and other dumps written
+        /// for an HTML DTD they do not include.
+        case html
+    }
 
     public init(name: String, schemaVersion: Int, format: Format, namespaces: [String: String] = [:],
                 tables: [Table], sha256: String = "") {

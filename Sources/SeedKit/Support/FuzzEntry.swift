@@ -94,7 +94,9 @@ package enum FuzzEntry {
     }
 
     /// A full build of one XML file with a small schema: records, nested records, a list,
-    /// attributes, text, a filter and a reference.
+    /// attributes, text, a filter and a reference, HTML's named characters and the DTD's
+    /// plain-text entities (`XMLEntityTable`); then a schema draft of it
+    /// (`XMLStructureSurvey`, `SchemaDraftPlan`), which must read any bytes too.
     static func xml(_ bytes: [UInt8], scratch: String) {
         let schema = scratch + "/fuzz-schema.yaml"
         let folder = scratch + "/xml"
@@ -108,12 +110,14 @@ package enum FuzzEntry {
         var options = BuildOptions(inputs: [folder], output: scratch + "/fuzz.sqlite", schemaPath: schema)
         options.limits.xmlDepth = 200
         _ = try? SeedBuilder(options: options).build()
+        _ = try? SchemaDraft.draft(inputs: [folder], hashBudget: 10_000)
     }
 
     static let xmlSchema = """
         name: fuzz
         schemaVersion: 1
         format: xml
+        entities: html
         tables:
           - name: item
             file: "*.xml"

@@ -22,18 +22,37 @@ public struct ValueConverter: Sendable {
     /// value, and a box costs one retain where the format's arrays and string cost several.
     private let formatBox: FormatBox?
     var format: ValueFormat? { formatBox?.format }
+    var durationFormat: DurationFormat? { formatBox?.duration }
     /// Whether surrounding spaces and tabs are removed first (`Column.trim`).
     let trims: Bool
+    /// `datetime`: the digits of a second stored (`Column.precision`).
+    let precision: Int
+    /// `date`: whether partial dates (`2000`, `1999-03-00`) are accepted (`Column.partial`).
+    let partial: Bool
 
     public init(column: Column) {
         self.type = column.type
         self.trims = column.trim
-        self.formatBox = column.format.flatMap { try? ValueFormat(pattern: $0) }.map(FormatBox.init)
+        self.precision = column.precision
+        self.partial = column.partial
+        if let pattern = column.format {
+            if column.type == .duration {
+                self.formatBox = (try? DurationFormat(pattern: pattern)).map { FormatBox(format: nil, duration: $0) }
+            } else {
+                self.formatBox = (try? ValueFormat(pattern: pattern)).map { FormatBox(format: $0, duration: nil) }
+            }
+        } else {
+            self.formatBox = nil
+        }
     }
 
     private final class FormatBox: Sendable {
-        let format: ValueFormat
-        init(_ format: ValueFormat) { self.format = format }
+        let format: ValueFormat?
+        let duration: DurationFormat?
+        init(format: ValueFormat?, duration: DurationFormat?) {
+            self.format = format
+            self.duration = duration
+        }
     }
 
     public func convert(_ array: [UInt8]) -> ConvertedValue {
@@ -59,6 +78,7 @@ public struct ValueConverter: Sendable {
         case .time:
             return convertTime(trimmed)
         case .duration:
+            if let durationFormat { return durationFormat.seconds(trimmed) }
             return ISODuration.seconds(trimmed)
         case .utcOffset:
             return convertUTCOffset(trimmed)
@@ -181,6 +201,7 @@ public struct ValueConverter: Sendable {
 
     func convertDate(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
         let format = self.format ?? .iso8601
+        if partial { return PartialDate.convert(bytes, format: self.format) }
         guard let f = format.read(bytes), Self.isValidDate(f) else {
             return .invalid("expected a date as \(format.pattern)")
         }
@@ -189,8 +210,8 @@ public struct ValueConverter: Sendable {
 
     func convertDateTime(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
         // Most sources (OSM, Atom feeds) already write `YYYY-MM-DDTHH:MM:SSZ`, which is what
-        // the conversion writes: keep their bytes.
-        if format == nil && Self.isCanonicalDateTime(bytes) { return .sourceText }
+        // the conversion writes for whole seconds: keep their bytes.
+        if format == nil && precision == 0 && Self.isCanonicalDateTime(bytes) { return .sourceText }
         let format = self.format ?? .iso8601
         guard var f = format.read(bytes), Self.isValidDate(f), f.hour < 24, f.minute < 60, f.second < 60 else {
             return .invalid("expected a date and time as \(format.pattern)")
@@ -203,7 +224,14 @@ public struct ValueConverter: Sendable {
             (f.year, f.month, f.day) = Self.civilFromDays(days)
             f.hour = seconds / 3600; f.minute = seconds % 3600 / 60; f.second = seconds % 60
         }
+        // One width for every value, so that text order is time order.
         while f.fraction.last == UInt8(ascii: "0") { f.fraction.removeLast() }
+        guard f.fraction.count <= precision else {
+            let kept = precision == 0 ? "whole seconds" : "\(precision) digit\(precision == 1 ? "" : "s") of a second"
+            return .invalid("it has \(f.fraction.count) digit\(f.fraction.count == 1 ? "" : "s") of a second and the column stores \(kept) (precision: \(precision)); "
+                            + (f.fraction.count <= 9 ? "give the column precision: \(f.fraction.count)" : "at most 9 digits can be stored"))
+        }
+        f.fraction.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: precision - f.fraction.count))
         return .text(Self.text(of: f, time: true))
     }
 

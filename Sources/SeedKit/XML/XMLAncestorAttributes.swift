@@ -20,7 +20,7 @@ struct XMLAncestorAttributes {
 
     /// Keeps the wanted attributes of the element `tag` (its local name numbered `local`)
     /// opened at `depth`, replacing those of the previous element at that depth.
-    mutating func keep(_ tag: XMLStartTag, local: Int, depth: Int, names: XMLInternedNames) {
+    mutating func keep(_ tag: XMLStartTag, local: Int, depth: Int, names: XMLInternedNames, entities: XMLEntityTable?) {
         let base = (depth - 1) * wants.count
         if present.count < base + wants.count {
             present.append(contentsOf: repeatElement(false, count: base + wants.count - present.count))
@@ -38,7 +38,7 @@ struct XMLAncestorAttributes {
             where names.matches(want.attribute, local: names.number(of: tag.attributeLocalName(attribute)),
                                 namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) {
                 values[base + index].removeAll(keepingCapacity: true)
-                XMLText.decodeAttribute(tag.attributeValue(attribute), into: &values[base + index])
+                XMLText.decodeAttribute(tag.attributeValue(attribute), into: &values[base + index], entities: entities)
                 present[base + index] = true
                 break
             }

@@ -32,6 +32,10 @@ final class XMLImporter: XMLEventHandler {
     /// Per mapping table and column: whether some source of the column matched (an element
     /// or attribute was there, even empty) in a record of this file.
     var matchedColumns: [[Bool]] { writer.matchedColumns }
+    /// Where each table's records were found in this file.
+    var foundPaths: XMLRecordPaths { matcher.foundPaths }
+    /// Per mapping table and slot: records in which the slot's path matched more than once.
+    var repeatedRecords: [[Int]] { matcher.repeatedRecords }
 
     init(file: InputFile, mapping: XMLMapping, loaders: [TableLoader], context: BuildContext, progress: BuildProgress?) {
         self.file = file
@@ -65,7 +69,7 @@ final class XMLImporter: XMLEventHandler {
     /// Malformed or refused XML is recorded in the issue log (the build then fails).
     func run() throws(BuildError) -> InputRecord {
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
-        let parser = XMLPushParser(file: file.displayPath, handler: self)
+        let parser = XMLPushParser(file: file.displayPath, handler: self, entities: context.schema.entities)
         matcher.intern(in: parser)
         unreadObjects?.intern(in: parser)
         for (index, loader) in loaders.enumerated() where active[index] { loader.file = file.displayPath }
@@ -122,6 +126,7 @@ final class XMLImporter: XMLEventHandler {
             if matcher.id(of: record) != nil { context.noteDroppedRow(in: mapping.tables[matcher.table(of: record)].table.name) }
             return
         }
+        matcher.countRepeats(of: record)
         records += 1
         if records & 0x3FFF == 0 { progress?.advanced(rows: records, bytes: source.bytesRead) }
     }

@@ -24,6 +24,8 @@ struct XMLLoad {
         var rejected: [String: Int] = [:]
         /// Per table read from XML: per column, whether some source matched in any input.
         var matchedColumns: [String: [Bool]] = [:]
+        /// What the mapping check needs to find what a schema reads silently wrong.
+        var findings = XMLLoadFindings()
     }
 
     func run() throws -> Result {
@@ -33,17 +35,24 @@ struct XMLLoad {
         }
         let queue = context.writeQueue
         // References are looked up (and duplicate keys caught) while rows stream in.
-        for table in schema.loadOrder { if let statement = table.keyIndexStatement { try queue.execute(statement) } }
+        for table in schema.loadOrder {
+            for statement in schema.preloadIndexStatements(of: table) {
+                try queue.execute(statement)
+                context.createdIndexes.insert(statement)
+            }
+        }
         let loaders = try mapping.tables.map { try TableLoader(table: $0.table, file: "", context: context) }
 
         var records: [InputRecord] = []
         var filtered: [String: Int] = [:]
         var matched = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
         var unread = XMLUnreadObjects.Totals()
+        var findings = XMLLoadFindings.Collector(mapping: mapping)
         try queue.execute("BEGIN")
         for file in plan(mapping) {
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
             records.append(try importer.run())
+            findings.add(importer, file: file, rows: records[records.count - 1].rows)
             for (index, count) in importer.filtered.enumerated() where count > 0 {
                 filtered[mapping.tables[index].table.name, default: 0] += count
             }
@@ -76,6 +85,7 @@ struct XMLLoad {
         let rows = zip(names, counts).map { (name: $0, rows: $1) }
         var result = Result(inputs: records, rows: rows, filtered: filtered, rejected: rejected)
         for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
+        result.findings = findings.findings
         return result
     }
 

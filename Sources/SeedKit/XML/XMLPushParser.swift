@@ -19,15 +19,25 @@ struct XMLStartTag {
     let namespace: UnsafePointer<xmlChar>?
     let attributeCount: Int
     private let attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    /// The namespaces the tag declares (`xmlns:prefix="URI"`, `xmlns="URI"`).
+    let declarationCount: Int
+    private let declarations: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 
     init(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, namespace: UnsafePointer<xmlChar>?,
-         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+         declarationCount: Int = 0, declarations: UnsafeMutablePointer<UnsafePointer<xmlChar>?>? = nil) {
         self.localName = localName
         self.prefix = prefix
         self.namespace = namespace
         self.attributeCount = attributes == nil ? 0 : attributeCount
         self.attributes = attributes
+        self.declarationCount = declarations == nil ? 0 : declarationCount
+        self.declarations = declarations
     }
+
+    /// The URI of the namespace declaration `index` (libxml2 gives two pointers each:
+    /// prefix, URI).
+    func declaredNamespace(_ index: Int) -> UnsafePointer<xmlChar>? { declarations![2 * index + 1] }
 
     // libxml2 gives five pointers per attribute: local name, prefix, URI, value start, end.
     func attributeLocalName(_ index: Int) -> UnsafePointer<xmlChar> { attributes![5 * index]! }
@@ -44,31 +54,39 @@ struct XMLStartTag {
 
 /// Owns one libxml2 push parser (SAX2) and feeds it chunks of a document.
 ///
-/// Safe for hostile input: a DOCTYPE that declares entities is refused at the first
-/// declaration (no entity is ever expanded: no billion laughs, no external entity reads),
-/// nothing is fetched from the network or the file system, and libxml2's default limits
-/// (depth, name and value sizes) stay on (no `XML_PARSE_HUGE`).
+/// Safe for hostile input: a DOCTYPE may declare only plain-text internal entities, within
+/// a bound (see `XMLEntityTable`); any other entity declaration is refused where it stands
+/// (no nested expansion: no billion laughs; no external entity reads). Nothing is fetched
+/// from the network or the file system, and libxml2's default limits (depth, name and
+/// value sizes) stay on (no `XML_PARSE_HUGE`).
 final class XMLPushParser {
     private let context: xmlParserCtxtPtr
     private unowned(unsafe) let handler: any XMLEventHandler // the importer owns the parser
     let file: String
+    /// The entities the document may use beyond XML's five.
+    let entities: XMLEntityTable
     /// The first error: libxml2's, a refusal, or one the handler raised with `stop`.
     @exclusivity(unchecked) private(set) var error: XMLSyntaxError? // read after every chunk, from one thread
+    /// Bytes pushed so far (bounds entity expansion).
+    private var bytesPushed = 0
 
     /// - Parameters:
     ///   - file: the input's name, for messages.
     ///   - handler: receives the events; must outlive the parser.
-    init(file: String, handler: any XMLEventHandler) {
+    ///   - entities: `.html` to read HTML's named character references (`Schema.entities`).
+    init(file: String, handler: any XMLEventHandler, entities: Schema.Entities = .xml) {
         xmlInitParser()
         self.file = file
         self.handler = handler
+        self.entities = XMLEntityTable(html: entities == .html)
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         // The event callbacks borrow the parser (no retain per event: millions of them).
-        sax.startElementNs = { context, localName, prefix, namespace, _, _, attributeCount, _, attributes in
+        sax.startElementNs = { context, localName, prefix, namespace, declarationCount, declarations, attributeCount, _, attributes in
             Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef {
                 $0.handler.startElement(XMLStartTag(localName: localName!, prefix: prefix, namespace: namespace,
-                                                    attributeCount: Int(attributeCount), attributes: attributes), parser: $0)
+                                                    attributeCount: Int(attributeCount), attributes: attributes,
+                                                    declarationCount: Int(declarationCount), declarations: declarations), parser: $0)
             }
         }
         sax.endElementNs = { context, _, _, _ in
@@ -83,11 +101,25 @@ final class XMLPushParser {
         sax.characters = characters
         sax.cdataBlock = characters
         sax.ignorableWhitespace = characters
-        sax.entityDecl = { context, name, _, _, systemID, _ in
+        sax.entityDecl = { context, name, type, _, systemID, content in
             let parser = XMLPushParser.from(context)
-            let external = systemID.map { " (it names '\(String(cString: $0))')" } ?? ""
-            parser.refuse("the document declares the entity '\(name.map { String(cString: $0) } ?? "?")'\(external); "
-                          + "entity declarations are refused, so that no file is read and no expansion can exhaust memory")
+            let text = content.map { Array(UnsafeBufferPointer(start: $0, count: Int(xmlStrlen($0)))) }
+            if let refusal = parser.entities.declare(name: name.map { String(cString: $0) } ?? "?", type: xmlEntityType(UInt32(type)),
+                                                     systemID: systemID.map { String(cString: $0) }, content: text) {
+                parser.refuse(refusal)
+            }
+        }
+        sax.getEntity = { context, name in
+            let parser = XMLPushParser.from(context)
+            guard let name, !parser.entities.isEmpty else { return nil }
+            let inAttribute = parser.context.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE
+            let entity = parser.entities.entity(named: name, inAttribute: inAttribute)
+            if entity != nil && parser.entities.expandedBytes > XMLEntityTable.expansionLimit(read: parser.bytesPushed) {
+                parser.refuse("entity references expand to more than \(XMLEntityTable.expansionLimit(read: parser.bytesPushed)) bytes "
+                              + "after \(parser.bytesPushed) bytes of the document; refused, so that no expansion can exhaust memory")
+                return nil
+            }
+            return entity
         }
         sax.unparsedEntityDecl = { context, name, _, _, _ in
             XMLPushParser.from(context).refuse("the document declares the unparsed entity '\(name.map { String(cString: $0) } ?? "?")'; entity declarations are refused")
@@ -97,6 +129,10 @@ final class XMLPushParser {
             let parser = XMLPushParser.from(context)
             var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
             while message.last?.isWhitespace == true { message.removeLast() }
+            if [XML_ERR_UNDECLARED_ENTITY.rawValue, XML_WAR_UNDECLARED_ENTITY.rawValue].contains(UInt32(error.pointee.code)), !parser.entities.html,
+               let name = error.pointee.str1.map({ String(cString: $0) }), HTMLCharacterEntities.table[name] != nil {
+                message += " (it is one of HTML's named characters: add 'entities: html' to the schema)"
+            }
             let column = error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil
             parser.fail(XMLSyntaxError(file: parser.file, line: max(1, Int(error.pointee.line)), column: column, message: message))
         }
@@ -106,7 +142,15 @@ final class XMLPushParser {
         context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
     }
 
-    deinit { xmlFreeParserCtxt(context) }
+    deinit {
+        // In SAX mode libxml2 keeps declared entities in a document of its own; a parser
+        // stopped early may not have freed it.
+        if let document = context.pointee.myDoc {
+            context.pointee.myDoc = nil
+            xmlFreeDoc(document)
+        }
+        xmlFreeParserCtxt(context)
+    }
 
     private static func from(_ context: UnsafeMutableRawPointer?) -> XMLPushParser {
         Unmanaged<XMLPushParser>.fromOpaque(context!).takeUnretainedValue()
@@ -126,6 +170,7 @@ final class XMLPushParser {
     func push(_ bytes: UnsafeRawBufferPointer, final: Bool) throws(XMLSyntaxError) {
         guard error == nil else { throw error! }
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        bytesPushed += bytes.count
         let status = xmlParseChunk(context, base, Int32(bytes.count), final ? 1 : 0)
         if let error { throw error }
         if status != 0 {

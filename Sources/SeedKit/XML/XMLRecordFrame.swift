@@ -30,6 +30,10 @@ struct XMLRecordFrame {
     var nodes: [Int] = []
     /// Per table: records of it nested in this one so far (their positions).
     var childCounts: [Int]
+    /// The slots whose path matched again after the first value was found (see
+    /// `markRepeated`), each once.
+    private(set) var repeatedSlots: [Int] = []
+    private var repeated: [Bool]
 
     /// A frame with room for `slotCount` values (the most any table has).
     init(slotCount: Int, tableCount: Int) {
@@ -39,6 +43,7 @@ struct XMLRecordFrame {
         valueLines = Array(repeating: 0, count: slotCount)
         valueColumns = Array(repeating: 0, count: slotCount)
         childCounts = Array(repeating: 0, count: tableCount)
+        repeated = Array(repeating: false, count: slotCount)
     }
 
     /// Makes the frame a new record of `table`, forgetting the previous one.
@@ -57,6 +62,18 @@ struct XMLRecordFrame {
         childCounts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         nodes.removeAll(keepingCapacity: true)
         nodes.append(0)
+        if !repeatedSlots.isEmpty {
+            for slot in repeatedSlots { repeated[slot] = false }
+            repeatedSlots.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Notes that the path of `slot` matched again in this record: its first value is kept.
+    @inline(__always)
+    mutating func markRepeated(_ slot: Int) {
+        guard !repeated[slot] else { return }
+        repeated[slot] = true
+        repeatedSlots.append(slot)
     }
 
     /// The path-tree node of the innermost open element of the record.
@@ -65,8 +82,8 @@ struct XMLRecordFrame {
 
     /// Keeps an attribute's value (read at `line`, `column`) as the value of `slot`.
     @inline(__always)
-    mutating func setAttribute(_ slot: Int, _ value: UnsafeRawBufferPointer, line: Int, column: Int) {
-        XMLText.decodeAttribute(value, into: &values[slot])
+    mutating func setAttribute(_ slot: Int, _ value: UnsafeRawBufferPointer, line: Int, column: Int, entities: XMLEntityTable?) {
+        XMLText.decodeAttribute(value, into: &values[slot], entities: entities)
         present[slot] = true
         valueLines[slot] = line
         valueColumns[slot] = column

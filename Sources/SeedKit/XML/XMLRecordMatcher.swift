@@ -13,15 +13,6 @@ struct XMLRecordMatcher {
     /// a text node without XML_PARSE_HUGE).
     static let maximumValueLength = 10_000_000
 
-    /// An open element: its name (as a number of `XMLMapping.localNames`, or -1) and the
-    /// parser's interned name, namespace and prefix.
-    private struct Element {
-        var local: Int
-        var name: UnsafePointer<UInt8>
-        var namespace: UnsafePointer<UInt8>?
-        var prefix: UnsafePointer<UInt8>?
-    }
-
     /// Text being collected for a slot of an open record until the element at `depth` ends.
     private struct Capture {
         var frame: Int
@@ -36,7 +27,10 @@ struct XMLRecordMatcher {
     private let maximumDepth: Int
     private let slotCount: Int
     private var names = XMLInternedNames()
-    private var elements: [Element] = []
+    /// The entities libxml2 leaves in attribute values (`&uuml;` with `entities: html`);
+    /// nil when the document can have none. Owned by the parser.
+    private unowned(unsafe) var entities: XMLEntityTable?
+    private var elements: [XMLOpenElement] = []
     /// The record frames; the first `openCount` are the open records, outermost first.
     private var frames: [XMLRecordFrame] = []
     private var openCount = 0
@@ -63,6 +57,12 @@ struct XMLRecordMatcher {
     private(set) var recordPaths: [String?]
     /// Per mapping table: records skipped by its filter in this file.
     private(set) var filtered: [Int]
+    /// Where each table's records were found in this file (a path the schema did not mean
+    /// shows here).
+    private(set) var foundPaths: XMLRecordPaths
+    /// Per mapping table and slot: records written in which the slot's path matched more
+    /// than once (only the first is kept).
+    private(set) var repeatedRecords: [[Int]]
 
     /// - Parameters:
     ///   - active: per mapping table, whether the file feeds it.
@@ -78,11 +78,14 @@ struct XMLRecordMatcher {
         filtered = Array(repeating: 0, count: count)
         recordPaths = Array(repeating: nil, count: count)
         ancestors = XMLAncestorAttributes(wants: mapping.ancestorWants)
+        foundPaths = XMLRecordPaths(mapping: mapping)
+        repeatedRecords = mapping.tables.map { Array(repeating: 0, count: $0.slotPaths.count) }
     }
 
     /// Numbers the schema's names as `parser` interns them; before its first event.
     mutating func intern(in parser: XMLPushParser) {
         names = XMLInternedNames(mapping, parser: parser)
+        entities = parser.entities
     }
 
     // MARK: Events
@@ -92,7 +95,7 @@ struct XMLRecordMatcher {
     /// table in this file (its path is then in `recordPaths`).
     mutating func startElement(_ tag: XMLStartTag, parser: XMLPushParser) -> Bool {
         let local = names.number(of: tag.localName)
-        elements.append(Element(local: local, name: tag.localName, namespace: tag.namespace, prefix: tag.prefix))
+        elements.append(XMLOpenElement(local: local, name: tag.localName, namespace: tag.namespace, prefix: tag.prefix))
         let depth = elements.count
         if depth > maximumDepth {
             parser.fail(XMLSyntaxError(file: parser.file, line: parser.line, column: parser.column,
@@ -100,7 +103,7 @@ struct XMLRecordMatcher {
             return false
         }
         guard skipDepth == 0 else { return false }
-        if !ancestors.isEmpty { ancestors.keep(tag, local: local, depth: depth, names: names) }
+        if !ancestors.isEmpty { ancestors.keep(tag, local: local, depth: depth, names: names, entities: entities) }
         let named = local >= 0 || mapping.hasWildcards
         let liveCount = live.count
         var kept = 0
@@ -221,6 +224,15 @@ struct XMLRecordMatcher {
         return id
     }
 
+    /// Counts the slots of the closed record `index` whose paths matched more than once: the
+    /// record was written, keeping the first of each.
+    @inline(__always)
+    mutating func countRepeats(of index: Int) {
+        guard !frames[index].repeatedSlots.isEmpty else { return }
+        let table = frames[index].table
+        for slot in frames[index].repeatedSlots { repeatedRecords[table][slot] += 1 }
+    }
+
     /// Lends the closed record `index` to `body`, in place. Mutating only so that nothing
     /// is copied: the record is not changed.
     mutating func withRecord<R>(_ index: Int, _ body: (XMLRecord) throws -> R) throws -> R {
@@ -243,8 +255,14 @@ struct XMLRecordMatcher {
     /// it is the table's first record in this file.
     private mutating func startRecord(of table: Int, tag: XMLStartTag, depth: Int, parser: XMLPushParser) -> Bool {
         let mapping = self.mapping.tables[table]
-        guard matchesPattern(mapping.pattern, anchored: mapping.anchored, depth: depth)
-            || mapping.otherPatterns.contains(where: { matchesPattern($0.steps, anchored: $0.anchored, depth: depth) }) else { return false }
+        let alternative: Int
+        if matchesPattern(mapping.pattern, anchored: mapping.anchored, depth: depth) {
+            alternative = 0
+        } else if let other = mapping.otherPatterns.firstIndex(where: { matchesPattern($0.steps, anchored: $0.anchored, depth: depth) }) {
+            alternative = other + 1
+        } else {
+            return false
+        }
         var parent = -1
         if let parentTable = mapping.parent {
             // A nested table's records are only those inside a record of its parent.
@@ -252,6 +270,7 @@ struct XMLRecordMatcher {
             guard enclosing >= 0 else { return false }
             parent = enclosing
         }
+        countPath(of: table, alternative: alternative, depth: depth, from: parent >= 0 ? frames[parent].depth - 1 : 0)
         let position: Int
         if parent >= 0 {
             frames[parent].childCounts[table] += 1
@@ -285,6 +304,17 @@ struct XMLRecordMatcher {
         return isFirst
     }
 
+    /// Counts the path (from the element at `start`, 0-based, down to the one at `depth`) at
+    /// which a record of `table` was found (see `XMLRecordPaths`).
+    @inline(__always)
+    private mutating func countPath(of table: Int, alternative: Int, depth: Int, from start: Int) {
+        elements.withUnsafeBufferPointer { elements in
+            foundPaths.count(table: table, alternative: alternative, elements: elements, start: start) {
+                Self.path(elements[start...])
+            }
+        }
+    }
+
     /// True when the open elements end with `steps` (from the root when `anchored`).
     @inline(__always)
     private func matchesPattern(_ steps: [XMLMapping.NameTest], anchored: Bool, depth: Int) -> Bool {
@@ -309,13 +339,21 @@ struct XMLRecordMatcher {
                 guard local >= 0 else { continue }
                 for candidate in wantedLocals.indices where wantedLocals[candidate] == local || wantedLocals[candidate] == XMLMapping.wildcard {
                     let wanted = tableMapping.nodes[index].attributes[candidate]
-                    guard !frames[frame].present[wanted.slot],
-                          names.matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) else { continue }
-                    frames[frame].setAttribute(wanted.slot, tag.attributeValue(attribute), line: line, column: column)
+                    guard names.matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) else { continue }
+                    // The first occurrence wins; a later one is counted, for the mapping check.
+                    guard !frames[frame].present[wanted.slot] else {
+                        frames[frame].markRepeated(wanted.slot)
+                        continue
+                    }
+                    frames[frame].setAttribute(wanted.slot, tag.attributeValue(attribute), line: line, column: column, entities: entities)
                 }
             }
         }
-        for slot in tableMapping.nodes[index].textSlots where frames[frame].isOpen(slot) {
+        for slot in tableMapping.nodes[index].textSlots {
+            guard frames[frame].isOpen(slot) else {
+                frames[frame].markRepeated(slot)
+                continue
+            }
             frames[frame].beginText(slot, line: parser.line, column: parser.column)
             captures.append(Capture(frame: frame, slot: slot, depth: depth))
         }
@@ -323,8 +361,12 @@ struct XMLRecordMatcher {
 
     /// The path of the open element at `depth` as written in this file (`feed/entry`).
     private func path(depth: Int) -> String {
-        (0..<depth).map { level -> String in
-            let element = elements[level]
+        elements.withUnsafeBufferPointer { Self.path($0[0..<depth]) }
+    }
+
+    /// `elements` as a path written as in the file (`feed/entry`).
+    private static func path(_ elements: Slice<UnsafeBufferPointer<XMLOpenElement>>) -> String {
+        elements.map { element -> String in
             let local = String(cString: element.name)
             return element.prefix.map { String(cString: $0) + ":" + local } ?? local
         }.joined(separator: "/")

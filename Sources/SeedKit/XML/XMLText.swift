@@ -3,8 +3,9 @@ import Foundation
 /// Byte-level helpers for XML values.
 enum XMLText {
     /// Copies an attribute value into `output`, turning `&#38;` back into `&`: without entity
-    /// substitution (which seedgen never turns on) libxml2 hands `&amp;` over that way.
-    static func decodeAttribute(_ value: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+    /// substitution (which seedgen never turns on) libxml2 hands `&amp;` over that way. It
+    /// leaves the references to `entities` (HTML's, a DTD's) as written: they are replaced here.
+    static func decodeAttribute(_ value: UnsafeRawBufferPointer, into output: inout [UInt8], entities: XMLEntityTable? = nil) {
         guard let base = value.baseAddress, memchr(base, Int32(UInt8(ascii: "&")), value.count) != nil else {
             output.replaceSubrange(0..<output.count, with: value)
             return
@@ -17,6 +18,11 @@ enum XMLText {
                value[index..<(index + escaped.count)].elementsEqual(escaped) {
                 output.append(UInt8(ascii: "&"))
                 index += escaped.count
+            } else if value[index] == UInt8(ascii: "&"), let entities,
+                      let end = value[(index + 1)..<min(value.count, index + 64)].firstIndex(of: UInt8(ascii: ";")),
+                      let text = entities.replacement(for: UnsafeRawBufferPointer(rebasing: value[(index + 1)..<end])) {
+                output.append(contentsOf: text)
+                index = end + 1
             } else {
                 output.append(value[index])
                 index += 1

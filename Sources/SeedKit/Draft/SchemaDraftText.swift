@@ -1,0 +1,152 @@
+import Foundation
+
+/// A `SchemaDraftPlan` written as a schema file: YAML that `Schema.parse` reads, one flow
+/// mapping per column and reference, each commented with what the inputs held.
+struct SchemaDraftText {
+    let plan: SchemaDraftPlan
+    let name: String
+    let inputs: [String]
+
+    var text: String {
+        let structure = plan.structure
+        var lines: [String] = []
+        let shownFiles = structure.files.prefix(6).joined(separator: ", ") + (structure.files.count > 6 ? ", ..." : "")
+        lines.append("# Drafted by `seedgen schema draft` from \(count(structure.files.count, "file")): \(shownFiles).")
+        lines.append("# It builds as it is:")
+        lines.append("#   seedgen build \(inputs.joined(separator: " ")) --schema THIS_FILE --out seed.sqlite")
+        lines.append("# Then make it yours: rename tables and columns, leave out what you do not need, and")
+        lines.append("# raise schemaVersion whenever you change it (Schema/README.md, \"Your first schema\").")
+        lines.append("# Each table reads the elements at the paths it names (from the root); values are")
+        lines.append("# trimmed of surrounding white space, and date-times are stored in UTC.")
+        if !plan.notes.isEmpty {
+            lines.append("# Not described:")
+            for note in plan.notes { lines.append("#   - " + Self.comment(note)) }
+        }
+        lines.append("name: \(name)")
+        lines.append("schemaVersion: 1")
+        lines.append("format: xml")
+        if structure.usesHTMLEntities {
+            lines.append("entities: html   # the files use HTML's named characters (&eacute;, &nbsp;, ...)")
+        }
+        if !plan.prefixes.isEmpty {
+            lines.append("# The namespaces the files use. Names below are written without a prefix, and so match")
+            lines.append("# them in any namespace (every version of an export), unless two names differ only there.")
+            lines.append("namespaces:")
+            for (prefix, uri) in plan.prefixes { lines.append("  \(prefix): \(Self.quoted(uri))") }
+        }
+        lines.append("tables:")
+        for table in plan.tables { lines.append(contentsOf: self.table(table)) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func table(_ table: SchemaDraftPlan.Table) -> [String] {
+        let structure = plan.structure
+        var lines = [""]
+        let paths = table.elements.map { plan.anchoredPath($0) }
+        let files = Set(table.elements.flatMap { structure.elements[$0].files })
+        let what = table.isDocument ? "the root <\(table.elementName.localName)> of each file (what no list holds)"
+            : "\(Self.grouped(table.records)) <\(table.elementName.localName)> element\(table.records == 1 ? "" : "s")"
+        lines.append("  # \(what), in \(count(files.count, "file"))")
+        for note in table.notes { lines.append("  # " + Self.comment(note)) }
+        lines.append("  - name: \(table.name)")
+        if paths.count == 1 {
+            lines.append("    element: \(Self.quoted(paths[0]))")
+        } else if paths.count <= SchemaDraftPlan.alternativeLimit {
+            lines.append("    element: [\(paths.map(Self.quoted).joined(separator: ", "))]")
+        } else {
+            // Too many paths to list: the element under its parent, at any depth.
+            let element = plan.writtenName(table.elements[0])
+            let parent = structure.elements[table.elements[0]].parent
+            lines.append("    element: \(Self.quoted(parent >= 0 ? plan.writtenName(parent) + "/" + element : element))   # at \(paths.count) paths")
+        }
+        if let parent = table.parent {
+            lines.append("    parent: \(plan.tables[parent].name)")
+        } else {
+            lines.append("    file: \(Self.quoted(filePattern(table)))")
+        }
+        if table.key.count == 1 {
+            lines.append("    key: \(table.key[0])")
+        } else if !table.key.isEmpty {
+            lines.append("    key: [\(table.key.joined(separator: ", "))]")
+        }
+        lines.append("    columns:")
+        for column in table.columns { lines.append(self.column(column, records: table.records)) }
+        if !table.references.isEmpty {
+            lines.append("    references:")
+            for reference in table.references {
+                var entry = "      - { column: \(reference.column), from: "
+                entry += reference.from.count == 1 ? reference.from[0] : "[\(reference.from.joined(separator: ", "))]"
+                entry += ", to: \(plan.tables[reference.to].name)"
+                if reference.keep { entry += ", onMissing: keep" }
+                entry += " }   # " + Self.comment(reference.note)
+                lines.append(entry)
+            }
+        }
+        return lines
+    }
+
+    private func column(_ column: SchemaDraftPlan.Column, records: Int) -> String {
+        var parts = ["name: \(column.name)"]
+        if column.exists {
+            parts.append("exists: true")
+        } else if column.type != .text {
+            parts.append("type: \(column.type.rawValue)")
+        }
+        if let format = column.format { parts.append("format: \(Self.quoted(format))") }
+        if column.precision > 0 { parts.append("precision: \(column.precision)") }
+        if column.partial { parts.append("partial: true") }
+        parts.append("source: \(Self.quoted(column.source))")
+        if column.required { parts.append("required: true") }
+        var line = "      - { " + parts.joined(separator: ", ") + " }"
+        var comment: [String] = []
+        if let profile = column.profile {
+            let present = column.exists ? column.present : profile.count
+            comment.append("\(Self.grouped(present)) of \(Self.grouped(records))")
+            if !profile.examples.isEmpty { comment.append("e.g. " + profile.examples.map { "'\($0)'" }.joined(separator: ", ")) }
+        } else if column.exists {
+            comment.append("there in \(Self.grouped(column.present)) of \(Self.grouped(records))")
+        }
+        if let note = column.note { comment.append(note) }
+        if !comment.isEmpty { line += "   # " + Self.comment(comment.joined(separator: "; ")) }
+        return line
+    }
+
+    /// The files a top-level table reads: its one file, or all of the same extension.
+    private func filePattern(_ table: SchemaDraftPlan.Table) -> String {
+        let structure = plan.structure
+        let indexes = Set(table.elements.flatMap { structure.elements[$0].files })
+        let more = table.elements.contains { structure.elements[$0].moreFiles }
+        if indexes.count == 1 && !more, let only = indexes.first { return structure.files[only] }
+        let extensions = Set(indexes.map { index -> String in
+            let name = structure.files[index]
+            return name.lastIndex(of: ".").map { String(name[$0...]).lowercased() } ?? ""
+        })
+        if extensions.count == 1, let only = extensions.first, !only.isEmpty { return "*" + only }
+        return "*"
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+        "\(Self.grouped(number)) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    static func grouped(_ number: Int) -> String { MappingCheck.grouped(number) }
+
+    /// A YAML double-quoted scalar.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            default:
+                if scalar.value < 32 { result += String(format: "\\x%02X", scalar.value) } else { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result + "\""
+    }
+
+    /// Text fit for one comment line.
+    static func comment(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
+    }
+}
