@@ -32,11 +32,13 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case invalidValueAsNull = "invalid value kept as NULL"
         /// `--lenient`: a row that cannot be kept (counted in `seedgen_inputs.rejected`).
         case rowLeftOut = "row left out"
+        /// A row of a `fill:` table's `warnings` query (a calendar cut short, say).
+        case filledTable = "filled table"
 
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut: return false
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .filledTable: return false
             default: return true
             }
         }

@@ -47,6 +47,12 @@ public struct Table: Sendable, Equatable {
     /// CSV: the last column is `extras`, a JSON object of the fields the schema does not
     /// declare (see `Column.extras`).
     public var extras: Bool = false
+    /// A full-text index over some of the text columns (`search:`), built after loading.
+    public var search: SearchIndex?
+    /// A spatial index over the coordinates (`spatial:`), built after loading.
+    public var spatial: SpatialIndex?
+    /// Rows computed by SQL after loading instead of read from an input (`fill:`).
+    public var fill: TableFill?
 
     public init(name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
                 parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], withoutRowID: Bool = false, columns: [Column],
