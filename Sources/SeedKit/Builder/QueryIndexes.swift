@@ -14,13 +14,14 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
 
     /// The index's (or filled table's) name.
     public var name: String
-    /// The table it indexes (the filled table itself for `filled`).
-    public var table: String
+    /// The table it indexes (the filled table itself for `filled`); nil when a seed does not
+    /// say (an R*Tree not named `<table>_rtree`).
+    public var table: String?
     public var kind: Kind
     /// Rows indexed (search, filled) or boxes (spatial).
     public var rows: Int64
     /// Spatial: rows of the table left out because a coordinate is missing.
-    public var leftOut: Int64 = 0
+    public var leftOut: Int64?
     /// Bytes of its pages in the seed (the virtual table's shadow tables); nil when SQLite
     /// cannot say (no `dbstat`).
     public var bytes: Int64?

@@ -22,21 +22,13 @@ extension Connection {
         try rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY rowid").compactMap { row in
             guard let name = row[0].text, let sql = row[1].text else { return nil }
             if sql.range(of: "USING fts5(", options: .caseInsensitive) != nil {
-                return (name, .search, Self.option("content", in: sql))
+                return (name, .search, QueryIndexCheck.option("content", in: sql))
             }
             if sql.range(of: "USING rtree(", options: .caseInsensitive) != nil {
                 return (name, .spatial, name.hasSuffix("_rtree") ? String(name.dropLast(6)) : nil)
             }
             return nil
         }
-    }
-
-    /// The value of option `name` (`content="stops"`) in a `CREATE VIRTUAL TABLE` text.
-    private static func option(_ name: String, in sql: String) -> String? {
-        guard let range = sql.range(of: name + "=") else { return nil }
-        let rest = sql[range.upperBound...]
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        return rest.dropFirst().prefix { $0 != quote }.description
     }
 
     /// The number of rows of each data table.
