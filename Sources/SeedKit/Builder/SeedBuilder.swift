@@ -107,7 +107,7 @@ public struct SeedBuilder {
         try fillComputedColumns(schema: schema, connection: connection)
         let queryIndexes = QueryIndexes(tables: schema.loadOrder, connection: connection)
         let filled = try queryIndexes.fillTables(issues: issues)
-        rows = rows.map { ($0.name, filled[$0.name] ?? $0.rows) }
+        rows = rows.map { (name: $0.name, rows: filled[$0.name] ?? $0.rows) }
         let readFiles = Set(records.map(\.name))
         // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
         // points): a table or column one export leaves empty is not a mapping mistake.
