@@ -161,8 +161,12 @@ struct QueryingGuideTests {
             let scale = cos(lat * .pi / 180)
             let found = try QueryingGuide.run("nearest-stops", on: db, ["lat": .real(lat), "lon": .real(lon), "lon_scale": .real(scale), "limit": .integer(5)])
                 .map { $0[0].integer! }
-            let brute = stops.map { stop in (stop.id, (stop.lat - lat) * (stop.lat - lat) + (stop.lon - lon) * (stop.lon - lon) * scale * scale) }
-                .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.prefix(5).map(\.0)
+            func distance2(_ stop: (id: Int64, lat: Double, lon: Double)) -> Double {
+                let dLat = stop.lat - lat, dLon = (stop.lon - lon) * scale
+                return dLat * dLat + dLon * dLon
+            }
+            let ranked: [(id: Int64, distance: Double)] = stops.map { ($0.id, distance2($0)) }
+            let brute = ranked.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }.prefix(5).map(\.id)
             #expect(found == Array(brute), "\(feed) near \(lat), \(lon)")
         }
     }
