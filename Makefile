@@ -11,7 +11,7 @@ help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
 	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 30 s"
 	@echo "make app      build and run the sample app (examples/App) with the bundled feed"
-	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 180) with AddressSanitizer"
+	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 600) with AddressSanitizer"
 	@echo "make bench    compare seedgen with the sqlite3 shell, osmium and xmllint on the same inputs"
 	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md)"
 	@echo "make build    debug build;  make release: optimized build"
@@ -59,7 +59,7 @@ app: build
 
 # Fuzzing: libFuzzer + AddressSanitizer, one target after the other (scripts/fuzz.sh).
 fuzz: deps
-	SWIFT=$(SWIFT) scripts/fuzz.sh
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} SWIFT=$(SWIFT) scripts/fuzz.sh
 
 bench: release bench-deps
 	$(SWIFT) build -c release --product seedprobe

@@ -27,20 +27,23 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
-        // Shared by the builder and the installer: a small owner of SQLite's C API ...
+        // Shared by the builder and the installer: the system calls on files (one owner of a
+        // file descriptor, one error carrying errno), over Glibc, Musl or Darwin ...
+        .target(name: "SeedSystem"),
+        // ... a small owner of SQLite's C API ...
         .target(name: "SeedSQLite", dependencies: ["CSQLite3"]),
         // ... and the shipped-seed format: gzip streams, SHA-256, the manifest.
-        .target(name: "SeedArchive", dependencies: ["CZlib", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "SeedArchive", dependencies: ["CZlib", "SeedSystem", .product(name: "Crypto", package: "swift-crypto")]),
 
         // Run time: what an app links. SQLite, zlib and SHA-256 (CryptoKit on Apple platforms,
         // swift-crypto's BoringSSL elsewhere).
-        .target(name: "SeedInstaller", dependencies: ["SeedSQLite", "SeedArchive"]),
+        .target(name: "SeedInstaller", dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive"]),
 
         // Build time: readers, schema, mapping, resolver, writer. It links the installer so that
         // `seedgen delta` proves each delta with the code apps apply it with.
         .target(
             name: "SeedKit",
-            dependencies: ["SeedSQLite", "SeedArchive", "SeedInstaller", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive", "SeedInstaller", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
             // No unsafeFlags: SwiftPM refuses them in a package used as a versioned dependency.
             // The hot stored properties opt out of dynamic exclusivity checks in the source
             // (`@exclusivity(unchecked)`) instead.
@@ -58,8 +61,13 @@ let package = Package(
         // Benchmark probe (`make bench`): times one SeedInstaller.install() in a fresh process.
         .executableTarget(name: "seedprobe", dependencies: ["SeedInstaller"]),
 
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedInstaller"]),
-        .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive"]),
-        .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive"]),
+        // What every test target shares: temporary folders, the repository and its real data,
+        // a process runner, the built tool (as swift-collections' _CollectionsTestSupport).
+        .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
+        .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
+        .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedInstaller", "SeedTestSupport"]),
+        .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport"]),
     ]
 )

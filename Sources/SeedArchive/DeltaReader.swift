@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// Reads a seed delta file: its header, then its body one record at a time, with bounded
 /// memory, checking everything a damaged or hostile file can get wrong.
 ///
@@ -42,7 +44,7 @@ public final class DeltaReader {
     public init(path: String) throws(DeltaError) {
         self.path = path
         let prefix: [UInt8]
-        do { prefix = try ArchiveFile.openForReading(path).read(count: DeltaHeader.maximumLength, at: 0) } catch {
+        do { prefix = try FileSystem.openForReading(path).readBytes(DeltaHeader.maximumLength, at: 0) } catch {
             throw DeltaError(code: .io, message: "cannot read the delta", path: path, systemError: error.text, errno: error.errno)
         }
         (header, bodyOffset) = try DeltaHeader.parse(prefix, path: path)

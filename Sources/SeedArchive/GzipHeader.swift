@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// The header of a gzip member (RFC 1952), which can be read without decompressing anything.
 ///
 /// Seeds carry their versions in the header's comment (see ``SeedStamp``), so an installer can
@@ -26,11 +28,11 @@ public struct GzipHeader: Equatable, Sendable {
     /// - Throws: `GzipError` with `.notGzip` when the file is not gzip, `.truncated` when it ends
     ///   inside the header, `.invalidHeader` for reserved flags, `.io` when it cannot be read.
     public static func read(path: String) throws(GzipError) -> GzipHeader {
-        let file: ArchiveFile
-        do { file = try ArchiveFile.openForReading(path) } catch {
+        let file: FileDescriptor
+        do { file = try FileSystem.openForReading(path) } catch {
             throw GzipError(code: .io, message: "cannot open the gzip file", path: path, systemError: error.text, errno: error.errno)
         }
-        return try parse(ByteSource(file: file, capacity: 4096), path: path)
+        return try parse(BufferedFileReader(file: file, capacity: 4096), path: path)
     }
 
     /// Parses the header at the start of `bytes`, the first bytes of a gzip file (a few hundred
@@ -47,9 +49,9 @@ public struct GzipHeader: Equatable, Sendable {
     }
 
     /// Parses a header from `source`, leaving it positioned at the deflate data.
-    static func parse(_ source: ByteSource, path: String) throws(GzipError) -> GzipHeader {
+    static func parse(_ source: BufferedFileReader, path: String) throws(GzipError) -> GzipHeader {
         try parse(path: path, start: source.offset, offset: { source.offset }) { () throws(GzipError) -> UInt8? in
-            do throws(ArchiveFile.Failure) { return try source.readByte() } catch {
+            do throws(SystemCallError) { return try source.readByte() } catch {
                 throw GzipError(code: .io, message: "cannot read the gzip header", path: path, offset: source.offset, systemError: error.text, errno: error.errno)
             }
         }

@@ -1,4 +1,5 @@
 import CZlib
+import SeedSystem
 
 /// Reads a gzip file (RFC 1952) as a stream, with bounded memory, checking everything a
 /// damaged file can get wrong.
@@ -20,7 +21,7 @@ public final class GzipReader {
     public let header: GzipHeader
     /// Whether members after the first are read (true) or refused as trailing garbage.
     public let allowsMultipleMembers: Bool
-    private let source: ByteSource
+    private let source: BufferedFileReader
     private let stream: ZStream
     private var crc = CRC32()
     private var memberSize: UInt32 = 0
@@ -39,11 +40,11 @@ public final class GzipReader {
     public init(path: String, allowsMultipleMembers: Bool = false, offset: Int64 = 0) throws(GzipError) {
         self.path = path
         self.allowsMultipleMembers = allowsMultipleMembers
-        let file: ArchiveFile
-        do { file = try ArchiveFile.openForReading(path) } catch {
+        let file: FileDescriptor
+        do { file = try FileSystem.openForReading(path) } catch {
             throw GzipError(code: .io, message: "cannot open the gzip file", path: path, systemError: error.text, errno: error.errno)
         }
-        source = ByteSource(file: file, capacity: 65536)
+        source = BufferedFileReader(file: file, capacity: 65536)
         do { stream = try ZStream() } catch {
             throw GzipError(code: .io, message: "zlib cannot start inflate (code \(error.code))", path: path)
         }

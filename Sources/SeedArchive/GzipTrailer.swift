@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// The last 8 bytes of a gzip file (RFC 1952): the CRC-32 and the size (mod 2^32) of the
 /// uncompressed data, read without decompressing anything.
 ///
@@ -40,14 +42,14 @@ public struct GzipTrailer: Equatable, Hashable, Sendable, Codable {
     ///   to hold a header and a trailer.
     public static func read(path: String) throws(GzipError) -> GzipTrailer {
         do {
-            let file = try ArchiveFile.openForReading(path)
-            let size = try file.size()
+            let file = try FileSystem.openForReading(path)
+            let size = try file.status().size
             // `parse` refuses a file too short to hold a trailer.
-            let lastBytes = size >= 8 ? try file.read(count: 8, at: size - 8) : []
+            let lastBytes = size >= 8 ? try file.readBytes(8, at: size - 8) : []
             return try parse(lastBytes: lastBytes, fileSize: size, path: path)
         } catch let error as GzipError {
             throw error
-        } catch let failure as ArchiveFile.Failure {
+        } catch let failure as SystemCallError {
             throw GzipError(code: .io, message: "cannot read the gzip trailer", path: path, systemError: failure.text, errno: failure.errno)
         } catch {
             throw GzipError(code: .io, message: "cannot read the gzip trailer: \(error)", path: path)

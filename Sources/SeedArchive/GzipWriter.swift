@@ -1,4 +1,5 @@
 import CZlib
+import SeedSystem
 
 /// Writes a gzip file (RFC 1952) as a stream, deterministically: the same input, level and
 /// comment give the same bytes on every machine (with the same zlib).
@@ -20,7 +21,7 @@ import CZlib
 public final class GzipWriter {
     /// The file being written.
     public let path: String
-    private let file: ArchiveFile
+    private let file: FileDescriptor
     private let stream: ZStream
     private let output: UnsafeMutableRawBufferPointer
     private var crc = CRC32()
@@ -52,7 +53,7 @@ public final class GzipWriter {
         do { stream = try ZStream(deflateLevel: Int32(level)) } catch {
             throw GzipError(code: .io, message: "zlib cannot start deflate (code \(error.code))", path: path)
         }
-        do { file = try ArchiveFile.create(path) } catch {
+        do { file = try FileSystem.create(path) } catch {
             throw GzipError(code: .io, message: "cannot create the gzip file", path: path, systemError: error.text, errno: error.errno)
         }
         output = .allocate(byteCount: 65536, alignment: 16)

@@ -1,3 +1,4 @@
+import SeedSystem
 import SeedArchive
 import SeedSQLite
 #if canImport(Glibc)

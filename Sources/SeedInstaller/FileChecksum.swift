@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 
 /// A file's size and SHA-256, computed by reading it once in 256 KiB chunks (optionally
 /// copying it on the way): how a delta proves the seed it starts from and the seed it made.

@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 
 /// What the installer last put in place, kept outside the seed (the seed stays byte for byte
 /// the shipped file) in `<dest>.seedgen-install`, written atomically.
@@ -22,7 +23,7 @@ import SeedArchive
 /// `file` is device, inode, size, modification seconds and nanoseconds; `gzip` (only for a
 /// gzip source) is CRC-32, size mod 2^32 of the content, and the gzip file's size. Values are
 /// percent-encoded outside printable ASCII (and `%` itself); unknown keys are ignored.
-/// A record in another format, such as the JSON of seedgen before issue 11, reads as no record:
+/// A record in another format, such as the JSON records of earlier seedgen versions, reads as no record:
 /// the seed is installed once more, which is always safe, and then recorded in this format.
 struct InstallRecord: Equatable {
     var seedVersion: String

@@ -1,3 +1,4 @@
+import SeedSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,7 +10,7 @@ import Darwin
 /// Prints how long each step of applying a delta took to standard error, when the environment
 /// has `SEEDGEN_TRACE=1` (as the builder's trace does). For profiling; silent otherwise.
 struct PatchTrace {
-    private let enabled = FileSystem.environment("SEEDGEN_TRACE") == "1"
+    private let enabled = CurrentProcess.environment("SEEDGEN_TRACE") == "1"
     private var last = ContinuousClock.now
 
     /// Ends the current step, naming it.

@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 
 /// Writes the shipped seed, decompressed when it is gzip, into a new temporary file, hashing it
 /// on the way, with bounded memory (one 256 KiB buffer), then flushes it to disk.

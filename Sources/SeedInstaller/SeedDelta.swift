@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 
 /// A seed delta: the rows that changed between two seeds, which turns exactly one seed into
 /// exactly another, written by `seedgen delta OLD.sqlite NEW.sqlite --out FILE`.
@@ -66,7 +67,7 @@ public struct SeedDelta: Sendable, Equatable {
         let file: FileDescriptor?, prefix: [UInt8]
         do { file = try FileSystem.openIfExists(path) } catch { throw error.installerError("cannot read the delta") }
         guard let file else { throw SeedInstallerError(code: .sourceMissing, message: "the delta does not exist", path: path) }
-        do { prefix = try file.readPrefix(DeltaHeader.maximumLength) } catch { throw error.installerError("cannot read the delta") }
+        do { prefix = try file.readBytes(DeltaHeader.maximumLength, at: 0) } catch { throw error.installerError("cannot read the delta") }
         return try parse(prefix, path: path)
     }
 

@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// The names of a destination seed's own files. The installer creates, replaces or removes
 /// these and nothing else in the folder:
 ///
@@ -35,13 +37,16 @@ struct SeedFiles {
         var generator = SystemRandomNumberGenerator()
         let random = String(generator.next() as UInt64, radix: 16)
         let padded = String(repeating: "0", count: 16 - random.count) + random
-        return directory + "/" + temporaryPrefix + "\(FileSystem.processID)-" + padded
+        return directory + "/" + temporaryPrefix + "\(CurrentProcess.id)-" + padded
     }
 
-    /// True when `fileName` is exactly one of this seed's temporary names.
+    /// True when `fileName` is exactly one of this seed's temporary names, or SQLite's
+    /// `-journal`, `-wal` or `-shm` beside one (patching a delta opens a temporary copy).
     func isTemporaryName(_ fileName: String) -> Bool {
         guard fileName.hasPrefix(temporaryPrefix) else { return false }
-        let rest = fileName.dropFirst(temporaryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
+        var name = Substring(fileName)
+        if let sidecar = ["-journal", "-wal", "-shm"].first(where: { name.hasSuffix($0) }) { name = name.dropLast(sidecar.count) }
+        let rest = name.dropFirst(temporaryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
         guard rest.count == 2, !rest[0].isEmpty, rest[0].allSatisfy(\.isASCIIDigit), rest[1].count == 16,
               rest[1].allSatisfy(\.isASCIIHexDigit) else { return false }
         return true

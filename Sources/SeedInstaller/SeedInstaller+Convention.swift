@@ -1,3 +1,5 @@
+import SeedSystem
+
 extension SeedInstaller {
     /// Installs the app's shipped seed if needed, with paths found by convention. Call it once
     /// at startup, before opening the seed:
@@ -44,10 +46,10 @@ extension SeedInstaller {
     ///   destination can be found, or `SEEDGEN_SCHEMA_VERSION` is not an integer.
     public static func conventional(schemaVersion: Int? = nil, environment: [String: String]? = nil) throws(SeedInstallerError) -> SeedInstaller {
         func variable(_ name: String) -> String? {
-            let value = environment.map { $0[name] } ?? FileSystem.environment(name)
+            let value = environment.map { $0[name] } ?? CurrentProcess.environment(name)
             return value?.isEmpty == false ? value : nil
         }
-        let executable = FileSystem.executablePath().map(FileSystem.absolute)
+        let executable = CurrentProcess.executablePath().map(FileSystem.absolute)
         let executableDirectory = executable.map(FileSystem.parentDirectory(of:))
         let appName = variable("SEEDGEN_APP_NAME") ?? executable.map { String($0.split(separator: "/").last ?? "app") } ?? "app"
 
@@ -114,10 +116,10 @@ extension SeedInstaller {
     /// `~/.local/share` elsewhere. The home folder is `HOME`, else the user database's.
     static func dataDirectory(variable: (String) -> String?) -> String? {
         #if canImport(Darwin)
-        return FileSystem.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/Library/Application Support" }
+        return CurrentProcess.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/Library/Application Support" }
         #else
         if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") { return xdg }
-        return FileSystem.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/.local/share" }
+        return CurrentProcess.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/.local/share" }
         #endif
     }
 }

@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 
 extension SeedInstaller {
     /// Installs a seed delta (``SeedDelta``): applies it to the seed installed at the
@@ -47,8 +48,8 @@ extension SeedInstaller {
         let digest = try patch.apply(base: files.destination, baseSHA256: vouched, working: working.path, output: output.path)
         let stamp: SeedStamp
         do throws(SeedInstallerError) {
-            try SeedDatabase.checkHeader(output.path)
-            stamp = try SeedDatabase.readStamp(output.path)
+            try SeedFileCheck.checkHeader(output.path)
+            stamp = try SeedFileCheck.readStamp(output.path)
         } catch {
             throw SeedInstallerError(code: error.code, message: "the patched seed: " + error.message, path: delta.path, systemError: error.systemError, errno: error.errno)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SeedSystem
 
 /// `URL` and `Bundle` forms of the installer's API (the `String` forms stay the primitives).
 extension SeedInstaller {
@@ -65,7 +66,7 @@ extension SeedInstaller {
     public static func conventional(bundle: Bundle, resource: String = "seed", schemaVersion: Int? = nil,
                                     environment: [String: String]? = nil) throws(SeedInstallerError) -> SeedInstaller {
         func variable(_ name: String) -> String? {
-            let value = environment.map { $0[name] } ?? FileSystem.environment(name)
+            let value = environment.map { $0[name] } ?? CurrentProcess.environment(name)
             return value?.isEmpty == false ? value : nil
         }
         let folders = [bundle.resourcePath, bundle.bundlePath].compactMap { $0 }
@@ -73,7 +74,7 @@ extension SeedInstaller {
         guard let source = candidates.first(where: { (try? FileSystem.status($0)) != nil }) else {
             throw SeedInstallerError(code: .configuration, message: "the bundle has no \(resource).sqlite.gz or \(resource).sqlite (looked at \(candidates.joined(separator: ", "))); list it in the target's resources", path: bundle.bundlePath)
         }
-        let executable = FileSystem.executablePath()
+        let executable = CurrentProcess.executablePath()
         let appName = variable("SEEDGEN_APP_NAME") ?? executable.map { String($0.split(separator: "/").last ?? "app") } ?? "app"
         let destination = try conventionalDestination(appName: appName, fileName: resource + ".sqlite", variable: variable, source: source)
         return SeedInstaller(source: source, destination: destination, expectedSchemaVersion: schemaVersion)

@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -280,8 +281,8 @@ public struct SeedInstaller: Sendable {
         }
         do throws(SeedInstallerError) {
             do throws(SeedInstallerError) {
-                try SeedDatabase.checkHeader(path)
-                let stamp = try SeedDatabase.readStamp(path)
+                try SeedFileCheck.checkHeader(path)
+                let stamp = try SeedFileCheck.readStamp(path)
                 try checkSchemaVersion(stamp.schemaVersion, path: shipped.path)
                 if let label = shipped.stamp, stamp != label {
                     throw SeedInstallerError(code: .versionMismatch, message: "the seed contains \(MessageText.stamp(stamp)) but is labelled \(MessageText.stamp(label))", path: shipped.path)
@@ -289,7 +290,7 @@ public struct SeedInstaller: Sendable {
                 // The manifest's size and SHA-256 matched: this is, byte for byte, the file
                 // `seedgen pack` quick_checked before writing the manifest. Reading it all again
                 // would prove nothing more. Without a manifest, nothing vouches for it: check.
-                if shipped.manifest == nil { try SeedDatabase.quickCheck(path) }
+                if shipped.manifest == nil { try SeedFileCheck.quickCheck(path) }
                 return stamp
             } catch where error.code == .notSQLite || error.code == .notASeed {
                 throw error.withPackHint()

@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -74,8 +75,8 @@ struct ShippedSeed {
             }
         } else {
             do throws(SeedInstallerError) {
-                try SeedDatabase.checkHeader(Array(prefix.prefix(100)), path: path)
-                stamp = try SeedDatabase.readStamp(path)
+                try SeedFileCheck.checkHeader(Array(prefix.prefix(100)), path: path)
+                stamp = try SeedFileCheck.readStamp(path)
             } catch {
                 throw error.code == .notSQLite || error.code == .notASeed ? error.withPackHint() : error
             }

@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// A temporary file in the destination's folder: removed on `deinit` unless it was renamed into
 /// place, so a failed install leaves nothing behind (a crash leaves it for the next install
 /// to remove, see ``SeedFiles/removeLeftoverTemporaryFiles()``).

@@ -2,7 +2,9 @@ import CSQLite3
 
 /// One open SQLite database: owns the `sqlite3*` handle and closes it on `deinit`.
 ///
-/// Not thread-safe: a connection is used by one thread at a time.
+/// Not thread-safe: it is opened with `SQLITE_OPEN_NOMUTEX` (SQLite takes no lock on each
+/// call), so a connection and its statements are used by one thread at a time; the owner
+/// makes sure of it (the builder hands its connection to one writer thread).
 public final class Connection {
     /// How to open the file.
     public enum Mode: Sendable {

@@ -25,6 +25,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// True when the failure is a constraint violation (unique, foreign key, not null, ...).
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
 
+    /// True when a row repeats the key of another: a UNIQUE index or the PRIMARY KEY refused it.
+    public var isUniqueViolation: Bool { code == Self.constraintUnique || code == Self.constraintPrimaryKey }
+
     /// True when the disk or the file-size limit is full.
     public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
 
@@ -33,4 +36,13 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
         if let sql { text += " while running: \(sql)" }
         return text
     }
+}
+
+extension SQLiteError {
+    // Extended result codes are C macros Swift cannot import (`(SQLITE_CONSTRAINT | (8<<8))`).
+
+    /// `SQLITE_CONSTRAINT_UNIQUE`: a UNIQUE index refused a row.
+    public static let constraintUnique: Int32 = SQLITE_CONSTRAINT | (8 << 8)
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`: the PRIMARY KEY (of a WITHOUT ROWID table) refused a row.
+    public static let constraintPrimaryKey: Int32 = SQLITE_CONSTRAINT | (6 << 8)
 }

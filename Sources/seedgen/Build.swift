@@ -77,7 +77,7 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Keys kept per table in the map from integer keys to row ids that resolves references to tables whose keys ascend (OSM ids) without a query; 8 bytes a key (default 2097152: 16 MiB). Past it, or once keys stop ascending, lookups use the cache and a query. 0 turns the maps off.", valueName: "n"))
         var idMapSize: Int = 2_097_152
 
-        @Option(help: ArgumentHelp("The largest CSV record accepted, in bytes (default 16777216: 16 MiB).", valueName: "bytes"))
+        @Option(help: ArgumentHelp("The largest CSV record or GeoJSON feature accepted, in bytes (default 16777216: 16 MiB).", valueName: "bytes"))
         var maxRecordSize: Int = InputLimits.defaultRecordBytes
 
         @Option(help: ArgumentHelp("The longest key or reference value accepted, in bytes (default 65536).", valueName: "bytes"))

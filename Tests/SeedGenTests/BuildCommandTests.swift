@@ -1,13 +1,14 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 
 @Suite("seedgen build, run as a user would")
 struct BuildCommandTests {
     @Test("builds the bundled Cairns feed and prints a summary")
     func cairns() throws {
-        let scratch = Scratch()
-        let result = try SeedGenProcess.run(["build", "examples/cairns", "--out", scratch.file("cairns.sqlite")])
+        let scratch = TemporaryFolder()
+        let result = try SeedgenTool.run(["build", "examples/cairns", "--out", scratch.file("cairns.sqlite")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("stop_times") && result.stdout.contains("37,790"))
         #expect(result.stdout.contains("32 tables, 62,365 rows"))
@@ -18,10 +19,10 @@ struct BuildCommandTests {
 
     @Test("on a terminal, a progress line per file, then the summary", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func progressOnTerminal() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         // script(1) runs seedgen on a pseudo-terminal, as a person at a shell would.
-        let command = "\(SeedGenProcess.executable) build examples/cairns --out \(scratch.file("s.sqlite"))"
-        let result = try SeedGenProcess.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"])
+        let command = "\(SeedgenTool.path) build examples/cairns --out \(scratch.file("s.sqlite"))"
+        let result = try ChildProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"])
         let screen = result.stdout
         #expect(result.status == 0)
         #expect(screen.contains("stop_times.txt → stop_times"))
@@ -32,15 +33,15 @@ struct BuildCommandTests {
 
     @Test("--quiet prints nothing on success")
     func quiet() throws {
-        let scratch = Scratch()
-        let result = try SeedGenProcess.run(["build", "examples/cairns_gtfs.zip", "--out", scratch.file("s.sqlite"), "--quiet"])
+        let scratch = TemporaryFolder()
+        let result = try SeedgenTool.run(["build", "examples/cairns_gtfs.zip", "--out", scratch.file("s.sqlite"), "--quiet"])
         #expect(result.status == 0)
         #expect(result.stdout.isEmpty && result.stderr.isEmpty)
     }
 
     @Test("bad input: exit code 1, the place on stderr, the old output kept")
     func badInput() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         for (name, text) in [
             "agency.txt": "agency_name,agency_url,agency_timezone\nA,http://a,UTC\n",
             "stops.txt": "stop_id,stop_name\nS1,One\n",
@@ -49,7 +50,7 @@ struct BuildCommandTests {
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,one\n",
         ] { scratch.write("feed/" + name, text) }
         scratch.write("seed.sqlite", "old")
-        let result = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
+        let result = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("stop_times.txt:2:25: stop_sequence: 'one' is not a valid integer"))
         #expect(result.stderr.contains("no seed was written"))
@@ -59,7 +60,7 @@ struct BuildCommandTests {
 
     @Test("--lenient builds past data errors and prints what it left out; --strict fails on repaired syntax")
     func lenientAndStrict() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         for (name, text) in [
             "agency.txt": "agency_name,agency_url,agency_timezone\nA,\"http://a\" ,UTC\n",
             "stops.txt": "stop_id,stop_name\nS1,One\n",
@@ -67,34 +68,34 @@ struct BuildCommandTests {
             "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\n",
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,one\nT1,08:00:00,08:00:00,S1,2\n",
         ] { scratch.write("feed/" + name, text) }
-        let strict = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
+        let strict = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
         #expect(strict.status == 1 && strict.stderr.contains("'one' is not a valid integer"))
-        let lenient = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite"), "--lenient"])
+        let lenient = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite"), "--lenient"])
         #expect(lenient.status == 0, "\(lenient.stderr)")
         #expect(lenient.stdout.contains("stop_times.txt:2:25: stop_sequence: 'one' is not a valid integer: expected a whole number; the row is left out"))
         #expect(lenient.stdout.contains("agency.txt:2:3: '\"http://a\" ' text after a closing quote is kept in the value"))
         #expect(lenient.stdout.contains("stop_times                       1  (1 rejected)"), "\(lenient.stdout)")
-        let inspected = try SeedGenProcess.run(["inspect", scratch.file("seed.sqlite"), "--json"])
+        let inspected = try SeedgenTool.run(["inspect", scratch.file("seed.sqlite"), "--json"])
         let inputs = try #require((try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any])?["inputs"] as? [[String: Any]])
         #expect(inputs.first { $0["name"] as? String == "stop_times.txt" }?["rejected"] as? Int == 1)
-        #expect(try SeedGenProcess.run(["inspect", scratch.file("seed.sqlite")]).stdout.contains("(1 rejected)"))
-        let both = try SeedGenProcess.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite"), "--lenient", "--strict"])
+        #expect(try SeedgenTool.run(["inspect", scratch.file("seed.sqlite")]).stdout.contains("(1 rejected)"))
+        let both = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite"), "--lenient", "--strict"])
         #expect(both.status == 1 && both.stderr.contains("agency.txt:2:3: unexpected character after a closing quote"), "\(both.stderr)")
-        let help = try SeedGenProcess.run(["build", "--help"])
+        let help = try SeedgenTool.run(["build", "--help"])
         #expect(help.stdout.contains("--lenient") && help.stdout.contains("--strict") && help.stdout.contains("seedgen_inputs.rejected"))
     }
 
     @Test("a missing input and a missing output folder are clear errors")
     func missingPaths() throws {
-        let missingInput = try SeedGenProcess.run(["build", "no/such/feed", "--out", "/tmp/x.sqlite"])
+        let missingInput = try SeedgenTool.run(["build", "no/such/feed", "--out", "/tmp/x.sqlite"])
         #expect(missingInput.status != 0 && missingInput.stderr.contains("no/such/feed: no such file or folder"))
-        let missingFolder = try SeedGenProcess.run(["build", "examples/cairns", "--out", "/no/such/folder/x.sqlite"])
+        let missingFolder = try SeedgenTool.run(["build", "examples/cairns", "--out", "/no/such/folder/x.sqlite"])
         #expect(missingFolder.status != 0 && missingFolder.stderr.contains("does not exist"))
     }
 
     @Test("--help teaches the lookup order and shows examples")
     func help() throws {
-        let result = try SeedGenProcess.run(["build", "--help"])
+        let result = try SeedgenTool.run(["build", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("seedgen.yaml") && result.stdout.contains("Examples:"))
     }

@@ -1,10 +1,11 @@
 import Foundation
+import SeedTestSupport
 import Testing
 
 /// Issue 19 end to end: `seedgen build --previous`, `seedgen delta`, `seedgen install DELTA`.
 @Suite("seedgen delta")
 struct DeltaCommandTests {
-    let scratch = Scratch()
+    let scratch = TemporaryFolder()
 
     /// A small feed; `day` replaces trip T2 by T3 and renames a stop.
     func writeFeed(_ name: String, day: Int) {
@@ -22,50 +23,52 @@ struct DeltaCommandTests {
         writeFeed("day1", day: 1)
         writeFeed("day2", day: 2)
         let one = scratch.file("one.sqlite"), two = scratch.file("two.sqlite"), delta = scratch.file("one-two.delta")
-        #expect(try SeedGenProcess.run(["build", scratch.file("day1"), "--out", one, "-q"]).status == 0)
-        let built = try SeedGenProcess.run(["build", scratch.file("day2"), "--previous", one, "--out", two, "-q"])
+        #expect(try SeedgenTool.run(["build", scratch.file("day1"), "--out", one, "-q"]).status == 0)
+        let built = try SeedgenTool.run(["build", scratch.file("day2"), "--previous", one, "--out", two, "-q"])
         #expect(built.status == 0, "\(built.stderr)")
 
-        let written = try SeedGenProcess.run(["delta", one, two, "--out", delta])
+        let written = try SeedgenTool.run(["delta", one, two, "--out", delta])
         #expect(written.status == 0, "\(written.stderr)")
         #expect(written.stdout.contains("trips: 1 removed, 1 added, 0 changed"), "\(written.stdout)")
         #expect(written.stdout.contains("stops: 0 removed, 0 added, 1 changed"), "\(written.stdout)")
         #expect(written.stdout.contains("verified:"), "\(written.stdout)")
 
         let destination = scratch.file("installed/seed.sqlite")
-        #expect(try SeedGenProcess.run(["install", one, "--to", destination]).status == 0)
-        let patched = try SeedGenProcess.run(["install", delta, "--to", destination])
+        #expect(try SeedgenTool.run(["install", one, "--to", destination]).status == 0)
+        let patched = try SeedgenTool.run(["install", delta, "--to", destination])
         #expect(patched.status == 0 && patched.stdout.hasPrefix("patched seed-version="), "\(patched.stdout) \(patched.stderr)")
         #expect(FileManager.default.contents(atPath: destination) == FileManager.default.contents(atPath: two))
 
         // Installing it again: up to date. On another seed: refused, exit 1, nothing changed.
-        #expect(try SeedGenProcess.run(["install", delta, "--to", destination]).stdout.hasPrefix("up-to-date"))
-        let other = scratch.file("other/seed.sqlite")
-        #expect(try SeedGenProcess.run(["install", two, "--to", other]).status == 0)
-        let refused = try SeedGenProcess.run(["install", delta, "--to", other])
+        #expect(try SeedgenTool.run(["install", delta, "--to", destination]).stdout.hasPrefix("up-to-date"))
+        // Another seed: day 2 built without --previous (other ids, another seed version).
+        let fresh = scratch.file("fresh.sqlite"), other = scratch.file("other/seed.sqlite")
+        #expect(try SeedgenTool.run(["build", scratch.file("day2"), "--out", fresh, "-q"]).status == 0)
+        #expect(try SeedgenTool.run(["install", fresh, "--to", other]).status == 0)
+        let refused = try SeedgenTool.run(["install", delta, "--to", other])
         #expect(refused.status == 1 && refused.stderr.contains("delta-base-mismatch"), "\(refused.stderr)")
-        #expect(FileManager.default.contents(atPath: other) == FileManager.default.contents(atPath: two))
+        #expect(FileManager.default.contents(atPath: other) == FileManager.default.contents(atPath: fresh))
     }
 
     @Test("refusals: no seed, another schema; the delta's output is left untouched")
     func refusals() throws {
         writeFeed("day1", day: 1)
         let one = scratch.file("one.sqlite")
-        #expect(try SeedGenProcess.run(["build", scratch.file("day1"), "--out", one, "-q"]).status == 0)
-        let schema = try String(contentsOfFile: SeedGenProcess.repositoryRoot + "/Schema/transit.yaml", encoding: .utf8)
+        #expect(try SeedgenTool.run(["build", scratch.file("day1"), "--out", one, "-q"]).status == 0)
+        let schema = try String(contentsOfFile: Repository.path("Schema/transit.yaml"), encoding: .utf8)
             .replacingOccurrences(of: "schemaVersion: 2", with: "schemaVersion: 7")
         let other = scratch.file("other.sqlite")
-        let built = try SeedGenProcess.run(["build", scratch.file("day1"), "--schema", scratch.write("transit7.yaml", schema), "--out", other, "-q"])
+        let built = try SeedgenTool.run(["build", scratch.file("day1"), "--schema", scratch.write("transit7.yaml", schema), "--out", other, "-q"])
         #expect(built.status == 0, "\(built.stderr)")
 
         let existing = scratch.write("out.delta", "previous content")
-        let refused = try SeedGenProcess.run(["delta", one, other, "--out", existing])
+        let refused = try SeedgenTool.run(["delta", one, other, "--out", existing])
         #expect(refused.status == 1 && refused.stderr.contains("a schema change gives no delta; ship the full seed"), "\(refused.stderr)")
-        let notASeed = try SeedGenProcess.run(["delta", one, scratch.file("day1/stops.txt"), "--out", existing])
+        let notASeed = try SeedgenTool.run(["delta", one, scratch.file("day1/stops.txt"), "--out", existing])
         #expect(notASeed.status == 1 && notASeed.stderr.contains("stops.txt"), "\(notASeed.stderr)")
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "previous content")
 
-        let previous = try SeedGenProcess.run(["build", scratch.file("day1"), "--previous", other, "--out", scratch.file("x.sqlite"), "-q"])
+        let previous = try SeedgenTool.run(["build", scratch.file("day1"), "--previous", other, "--out", scratch.file("x.sqlite"), "-q"])
         #expect(previous.status == 1 && previous.stderr.contains("--previous") && previous.stderr.contains("version 7"), "\(previous.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("x.sqlite")))
     }

@@ -1,7 +1,8 @@
 import Foundation
+import SeedTestSupport
 import Testing
 
-/// `seedgen build` on each class of hostile input found by the mutation campaign (issue 13):
+/// `seedgen build` on each class of hostile input that mutating real feeds turned up:
 /// exit status 1 (never a signal), a message naming the file and what is wrong, bounded
 /// time and peak memory (`/usr/bin/time`), and no scratch file left.
 @Suite("Hostile input, end to end", .serialized)
@@ -24,32 +25,32 @@ struct HostileInputCommandTests {
 
     /// Runs `seedgen build ARGS --out scratch/seed.sqlite` twice: once for its message, once
     /// under `/usr/bin/time` for its peak memory; checks nothing is left beside `keep`.
-    func build(_ scratch: Scratch, _ arguments: [String], keep: [String]) throws -> Outcome {
+    func build(_ scratch: TemporaryFolder, _ arguments: [String], keep: [String]) throws -> Outcome {
         let out = scratch.file("seed.sqlite")
         let clock = ContinuousClock()
-        var result: SeedGenProcess.Result!
-        let elapsed = try clock.measure { result = try SeedGenProcess.run(["build"] + arguments + ["--out", out, "--quiet"]) }
+        var result: ChildProcess.Output!
+        let elapsed = try clock.measure { result = try SeedgenTool.run(["build"] + arguments + ["--out", out, "--quiet"]) }
         var kilobytes = 0
         if PeakMemory.available {
-            kilobytes = try PeakMemory.run(SeedGenProcess.executable, ["build"] + arguments + ["--out", out, "--quiet"]).kilobytes
+            kilobytes = try PeakMemory.run(SeedgenTool.path, ["build"] + arguments + ["--out", out, "--quiet"]).kilobytes
         }
         #expect(scratch.contents == keep.sorted(), "no output or scratch file is left")
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Outcome(status: result.status, stderr: result.stderr, kilobytes: kilobytes, seconds: seconds)
     }
 
-    func writeFeed(_ scratch: Scratch, except: String? = nil) {
+    func writeFeed(_ scratch: TemporaryFolder, except: String? = nil) {
         for (name, text) in Self.feed where name != except { scratch.write("feed/" + name, text) }
     }
 
     func truncate(_ path: String, to size: String) throws {
-        let result = try SeedGenProcess.runProgram("/usr/bin/truncate", ["-s", size, path])
+        let result = try ChildProcess.run("/usr/bin/truncate", ["-s", size, path])
         try #require(result.status == 0, "truncate: \(result.stderr)")
     }
 
     @Test("a 2 GiB stop_times.txt of NUL bytes: the record limit, in bounded time and memory")
     func nulFile() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         writeFeed(scratch, except: "stop_times.txt")
         let file = scratch.write("feed/stop_times.txt", "")
         try truncate(file, to: "2G")
@@ -62,7 +63,7 @@ struct HostileInputCommandTests {
 
     @Test("a field of 3 GiB (past Int32): a clear error, not a trap")
     func hugeField() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         writeFeed(scratch, except: "stops.txt")
         let file = scratch.write("feed/stops.txt", "stop_id,stop_name\nS1,")
         try truncate(file, to: "3G")
@@ -74,7 +75,7 @@ struct HostileInputCommandTests {
 
     @Test("a 64 MB stop_id: refused at once with the limit to raise")
     func hugeKey() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         writeFeed(scratch, except: "stops.txt")
         let handle = try #require(FileHandle(forWritingAtPath: scratch.write("feed/stops.txt", "stop_id,stop_name\n")))
         handle.seekToEndOfFile()
@@ -90,7 +91,7 @@ struct HostileInputCommandTests {
 
     @Test("100,000 nested record elements: the depth limit, in bounded time and memory")
     func deepXML() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         let levels = 100_000
         let text = "<osm>" + String(repeating: #"<node id="1" lat="1" lon="2">"#, count: levels)
             + String(repeating: "</node>", count: levels) + "</osm>"
@@ -104,7 +105,7 @@ struct HostileInputCommandTests {
 
     @Test("a 130-byte zip whose ZIP64 locator points past 2^63: exit 1 naming the archive, not a trap")
     func zip64Locator() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         // An empty archive with a ZIP64 locator whose record offset is 2^63 + 5.
         var bytes: [UInt8] = [0x50, 0x4b, 0x06, 0x07, 0, 0, 0, 0]
         bytes += [5, 0, 0, 0, 0, 0, 0, 0x80] + [1, 0, 0, 0]

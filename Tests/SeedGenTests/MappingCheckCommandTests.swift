@@ -1,8 +1,9 @@
 import Foundation
+import SeedTestSupport
 import Testing
 
-/// Mapping mistakes that used to pass silently (issue 10, point 4): each is a warning naming
-/// the schema file and line with the names the input uses, and an error under --strict.
+/// Mapping mistakes that would otherwise pass silently: each is a warning naming the schema
+/// file and line with the names the input uses, and an error under --strict.
 @Suite("seedgen build: mapping mistakes")
 struct MappingCheckCommandTests {
     static let netex = """
@@ -31,11 +32,11 @@ struct MappingCheckCommandTests {
 
         """
 
-    private func build(_ schema: String, strict: Bool = false, xml: String = Self.netex) throws -> (SeedGenProcess.Result, Scratch) {
-        let scratch = Scratch()
+    private func build(_ schema: String, strict: Bool = false, xml: String = Self.netex) throws -> (ChildProcess.Output, TemporaryFolder) {
+        let scratch = TemporaryFolder()
         let input = scratch.write("in/netex.xml", xml)
         let schemaFile = scratch.write("netex.yaml", schema)
-        let result = try SeedGenProcess.run(["build", input, "--schema", schemaFile, "--out", scratch.file("out.sqlite")] + (strict ? ["--strict"] : []))
+        let result = try SeedgenTool.run(["build", input, "--schema", schemaFile, "--out", scratch.file("out.sqlite")] + (strict ? ["--strict"] : []))
         return (result, scratch)
     }
 
@@ -93,7 +94,7 @@ struct MappingCheckCommandTests {
 
     @Test("CSV: a misspelt header and a file with no records are reported; --strict fails")
     func csv() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         scratch.write("feed/stops.txt", "stop_id,stop_name\nS1,Central\n")
         scratch.write("feed/routes.txt", "route_id\n")
         let schema = scratch.write("csv.yaml", """
@@ -109,12 +110,12 @@ struct MappingCheckCommandTests {
                   - { name: route_id }
 
             """)
-        let result = try SeedGenProcess.run(["build", scratch.file("feed"), "--schema", schema, "--out", scratch.file("out.sqlite")])
+        let result = try SeedgenTool.run(["build", scratch.file("feed"), "--schema", schema, "--out", scratch.file("out.sqlite")])
         #expect(result.status == 0, "\(result.stderr)")
         let output = result.stdout + result.stderr
         #expect(output.contains("\(schema):7:9: stops.stop_nmae: 'stop_nmae' matches no header of stops.txt; the column is NULL in every row; did you mean 'stop_name'?"), "\(output)")
         #expect(output.contains("\(schema):8:5: table 'routes': 'routes.txt' has no rows: the file has no records"), "\(output)")
-        let strict = try SeedGenProcess.run(["build", scratch.file("feed"), "--schema", schema, "--out", scratch.file("strict.sqlite"), "--strict"])
+        let strict = try SeedgenTool.run(["build", scratch.file("feed"), "--schema", schema, "--out", scratch.file("strict.sqlite"), "--strict"])
         #expect(strict.status == 1)
         #expect(strict.stderr.contains("2 errors; no seed was written"), "\(strict.stderr)")
         #expect(!scratch.contents.contains("strict.sqlite"))

@@ -1,14 +1,14 @@
 import Foundation
 import SeedArchive
 import SeedSQLite
+import SeedTestSupport
 import Testing
 
-/// The Cairns feed built once with `--gzip` for the tests that only read it (immutable after
-/// the lazy initialisation, which Swift runs once).
-nonisolated(unsafe) private let cairns: (scratch: Scratch, seed: String) = {
-    let scratch = Scratch()
+/// The Cairns feed built once with `--gzip` for the tests that only read it.
+private let cairns: (scratch: TemporaryFolder, seed: String) = {
+    let scratch = TemporaryFolder()
     let seed = scratch.file("cairns.sqlite")
-    let result = try! SeedGenProcess.run(["build", "examples/cairns", "--out", seed, "--gzip"])
+    let result = try! SeedgenTool.run(["build", "examples/cairns", "--out", seed, "--gzip"])
     precondition(result.status == 0, result.stderr)
     return (scratch, seed)
 }()
@@ -25,7 +25,7 @@ struct ShipCommandTests {
     func pack() throws {
         let gzip = cairns.seed + ".gz"
         let again = cairns.scratch.file("again.sqlite.gz")
-        let result = try SeedGenProcess.run(["pack", cairns.seed, "--out", again])
+        let result = try SeedgenTool.run(["pack", cairns.seed, "--out", again])
         #expect(result.status == 0 && result.stdout.contains("packed \(again)"), "\(result.stderr)")
         #expect(try bytes(gzip) == bytes(again))
         #expect(try bytes(cairns.scratch.file("cairns.sqlite.manifest.json")) == bytes(cairns.scratch.file("again.sqlite.manifest.json")))
@@ -40,7 +40,7 @@ struct ShipCommandTests {
         #expect((manifest["tables"] as? [String: Int])?["stop_times"] == 37_790)
 
         // gzip itself restores the seed byte for byte.
-        let unzipped = try SeedGenProcess.runProgram("/bin/sh", ["-c", "gzip -dc '\(gzip)' > restored.sqlite"], in: cairns.scratch.path)
+        let unzipped = try ChildProcess.run("/bin/sh", ["-c", "gzip -dc '\(gzip)' > restored.sqlite"], in: cairns.scratch.path)
         #expect(unzipped.status == 0)
         #expect(try bytes(cairns.scratch.file("restored.sqlite")) == seed)
     }
@@ -55,7 +55,7 @@ struct ShipCommandTests {
         }
         #expect(counts.count == 32)
         for path in [cairns.seed, cairns.seed + ".gz", cairns.scratch.file("cairns.sqlite.manifest.json")] {
-            let result = try SeedGenProcess.run(["inspect", path, "--json"])
+            let result = try SeedgenTool.run(["inspect", path, "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             let report = try json(result.stdout)
             #expect(report["schemaVersion"] as? Int == 2, "\(path)")
@@ -63,48 +63,48 @@ struct ShipCommandTests {
             #expect(report["tables"] as? [String: Int] == counts, "\(path)")
             #expect(report["toolVersion"] as? String != nil && report["schemaName"] as? String == "transit")
         }
-        let report = try json(try SeedGenProcess.run(["inspect", cairns.seed, "--json"]).stdout)
+        let report = try json(try SeedgenTool.run(["inspect", cairns.seed, "--json"]).stdout)
         #expect(report["journalMode"] as? String == "delete" && report["pageSize"] as? Int == 4096 && report["freelistCount"] as? Int == 0)
         #expect((report["inputs"] as? [[String: Any]])?.count == 8)
         #expect((report["indexes"] as? [[String: Any]])?.contains { $0["name"] as? String == "stops_key" && $0["unique"] as? Bool == true } == true)
 
-        let text = try SeedGenProcess.run(["inspect", cairns.seed + ".gz"])
+        let text = try SeedgenTool.run(["inspect", cairns.seed + ".gz"])
         #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=2"))
         #expect(text.stdout.contains("stop_times") && text.stdout.contains("37,790 rows"))
-        let missing = try SeedGenProcess.run(["inspect", "no/such.sqlite"])
+        let missing = try SeedgenTool.run(["inspect", "no/such.sqlite"])
         #expect(missing.status != 0 && missing.stderr.contains("no/such.sqlite: no such file"))
     }
 
     @Test("verify: exit 0 and one ok line per check on a good seed; exit 1 and the reason on a bad one")
     func verify() throws {
-        let good = try SeedGenProcess.run(["verify", cairns.seed + ".gz", "--schema", "Schema/transit.yaml"])
+        let good = try SeedgenTool.run(["verify", cairns.seed + ".gz", "--schema", "Schema/transit.yaml"])
         #expect(good.status == 0, "\(good.stdout)")
         for name in ["journal_mode", "integrity_check", "foreign_key_check", "vacuumed", "versions", "schema", "gzip_stamp", "manifest_checksums"] {
             #expect(good.stdout.contains("ok   \(name)"), "\(name)")
         }
 
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         let broken = scratch.file("broken.sqlite")
         try FileManager.default.copyItem(atPath: cairns.seed, toPath: broken)
         try Connection(path: broken, mode: .readWrite).execute("UPDATE stop_times SET stop_ref = 100000 + stop_sequence WHERE trip_ref = 1 AND stop_sequence <= 3")
-        let bad = try SeedGenProcess.run(["verify", broken])
+        let bad = try SeedgenTool.run(["verify", broken])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("FAIL foreign_key_check: 3 rows in stop_times reference missing stops"))
         #expect(bad.stdout.contains("ok   integrity_check") && bad.stdout.contains("1 of "))
 
-        let wrong = try SeedGenProcess.run(["verify", cairns.seed, "--schema-version", "3", "--json"])
+        let wrong = try SeedgenTool.run(["verify", cairns.seed, "--schema-version", "3", "--json"])
         #expect(wrong.status == 1)
         let report = try json(wrong.stdout)
         #expect(report["passed"] as? Bool == false)
         #expect((report["checks"] as? [[String: Any]])?.filter { $0["passed"] as? Bool == false }.map { $0["name"] as? String } == ["versions"])
 
-        let unreadable = try SeedGenProcess.run(["verify", scratch.write("notes.txt", "not a seed")])
+        let unreadable = try SeedgenTool.run(["verify", scratch.write("notes.txt", "not a seed")])
         #expect(unreadable.status == 2 && unreadable.stderr.contains("not a seed"))
     }
 
     @Test("diff reports the known changes, in text and JSON")
     func diff() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         let feed: [String: String] = [
             "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,http://a.example,Europe/Berlin\n",
             "stops.txt": "stop_id,stop_name\nS1,One\nS2,Two\nS3,Three\n",
@@ -118,11 +118,11 @@ struct ShipCommandTests {
         for (name, text) in feed { scratch.write("old/" + name, text) }
         for (name, text) in changed { scratch.write("new/" + name, text) }
         for side in ["old", "new"] {
-            let built = try SeedGenProcess.run(["build", scratch.file(side), "--out", scratch.file(side + ".sqlite"), "--quiet"])
+            let built = try SeedgenTool.run(["build", scratch.file(side), "--out", scratch.file(side + ".sqlite"), "--quiet"])
             #expect(built.status == 0, "\(built.stderr)")
         }
 
-        let result = try SeedGenProcess.run(["diff", scratch.file("old.sqlite"), scratch.file("new.sqlite"), "--json"])
+        let result = try SeedgenTool.run(["diff", scratch.file("old.sqlite"), scratch.file("new.sqlite"), "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let tables = try #require(try json(result.stdout)["tables"] as? [String: [String: Any]])
         func counts(_ table: String) -> [Int] { ["added", "removed", "changed"].map { tables[table]?[$0] as? Int ?? -1 } }
@@ -133,27 +133,27 @@ struct ShipCommandTests {
         let examples = try #require(tables["stops"]?["examples"] as? [String: [[String]]])
         #expect(examples == ["added": [["S0"], ["S4"]], "removed": [["S2"]], "changed": [["S3"]]])
 
-        let text = try SeedGenProcess.run(["diff", scratch.file("old.sqlite"), scratch.file("new.sqlite"), "--exit-code"])
+        let text = try SeedgenTool.run(["diff", scratch.file("old.sqlite"), scratch.file("new.sqlite"), "--exit-code"])
         #expect(text.status == 1)
         #expect(text.stdout.contains("2 of 32 tables changed") && text.stdout.contains("changed columns: route_short_name 1, route_type 1"))
-        let same = try SeedGenProcess.run(["diff", scratch.file("old.sqlite"), scratch.file("old.sqlite"), "--exit-code"])
+        let same = try SeedgenTool.run(["diff", scratch.file("old.sqlite"), scratch.file("old.sqlite"), "--exit-code"])
         #expect(same.status == 0 && same.stdout.contains("no changes in 32 tables"))
     }
 
     @Test("schema sql prints the DDL the build runs")
     func schemaSQL() throws {
-        let result = try SeedGenProcess.run(["schema", "sql", "Schema/transit.yaml"])
+        let result = try SeedgenTool.run(["schema", "sql", "Schema/transit.yaml"])
         #expect(result.status == 0, "\(result.stderr)")
         let db = try Connection(path: ":memory:")
         try db.execute(result.stdout)
         #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(32))
-        #expect(try SeedGenProcess.run(["schema", "sql", "transit"]).stdout == result.stdout, "a built-in schema by name")
+        #expect(try SeedgenTool.run(["schema", "sql", "transit"]).stdout == result.stdout, "a built-in schema by name")
     }
 
     @Test("schema swift generates source that compiles into a program carrying the schema version")
     func schemaSwift() throws {
-        let scratch = Scratch()
-        let generated = try SeedGenProcess.run(["schema", "swift", "Schema/transit.yaml", "--out", scratch.file("TransitSchema.swift")])
+        let scratch = TemporaryFolder()
+        let generated = try SeedgenTool.run(["schema", "swift", "Schema/transit.yaml", "--out", scratch.file("TransitSchema.swift")])
         #expect(generated.status == 0, "\(generated.stderr)")
         scratch.write("main.swift", """
             print(TransitSchema.schemaVersion, TransitSchema.Stops.table, TransitSchema.StopTimes.Columns.stopRef, TransitSchema.tables.count)
@@ -163,16 +163,16 @@ struct ShipCommandTests {
         let swiftc = ProcessInfo.processInfo.environment["SWIFTC"]
             ?? ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc", "/usr/local/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let compiler = try #require(swiftc, "swiftc not found; set SWIFTC")
-        let compiled = try SeedGenProcess.runProgram(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
+        let compiled = try ChildProcess.run(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
         #expect(compiled.status == 0, "\(compiled.stderr)")
-        let run = try SeedGenProcess.runProgram(scratch.file("app"), [], in: scratch.path)
+        let run = try ChildProcess.run(scratch.file("app"), [], in: scratch.path)
         #expect(run.stdout == "2 stops stop_ref 32\nINTEGER Int64 false trips id\n")
     }
 
     @Test("every ship command's --help teaches with an example")
     func help() throws {
         for command in [["pack"], ["inspect"], ["verify"], ["diff"], ["schema"], ["schema", "swift"], ["schema", "sql"]] {
-            let result = try SeedGenProcess.run(command + ["--help"])
+            let result = try SeedgenTool.run(command + ["--help"])
             #expect(result.status == 0 && result.stdout.contains("Example"), "\(command)")
         }
     }

@@ -1,9 +1,10 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 
-/// The sources that read more than a record's own subtree (issue 10, point 3): enclosing
-/// elements, presence, wildcards and names, durations and computed columns, built end to end.
+/// The sources that read more than a record's own subtree: enclosing elements, presence,
+/// wildcards and names, durations and computed columns, built end to end.
 @Suite("seedgen build: XML sources")
 struct XMLSourceCommandTests {
     /// A TransXChange-shaped file: the file name on the root, journeys with run times, days
@@ -64,19 +65,19 @@ struct XMLSourceCommandTests {
 
         """
 
-    private func build(_ xml: String, schema: String = Self.schema, _ extra: [String] = []) throws -> (SeedGenProcess.Result, Scratch) {
-        let scratch = Scratch()
+    private func build(_ xml: String, schema: String = Self.schema, _ extra: [String] = []) throws -> (ChildProcess.Output, TemporaryFolder) {
+        let scratch = TemporaryFolder()
         let input = scratch.write("in/feed.xml", xml)
         let schemaFile = scratch.write("schema.yaml", schema)
-        let result = try SeedGenProcess.run(["build", input, "--schema", schemaFile, "--out", scratch.file("out.sqlite"), "--quiet"] + extra)
+        let result = try SeedgenTool.run(["build", input, "--schema", schemaFile, "--out", scratch.file("out.sqlite"), "--quiet"] + extra)
         return (result, scratch)
     }
 
-    private func rows(_ scratch: Scratch, _ sql: String) throws -> [[Value]] {
+    private func rows(_ scratch: TemporaryFolder, _ sql: String) throws -> [[Value]] {
         try Connection(path: scratch.file("out.sqlite"), mode: .readOnly).rows(sql)
     }
 
-    @Test("ancestor::Name/@attr and ../@attr read enclosing elements; ../ no longer yields NULL")
+    @Test("ancestor::Name/@attr and ../@attr read the attributes of enclosing elements")
     func enclosingElements() throws {
         let (result, scratch) = try build(Self.timetable)
         #expect(result.status == 0, "\(result.stderr)")
@@ -125,7 +126,7 @@ struct XMLSourceCommandTests {
 
     @Test("expression: works on CSV tables too; exists: is refused there")
     func csvExpression() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryFolder()
         scratch.write("feed/trips.txt", "trip_id,departure,offset\nT1,23:50:00,1\nT2,08:00:00,\n")
         let schema = """
             name: csv-expression
@@ -140,11 +141,11 @@ struct XMLSourceCommandTests {
 
             """
         let file = scratch.write("csv.yaml", schema)
-        let result = try SeedGenProcess.run(["build", scratch.file("feed"), "--schema", file, "--out", scratch.file("out.sqlite"), "--strict"])
+        let result = try SeedgenTool.run(["build", scratch.file("feed"), "--schema", file, "--out", scratch.file("out.sqlite"), "--strict"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try rows(scratch, "SELECT departs_at FROM trips ORDER BY id") == [[.integer(172_200)], [.integer(28_800)]])
         let exists = scratch.write("exists.yaml", schema + "      - { name: flag, exists: true }\n")
-        let refused = try SeedGenProcess.run(["build", scratch.file("feed"), "--schema", exists, "--out", scratch.file("x.sqlite")])
+        let refused = try SeedgenTool.run(["build", scratch.file("feed"), "--schema", exists, "--out", scratch.file("x.sqlite")])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("'exists' is for XML schemas"), "\(refused.stderr)")
     }

@@ -2,10 +2,11 @@ import Foundation
 import SeedArchive
 import SeedInstaller
 import SeedSQLite
+import SeedTestSupport
 import Testing
 
-/// Issue 12: the installer as an app developer adopts it: any gzip of a seed, bounded
-/// decompression, honest errors, `.replacedModified`, the URL, Bundle and async forms.
+/// The installer as an app developer adopts it: any gzip of a seed, bounded decompression,
+/// honest errors, `.replacedModified`, the URL, Bundle and async forms.
 @Suite(.serialized) struct AdoptionTests {
     let folder = TemporaryFolder()
     var destination: String { folder.file("data/seed.sqlite") }
@@ -14,7 +15,7 @@ import Testing
     func plainGzip(_ seedVersion: String, schemaVersion: Int = 3, rows: Int = 20) throws -> String {
         let plain = try SeedFixture(schemaVersion: schemaVersion, seedVersion: seedVersion, rows: rows)
             .writeSQLite(to: folder.file("ship-\(seedVersion)/seed.sqlite").creatingFolder())
-        let gzip = try SeedgenTool.shell("gzip -9 -f '\(plain)'")
+        let gzip = try ChildProcess.shell("gzip -9 -f '\(plain)'")
         try #require(gzip.status == 0, "\(gzip.stderr)")
         return plain + ".gz"
     }
@@ -61,22 +62,12 @@ import Testing
         #expect(try SeedFixture.itemNames(at: destination).count == 20)
     }
 
-    @Test func theTrailerIsReadWithoutDecompressing() throws {
-        let source = try plainGzip("v1")
-        let trailer = try GzipTrailer.read(path: source)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: source)[.size] as? Int)
-        #expect(trailer.fileSize == Int64(size))
-        let listing = try SeedgenTool.shell("gzip -lv '\(source)'").stdout
-        #expect(listing.contains(String(trailer.crc32, radix: 16)), "gzip -lv shows the same CRC: \(listing)")
-        #expect(listing.contains(" \(trailer.uncompressedSize) "))
-    }
-
     @Test func aGzipThatIsNotASeedNamesSeedgenPack() throws {
         let other = folder.file("other.sqlite")
         let db = try Connection(path: other, mode: .create)
         try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
         _ = db
-        #expect(try SeedgenTool.shell("gzip -9 '\(other)'").status == 0)
+        #expect(try ChildProcess.shell("gzip -9 '\(other)'").status == 0)
         let error = #expect(throws: SeedInstallerError.self) { try SeedInstaller(source: other + ".gz", destination: destination).install() }
         #expect(error?.code == .notASeed && error?.message.contains("seedgen pack") == true, "\(String(describing: error))")
         #expect(error?.path == other + ".gz", "names the shipped file")
@@ -127,20 +118,20 @@ import Testing
         try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: true)
         let expectedErrno: Int32
         if DiskFullTests.canMountTmpfs {
-            try #require(try SeedgenTool.shell("mount -t tmpfs -o ro,size=64k tmpfs '\(readOnly)'").status == 0)
+            try #require(try ChildProcess.shell("mount -t tmpfs -o ro,size=64k tmpfs '\(readOnly)'").status == 0)
             expectedErrno = EROFS
         } else {
             try #require(chmod(readOnly, 0o555) == 0)
             expectedErrno = EACCES
         }
         defer {
-            if DiskFullTests.canMountTmpfs { _ = try? SeedgenTool.shell("umount '\(readOnly)'") } else { chmod(readOnly, 0o755) }
+            if DiskFullTests.canMountTmpfs { _ = try? ChildProcess.shell("umount '\(readOnly)'") } else { chmod(readOnly, 0o755) }
         }
         let error = #expect(throws: SeedInstallerError.self) { try SeedInstaller(source: source, destination: readOnly + "/seed.sqlite").install() }
         #expect(error?.errno == expectedErrno, "\(String(describing: error))")
         #expect(error?.path == readOnly + "/seed.sqlite.seedgen-lock")
         #expect(error?.systemError == "open failed: " + String(cString: strerror(expectedErrno)))
-        #expect(folder.contentsOfMount(readOnly).isEmpty)
+        #expect(folder.contents(of: readOnly).isEmpty)
     }
 
     @Test func aManifestIsReadWithItsErrnoAndBounded() throws {
@@ -166,8 +157,8 @@ import Testing
         let error = #expect(throws: SeedInstallerError.self) { try SeedInstaller(source: source, destination: destination).install() }
         #expect(error?.code == .fileSystem && error?.errno == EISDIR && error?.path == destination, "\(String(describing: error))")
         #expect(error?.message.contains("is a directory") == true)
-        #expect(folder.contentsOfMount(folder.file("data")) == ["seed.sqlite"], "no lock, no record, no temporary file")
-        #expect(folder.contentsOfMount(destination).isEmpty)
+        #expect(folder.contents(of: folder.file("data")) == ["seed.sqlite"], "no lock, no record, no temporary file")
+        #expect(folder.contents(of: destination).isEmpty)
     }
 
     @Test func aSeedTheAppWroteToIsReplacedWithADistinctStatus() throws {
@@ -233,12 +224,5 @@ import Testing
                                        path: "/data/seed.sqlite", reason: "the installed seed was modified")
         #expect(result.didInstall && result.description == "replaced-modified seed-version=2 schema-version=3 (was seed-version=1) [the installed seed was modified] at /data/seed.sqlite")
         #expect(!SeedInstallResult(status: .upToDate, seedVersion: "2", schemaVersion: 3, path: "/x").didInstall)
-    }
-}
-
-extension TemporaryFolder {
-    /// The sorted names in any folder.
-    func contentsOfMount(_ path: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import SeedArchive
 import SeedInstaller
 import SeedSQLite
+import SeedTestSupport
 import Testing
 
 /// Issue 19: installing a seed delta (`seedgen delta`) over the seed it was made from, with
@@ -60,7 +61,7 @@ import Testing
     }
 
     /// The names in the destination's folder.
-    var destinationFolder: [String] { folder.contentsOf(folder.file("data")) }
+    var destinationFolder: [String] { folder.contents(of: folder.file("data")) }
     static let seedFiles = ["seed.sqlite", "seed.sqlite.seedgen-install", "seed.sqlite.seedgen-lock"]
 
     @Test func aDeltaTurnsTheInstalledSeedIntoTheNextOne() throws {
@@ -164,12 +165,12 @@ import Testing
             try install(seeds.v1)
             let process = try SeedgenTool.start(["install", seeds.delta, "--to", destination])
             usleep(UInt32(Double.random(in: 0...window, using: &generator) * 1_000_000))
-            kill(process.processIdentifier, SIGKILL)
-            let killed = SeedgenTool.finish(process)
+            process.send(SIGKILL)
+            let killed = process.wait()
             let found = bytes(of: destination)
             let state = found == old ? "old" : found == new ? "new" : "MIXED"
-            window *= killed.status == SIGKILL ? 1.1 : 0.8
-            outcomes["\(killed.status == SIGKILL ? "killed" : "finished")/\(state)", default: 0] += 1
+            window *= (killed.signalled && killed.status == SIGKILL) ? 1.1 : 0.8
+            outcomes["\((killed.signalled && killed.status == SIGKILL) ? "killed" : "finished")/\(state)", default: 0] += 1
             if destinationFolder.contains(where: { $0.contains("seedgen-tmp") }) { outcomes["left a temporary file", default: 0] += 1 }
             #expect(state != "MIXED", "iteration \(iteration): the destination is neither seed")
             let next = try SeedgenTool.run(["install", seeds.delta, "--to", destination])
@@ -186,7 +187,7 @@ import Testing
         try install(seeds.v1)
         let before = bytes(of: destination), listing = destinationFolder
         // 2048 blocks of 512 bytes: less than the 3 MB copy of the seed the patch starts from.
-        let limited = try SeedgenTool.shell("ulimit -f 2048 && exec '\(SeedgenTool.path)' install '\(seeds.delta)' --to '\(destination)'")
+        let limited = try ChildProcess.shell("ulimit -f 2048 && exec '\(SeedgenTool.path)' install '\(seeds.delta)' --to '\(destination)'")
         #expect(limited.status == 1, "\(limited.stdout) \(limited.stderr)")
         #expect(limited.stderr.contains("disk-full") && limited.stderr.contains("unchanged"), "\(limited.stderr)")
         #expect(bytes(of: destination) == before && destinationFolder == listing, "old seed intact, no temporary file")
@@ -199,8 +200,8 @@ import Testing
         let mount = folder.file("data")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
         // Room for the seed and its copy, not for the patched seed as well.
-        try #require(try SeedgenTool.shell("mount -t tmpfs -o size=8m tmpfs '\(mount)'").status == 0)
-        defer { _ = try? SeedgenTool.shell("umount '\(mount)'") }
+        try #require(try ChildProcess.shell("mount -t tmpfs -o size=16m tmpfs '\(mount)'").status == 0)
+        defer { _ = try? ChildProcess.shell("umount '\(mount)'") }
         try install(seeds.v1)
         let filler = mount + "/filler"
         let seedSize = try #require(bytes(of: seeds.v1)).count
@@ -218,7 +219,7 @@ import Testing
         let seeds = try versions(rows: 5000, payloadBytes: 100)
         try install(seeds.v1)
         let processes = try (0..<3).map { _ in try SeedgenTool.start(["install", seeds.delta, "--to", destination, "--json"]) }
-        let outputs = processes.map(SeedgenTool.finish)
+        let outputs = processes.map { $0.wait() }
         #expect(outputs.allSatisfy { $0.status == 0 }, "\(outputs.map(\.stderr))")
         #expect(outputs.filter { $0.stdout.contains("\"patched\"") }.count == 1, "\(outputs.map(\.stdout))")
         #expect(outputs.filter { $0.stdout.contains("\"up-to-date\"") }.count == 2)

@@ -2,9 +2,10 @@ import Foundation
 import SeedArchive
 import SeedInstaller
 import SeedSQLite
+import SeedTestSupport
 import Testing
 
-/// Issue 4 with real processes: `seedgen install` run many at once, killed mid-install, and
+/// The installer in real processes: `seedgen install` run many at once, killed mid-install, and
 /// replacing a seed whose killed writer left committed frames in its `-wal`.
 @Suite(.serialized) struct InstallProcessTests {
     let folder = TemporaryFolder()
@@ -43,7 +44,7 @@ import Testing
     @Test func eightProcessesStartedTogetherInstallOnce() throws {
         let v1 = try seed("v1", payloadBytes: 1000, rows: 500)
         let processes = try (0..<10).map { _ in try SeedgenTool.start(["install", v1.gz, "--to", destination, "--json"]) }
-        let outputs = processes.map(SeedgenTool.finish)
+        let outputs = processes.map { $0.wait() }
         #expect(outputs.allSatisfy { $0.status == 0 }, "\(outputs.map(\.stderr))")
         let statuses = outputs.map { $0.stdout.contains("\"status\": \"installed\"") ? "installed" : $0.stdout.contains("up-to-date") ? "up-to-date" : $0.stdout }
         #expect(statuses.filter { $0 == "installed" }.count == 1, "\(statuses)")
@@ -64,8 +65,8 @@ import Testing
             let (old, new) = iteration % 2 == 0 ? (a, b) : (b, a)
             let process = try SeedgenTool.start(["install", new.gz, "--to", destination])
             usleep(UInt32(Double.random(in: 0...window, using: &generator) * 1_000_000))
-            kill(process.processIdentifier, SIGKILL)
-            let killed = SeedgenTool.finish(process)
+            process.send(SIGKILL)
+            let killed = process.wait()
             let found = bytes(of: destination)
             let state = found == old.plain ? "old" : found == new.plain ? "new" : found == nil ? "absent" : "MIXED"
             window *= killed.status == SIGKILL ? 1.1 : 0.8

@@ -1,10 +1,11 @@
 import Foundation
 import SeedArchive
 import SeedInstaller
+import SeedTestSupport
 import Testing
 
-/// Issue 4: install the shipped seed the first time, replace it when its version changes, leave
-/// it alone otherwise, and refuse anything wrong with the installed seed untouched.
+/// The installer puts the shipped seed in place the first time, replaces it when its version
+/// changes, leaves it alone otherwise, and refuses anything wrong with the installed seed untouched.
 @Suite struct SeedInstallerTests {
     let folder = TemporaryFolder()
     var destination: String { folder.file("data/seed.sqlite") }
@@ -27,7 +28,7 @@ import Testing
         let error = #expect(throws: SeedInstallerError.self, sourceLocation: sourceLocation) { try install(source, schemaVersion: schemaVersion) }
         #expect(error?.code == code, "\(String(describing: error))", sourceLocation: sourceLocation)
         #expect(bytes(of: destination) == before && identity(of: destination) == beforeID, "the old seed is intact", sourceLocation: sourceLocation)
-        #expect(!folder.contents().contains { $0.contains("seedgen-tmp") }, sourceLocation: sourceLocation)
+        #expect(!folder.contents.contains { $0.contains("seedgen-tmp") }, sourceLocation: sourceLocation)
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: folder.file("data"))).contains { $0.contains("seedgen-tmp") },
                 "no temporary file remains", sourceLocation: sourceLocation)
     }
@@ -82,7 +83,7 @@ import Testing
         try install(source)
         try FileManager.default.removeItem(atPath: destination)
         #expect(try install(source).status == .installed)
-        // The app wrote to the seed: no longer the recorded file (issue 12: a distinct status).
+        // The app wrote to the seed: no longer the recorded file, which has a status of its own.
         try Data("not the seed".utf8).write(to: URL(fileURLWithPath: destination))
         #expect(try install(source).status == .replacedModified)
         #expect(try SeedFixture.seedVersion(at: destination) == "v1")
@@ -184,8 +185,8 @@ import Testing
         let source = try shipped("v1")
         try install(source)
         #expect(!FileManager.default.fileExists(atPath: leftover))
-        // Deciding "up to date" never lists the folder (issue 11: its cost must not grow with
-        // the folder), so a leftover stays until the next install removes it.
+        // Deciding "up to date" never lists the folder (its cost must not grow with the
+        // folder), so a leftover stays until the next install removes it.
         try Data("partial".utf8).write(to: URL(fileURLWithPath: leftover))
         #expect(try install(source).status == .upToDate)
         #expect(FileManager.default.fileExists(atPath: leftover))

@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -81,7 +82,7 @@ struct BadInputTests {
             _ = try SeedBuilder.build([folder.file("feed")], to: folder.file("seed.sqlite"))
             Issue.record("the build should have failed")
         } catch {
-            guard case .invalidInput(let log) = error else { Issue.record("unexpected \(error)"); return }
+            guard error.code == .invalidInput, let log = error.issueLog else { Issue.record("unexpected \(error)"); return }
             let group = try #require(log.groups.first { $0.kind == .danglingReference })
             #expect(group.count == 12)
             #expect(group.examples.count == 5)

@@ -1,4 +1,5 @@
 import Foundation
+import SeedTestSupport
 import Testing
 
 /// The README and the guides link to each other, to the schema reference and to the code with

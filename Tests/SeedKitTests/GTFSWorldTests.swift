@@ -1,13 +1,13 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
-/// The real feeds of `../shared/data/gtfs-world` (see its SOURCES.tsv), each with quirks that
+/// The real feeds of `gtfs-world` in the real data (see its SOURCES.tsv), each with quirks that
 /// other GTFS consumers accept.
 enum GTFSWorld {
-    static let root = Repository.path("../shared/data/gtfs-world")
-    static var available: Bool { FileManager.default.fileExists(atPath: root + "/SOURCES.tsv") }
+    static let root = RealData.path("gtfs-world")
     /// The feeds with real data errors: they fail by default and build with --lenient.
     static let withDataErrors: Set<String> = ["udine"]
 
@@ -32,17 +32,10 @@ enum GTFSWorld {
                         rows = [row for row in csv.reader(f) if row]
                     print(name, max(0, len(rows) - 1))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, folder]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "python3 counts the records")
+        let python = try ChildProcess.run("/usr/bin/env", ["python3", "-c", script, folder])
+        #expect(python.status == 0, "python3 counts the records: \(python.stderr)")
         var counts: [String: Int] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in python.stdout.split(separator: "\n") {
             let parts = line.split(separator: " ")
             counts[String(parts[0])] = Int(parts[1])
         }
@@ -50,7 +43,7 @@ enum GTFSWorld {
     }
 }
 
-@Suite("Real GTFS feeds from around the world", .enabled(if: GTFSWorld.available))
+@Suite("Real GTFS feeds from around the world", .realData("gtfs-world/SOURCES.tsv"))
 struct GTFSWorldTests {
     @Test("every feed builds without --lenient, except those with data errors", arguments: GTFSWorld.feeds)
     func buildsStrictly(feed: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -127,5 +128,32 @@ struct HostileCSVTests {
         #expect(issue.file.hasSuffix("stops.txt") && issue.line == 2 && issue.message.contains("longer than 2048 bytes"))
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous seed")
         #expect(folder.contents == ["feed", "seed.sqlite"])
+    }
+
+    @Test("repairs and unknown header fields give the character column, not the byte or field number")
+    func characterColumns() throws {
+        let folder = TemporaryFolder()
+        let schema = folder.write("notes.yaml", """
+            name: notes
+            schemaVersion: 1
+            tables:
+              - name: notes
+                columns:
+                  - { name: name, source: näme }
+                  - { name: text }
+            """)
+        folder.write("in/notes.txt", "näme,zzz,text\nÜü,x,\"quoted\" tail\n")
+        let summary = try SeedBuilder(options: BuildOptions(inputs: [folder.file("in")], output: folder.file("s.sqlite"), schemaPath: schema)).build()
+        #expect(summary.warningReport.contains("notes.txt:1:6: zzz: is not in the schema"), "\(summary.warningReport)")
+        #expect(summary.warningReport.contains("notes.txt:2:6: '\"quoted\" tail' text after a closing quote is kept in the value"), "\(summary.warningReport)")
+        var strict = BuildOptions(inputs: [folder.file("in")], output: folder.file("s.sqlite"), schemaPath: schema)
+        strict.strict = true
+        do {
+            _ = try SeedBuilder(options: strict).build()
+            Issue.record("--strict fails on a repair")
+        } catch {
+            let places = error.issues.filter { $0.message.hasPrefix("unexpected character after a closing quote") }.map { "\($0.line ?? 0):\($0.column ?? 0)" }
+            #expect(places == ["2:6"])
+        }
     }
 }

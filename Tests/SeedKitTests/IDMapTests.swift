@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -172,7 +173,7 @@ struct IDMapTests {
     }
 
     @Test("the Liechtenstein extract builds to the same seed with and without the map, with no query for way nodes",
-          .enabled(if: XMLFixtures.hasSharedData))
+          .realData(XMLFixtures.osmData))
     func realExtract() throws {
         let text = try String(contentsOfFile: XMLFixtures.osm, encoding: .utf8)
         let mapped = try build(text, idMapSize: IDMap.defaultCapacity, as: "mapped")

@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -52,14 +53,15 @@ private func load(_ stopTimesText: String, groups: Bool, lenient: Bool = false) 
     do {
         let database = try Connection(path: path, mode: .create)
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA page_size = 4096")
-        let context = BuildContext(database: database, schema: schema, issues: issues, allowDangling: lenient, cacheSize: nil)
+        let queue = WriteQueue(connection: database)
+        defer { queue.stop() }
+        let context = BuildContext(writeQueue: queue, schema: schema, issues: issues, allowDangling: lenient, cacheSize: nil)
         context.lenient = lenient
-        defer { try? context.writeQueue.drain() }
         for (table, text) in [(schema.table(named: "trips")!, tripsFile), (schema.table(named: "stop_times")!, stopTimesText)] {
-            try database.execute(table.createStatement)
-            if let statement = table.keyIndexStatement { try database.execute(statement) }
+            try queue.execute(table.createStatement)
+            if let statement = table.keyIndexStatement { try queue.execute(statement) }
             let loader = try TableLoader(table: table, file: "\(table.name).txt", context: context, insertsInGroups: groups)
-            try database.execute("BEGIN")
+            try queue.execute("BEGIN")
             for (offset, line) in text.split(separator: "\n").dropFirst().enumerated() {
                 loader.beginRow(line: offset + 2)
                 for (index, field) in line.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
@@ -68,7 +70,7 @@ private func load(_ stopTimesText: String, groups: Bool, lenient: Bool = false) 
                 try loader.finishRow()
             }
             try loader.finish()
-            try database.execute("COMMIT")
+            try queue.execute("COMMIT")
             count = loader.rowCount
         }
     }

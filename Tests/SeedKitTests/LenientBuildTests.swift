@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -107,6 +108,21 @@ struct LenientBuildTests {
         #expect(report.contains("trips.txt:5:7: trip_id: 'R1,WD' has 2 fields, the header has 3; 'trip_id' is missing; the row is left out"))
         #expect(report.contains("stop_times.txt:3:1: trip_id: 'T9' names no row of 'trips' (key trip_id): not found in any input; the row is left out"))
     }
+
+    @Test("--lenient: a key longer than --max-key-size leaves its row out (counted), without --lenient it fails")
+    func lenientKeyLimit() throws {
+        let folder = TemporaryFolder()
+        MinimalFeed.write(into: folder, ["stops.txt": "stop_id,stop_name\nS1,One\nS2,Two\nSTOP-WITH-A-LONG-ID,Three\n"])
+        var options = BuildOptions(inputs: [folder.file("feed")], output: folder.file("seed.sqlite"))
+        options.limits.keyBytes = 8
+        #expect(throws: BuildError.self) { try SeedBuilder(options: options).build() }
+        options.lenient = true
+        let summary = try SeedBuilder(options: options).build()
+        #expect(summary.rejected["stops"] == 1)
+        #expect(summary.warningReport.contains("feed/stops.txt:4:1: stop_id: 'STOP-WITH-A-LONG-ID' is 19 bytes long; a key is at most 8"), "\(summary.warningReport)")
+        let db = try Connection(path: folder.file("seed.sqlite"), mode: .readOnly)
+        #expect(try db.rows("SELECT rows, rejected FROM seedgen_inputs WHERE name = 'stops.txt'").map { $0.map(\.description) } == [["2", "1"]])
+    }
 }
 
 @Suite("Nothing the feed has is dropped")
@@ -194,5 +210,21 @@ struct ExtrasTests {
             #expect(try seed.text("SELECT sql FROM sqlite_schema WHERE name = 'stop_times_location_ref'")
                     == #"CREATE INDEX "stop_times_location_ref" ON "stop_times" ("location_ref") WHERE "location_ref" IS NOT NULL"#)
         }
+    }
+
+    @Test("mapping check with the transit schema given as a file: locations.geojson and extras are no mapping mistakes")
+    func mappingCheckGeoJSONAndExtras() throws {
+        let folder = TemporaryFolder()
+        MinimalFeed.write(into: folder, [
+            "locations.geojson": #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "z", "properties": {}, "geometry": {"type": "Point", "coordinates": [13.2, 52.2]}}]}"#,
+            "stop_times.txt": "trip_id,location_id,stop_sequence,track\nT1,z,1,4\n",
+        ])
+        let options = BuildOptions(inputs: [folder.file("feed")], output: folder.file("seed.sqlite"),
+                                   schemaPath: Repository.path("Schema/transit.yaml"), strict: true)
+        let summary = try SeedBuilder(options: options).build()
+        #expect(!summary.warningReport.contains("mapping matched nothing"), "\(summary.warningReport)")
+        let db = try Connection(path: folder.file("seed.sqlite"), mode: .readOnly)
+        #expect(try db.text("SELECT extras FROM stop_times") == #"{"track":"4"}"#)
+        #expect(try db.int("SELECT location_ref FROM stop_times") == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 

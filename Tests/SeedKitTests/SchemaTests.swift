@@ -1,3 +1,4 @@
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 

@@ -2,6 +2,7 @@ import Foundation
 import SeedArchive
 import SeedInstaller
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -36,10 +37,11 @@ struct SeedDeltaTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: source) {
             try FileManager.default.copyItem(atPath: source + "/" + name, toPath: feed + "/" + name)
         }
-        let trips = try String(contentsOfFile: feed + "/trips.txt", encoding: .utf8).split(separator: "\n").map(String.init)
+        // CRLF files: "\r\n" is one Character, so lines are split on any newline.
+        let trips = try String(contentsOfFile: feed + "/trips.txt", encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
         let replaced = Set(trips.dropFirst().enumerated().filter { $0.offset % 17 == 0 }.map { $0.element.split(separator: ",")[2] })
         func rewrite(_ file: String, tripColumn: Int, _ change: (inout [Substring]) -> Void = { _ in }) throws {
-            let lines = try String(contentsOfFile: feed + "/" + file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = try String(contentsOfFile: feed + "/" + file, encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             let out = lines.enumerated().map { index, line -> String in
                 var fields = line.split(separator: ",", omittingEmptySubsequences: false)
                 guard index > 0, fields.count > tripColumn, replaced.contains(fields[tripColumn]) else { return String(line) }
@@ -72,7 +74,8 @@ struct SeedDeltaTests {
 
         let (summary, result) = try roundTrip(old, new)
         #expect(result == FileManager.default.contents(atPath: new))
-        #expect(summary.verified && summary.header.to.sha256 == (try FileDigest(path: new)).sha256)
+        let newDigest = try FileDigest(path: new).sha256
+        #expect(summary.verified && summary.header.to.sha256 == newDigest)
         let trips = try #require(summary.tables.first { $0.name == "trips" })
         #expect(trips.removed == 79 && trips.added == 79 && trips.changed == 0, "\(trips)")
         #expect(summary.tables.contains { $0.name == "stops" && $0.changed == 1 })

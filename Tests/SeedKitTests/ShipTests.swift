@@ -1,6 +1,7 @@
 import Foundation
 import SeedArchive
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -233,7 +234,7 @@ struct ShipSwiftSchemaTests {
         #expect(SwiftSchemaGenerator(schema: schema, typeName: "Transit", accessLevel: "internal").source.contains("\nenum Transit {"))
     }
 
-    @Test("issue 12: each column carries its SQL and Swift types, nullability and reference; no type is named Column")
+    @Test("each column carries its SQL and Swift types, nullability and reference; no type is named Column")
     func typesAndReferences() throws {
         let schema = try SchemaLocator.builtIns[0].load()
         let source = SwiftSchemaGenerator(schema: schema).source
@@ -249,7 +250,7 @@ struct ShipSwiftSchemaTests {
         #expect(!source.contains("enum Column ") && !source.contains("struct Column ") && !source.contains("import GRDB"))
     }
 
-    @Test("issue 12: --grdb adds record structs with belongsTo and hasMany from the references, deterministically")
+    @Test("--grdb adds record structs with belongsTo and hasMany from the references, deterministically")
     func grdbRecords() throws {
         let schema = try SchemaLocator.builtIns[0].load()
         let source = SwiftSchemaGenerator(schema: schema, grdb: true).source

@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -148,5 +149,23 @@ struct TrailingColumnsTests {
         #expect(try full.int("SELECT count(*) FROM stop_times") == 20000)
         #expect(try full.int(pages) <= reduced.int(pages), "7 NULL columns would add some 140 kB")
         #expect(try full.int(pages) > 20)
+    }
+
+    @Test("CSV: a $file column stores the file name even as the table's last column (created before loading)")
+    func fileColumnLast() throws {
+        let folder = TemporaryFolder()
+        let schema = folder.write("notes.yaml", """
+            name: notes
+            schemaVersion: 1
+            tables:
+              - name: notes
+                columns:
+                  - { name: text }
+                  - { name: file, source: $file }
+            """)
+        folder.write("in/notes.txt", "text\na\nb\n")
+        _ = try SeedBuilder(options: BuildOptions(inputs: [folder.file("in")], output: folder.file("s.sqlite"), schemaPath: schema)).build()
+        let db = try Connection(path: folder.file("s.sqlite"), mode: .readOnly)
+        #expect(try db.text("SELECT group_concat(text || '@' || file, ' ') FROM notes") == "a@notes.txt b@notes.txt")
     }
 }

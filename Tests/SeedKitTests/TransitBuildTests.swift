@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -96,6 +97,16 @@ struct TransitBuildTests {
         #expect(first != changed)
         let explicit = try SeedBuilder(options: BuildOptions(inputs: [folder.file("feed")], output: folder.file("d.sqlite"), seedVersion: "2026.11")).build()
         #expect(explicit.seedVersion == "2026.11")
+    }
+
+    @Test("input checksums recorded in a seed equal sha256sum's")
+    func inputChecksums() throws {
+        let sha256sum = try ChildProcess.run("/usr/bin/env", ["sha256sum", Repository.path("examples/cairns/stop_times.txt")])
+        try #require(sha256sum.status == 0, "\(sha256sum)")
+        let expected = sha256sum.stdout.prefix(64)
+        let folder = TemporaryFolder()
+        let summary = try SeedBuilder.build([Self.feed], to: folder.file("s.sqlite"))
+        #expect(summary.inputs.first { $0.name == "stop_times.txt" }?.sha256 == String(expected))
     }
 }
 

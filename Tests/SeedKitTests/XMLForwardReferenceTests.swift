@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -280,5 +281,37 @@ struct XMLForwardReferenceTests {
         _ = try SeedBuilder.build([folder.file("feed")], to: output, schema: schemaPath)
         let db = try Connection(path: output, mode: .readOnly)
         #expect(try db.text("SELECT group_concat(file || '/' || code, ' ') FROM things") == "things.txt/A things.txt/B")
+    }
+
+    @Test("--lenient keeps an XML forward reference that names no row, as NULL with a warning")
+    func lenientXMLForwardReference() throws {
+        let folder = TemporaryFolder()
+        let schema = folder.write("lines.yaml", """
+            name: lines
+            schemaVersion: 1
+            format: xml
+            tables:
+              - name: route
+                element: Route
+                key: code
+                columns:
+                  - { name: code, source: "@code" }
+                  - { name: line_code, source: "@line", stored: false }
+                references:
+                  - { column: line_ref, from: line_code, to: line }
+              - name: line
+                element: Line
+                key: code
+                columns:
+                  - { name: code, source: "@code" }
+            """)
+        folder.write("in/a.xml", #"<root><Route code="R1" line="L1"/><Route code="R2" line="L9"/><Line code="L1"/></root>"#)
+        var options = BuildOptions(inputs: [folder.file("in")], output: folder.file("s.sqlite"), schemaPath: schema)
+        #expect(throws: BuildError.self) { try SeedBuilder(options: options).build() }
+        options.lenient = true
+        let summary = try SeedBuilder(options: options).build()
+        #expect(summary.warningReport.contains("'L9' names no row of 'line' in any input; kept with line_ref = NULL"), "\(summary.warningReport)")
+        let db = try Connection(path: folder.file("s.sqlite"), mode: .readOnly)
+        #expect(try db.text("SELECT group_concat(code || '>' || ifnull(line_ref, 'NULL'), ' ') FROM (SELECT * FROM route ORDER BY code)") == "R1>1 R2>NULL")
     }
 }

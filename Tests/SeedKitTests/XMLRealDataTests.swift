@@ -1,11 +1,12 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
-/// The real dumps in `../shared/data` build with `Schema/osm.yaml` and
+/// The real dumps (`RealData`) build with `Schema/osm.yaml` and
 /// `Schema/stackexchange.yaml`; counts are taken from the XML text, not from seedgen.
-@Suite("XML real data", .enabled(if: XMLFixtures.hasSharedData, "needs the shared data sets in ../shared/data (not in this checkout)"))
+@Suite("XML real data", .realData(XMLFixtures.osmData, XMLFixtures.stackExchangeData + "/Posts.xml"))
 struct XMLRealDataTests {
     @Test("OSM Liechtenstein: nodes, ways, relations, tags; way node lists in order")
     func openStreetMap() throws {

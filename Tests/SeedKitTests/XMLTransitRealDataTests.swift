@@ -1,13 +1,14 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
-/// The real NeTEx and TransXChange samples in `../shared/data/xml-transit` build with no
+/// The real NeTEx and TransXChange samples (`RealData`, `xml-transit`) build with no
 /// `--schema`: the built-in schemas are recognised from the root element, every reference
 /// whose target is in the input resolves, row counts equal an independent count of the
 /// elements (Foundation's XMLParser), and the seed's bytes are deterministic.
-@Suite("XML transit real data", .enabled(if: XMLTransitData.available, "needs ../shared/data/xml-transit"))
+@Suite("XML transit real data", .realData(XMLTransitData.nordicData, XMLTransitData.somersetData, XMLTransitData.swissData))
 struct XMLTransitRealDataTests {
     static let netexNamespace = "http://www.netex.org.uk/netex"
     static let netexElements: [String: [[String]]] = [
@@ -136,12 +137,13 @@ struct XMLTransitRealDataTests {
 
 /// Where the transit samples are.
 enum XMLTransitData {
-    static let root = XMLFixtures.sharedData + "/xml-transit"
-    static let nordic = root + "/netex-nordic-flb/rb_flb-aggregated-netex.zip"
-    static let somerset = root + "/txc-somerset-2014"
-    static var available: Bool { FileManager.default.fileExists(atPath: nordic) && FileManager.default.fileExists(atPath: somerset) }
+    static let nordicData = "xml-transit/netex-nordic-flb/rb_flb-aggregated-netex.zip"
+    static let somersetData = "xml-transit/txc-somerset-2014"
+    static let swissData = "xml-transit/netex-swiss"
+    static let nordic = RealData.path(nordicData)
+    static let somerset = RealData.path(somersetData)
     static var swissExamples: [String] {
-        let folder = root + "/netex-swiss"
+        let folder = RealData.path(swissData)
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".xml") }.sorted().map { folder + "/" + $0 }
     }
 

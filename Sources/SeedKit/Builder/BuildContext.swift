@@ -1,10 +1,12 @@
 import Foundation
-import SeedSQLite
 
-/// What the loaders of one build share: the database, the issue log, the next row id of
-/// every table, and the options that change how rows are treated.
+/// What the loaders of one build share: the writer thread (the only way to the database),
+/// the issue log, the next row id of every table, and the options that change how rows are
+/// treated. Its variables belong to the reader's thread; the writer reads `idMaps`,
+/// `schema` and the options.
 final class BuildContext {
-    let database: Connection
+    /// The writer thread every loader hands its rows to; it owns the database connection.
+    let writeQueue: WriteQueue
     let schema: Schema
     let issues: IssueLog
     /// Keep rows whose reference names no row, with a NULL reference, instead of failing.
@@ -24,8 +26,6 @@ final class BuildContext {
     @exclusivity(unchecked) private var nextIDs: [Int64] = []
     @exclusivity(unchecked) private var lastIDTable = 0
     private let idLock = NSLock()
-    /// The writer thread every loader of this build hands its rows to.
-    let writeQueue = WriteQueue()
     /// Index statements already run before their table was loaded (see
     /// `TableLoader.createIndexesOfAbsentReferences`); not run again after loading.
     var createdIndexes: Set<String> = []
@@ -34,9 +34,9 @@ final class BuildContext {
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
 
-    init(database: Connection, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?, limits: InputLimits = InputLimits()) {
+    init(writeQueue: WriteQueue, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?, limits: InputLimits = InputLimits()) {
         self.limits = limits
-        self.database = database
+        self.writeQueue = writeQueue
         self.schema = schema
         self.issues = issues
         self.allowDangling = allowDangling
@@ -63,8 +63,6 @@ final class BuildContext {
             return id
         }
     }
-
-    deinit { writeQueue.stop() }
 }
 
 /// How a reference was resolved over a build.

@@ -86,7 +86,8 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
 }
 
 /// Collects issues grouped by kind, file and field: a million bad values are counted, and
-/// only the first few of each group are kept as examples.
+/// only the first few of each group are kept as examples. Safe to use from any thread: the
+/// reader and the writer record, every read takes the same lock.
 public final class IssueLog: @unchecked Sendable {
     public struct Group: Sendable {
         public var kind: BuildIssue.Kind
@@ -98,32 +99,38 @@ public final class IssueLog: @unchecked Sendable {
 
     /// How many examples each group keeps.
     public let examplesPerGroup: Int
-    public private(set) var groups: [Group] = []
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var storedGroups: [Group] = []
     private var index: [String: Int] = [:]
 
     public init(examplesPerGroup: Int = 5) {
         self.examplesPerGroup = examplesPerGroup
     }
 
-    private let lock = NSLock()
-
     /// Records an issue; safe to call from the reader and the writer thread.
     public func record(_ issue: BuildIssue) {
+        let key = "\(issue.kind.rawValue)\u{1}\(issue.file)\u{1}\(issue.field ?? "")"
         lock.lock()
         defer { lock.unlock() }
-        let key = "\(issue.kind.rawValue)\u{1}\(issue.file)\u{1}\(issue.field ?? "")"
         if let position = index[key] {
-            groups[position].count += 1
-            if groups[position].examples.count < examplesPerGroup { groups[position].examples.append(issue) }
+            storedGroups[position].count += 1
+            if storedGroups[position].examples.count < examplesPerGroup { storedGroups[position].examples.append(issue) }
         } else {
-            index[key] = groups.count
-            groups.append(Group(kind: issue.kind, file: issue.file, field: issue.field, count: 1, examples: [issue]))
+            index[key] = storedGroups.count
+            storedGroups.append(Group(kind: issue.kind, file: issue.file, field: issue.field, count: 1, examples: [issue]))
         }
     }
 
-    public var errorCount: Int { groups.filter(\.kind.isError).reduce(0) { $0 + $1.count } }
-    public var warningCount: Int { groups.filter { !$0.kind.isError }.reduce(0) { $0 + $1.count } }
-    public var hasErrors: Bool { groups.contains { $0.kind.isError } }
+    /// The groups so far, in the order their first issue was recorded.
+    public var groups: [Group] { lock.withLock { storedGroups } }
+
+    /// Errors recorded (each issue of each error group).
+    public var errorCount: Int { lock.withLock { storedGroups.filter(\.kind.isError).reduce(0) { $0 + $1.count } } }
+    /// Warnings recorded (each issue of each warning group).
+    public var warningCount: Int { lock.withLock { storedGroups.filter { !$0.kind.isError }.reduce(0) { $0 + $1.count } } }
+    /// True once an error was recorded: the build fails.
+    public var hasErrors: Bool { lock.withLock { storedGroups.contains { $0.kind.isError } } }
 
     /// The issues as text: each group once, with its count and examples.
     public func report(errors: Bool) -> String {

@@ -2,8 +2,9 @@
 /// instead of unbounded time or memory. The defaults are far above real data; each can be
 /// raised with a `seedgen build` option (Documentation/building.md, "Bad input").
 public struct InputLimits: Sendable, Equatable {
-    /// The largest CSV record (all its fields, as bytes in the file): `--max-record-size`.
-    /// The reader's buffer never grows past it, so it also bounds the memory one file takes.
+    /// The largest CSV record (all its fields, as bytes in the file) or GeoJSON feature:
+    /// `--max-record-size`. The readers' buffers never grow past it, so it also bounds the
+    /// memory one file takes.
     public var recordBytes: Int
     /// The longest key value (a table's key or a reference's key), in bytes: `--max-key-size`.
     public var keyBytes: Int

@@ -39,71 +39,75 @@ public struct SeedBuilder {
             database.discard()
             switch error {
             case let error as BuildError: throw error
-            case let error as SQLiteError:
-                throw .output(path: options.output, message: error.isDiskFull ? "the disk is full (\(error.message))" : error.description)
-            default: throw .output(path: options.output, message: "\(error)")
+            case let error as SQLiteError where error.isDiskFull:
+                throw .output(path: options.output, message: "the disk is full (\(error.message))", cause: error)
+            default: throw .output(path: options.output, message: "\(error)", cause: error)
             }
         }
     }
 
     private func load(schema: Schema, inputs: InputSet, issues: IssueLog, database: SeedDatabase, previous: PreviousSeed?,
                       started clock: ContinuousClock.Instant) throws -> BuildSummary {
-        let connection = database.connection!
         let timer = PhaseTimer()
-        let context = BuildContext(database: connection, schema: schema, issues: issues,
-                                   allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
-                                   limits: options.limits)
-        context.lenient = options.lenient
-        context.strict = options.strict
-        context.idMaps = IDMaps(schema: schema, capacity: options.idMapCapacity)
-        // Whatever happens, the writer thread is idle before the connection is used or closed.
-        defer { try? context.writeQueue.drain() }
         let extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs).tables() : []
-        // A table read from a CSV file is created by its loader once the header shows which
-        // columns the file fills (`Table.layout`); the others are created now.
-        let createdByLoader = Set(schema.format != .csv ? [] : schema.loadOrder.compactMap { table in
-            table.file.flatMap { inputs.file(named: $0) }.flatMap { GeoJSONImporter.reads($0.name) ? nil : table.name }
-        })
-        for table in schema.loadOrder where !createdByLoader.contains(table.name) { try connection.execute(table.createStatement) }
-        for extra in extraTables { try connection.execute(extra.table.createStatement) }
         var records: [InputRecord] = []
         var rows: [(name: String, rows: Int)] = []
         var filtered: [String: Int] = [:]
         var matchedColumns: [String: [Bool]] = [:]
         var rejected: [String: Int] = [:]
-        switch schema.format {
-        case .csv:
-            let sources = schema.loadOrder.map { table in (table, table.file.flatMap { inputs.file(named: $0) }, false) }
-                + extraTables.map { ($0.table, Optional($0.file), true) }
-            for (table, file, byPosition) in sources {
-                let createsTable = !byPosition && createdByLoader.contains(table.name)
-                if let statement = table.keyIndexStatement, !createsTable { try connection.execute(statement) }
-                var count = 0
-                if let file {
-                    let loader = try TableLoader(table: table, file: file.displayPath, context: context, createsTable: createsTable)
-                    try connection.execute("BEGIN")
-                    let record = GeoJSONImporter.reads(file.name)
-                        ? try GeoJSONImporter(file: file, loader: loader, progress: progress).run()
-                        : try CSVImporter(file: file, loader: loader, progress: progress, byPosition: byPosition).run()
-                    try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
-                    try loader.completeTable()
-                    records.append(record)
-                    try connection.execute("COMMIT")
-                    count = loader.rowCount
-                    if record.rejected > 0 { rejected[table.name] = record.rejected }
-                    timer.mark("load \(table.name)")
+        // While the rows stream in, the database belongs to the writer thread.
+        let context = try database.withWriteQueue { queue in
+            let context = BuildContext(writeQueue: queue, schema: schema, issues: issues,
+                                       allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
+                                       limits: options.limits)
+            context.lenient = options.lenient
+            context.strict = options.strict
+            context.idMaps = IDMaps(schema: schema, capacity: options.idMapCapacity)
+            // A table read from a CSV file is created by its loader once the header shows which
+            // columns the file fills (`Table.layout`); the others are created now.
+            let createdByLoader = Set(schema.format != .csv ? [] : schema.loadOrder.compactMap { table in
+                table.file.flatMap { inputs.file(named: $0) }.flatMap { GeoJSONImporter.reads($0.name) ? nil : table.name }
+            })
+            let statements = schema.loadOrder.filter { !createdByLoader.contains($0.name) }.map(\.createStatement)
+                + extraTables.map(\.table.createStatement)
+            try queue.sync { connection throws(SQLiteError) in for statement in statements { try connection.execute(statement) } }
+            switch schema.format {
+            case .csv:
+                let sources = schema.loadOrder.map { table in (table, table.file.flatMap { inputs.file(named: $0) }, false) }
+                    + extraTables.map { ($0.table, Optional($0.file), true) }
+                for (table, file, byPosition) in sources {
+                    let createsTable = !byPosition && createdByLoader.contains(table.name)
+                    if let statement = table.keyIndexStatement, !createsTable { try queue.execute(statement) }
+                    var count = 0
+                    if let file {
+                        let loader = try TableLoader(table: table, file: file.displayPath, context: context, createsTable: createsTable)
+                        try queue.execute("BEGIN")
+                        let record = GeoJSONImporter.reads(file.name)
+                            ? try GeoJSONImporter(file: file, loader: loader, progress: progress).run()
+                            : try CSVImporter(file: file, loader: loader, progress: progress, byPosition: byPosition).run()
+                        try? queue.drain() // a failure is in the issue log, or thrown by finish()
+                        try loader.completeTable()
+                        records.append(record)
+                        try queue.execute("COMMIT")
+                        count = loader.rowCount
+                        if record.rejected > 0 { rejected[table.name] = record.rejected }
+                        timer.mark("load \(table.name)")
+                    }
+                    rows.append((table.name, count))
+                    if issues.hasErrors { throw BuildError.invalidInput(issues) }
                 }
-                rows.append((table.name, count))
-                if issues.hasErrors { throw BuildError.invalidInput(issues) }
+            case .xml:
+                let result = try XMLLoad(schema: schema, inputs: inputs, context: context, progress: progress).run()
+                records = result.inputs
+                rows = result.rows
+                filtered = result.filtered
+                matchedColumns = result.matchedColumns
+                timer.mark("load XML")
             }
-        case .xml:
-            let result = try XMLLoad(schema: schema, inputs: inputs, context: context, progress: progress).run()
-            records = result.inputs
-            rows = result.rows
-            filtered = result.filtered
-            matchedColumns = result.matchedColumns
-            timer.mark("load XML")
+            return context
         }
+        // The writer thread has ended: the connection is this thread's again.
+        let connection = database.connection!
         try fillComputedColumns(schema: schema, connection: connection)
         let queryIndexes = QueryIndexes(tables: schema.loadOrder, connection: connection)
         let filled = try queryIndexes.fillTables(issues: issues)

@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedSystem
 
 /// The seed file being built. Rows go into a scratch file next to the output, opened
 /// without journal or syncs (it is thrown away on failure); the finished database is
@@ -12,6 +13,8 @@ final class SeedDatabase {
     let outputPath: String
     let scratchPath: String
     let finalPath: String
+    /// The scratch database; nil while a writer thread has it (`withWriteQueue`) and once
+    /// the build is completed or discarded.
     private(set) var connection: Connection?
 
     init(outputPath: String) throws(BuildError) {
@@ -44,8 +47,18 @@ final class SeedDatabase {
                 """)
             self.connection = connection
         } catch {
-            throw BuildError.output(path: outputPath, message: "cannot create the scratch database: \(error)")
+            throw BuildError.output(path: outputPath, message: "cannot create the scratch database: \(error)", cause: error)
         }
+    }
+
+    /// Lends the connection to a writer thread while `body` loads the rows: meanwhile every
+    /// use of the database is a job on the queue (`WriteQueue.sync`, `submit`). The
+    /// connection is back once the thread has ended, whether `body` returned or threw.
+    func withWriteQueue<Result>(_ body: (WriteQueue) throws -> Result) rethrows -> Result {
+        guard let connection = connection.take() else { preconditionFailure("the scratch database is closed or lent already") }
+        let queue = WriteQueue(connection: consume connection)
+        defer { self.connection = queue.stop() }
+        return try body(queue)
     }
 
     /// The page cache while rows stream in (KiB): the b-trees being appended to and the
@@ -94,19 +107,22 @@ final class SeedDatabase {
             try connection.execute("VACUUM INTO '\(target)'")
             timer.mark("vacuum into")
         } catch {
-            throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)")
+            throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)", cause: error)
         }
         self.connection = nil
         unlink(scratchPath)
         TemporaryFiles.unregister(scratchPath)
-        try FileSystem.syncFile(finalPath, for: outputPath)
+        do { try FileSystem.syncFile(finalPath) } catch {
+            throw BuildError.output(path: outputPath, message: "cannot flush \(finalPath) to disk: \(error.reason)")
+        }
         timer.mark("fsync")
         guard rename(finalPath, outputPath) == 0 else {
             let reason = String(cString: strerror(errno))
             throw BuildError.output(path: outputPath, message: "cannot rename the finished database into place: \(reason)")
         }
         TemporaryFiles.unregister(finalPath)
-        try FileSystem.syncFolder(of: outputPath)
+        // Best effort: the seed is complete either way; only the rename may not yet be on disk.
+        try? FileSystem.syncDirectory(FileSystem.parentDirectory(of: outputPath))
     }
 
     /// Removes scratch files that a build of the same output left behind when it was killed

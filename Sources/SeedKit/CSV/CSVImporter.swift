@@ -1,5 +1,3 @@
-import SeedSQLite
-
 /// Streams one CSV file into one table through a `TableLoader`.
 struct CSVImporter {
     let file: InputFile
@@ -94,13 +92,11 @@ struct CSVImporter {
             // Not CSV after all (a read-me beside the feed): keep the rows read so far, warn.
             issues.record(BuildIssue(kind: .rowLeftOut, file: error.file, line: error.line, column: error.column,
                                      message: error.message + "; this file is read by no table of the schema, so the rest of it is left out"))
-            do { try loader.finish() } catch { throw .output(path: "the seed", message: error.description) }
+            do { try loader.finish() } catch { throw .seed(error) }
         } catch let error as CSVSyntaxError {
             issues.record(BuildIssue(kind: .malformedRow, file: error.file, line: error.line, column: error.column, message: error.message))
-        } catch let error as SQLiteError {
-            throw .output(path: "the seed", message: error.description)
         } catch {
-            throw .output(path: "the seed", message: "\(error)")
+            throw .seed(error) // the loader's: the writer failed
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
         return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,

@@ -19,21 +19,12 @@ final class CSVReader {
     @exclusivity(unchecked) private var atEOF = false
     @exclusivity(unchecked) private var atFileStart = true
 
-    // Per field of the current record: where it starts and ends in the buffer, and whether it
-    // holds doubled quotes. Plain buffers: no copy-on-write checks in the hot loop.
+    /// The fields of the current record (`fieldCapacity` allocated): one plain buffer, so no
+    /// copy-on-write checks in the hot loop.
+    @exclusivity(unchecked) private var fields: UnsafeMutablePointer<CSVField>
     @exclusivity(unchecked) private var fieldCapacity = 64
-    @exclusivity(unchecked) private var starts: UnsafeMutablePointer<Int>
-    @exclusivity(unchecked) private var ends: UnsafeMutablePointer<Int>
-    @exclusivity(unchecked) private var escaped: UnsafeMutablePointer<Bool>
-    // Per field, for messages only: where it begins in the buffer (its opening quote, if
-    // any), the line it begins on and the file offset where that line starts.
-    @exclusivity(unchecked) private var origins: UnsafeMutablePointer<Int>
-    @exclusivity(unchecked) private var originLines: UnsafeMutablePointer<Int>
-    @exclusivity(unchecked) private var originLineStarts: UnsafeMutablePointer<Int64>
     /// The largest record accepted, in bytes: the buffer never grows past it.
     let maximumRecordBytes: Int
-    // Per field: the offset of a closing quote that text follows (a repair), or -1.
-    @exclusivity(unchecked) private var closings: UnsafeMutablePointer<Int>
     /// Syntax repairs are errors (`--strict`).
     var strict = false
     /// The repairs made in the records read so far; the caller reports and clears them.
@@ -55,53 +46,26 @@ final class CSVReader {
         self.maximumRecordBytes = max(1, maximumRecordBytes)
         self.capacity = min(bufferSize, self.maximumRecordBytes)
         self.buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        origins = .allocate(capacity: fieldCapacity)
-        originLines = .allocate(capacity: fieldCapacity)
-        originLineStarts = .allocate(capacity: fieldCapacity)
-        starts = .allocate(capacity: fieldCapacity)
-        ends = .allocate(capacity: fieldCapacity)
-        escaped = .allocate(capacity: fieldCapacity)
-        closings = .allocate(capacity: fieldCapacity)
+        fields = .allocate(capacity: fieldCapacity)
     }
 
     deinit {
         buffer.deallocate()
-        starts.deallocate()
-        ends.deallocate()
-        escaped.deallocate()
-        origins.deallocate(); originLines.deallocate(); originLineStarts.deallocate()
-        closings.deallocate()
+        fields.deallocate()
     }
 
     private func growFields() {
-        let capacity = fieldCapacity * 2
-        let newStarts = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
-        let newEnds = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
-        let newEscaped = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
-        let newClosings = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
-        newClosings.update(from: closings, count: fieldCapacity)
-        closings.deallocate()
-        closings = newClosings
-        newStarts.update(from: starts, count: fieldCapacity)
-        newEnds.update(from: ends, count: fieldCapacity)
-        newEscaped.update(from: escaped, count: fieldCapacity)
-        starts.deallocate(); ends.deallocate(); escaped.deallocate()
-        starts = newStarts; ends = newEnds; escaped = newEscaped
-        let newOrigins = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
-        let newLines = UnsafeMutablePointer<Int>.allocate(capacity: capacity)
-        let newLineStarts = UnsafeMutablePointer<Int64>.allocate(capacity: capacity)
-        newOrigins.update(from: origins, count: fieldCapacity)
-        newLines.update(from: originLines, count: fieldCapacity)
-        newLineStarts.update(from: originLineStarts, count: fieldCapacity)
-        origins.deallocate(); originLines.deallocate(); originLineStarts.deallocate()
-        origins = newOrigins; originLines = newLines; originLineStarts = newLineStarts
-        fieldCapacity = capacity
+        let larger = UnsafeMutablePointer<CSVField>.allocate(capacity: fieldCapacity * 2)
+        larger.moveInitialize(from: fields, count: fieldCapacity)
+        fields.deallocate()
+        fields = larger
+        fieldCapacity *= 2
     }
 
     /// The bytes of field `index` of the current record (quotes removed, `""` unescaped).
     @inline(__always)
     func field(_ index: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: buffer + starts[index], count: ends[index] - starts[index])
+        UnsafeRawBufferPointer(start: buffer + fields[index].start, count: fields[index].end - fields[index].start)
     }
 
     /// Field `index` as a string (for headers and messages).
@@ -124,7 +88,7 @@ final class CSVReader {
                 if atEOF { continue } // cannot happen: parseRecord completes at EOF
                 try refill()
             case .record:
-                if fieldCount == 1 && starts[0] == ends[0] && !escaped[0] && !quotedEmpty { continue } // blank line
+                if fieldCount == 1 && fields[0].start == fields[0].end && !fields[0].escaped && !quotedEmpty { continue } // blank line
                 return true
             }
         }
@@ -176,8 +140,8 @@ final class CSVReader {
         }
     }
 
-    private func syntaxError(_ message: String, at offset: Int, line: Int, lineStart: Int64) -> CSVSyntaxError {
-        CSVSyntaxError(file: file, line: line, column: characterColumn(at: offset, lineStart: lineStart), message: message)
+    private func syntaxError(_ message: String, at place: CSVPlace) -> CSVSyntaxError {
+        CSVSyntaxError(file: file, line: place.line, column: characterColumn(at: place.offset, lineStart: place.lineStart), message: message)
     }
 
     /// The 1-based character column of buffer offset `offset` in the line starting at file
@@ -207,26 +171,28 @@ final class CSVReader {
     /// column of its first character (its opening quote, when quoted). For messages.
     func place(ofField index: Int) -> (line: Int, column: Int) {
         guard index < fieldCount else { return place(afterRecord: ()) }
-        return (originLines[index], characterColumn(at: origins[index], lineStart: originLineStarts[index]))
+        let origin = fields[index].origin
+        return (origin.line, characterColumn(at: origin.offset, lineStart: origin.lineStart))
     }
 
     /// The place just after the current record's last field, where a missing field would
     /// begin. For messages.
     func place(afterRecord: Void) -> (line: Int, column: Int) {
         guard fieldCount > 0 else { return (line, 1) }
-        let last = fieldCount - 1
+        let last = fields[fieldCount - 1]
         // The field's text ends where its value does, then come the quotes `unescape` wrote
         // in place of removed ones and its closing quote, if any (a repaired field has none).
         let bytes = buffer.assumingMemoryBound(to: UInt8.self)
-        var endOffset = ends[last]
-        while endOffset < end && bytes[endOffset] == 0x22 { endOffset += 1 }
-        return (originLines[last], characterColumn(at: endOffset, lineStart: originLineStarts[last]) + 1)
+        var endOffset = last.end
+        while endOffset < end && bytes[endOffset] == Self.quote { endOffset += 1 }
+        return (last.origin.line, characterColumn(at: endOffset, lineStart: last.origin.lineStart) + 1)
     }
 
-    /// Records a repair at `offset` (or throws it, when strict); `value` is the field's raw text.
-    private func repair(_ message: String, at offset: Int, line: Int, lineStart: Int64, value: Int) throws(CSVSyntaxError) {
-        var issue = syntaxError(message, at: offset, line: line, lineStart: lineStart)
-        let bytes = UnsafeRawBufferPointer(start: buffer + offset, count: max(0, min(value, end) - offset))
+    /// Records a repair at `place` (or throws it, when strict); the field's raw text, shown
+    /// with it, ends at `valueEnd`.
+    private func repair(_ message: String, at place: CSVPlace, valueEnd: Int) throws(CSVSyntaxError) {
+        var issue = syntaxError(message, at: place)
+        let bytes = UnsafeRawBufferPointer(start: buffer + place.offset, count: max(0, min(valueEnd, end) - place.offset))
         issue.value = String(decoding: bytes.prefix(200), as: UTF8.self)
         if strict { throw issue }
         pendingRepairs.append(issue)
@@ -234,106 +200,45 @@ final class CSVReader {
 
     private static let strictHint = " (--strict; without it the field is repaired as Python's csv module reads it)"
 
+    /// Parses the record at `start`: its fields, then its line end. `.needMore` when the
+    /// buffer ends first (the record is parsed again from its start after a refill).
     private func parseRecord() throws(CSVSyntaxError) -> Outcome {
-        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
-        var i = start
-        var line = nextLine
-        var lineStart = self.lineStart
+        var at = CSVPlace(offset: start, line: nextLine, lineStart: lineStart)
         var count = 0
         quotedEmpty = false
         if !pendingRepairs.isEmpty { pendingRepairs.removeAll() } // a record parsed again after .needMore
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
         while true {
-            // One field, starting at i.
-            let origin = i, originLine = line, originLineStart = lineStart
-            var fieldStart = i, fieldEnd = i, hasEscapes = false, closing = -1
-            if i < end && (bytes[i] == 0x20 || bytes[i] == 0x09) {
-                // Spaces before an opening quote: skip them, the field is quoted.
-                var q = i
-                while q < end && (bytes[q] == 0x20 || bytes[q] == 0x09) { q += 1 }
-                if q == end && !atEOF { return .needMore }
-                if q < end && bytes[q] == 0x22 {
-                    var quoteEnd = q + 1
-                    while quoteEnd < end && bytes[quoteEnd] != 0x22 && bytes[quoteEnd] != 0x0A { quoteEnd += 1 }
-                    try repair("spaces before an opening quote are skipped" + (strict ? Self.strictHint : ""),
-                               at: i, line: line, lineStart: lineStart, value: quoteEnd + 1)
-                    i = q
-                }
-            }
-            if i < end && bytes[i] == 0x22 { // "
-                let quoteLine = line, quoteLineStart = lineStart, quoteAt = i
-                i += 1
-                fieldStart = i
-                while true {
-                    while i < end && bytes[i] != 0x22 {
-                        if bytes[i] == 0x0A { line += 1; lineStart = base + Int64(i) + 1 }
-                        i += 1
-                    }
-                    if i == end {
-                        if atEOF { throw syntaxError("unterminated quoted field", at: quoteAt, line: quoteLine, lineStart: quoteLineStart) }
-                        return .needMore
-                    }
-                    if i + 1 == end && !atEOF { return .needMore }
-                    if i + 1 < end && bytes[i + 1] == 0x22 { hasEscapes = true; i += 2; continue }
-                    fieldEnd = i
-                    i += 1
-                    break
-                }
-                if i < end && bytes[i] != 0x2C && bytes[i] != 0x0A && bytes[i] != 0x0D {
-                    // Text after the closing quote: kept as part of the value, as Python's csv does.
-                    closing = fieldEnd
-                    while i < end && bytes[i] != 0x2C && bytes[i] != 0x0A && bytes[i] != 0x0D { i += 1 }
-                    if i == end && !atEOF { return .needMore }
-                    if strict {
-                        throw syntaxError("unexpected character after a closing quote (a quote inside a quoted field must be doubled)",
-                                          at: quoteAt, line: quoteLine, lineStart: quoteLineStart)
-                    }
-                    try repair("text after a closing quote is kept in the value (a quote inside a quoted field should be doubled)",
-                               at: quoteAt, line: quoteLine, lineStart: quoteLineStart, value: i)
-                    fieldEnd = i
-                    hasEscapes = true
-                }
-                if fieldStart == fieldEnd { quotedEmpty = true }
-            } else {
-                let unquotedStart = i
-                var quoted = false
-                while i < end {
-                    let b = bytes[i]
-                    if b == 0x2C || b == 0x0A || b == 0x0D { break }
-                    if b == 0x22 { quoted = true }
-                    i += 1
-                }
-                if quoted && (i < end || atEOF) {
-                    try repair("a quote inside an unquoted field is kept as a literal quote (quote the field and double the quote)"
-                               + (strict ? Self.strictHint : ""), at: unquotedStart, line: line, lineStart: lineStart, value: i)
-                }
-                if i == end && !atEOF { return .needMore }
-                fieldEnd = i
-            }
+            var field = CSVField(origin: at)
+            guard try skipSpacesBeforeQuote(&at) else { return .needMore }
+            let scanned = at.offset < end && bytes[at.offset] == Self.quote
+                ? try scanQuoted(&at, into: &field)
+                : try scanUnquoted(&at, into: &field)
+            guard scanned else { return .needMore }
             if count == fieldCapacity { growFields() }
-            starts[count] = fieldStart; ends[count] = fieldEnd; escaped[count] = hasEscapes; closings[count] = closing
-            origins[count] = origin; originLines[count] = originLine; originLineStarts[count] = originLineStart
+            fields[count] = field
             count += 1
             // The delimiter after it.
+            var i = at.offset
             if i == end { break } // end of input: the record ends without a newline
             let b = bytes[i]
-            if b == 0x2C { i += 1; continue }
-            if b == 0x0D {
+            if b == Self.comma { at.offset += 1; continue }
+            if b == Self.carriageReturn {
                 if i + 1 == end && !atEOF { return .needMore }
                 i += 1
-                if i < end && bytes[i] == 0x0A { i += 1 }
-            } else { // \n
+                if i < end && bytes[i] == Self.lineFeed { i += 1 }
+            } else {
                 i += 1
             }
-            line += 1
-            lineStart = base + Int64(i)
+            at = CSVPlace(offset: i, line: at.line + 1, lineStart: base + Int64(i))
             break
         }
-        self.line = nextLine
-        nextLine = line
-        self.lineStart = lineStart
+        line = nextLine
+        nextLine = at.line
+        lineStart = at.lineStart
         fieldCount = count
-        start = i
-        for index in 0..<count where escaped[index] { unescape(index) }
+        start = at.offset
+        for index in 0..<count where fields[index].escaped { unescape(index) }
         if !pendingRepairs.isEmpty {
             repairs += pendingRepairs
             pendingRepairs.removeAll()
@@ -341,20 +246,113 @@ final class CSVReader {
         return .record
     }
 
+    /// Spaces before an opening quote: skips them (a repair), so that the field is read as
+    /// quoted. Leaves `at` alone when no quote follows. False when the buffer ends first.
+    @inline(__always)
+    private func skipSpacesBeforeQuote(_ at: inout CSVPlace) throws(CSVSyntaxError) -> Bool {
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        guard at.offset < end && (bytes[at.offset] == Self.space || bytes[at.offset] == Self.tab) else { return true }
+        var q = at.offset
+        while q < end && (bytes[q] == Self.space || bytes[q] == Self.tab) { q += 1 }
+        if q == end && !atEOF { return false }
+        if q < end && bytes[q] == Self.quote {
+            var quoteEnd = q + 1
+            while quoteEnd < end && bytes[quoteEnd] != Self.quote && bytes[quoteEnd] != Self.lineFeed { quoteEnd += 1 }
+            try repair("spaces before an opening quote are skipped" + (strict ? Self.strictHint : ""), at: at, valueEnd: quoteEnd + 1)
+            at.offset = q
+        }
+        return true
+    }
+
+    /// Scans a quoted field from its opening quote at `at` to just after its closing quote
+    /// (or after the text that follows it, a repair), counting the lines it spans.
+    /// False when the buffer ends first.
+    @inline(__always)
+    private func scanQuoted(_ at: inout CSVPlace, into field: inout CSVField) throws(CSVSyntaxError) -> Bool {
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        let opening = at
+        var i = at.offset + 1
+        field.start = i
+        while true {
+            while i < end && bytes[i] != Self.quote {
+                if bytes[i] == Self.lineFeed { at.line += 1; at.lineStart = base + Int64(i) + 1 }
+                i += 1
+            }
+            if i == end {
+                if atEOF { throw syntaxError("unterminated quoted field", at: opening) }
+                return false
+            }
+            if i + 1 == end && !atEOF { return false }
+            if i + 1 < end && bytes[i + 1] == Self.quote { field.escaped = true; i += 2; continue }
+            break
+        }
+        field.end = i
+        i += 1
+        if i < end && !Self.endsField(bytes[i]) {
+            // Text after the closing quote: kept as part of the value, as Python's csv does.
+            field.closing = field.end
+            while i < end && !Self.endsField(bytes[i]) { i += 1 }
+            if i == end && !atEOF { return false }
+            if strict {
+                throw syntaxError("unexpected character after a closing quote (a quote inside a quoted field must be doubled)", at: opening)
+            }
+            try repair("text after a closing quote is kept in the value (a quote inside a quoted field should be doubled)",
+                       at: opening, valueEnd: i)
+            field.end = i
+            field.escaped = true
+        }
+        if field.start == field.end { quotedEmpty = true }
+        at.offset = i
+        return true
+    }
+
+    /// Scans an unquoted field from `at` to its delimiter; a quote inside it is literal (a
+    /// repair). False when the buffer ends first.
+    @inline(__always)
+    private func scanUnquoted(_ at: inout CSVPlace, into field: inout CSVField) throws(CSVSyntaxError) -> Bool {
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        var i = at.offset
+        var quoted = false
+        while i < end {
+            let b = bytes[i]
+            if Self.endsField(b) { break }
+            if b == Self.quote { quoted = true }
+            i += 1
+        }
+        if quoted && (i < end || atEOF) {
+            try repair("a quote inside an unquoted field is kept as a literal quote (quote the field and double the quote)"
+                       + (strict ? Self.strictHint : ""), at: at, valueEnd: i)
+        }
+        if i == end && !atEOF { return false }
+        field.end = i
+        at.offset = i
+        return true
+    }
+
+    private static let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, lineFeed: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D
+    private static let space: UInt8 = 0x20, tab: UInt8 = 0x09
+
+    /// A comma or a line end.
+    @inline(__always)
+    private static func endsField(_ byte: UInt8) -> Bool {
+        byte == comma || byte == lineFeed || byte == carriageReturn
+    }
+
     /// Turns `""` into `"` in place; after a repaired closing quote, drops the quote and
     /// keeps the text that follows it as is.
     private func unescape(_ index: Int) {
         let bytes = buffer.assumingMemoryBound(to: UInt8.self)
-        var read = starts[index], write = starts[index]
-        let quotedEnd = closings[index] >= 0 ? closings[index] : ends[index]
+        let field = fields[index]
+        var read = field.start, write = field.start
+        let quotedEnd = field.closing >= 0 ? field.closing : field.end
         while read < quotedEnd {
             bytes[write] = bytes[read]
-            read += bytes[read] == 0x22 ? 2 : 1
+            read += bytes[read] == Self.quote ? 2 : 1
             write += 1
         }
-        if closings[index] >= 0 {
-            read = closings[index] + 1
-            while read < ends[index] {
+        if field.closing >= 0 {
+            read = field.closing + 1
+            while read < field.end {
                 bytes[write] = bytes[read]
                 read += 1
                 write += 1
@@ -362,11 +360,10 @@ final class CSVReader {
         }
         // Fill the freed bytes with quotes, one per quote removed, so that counting the
         // characters of the line before a later field still gives its column.
-        let end = ends[index]
         var fill = write
-        while fill < end { bytes[fill] = 0x22; fill += 1 }
-        ends[index] = write
-        escaped[index] = false
+        while fill < field.end { bytes[fill] = Self.quote; fill += 1 }
+        fields[index].end = write
+        fields[index].escaped = false
     }
 }
 

@@ -1,10 +1,12 @@
 import Foundation
-import SeedSQLite
 
 /// Loads a GeoJSON `FeatureCollection` (GTFS `locations.geojson`) into a table: one row per
 /// feature. A column whose source is `id` gets the feature's id, `properties` and `geometry`
 /// get that member as JSON text (keys sorted, so the seed is deterministic), any other source
 /// the property of that name. In messages, the "line" of a row is the feature's number.
+///
+/// The file is read one feature at a time (`GeoJSONFeatureReader`), so memory stays bounded
+/// whatever its size; a feature longer than `--max-record-size` is an error.
 struct GeoJSONImporter {
     let file: InputFile
     let loader: TableLoader
@@ -13,37 +15,18 @@ struct GeoJSONImporter {
     /// The file name endings read as GeoJSON.
     static func reads(_ name: String) -> Bool { name.lowercased().hasSuffix(".geojson") }
 
-    /// Reads every feature; returns the input's record for the seed's metadata.
+    /// Reads every feature, one at a time; returns the input's record for the seed's metadata.
     func run() throws(BuildError) -> InputRecord {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
-        var data = Data()
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
-        defer { chunk.deallocate() }
-        do {
-            while true {
-                let count = try source.read(into: chunk)
-                if count == 0 { break }
-                data.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
-            }
-        } catch { throw .input(error) }
+        let reader = GeoJSONFeatureReader(source: source, file: file.displayPath, maximumValueBytes: loader.context.limits.recordBytes)
         progress?.started(file: file.name, table: loader.table.name, bytes: file.size)
-        let issues = loader.context.issues
-        var features: [Any] = []
-        do {
-            let root = try JSONSerialization.jsonObject(with: data)
-            guard let object = root as? [String: Any], let list = object["features"] as? [Any] else {
-                throw InputError(path: file.displayPath, message: "not a GeoJSON FeatureCollection (no 'features' list)")
-            }
-            features = list
-        } catch {
-            issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1,
-                                     message: "is not valid GeoJSON: \((error as? InputError)?.message ?? error.localizedDescription)"))
-        }
         let columns = loader.table.columns
+        var features = 0
         do {
-            for (number, item) in features.enumerated() {
-                loader.beginRow(line: number + 1)
+            while let item = try reader.next() {
+                features += 1
+                loader.beginRow(line: features)
                 let feature = item as? [String: Any] ?? [:]
                 let properties = feature["properties"] as? [String: Any] ?? [:]
                 for (index, column) in columns.enumerated() {
@@ -58,12 +41,16 @@ struct GeoJSONImporter {
                 try loader.finishRow()
             }
             try loader.finish()
+        } catch let error as GeoJSONSyntaxError {
+            loader.context.issues.record(error.issue)
+        } catch let error as InputError {
+            throw .input(error)
         } catch {
-            throw .output(path: "the seed", message: "\(error)")
+            throw .seed(error)
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
         return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
-                           rejected: max(0, features.count - loader.rowCount))
+                           rejected: max(0, features - loader.rowCount))
     }
 
     /// The text of `source` in a feature: its `id`, its `properties` or `geometry` as JSON, or

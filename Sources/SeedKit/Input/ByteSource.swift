@@ -1,5 +1,5 @@
-import Foundation
 import SeedArchive
+import SeedSystem
 
 /// A stream of bytes read in chunks: a file, or an entry of a zip archive.
 public protocol ByteSource: AnyObject {
@@ -7,29 +7,20 @@ public protocol ByteSource: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
 }
 
-/// A file read with `read(2)`; owns the descriptor and closes it on `deinit`.
+/// A file read from start to end, chunk by chunk.
 final class FileByteSource: ByteSource {
-    private let descriptor: Int32
-    let path: String
+    private let file: FileDescriptor
 
     init(path: String) throws(InputError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw InputError(path: path, message: "cannot open: \(String(cString: strerror(errno)))") }
-        self.descriptor = fd
-        self.path = path
-        #if os(Linux)
-        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
-        #endif
+        do { file = try FileSystem.openForReading(path) } catch {
+            throw InputError(path: path, message: "cannot open: \(error.reason)")
+        }
+        file.adviseSequentialReading()
     }
 
-    deinit { close(descriptor) }
-
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        while true {
-            let count = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw InputError(path: path, message: "read failed: \(String(cString: strerror(errno)))")
+        do { return try file.read(into: buffer) } catch {
+            throw InputError(path: file.path, message: "read failed: \(error.reason)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import CZlib
 import Foundation
 import SeedArchive
+import SeedSystem
 
 /// Reads the central directory of a `.zip` file (ZIP64 included) and opens its entries as
 /// streams. Only what GTFS feeds use: stored and deflated entries, no encryption.
@@ -280,27 +281,21 @@ final class Inflater {
     }
 }
 
-/// A file read at offsets with `pread`; owns the descriptor.
+/// A zip archive's file, read at offsets (`pread`), with its length.
 final class RandomAccessFile {
-    private let descriptor: Int32
+    private let file: FileDescriptor
     let path: String
     let length: UInt64
 
     init(path: String) throws(InputError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw InputError(path: path, message: "cannot open: \(String(cString: strerror(errno)))") }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            throw InputError(path: path, message: "cannot read: \(message)")
+        do { file = try FileSystem.openForReading(path) } catch {
+            throw InputError(path: path, message: "cannot open: \(error.reason)")
         }
-        self.descriptor = fd
+        do { length = UInt64(clamping: try file.status().size) } catch {
+            throw InputError(path: path, message: "cannot read: \(error.reason)")
+        }
         self.path = path
-        self.length = UInt64(clamping: info.st_size)
     }
-
-    deinit { close(descriptor) }
 
     func read(at offset: UInt64, count: Int) throws(InputError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -308,17 +303,19 @@ final class RandomAccessFile {
         return bytes
     }
 
+    /// Reads exactly `count` bytes at `offset` into the start of `bytes`.
     func read(at offset: UInt64, into bytes: inout [UInt8], count: Int) throws(InputError) {
-        var done = 0
-        while done < count {
-            // The offset is checked before the conversion: a value read from the file may be anything.
-            guard offset <= length, let start = off_t(exactly: offset) else {
-                throw InputError(path: path, message: "offset \(offset) is past the end of the file (\(length) bytes)")
-            }
-            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, start + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw InputError(path: path, message: n == 0 ? "unexpected end of file" : String(cString: strerror(errno))) }
-            done += n
+        // The offset is checked before the conversion: a value read from the file may be anything.
+        guard offset <= length, let start = Int64(exactly: offset) else {
+            throw InputError(path: path, message: "offset \(offset) is past the end of the file (\(length) bytes)")
+        }
+        let result: Result<Int, SystemCallError> = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemCallError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: start) }
+        }
+        switch result {
+        case .success(let read) where read == count: return
+        case .success: throw InputError(path: path, message: "unexpected end of file")
+        case .failure(let error): throw InputError(path: path, message: error.reason)
         }
     }
 }

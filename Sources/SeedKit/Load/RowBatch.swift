@@ -79,6 +79,16 @@ final class RowBatch: @unchecked Sendable {
         UnsafeRawBufferPointer(start: arena + Int(words[cell]), count: Int(lengths[cell]))
     }
 
+    /// A cell as text, for messages (`NULL` for none).
+    func messageText(_ cell: Int) -> String {
+        switch tags[cell] {
+        case Tag.integer.rawValue: return String(words[cell])
+        case Tag.real.rawValue: return String(Double(bitPattern: UInt64(bitPattern: words[cell])))
+        case Tag.text.rawValue: return String(decoding: text(cell), as: UTF8.self)
+        default: return "NULL"
+        }
+    }
+
     private func growArena(to needed: Int) {
         var capacity = arenaCapacity * 2
         while capacity < needed { capacity *= 2 }

@@ -11,6 +11,11 @@ final class RowPlaces: @unchecked Sendable {
     private var stream: UnsafeMutablePointer<FILE>?
     private var files: [String] = []
     private var lastFile = 0
+    private var lookups = 0
+
+    /// How many rows' places messages look up: each lookup reads the file, and the issue log
+    /// shows only the first examples of each group (the rest are counted).
+    static let lookupLimit = 20
 
     init() {
         buffer.reserveCapacity(1 << 16)
@@ -34,6 +39,13 @@ final class RowPlaces: @unchecked Sendable {
         // Without a temporary file (none could be created), places are simply not known.
         if let stream { _ = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, stream) } }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Counts a lookup about to be made; false once `lookupLimit` were made.
+    func takeLookup() -> Bool {
+        guard lookups < Self.lookupLimit else { return false }
+        lookups += 1
+        return true
     }
 
     /// The place of the row with id `id`, when it was recorded.

@@ -4,6 +4,8 @@ import SeedSQLite
 /// thread: `beginRow`, `set` for every column, `finishRow`. Values are converted to their
 /// column's type right away, into a batch; full batches go to the build's writer thread,
 /// where a `RowWriter` resolves references and inserts them, while the reader goes on.
+/// Whatever else touches the database (creating the table, finishing it) is a job on the
+/// writer thread too: the loader never uses the connection itself.
 ///
 /// Bad values are recorded in the issue log with their place, and their row is skipped;
 /// the build fails after the table when there were errors.
@@ -32,6 +34,7 @@ final class TableLoader {
     /// column), asked only when a value is reported. Nil: the row's place (XML, `setPlace`).
     var valuePlace: ((Int) -> (line: Int, column: Int))?
 
+    /// Made on the writer thread, used only in jobs there (see `deinit`).
     @exclusivity(unchecked) private var writer: RowWriter?
     /// Columns of `table.layout` created so far; nil until the table exists (see `createTable`).
     private(set) var createdColumnCount: Int?
@@ -75,12 +78,21 @@ final class TableLoader {
         let keyNames = Set(table.key + table.references.flatMap(\.from))
         lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         trims = columns.map(\.trim)
-        if !createsTable {
-            writer = try RowWriter(table: table, fields: fields, context: context, insertsInGroups: insertsInGroups)
-            createdColumnCount = table.layout.count
-        }
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
+        if !createsTable {
+            let fields = fields
+            writer = try context.writeQueue.sync { [context] connection throws(SQLiteError) in
+                try RowWriter(table: table, fields: fields, context: context, connection: connection, insertsInGroups: insertsInGroups)
+            }
+            createdColumnCount = table.layout.count
+        }
+    }
+
+    /// The writer's statements are finalized when it goes: the queue is idle by then (no job
+    /// of this or any loader runs on the connection), whichever thread lets it go last.
+    deinit {
+        try? context.writeQueue.drain()
     }
 
     /// Starts a row read at `line` (and `column`, for XML).
@@ -178,7 +190,8 @@ final class TableLoader {
     }
 
     /// Sets the enclosing row's id (XML nested records).
-    func setParent(_ id: Int64?) throws(SQLiteError) {
+    @inline(__always)
+    func setParent(_ id: Int64?) {
         parent = id ?? 0
     }
 
@@ -206,23 +219,17 @@ final class TableLoader {
     /// Hands the current batch to the writer and continues in the spare one (once the
     /// writer is done with it).
     private func submit() throws(SQLiteError) {
-        guard let writer else { throw SQLiteError(code: 1, message: "table \(table.name) is loaded before it is created") }
+        guard let writer else { preconditionFailure("table \(table.name) is loaded before it is created") }
         let full = batch
         if inFlight { try wait() }
         swap(&batch, &spare)
         batch.reset()
         inFlight = true
-        do {
-            try context.writeQueue.submit { try writer.write(full) }
-        } catch {
-            throw error as? SQLiteError ?? SQLiteError(code: 1, message: "\(error)")
-        }
+        try context.writeQueue.submit { _ throws(SQLiteError) in try writer.write(full) }
     }
 
     private func wait() throws(SQLiteError) {
-        do { try context.writeQueue.drain() } catch {
-            throw error as? SQLiteError ?? SQLiteError(code: 1, message: "\(error)")
-        }
+        try context.writeQueue.drain()
         inFlight = false
     }
 
@@ -241,12 +248,17 @@ final class TableLoader {
         let statements = table.indexStatements
         let created = Set(table.layout.prefix(createdColumnCount ?? 0).map(\.name))
         // A reference column added after loading gets its index then (it must exist first).
+        var indexes: [String] = []
         for reference in table.references where reference.from.allSatisfy(absent.contains) && created.contains(reference.column) {
             let name = quoted(table.name + "_" + reference.column)
             for statement in statements where statement.hasPrefix("CREATE INDEX \(name) ") && !context.createdIndexes.contains(statement) {
-                try context.database.execute(statement)
+                indexes.append(statement)
                 context.createdIndexes.insert(statement)
             }
+        }
+        guard !indexes.isEmpty else { return }
+        try context.writeQueue.sync { connection throws(SQLiteError) in
+            for statement in indexes { try connection.execute(statement) }
         }
     }
 
@@ -262,8 +274,9 @@ final class TableLoader {
         if batch.count > 0 { try submit() }
         try wait()
         guard let writer else { return }
-        accepted = writer.rowCount
-        try writer.finish()
+        let (rowCount, statistics) = try context.writeQueue.sync { _ throws(SQLiteError) in (writer.rowCount, try writer.finish()) }
+        accepted = rowCount
+        context.referenceStatistics.merge(statistics) { $1 }
     }
 
     /// Creates the table (and its key index) with the columns of its layout up to the last
@@ -273,11 +286,14 @@ final class TableLoader {
     func createTable(supplied: Set<String>) throws(SQLiteError) {
         guard createdColumnCount == nil else { return }
         let count = table.createdColumnCount(supplied: supplied)
-        try context.database.execute(table.createStatement(columnCount: count))
-        if let statement = table.keyIndexStatement { try context.database.execute(statement) }
+        let (table, fields, context, insertsInGroups) = (table, fields, context, insertsInGroups)
+        writer = try context.writeQueue.sync { connection throws(SQLiteError) in
+            try connection.execute(table.createStatement(columnCount: count))
+            if let statement = table.keyIndexStatement { try connection.execute(statement) }
+            return try RowWriter(table: table, fields: fields, context: context, connection: connection,
+                                 createdColumns: Set(table.layout.prefix(count).map(\.name)), insertsInGroups: insertsInGroups)
+        }
         createdColumnCount = count
-        writer = try RowWriter(table: table, fields: fields, context: context,
-                               createdColumns: Set(table.layout.prefix(count).map(\.name)), insertsInGroups: insertsInGroups)
     }
 
     /// After loading: adds the columns `createTable` left out, or creates the whole table when
@@ -285,17 +301,23 @@ final class TableLoader {
     /// references are created now, without a scan (`EmptyIndexes`); other indexes on added
     /// columns with the other secondary indexes. The writer must be idle.
     func completeTable() throws(SQLiteError) {
+        let table = table
         guard let count = createdColumnCount else {
-            try context.database.execute(table.createStatement)
-            if let statement = table.keyIndexStatement { try context.database.execute(statement) }
+            try context.writeQueue.sync { connection throws(SQLiteError) in
+                try connection.execute(table.createStatement)
+                if let statement = table.keyIndexStatement { try connection.execute(statement) }
+            }
             createdColumnCount = table.layout.count
             return
         }
-        for statement in table.addColumnStatements(after: count) { try context.database.execute(statement) }
+        let created = context.createdIndexes
+        let indexes = try context.writeQueue.sync { connection throws(SQLiteError) in
+            for statement in table.addColumnStatements(after: count) { try connection.execute(statement) }
+            // The added references are NULL in every row: their partial indexes are empty.
+            return try EmptyIndexes(connection: connection)
+                .create(table: table, addedColumns: Array(table.layout.dropFirst(count)), skipping: created)
+        }
         createdColumnCount = table.layout.count
-        // The added references are NULL in every row: their partial indexes are empty.
-        let indexes = try EmptyIndexes(connection: context.database)
-            .create(table: table, addedColumns: Array(table.layout.dropFirst(count)), skipping: context.createdIndexes)
         context.createdIndexes.formUnion(indexes)
     }
 }

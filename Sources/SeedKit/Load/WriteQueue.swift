@@ -1,17 +1,28 @@
 import Foundation
+import SeedSQLite
 
-/// The one thread that writes to the seed while the readers parse on the calling thread:
-/// jobs run one after another, in submission order, so the output stays deterministic. The
-/// queue holds few jobs; a reader that gets ahead waits, so memory stays bounded.
+/// The one thread that writes to the seed while the readers parse on the calling thread.
+/// It owns the build's `Connection` (opened without SQLite's own locking) until `stop()`:
+/// every use of the database is a job handed the connection, run on this thread, one after
+/// another in submission order, so the output stays deterministic. The queue holds few
+/// jobs; a reader that gets ahead waits, so memory stays bounded.
 final class WriteQueue: @unchecked Sendable {
+    /// A piece of work on the database, run on the writer thread.
+    typealias Job = (Connection) throws(SQLiteError) -> Void
+
+    // Guarded by `condition`.
     private let condition = NSCondition()
-    private var jobs: [() throws -> Void] = []
+    private var jobs: [Job] = []
     private var busy = false
     private var stopped = false
-    private var failure: (any Error)?
+    private var ended = false
+    private var failure: SQLiteError?
+    private var connection: Connection?
     private let limit: Int
 
-    init(limit: Int = 2) {
+    /// Starts the thread; from now on `connection` is used through the queue only.
+    init(connection: Connection, limit: Int = 2) {
+        self.connection = connection
         self.limit = limit
         // The thread holds the queue until `stop()` lets it return.
         let thread = Thread { [self] in self.run() }
@@ -20,42 +31,74 @@ final class WriteQueue: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues `job`; waits while the queue is full. Throws the failure of an earlier job.
-    func submit(_ job: @escaping () throws -> Void) throws {
+    /// Queues `job`; waits while the queue is full. Throws the failure of an earlier job
+    /// (once a job has failed, the jobs after it are dropped).
+    func submit(_ job: @escaping Job) throws(SQLiteError) {
         condition.lock()
         defer { condition.unlock() }
+        precondition(!stopped, "a job was submitted after the writer stopped")
         while jobs.count >= limit && failure == nil { condition.wait() }
         if let failure { throw failure }
         jobs.append(job)
         condition.broadcast()
     }
 
+    /// Runs `job` on the writer thread after the queued jobs and returns its result. Its
+    /// error is thrown to the caller only (later jobs still run); the failure of an earlier
+    /// job is thrown instead of running it.
+    func sync<Output>(_ job: @escaping (Connection) throws(SQLiteError) -> Output) throws(SQLiteError) -> Output {
+        var outcome: Result<Output, SQLiteError>?
+        try submit { connection in outcome = Result { () throws(SQLiteError) in try job(connection) } }
+        try drain()
+        return try outcome!.get() // written on the writer thread before `drain` saw it idle
+    }
+
+    /// Runs `sql` (statements that return no rows) on the writer thread, as `sync` does.
+    func execute(_ sql: String) throws(SQLiteError) {
+        try sync { connection throws(SQLiteError) in try connection.execute(sql) }
+    }
+
     /// Waits until every queued job has run. Throws the first failure.
-    func drain() throws {
+    func drain() throws(SQLiteError) {
         condition.lock()
         defer { condition.unlock() }
         while (!jobs.isEmpty || busy) && failure == nil { condition.wait() }
         if let failure { throw failure }
     }
 
-    /// Ends the thread once the queued jobs have run.
-    func stop() {
+    /// Ends the thread once the queued jobs have run, waits for it, and hands the
+    /// connection back: the caller is then its only user.
+    @discardableResult
+    func stop() -> Connection? {
         condition.lock()
+        defer { condition.unlock() }
         stopped = true
         condition.broadcast()
-        condition.unlock()
+        while !ended { condition.wait() }
+        let connection = self.connection
+        self.connection = nil
+        return connection
     }
 
     private func run() {
         while true {
             condition.lock()
             while jobs.isEmpty && !stopped { condition.wait() }
-            if jobs.isEmpty { condition.unlock(); return }
-            let job = jobs.removeFirst()
+            if jobs.isEmpty {
+                ended = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            var job: Job? = jobs.removeFirst()
+            let connection = self.connection!
             busy = true
             condition.unlock()
-            var error: (any Error)?
-            do { try job() } catch let failed { error = failed }
+            var error: SQLiteError?
+            do { try job!(connection) } catch let failed { error = failed }
+            // What the job holds (a batch, a row writer and its statements) is released on
+            // this thread, before the queue reports it idle.
+            job = nil
             condition.lock()
             busy = false
             if let error, failure == nil { failure = error }

@@ -9,24 +9,24 @@ final class PendingReferences {
     let reference: Reference
     let table: Table
     let target: Table
-    private let database: Connection
+    private let connection: Connection
     private let name: String
     private let insert: Statement
     /// How many rows were deferred.
     private(set) var count = 0
 
-    init(reference: Reference, table: Table, target: Table, database: Connection) throws(SQLiteError) {
+    init(reference: Reference, table: Table, target: Table, connection: Connection) throws(SQLiteError) {
         self.reference = reference
         self.table = table
         self.target = target
-        self.database = database
+        self.connection = connection
         name = quoted("seedgen_pending_\(table.name)_\(reference.column)")
         let keys = reference.from.indices.map { "k\($0)" }
         // TEMP: the temporary database lives in its own file (temp_store = FILE) and is
         // never part of the seed.
-        try database.execute("CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \(keys.joined(separator: ", ")))")
+        try connection.execute("CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \(keys.joined(separator: ", ")))")
         let marks = Array(repeating: "?", count: keys.count + 4).joined(separator: ", ")
-        insert = try database.prepare("INSERT INTO temp.\(name) VALUES (\(marks))")
+        insert = try connection.prepare("INSERT INTO temp.\(name) VALUES (\(marks))")
     }
 
     /// Remembers that row `row` (read at `file`:`line`:`column`) names the target key `key`.
@@ -50,16 +50,16 @@ final class PendingReferences {
     /// the temporary table. Returns how many there were.
     @discardableResult
     func resolve(_ body: (Unresolved) -> Void) throws(SQLiteError) -> Int {
-        defer { try? database.execute("DROP TABLE temp.\(name)") }
+        defer { try? connection.execute("DROP TABLE temp.\(name)") }
         guard count > 0 else { return 0 }
         let matches = target.key.enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
-        try database.execute("""
+        try connection.execute("""
             UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
             FROM temp.\(name) AS d, main.\(quoted(target.name)) AS p
             WHERE t.\(quoted(table.rowID)) = d.row AND \(matches)
             """)
         let keys = reference.from.indices.map { "d.k\($0)" }.joined(separator: ", ")
-        let unresolved = try database.prepare("""
+        let unresolved = try connection.prepare("""
             SELECT d.line, d.col, d.file, \(keys) FROM temp.\(name) AS d
             JOIN main.\(quoted(table.name)) AS t ON t.\(quoted(table.rowID)) = d.row
             WHERE t.\(quoted(reference.column)) IS NULL ORDER BY d.row

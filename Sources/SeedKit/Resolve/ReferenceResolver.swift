@@ -28,18 +28,19 @@ final class ReferenceResolver {
     private let create: Statement?
     @exclusivity(unchecked) private(set) var statistics = ReferenceStatistics()
 
-    init(reference: Reference, target: Table, context: BuildContext) throws(SQLiteError) {
+    /// - Parameter connection: the writer's connection (this runs on its thread).
+    init(reference: Reference, target: Table, context: BuildContext, connection: Connection) throws(SQLiteError) {
         self.reference = reference
         self.target = target
         self.context = context
         self.cache = LRUCache(capacity: context.cacheSize ?? reference.cacheSize)
         idMap = reference.from.count == 1 ? context.idMaps.map(for: target) : nil
         let conditions = target.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
-        lookup = try context.database.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)")
+        lookup = try connection.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)")
         if reference.create {
             let columns = ([target.rowID] + target.key).map(quoted).joined(separator: ", ")
             let marks = Array(repeating: "?", count: target.key.count + 1).joined(separator: ", ")
-            create = try context.database.prepare("INSERT INTO \(quoted(target.name)) (\(columns)) VALUES (\(marks))")
+            create = try connection.prepare("INSERT INTO \(quoted(target.name)) (\(columns)) VALUES (\(marks))")
         } else {
             create = nil
         }
@@ -54,7 +55,7 @@ final class ReferenceResolver {
             // Rows come grouped (stop_times by trip): compare the raw key with the last one.
             if tag == lastTag && sameAsLast(batch, cell, tag) {
                 statistics.hits += 1
-                return lastID.map(Resolution.found) ?? .missing(RowWriter.text(batch, cell))
+                return lastID.map(Resolution.found) ?? .missing(batch.messageText(cell))
             }
             if tag == RowBatch.Tag.integer.rawValue, let id = idMap?.id(for: batch.words[cell]) {
                 statistics.hits += 1

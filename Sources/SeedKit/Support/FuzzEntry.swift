@@ -5,20 +5,21 @@ import SeedSQLite
 
 /// Entry points for the fuzz targets (`Sources/seedfuzz`, `make fuzz`): each feeds one input
 /// of arbitrary bytes through one reader and must return (any error is fine) without a trap,
-/// a hang or unbounded memory. Not an API for apps.
-public enum FuzzEntry {
+/// a hang or unbounded memory. Package-scoped: for `seedfuzz` and the tests, not for apps.
+package enum FuzzEntry {
     /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
-    public static let targets = ["csv", "zip", "xml", "gzip", "manifest", "delta"]
+    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta"]
 
     /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
     /// XML and gzip readers read files).
-    public static func run(_ target: String, _ bytes: [UInt8], scratch: String) {
+    package static func run(_ target: String, _ bytes: [UInt8], scratch: String) {
         switch target {
         case "csv": csv(bytes)
         case "zip": zip(bytes, scratch: scratch)
         case "xml": xml(bytes, scratch: scratch)
         case "gzip": gzip(bytes, scratch: scratch)
         case "manifest": _ = try? SeedManifest.decode(bytes)
+        case "geojson": geojson(bytes)
         case "delta": delta(bytes, scratch: scratch)
         default: fatalError("unknown fuzz target '\(target)'; one of \(targets.joined(separator: ", "))")
         }
@@ -36,6 +37,23 @@ public enum FuzzEntry {
                     _ = reader.place(ofField: field)
                 }
                 _ = reader.place(afterRecord: ())
+            }
+        } catch {
+            _ = "\(error)"
+        }
+    }
+
+    /// The GeoJSON reader with a small feature limit, so the limit is hit, and the columns the
+    /// importer takes from each feature.
+    static func geojson(_ bytes: [UInt8]) {
+        let reader = GeoJSONFeatureReader(source: MemoryByteSource(bytes, chunk: 7), file: "fuzz.geojson", maximumValueBytes: 4096)
+        do {
+            while let item = try reader.next() {
+                let feature = item as? [String: Any] ?? [:]
+                let properties = feature["properties"] as? [String: Any] ?? [:]
+                for source in ["id", "properties", "geometry", "name"] {
+                    _ = GeoJSONImporter.value(of: source, in: feature, properties: properties)
+                }
             }
         } catch {
             _ = "\(error)"

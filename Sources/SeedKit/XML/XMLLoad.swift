@@ -29,15 +29,15 @@ struct XMLLoad {
         do { mapping = try XMLMapping(schema: schema) } catch {
             throw BuildError.schema(SchemaError(file: schema.name, message: "'\(error.path)': \(error.message)"))
         }
-        let database = context.database
+        let queue = context.writeQueue
         // References are looked up (and duplicate keys caught) while rows stream in.
-        for table in schema.loadOrder { if let statement = table.keyIndexStatement { try database.execute(statement) } }
+        for table in schema.loadOrder { if let statement = table.keyIndexStatement { try queue.execute(statement) } }
         let loaders = try mapping.tables.map { try TableLoader(table: $0.table, file: "", context: context) }
 
         var records: [InputRecord] = []
         var filtered: [String: Int] = [:]
         var matched = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
-        try database.execute("BEGIN")
+        try queue.execute("BEGIN")
         for file in plan(mapping) {
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
             records.append(try importer.run())
@@ -49,22 +49,22 @@ struct XMLLoad {
             }
             // The rows of this file reach the database before the next file looks them up.
             for loader in loaders { try loader.flush() }
-            try? context.writeQueue.drain() // a failure is in the issue log, or thrown by finish()
+            try? queue.drain() // a failure is in the issue log, or thrown by finish()
             if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         }
         // Every table's last rows are in before any deferred reference is resolved.
         for loader in loaders { try loader.flush() }
-        try? context.writeQueue.drain()
+        try? queue.drain()
         for loader in loaders { try loader.finish() }
-        try database.execute("COMMIT")
+        try queue.execute("COMMIT")
         if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
 
         // Count in the database: find-or-create rows have no loader.
-        var rows: [(name: String, rows: Int)] = []
-        for table in schema.loadOrder {
-            let count = try database.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
-            rows.append((table.name, Int(count)))
+        let names = schema.loadOrder.map(\.name)
+        let counts = try queue.sync { connection throws(SQLiteError) in
+            try names.map { name throws(SQLiteError) in Int(try connection.scalar("SELECT count(*) FROM \(quoted(name))")?.integer ?? 0) }
         }
+        let rows = zip(names, counts).map { (name: $0, rows: $1) }
         var result = Result(inputs: records, rows: rows, filtered: filtered)
         for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
         return result

@@ -49,44 +49,6 @@ struct XMLMapping {
         var written: String
     }
 
-    /// How one table's rows are read. A class: the importer reads it at every event, and a
-    /// struct this size would be copied (and its arrays retained) at each read.
-    final class TableMapping {
-        // Set while the mapping is built, then only read, once per value of every record: no
-        // dynamic exclusivity checks (each cost a runtime call per read).
-        let table: Table
-        /// The element path of a record (empty for list tables) and whether it starts at the root.
-        @exclusivity(unchecked) var pattern: [NameTest] = []
-        @exclusivity(unchecked) var anchored = false
-        /// Further element paths whose elements are records too (`element: [A, B]`).
-        @exclusivity(unchecked) var otherPatterns: [(steps: [NameTest], anchored: Bool)] = []
-        /// The mapping index of the enclosing table, for nested records and lists.
-        @exclusivity(unchecked) var parent: Int?
-        /// Mapping indexes of the tables nested in this one (records and lists).
-        @exclusivity(unchecked) var children: [Int] = []
-        /// The input files a top-level table reads (a name or a `*` pattern).
-        @exclusivity(unchecked) var filePattern: String?
-        @exclusivity(unchecked) var nodes: [PathNode] = [PathNode()]
-        /// Per slot: its path as written, for messages, and as read.
-        @exclusivity(unchecked) var slotPaths: [String] = []
-        @exclusivity(unchecked) var slotKeys: [XMLValuePath] = []
-        /// Per column: its sources, in fall-back order.
-        @exclusivity(unchecked) var columns: [[ValueSource]] = []
-        /// Per column: true for `exists: true` (1 when a source matched, else 0).
-        @exclusivity(unchecked) var exists: [Bool] = []
-        /// The enclosing elements' attributes the columns read (`ValueSource.ancestor`).
-        @exclusivity(unchecked) var ancestors: [AncestorSource] = []
-        /// Filter conditions, each with the slots of its source.
-        @exclusivity(unchecked) var filters: [(slots: [Int], test: Condition.Test)] = []
-        /// True when every filter reads only attributes of the record's element, so a record
-        /// can be dropped (with its subtree) as soon as its start tag is read.
-        @exclusivity(unchecked) var filtersAtStart = false
-        /// List tables: the parent's slots holding the list.
-        @exclusivity(unchecked) var listSlots: [Int] = []
-
-        init(table: Table) { self.table = table }
-    }
-
     /// The source that reads the input file's name.
     static let fileSource = "$file"
 
@@ -111,8 +73,9 @@ struct XMLMapping {
     init(schema: Schema) throws(XMLPathError) {
         let readTables = schema.loadOrder.filter { $0.element != nil || $0.list != nil }
         let indexOfTable = Dictionary(uniqueKeysWithValues: readTables.enumerated().map { ($1.name, $0) })
+        var drafts: [TableMapping.Draft] = []
         for table in readTables {
-            let mapping = TableMapping(table: table)
+            var mapping = TableMapping.Draft(table: table)
             mapping.parent = table.parent.flatMap { indexOfTable[$0.table] }
             for (index, element) in table.elementAlternatives.enumerated() {
                 let (steps, anchored) = try XMLValuePath.elementPattern(element, namespaces: schema.namespaces)
@@ -143,7 +106,7 @@ struct XMLMapping {
                             let want = ancestorWant(element: element.map { compile($0) }, attribute: compile(attribute))
                             mapping.ancestors.append(AncestorSource(want: want, levels: levels, written: source))
                             sources.append(.ancestor(mapping.ancestors.count - 1))
-                        default: sources.append(.slot(slot(for: path, written: source, in: mapping)))
+                        default: sources.append(.slot(slot(for: path, written: source, in: &mapping)))
                         }
                     }
                 }
@@ -152,27 +115,27 @@ struct XMLMapping {
             }
             for condition in table.filter {
                 let paths = try XMLValuePath.alternatives(condition.source, namespaces: schema.namespaces).filter(\.isCaptured)
-                mapping.filters.append((paths.map { slot(for: $0, written: condition.source, in: mapping) }, condition.test))
+                let slots = paths.map { slot(for: $0, written: condition.source, in: &mapping) }
+                mapping.filters.append((slots, condition.test))
             }
             if hasWildcards { Self.mergeWildcards(&mapping.nodes) }
             let startSlots = Set(mapping.nodes[0].attributes.map(\.slot))
             mapping.filtersAtStart = !mapping.filters.isEmpty && mapping.filters.allSatisfy { $0.slots.allSatisfy(startSlots.contains) }
-            tables.append(mapping)
+            drafts.append(mapping)
         }
         // Lists are read from their parent's record: give the parent the slots.
-        for index in tables.indices {
-            guard let list = tables[index].table.list, let parent = tables[index].parent else { continue }
+        for index in drafts.indices {
+            guard let list = drafts[index].table.list, let parent = drafts[index].parent else { continue }
             for path in try XMLValuePath.alternatives(list.source, namespaces: schema.namespaces) where path.isCaptured {
-                let listSlot = slot(for: path, written: list.source, in: tables[parent])
-                tables[index].listSlots.append(listSlot)
+                let listSlot = slot(for: path, written: list.source, in: &drafts[parent])
+                drafts[index].listSlots.append(listSlot)
             }
         }
-        for index in tables.indices {
-            if let parent = tables[index].parent { tables[parent].children.append(index) }
+        var children = Array(repeating: [Int](), count: drafts.count)
+        for index in drafts.indices {
+            if let parent = drafts[index].parent { children[parent].append(index) }
         }
-        for table in tables {
-            for node in table.nodes.indices { table.nodes[node].attributeLocals = table.nodes[node].attributes.map(\.test.local) }
-        }
+        tables = drafts.indices.map { TableMapping(drafts[$0], children: children[$0]) }
         tablesByLocalName = Array(repeating: [], count: localNames.count)
         for (index, table) in tables.enumerated() {
             var lasts = table.pattern.last.map { [$0.local] } ?? []
@@ -187,7 +150,7 @@ struct XMLMapping {
     }
 
     /// The slot of `path` in `mapping`, adding it (and its nodes) the first time.
-    private mutating func slot(for path: XMLValuePath, written: String, in mapping: TableMapping) -> Int {
+    private mutating func slot(for path: XMLValuePath, written: String, in mapping: inout TableMapping.Draft) -> Int {
         // Slots of one table are shared by columns, filters and lists reading the same path.
         if let existing = mapping.slotKeys.firstIndex(of: path) { return existing }
         let slot = mapping.slotPaths.count

@@ -26,18 +26,10 @@ final class XMLNameSurvey: XMLEventHandler {
         let parser = XMLPushParser(file: file.displayPath, handler: self)
         seenElements = []
         seenAttributes = []
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
-        defer { buffer.deallocate() }
-        do {
-            while true {
-                let count = try source.read(into: buffer)
-                try parser.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), final: count == 0)
-                if count == 0 { break }
-            }
-        } catch {}
+        try? parser.parse(source)
     }
 
-    func startElement(_ tag: XMLStartTag) {
+    func startElement(_ tag: XMLStartTag, parser: XMLPushParser) {
         guard seenElements.count < Self.limit else { return }
         if seenElements.insert([Int(bitPattern: tag.localName), Int(bitPattern: tag.namespace)]).inserted {
             elements[Self.string(tag.localName), default: []].insert(tag.namespace.map(Self.string) ?? "")
@@ -47,8 +39,8 @@ final class XMLNameSurvey: XMLEventHandler {
         }
     }
 
-    func endElement() {}
-    func characters(_ text: UnsafeRawBufferPointer) {}
+    func endElement(parser: XMLPushParser) {}
+    func characters(_ text: UnsafeRawBufferPointer, parser: XMLPushParser) {}
 
     private static func string(_ name: UnsafePointer<xmlChar>) -> String {
         String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))

@@ -1,13 +1,14 @@
 import CLibXML2
 
-/// Receives the events of one XML document, in document order.
+/// Receives the events of one XML document, in document order, each with the parser that
+/// reports it (for its place, or to stop it).
 protocol XMLEventHandler: AnyObject {
     /// An element starts; `tag` is valid only during the call.
-    func startElement(_ tag: XMLStartTag)
+    func startElement(_ tag: XMLStartTag, parser: XMLPushParser)
     /// The innermost open element ends.
-    func endElement()
+    func endElement(parser: XMLPushParser)
     /// Text (or CDATA) inside the innermost open element; may come in several pieces.
-    func characters(_ text: UnsafeRawBufferPointer)
+    func characters(_ text: UnsafeRawBufferPointer, parser: XMLPushParser)
 }
 
 /// The start tag of an element as libxml2 reports it. Names are interned in the parser's
@@ -67,16 +68,16 @@ final class XMLPushParser {
         sax.startElementNs = { context, localName, prefix, namespace, _, _, attributeCount, _, attributes in
             Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef {
                 $0.handler.startElement(XMLStartTag(localName: localName!, prefix: prefix, namespace: namespace,
-                                                    attributeCount: Int(attributeCount), attributes: attributes))
+                                                    attributeCount: Int(attributeCount), attributes: attributes), parser: $0)
             }
         }
         sax.endElementNs = { context, _, _, _ in
-            Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.handler.endElement() }
+            Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef { $0.handler.endElement(parser: $0) }
         }
         let characters: charactersSAXFunc = { context, text, length in
             guard let text, length > 0 else { return }
             Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef {
-                $0.handler.characters(UnsafeRawBufferPointer(start: text, count: Int(length)))
+                $0.handler.characters(UnsafeRawBufferPointer(start: text, count: Int(length)), parser: $0)
             }
         }
         sax.characters = characters
@@ -140,5 +141,22 @@ final class XMLPushParser {
 
     private func refuse(_ message: String) {
         fail(XMLSyntaxError(file: file, line: line, column: column, message: message))
+    }
+}
+
+extension XMLPushParser {
+    /// The size of the chunks `parse` reads (256 KiB).
+    static let chunkSize = 1 << 18
+
+    /// Reads `source` to its end in chunks and parses them. Throws the source's
+    /// `InputError`, or the `XMLSyntaxError` that stopped parsing.
+    func parse(_ source: some ByteSource) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try source.read(into: buffer)
+            try push(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), final: count == 0)
+            if count == 0 { break }
+        }
     }
 }

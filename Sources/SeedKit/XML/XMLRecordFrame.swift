@@ -1,12 +1,14 @@
 /// One record being read: the values captured so far and where its paths stand. Holds only
 /// the record's own values (its nested records are written as they end), so memory is
 /// bounded by one record per nesting level, whatever the size of the file. Frames live on a
-/// stack in `XMLStreamState` and are reused, keeping their buffers.
+/// stack in `XMLRecordMatcher` and are reused, keeping their buffers.
 struct XMLRecordFrame {
     /// The table (index in `XMLMapping.tables`).
     var table = 0
     /// The depth of the record's element (the root element is 1).
     var depth = 0
+    /// The local name of the record's element (`$name`), as the parser interns it.
+    var name: UnsafePointer<UInt8>?
     /// The row id; allocated early when a nested record needs it, else when written.
     var id: Int64?
     /// 1-based position among the records of its table in its parent (or in the file).
@@ -16,14 +18,14 @@ struct XMLRecordFrame {
     var column = 0
     /// The frame (index on the stack) of the record this one is nested in, or -1.
     var parent = -1
-    /// The next open frame of the same table further out, or -1 (see `XMLStreamState.innermost`).
+    /// The next open frame of the same table further out, or -1 (see `XMLRecordMatcher`).
     var outerOfSameTable = -1
     /// Per slot: the bytes read, whether the source was found, and where.
-    var values: [[UInt8]]
-    var present: [Bool]
-    var capturing: [Bool]
-    var valueLines: [Int]
-    var valueColumns: [Int]
+    private(set) var values: [[UInt8]]
+    private(set) var present: [Bool]
+    private(set) var capturing: [Bool]
+    private(set) var valueLines: [Int]
+    private(set) var valueColumns: [Int]
     /// The path-tree node of each open element from the record's element down (-1: none).
     var nodes: [Int] = []
     /// Per table: records of it nested in this one so far (their positions).
@@ -40,9 +42,10 @@ struct XMLRecordFrame {
     }
 
     /// Makes the frame a new record of `table`, forgetting the previous one.
-    mutating func start(table: Int, depth: Int, line: Int, column: Int, position: Int, parent: Int) {
+    mutating func start(table: Int, depth: Int, name: UnsafePointer<UInt8>, line: Int, column: Int, position: Int, parent: Int) {
         self.table = table
         self.depth = depth
+        self.name = name
         self.line = line
         self.column = column
         self.position = position
@@ -56,57 +59,73 @@ struct XMLRecordFrame {
         nodes.append(0)
     }
 
+    /// The path-tree node of the innermost open element of the record.
+    @inline(__always)
+    var currentNode: Int { nodes[nodes.count - 1] }
+
+    /// Keeps an attribute's value (read at `line`, `column`) as the value of `slot`.
+    @inline(__always)
+    mutating func setAttribute(_ slot: Int, _ value: UnsafeRawBufferPointer, line: Int, column: Int) {
+        XMLText.decodeAttribute(value, into: &values[slot])
+        present[slot] = true
+        valueLines[slot] = line
+        valueColumns[slot] = column
+    }
+
+    /// True when `slot` may still take a value: none was found and none is being collected.
+    @inline(__always)
+    func isOpen(_ slot: Int) -> Bool { !present[slot] && !capturing[slot] }
+
+    /// Starts collecting the text of an element (starting at `line`, `column`) for `slot`.
+    @inline(__always)
+    mutating func beginText(_ slot: Int, line: Int, column: Int) {
+        values[slot].removeAll(keepingCapacity: true)
+        capturing[slot] = true
+        valueLines[slot] = line
+        valueColumns[slot] = column
+    }
+
+    /// Adds a piece of text to `slot`; returns the length of its value so far.
+    @inline(__always)
+    mutating func appendText(_ text: UnsafeRawBufferPointer, to slot: Int) -> Int {
+        values[slot].append(contentsOf: text)
+        return values[slot].count
+    }
+
+    /// The element whose text `slot` collects ended: its value is complete.
+    @inline(__always)
+    mutating func endText(_ slot: Int) {
+        Self.trimWhitespace(&values[slot])
+        present[slot] = true
+        capturing[slot] = false
+    }
+
     /// The first of `slots` that was found with a non-empty value.
+    @inline(__always)
     func firstValue(_ slots: [Int]) -> Int? {
         slots.first { present[$0] && !values[$0].isEmpty }
     }
-}
 
-/// What changes with every parser event while a file streams: the open elements, the open
-/// records and the values being captured. The importer keeps it behind one pointer: the
-/// callbacks touch it millions of times, and through a pointer Swift neither retains nor
-/// checks exclusive access on each touch.
-struct XMLStreamState {
-    /// An open element: its name (as a number of `XMLMapping.localNames`, or -1) and the
-    /// parser's interned name, namespace and prefix.
-    struct Element {
-        var local: Int
-        var name: UnsafePointer<UInt8>
-        var namespace: UnsafePointer<UInt8>?
-        var prefix: UnsafePointer<UInt8>?
+    /// True when the record passes every filter of its table.
+    func passes(_ filters: [(slots: [Int], test: Condition.Test)]) -> Bool {
+        for filter in filters {
+            let value = firstValue(filter.slots).map { values[$0] }
+            switch filter.test {
+            case .present: if value == nil { return false }
+            case .absent: if value != nil { return false }
+            case .equals(let options): if !options.contains(where: { value?.elementsEqual($0.utf8) == true }) { return false }
+            case .notEquals(let options): if options.contains(where: { value?.elementsEqual($0.utf8) == true }) { return false }
+            }
+        }
+        return true
     }
 
-    /// Text being collected for a slot of an open record until the element at `depth` ends.
-    struct Capture {
-        var frame: Int
-        var slot: Int
-        var depth: Int
-    }
-
-    var elements: [Element] = []
-    /// The record frames; the first `openCount` are the open records, outermost first.
-    var frames: [XMLRecordFrame] = []
-    var openCount = 0
-    /// The open frames whose paths can still match below the current element, in frame
-    /// order. A frame whose path stopped matching at some element is `dormant` until that
-    /// element ends: each event touches only the live frames, so deeply nested records
-    /// cost linear time, not time (and memory) proportional to depth squared.
-    var live: [Int] = []
-    /// Frames whose paths stopped matching, with the depth of the element where they did.
-    var dormant: [(frame: Int, depth: Int)] = []
-    var captures: [Capture] = []
-    /// Inside a record dropped by its filter: the depth of its element; 0 otherwise.
-    var skipDepth = 0
-    /// Per table: top-level records so far (their positions) and records filtered out.
-    var topLevelCounts: [Int]
-    var filtered: [Int]
-    /// Per table: its innermost open frame, or -1. A nested record finds its parent here in
-    /// constant time, however deep the records it is inside.
-    var innermost: [Int]
-
-    init(tableCount: Int) {
-        innermost = Array(repeating: -1, count: tableCount)
-        topLevelCounts = Array(repeating: 0, count: tableCount)
-        filtered = Array(repeating: 0, count: tableCount)
+    private static func trimWhitespace(_ bytes: inout [UInt8]) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 10 || byte == 13 || byte == 9 }
+        while let last = bytes.last, isSpace(last) { bytes.removeLast() }
+        if let first = bytes.first, isSpace(first) {
+            let start = bytes.firstIndex { !isSpace($0) } ?? bytes.count
+            bytes.removeFirst(start)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeedTestSupport
 
 /// Runs a command and reports its peak resident memory, measured by `/usr/bin/time -f %M`.
 ///
@@ -15,20 +16,14 @@ enum PeakMemory {
         var kilobytes: Int
     }
 
-    /// Runs `executable arguments...` with its output discarded and waits for it.
+    /// Runs `executable arguments...` and waits for it (its output is read and dropped).
     static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let report = NSTemporaryDirectory() + "seedgen-peak-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: report) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: timeTool)
-        process.arguments = ["-f", "%M", "-o", report, executable] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let folder = TemporaryFolder()
+        let report = folder.file("peak")
+        let output = try ChildProcess.run(timeTool, ["-f", "%M", "-o", report, executable] + arguments)
         let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         let kilobytes = text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-        return Result(status: process.terminationStatus, kilobytes: kilobytes)
+        return Result(status: output.status, kilobytes: kilobytes)
     }
 }
 

@@ -82,28 +82,6 @@ struct SeedFixture {
     }
 }
 
-/// A fresh folder under the system temporary folder, removed at `deinit`.
-final class TemporaryFolder {
-    let path: String
-
-    init(_ label: String = #function) {
-        let name = "seedinstaller-" + label.filter { $0.isLetter || $0.isNumber } + "-" + UUID().uuidString.prefix(8)
-        path = NSTemporaryDirectory() + "/" + name
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    /// The names in the folder, sorted.
-    func contents() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-    }
-}
-
 /// The bytes of a file.
 func bytes(of path: String) -> Data? {
     FileManager.default.contents(atPath: path)

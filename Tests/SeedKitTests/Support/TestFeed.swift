@@ -1,50 +1,7 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 @testable import SeedKit
-
-/// A temporary folder with files written by a test; removed on deinit.
-final class TemporaryFolder {
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "seedkit-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Writes `text` (as UTF-8, exactly) to `name` inside the folder and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        write(name, bytes: Array(text.utf8))
-    }
-
-    @discardableResult
-    func write(_ name: String, bytes: [UInt8]) -> String {
-        let file = (path as NSString).appendingPathComponent(name)
-        try! FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: file, contents: Data(bytes))
-        return file
-    }
-
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-
-    /// Names of the files in the folder (hidden ones included).
-    var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path).sorted()) ?? [] }
-}
-
-/// Paths in the repository.
-enum Repository {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-            url.deleteLastPathComponent()
-        }
-        return url.path
-    }()
-
-    static func path(_ relative: String) -> String { (root as NSString).appendingPathComponent(relative) }
-}
 
 /// A minimal valid GTFS feed; tests change one file to make one point.
 enum MinimalFeed {
@@ -80,7 +37,6 @@ extension Connection {
 extension BuildError {
     /// The grouped issues of an invalid-input failure.
     var issues: [BuildIssue] {
-        if case .invalidInput(let log) = self { return log.groups.flatMap(\.examples) }
-        return []
+        code == .invalidInput ? issueLog?.groups.flatMap(\.examples) ?? [] : []
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeedTestSupport
 import SeedSQLite
 @testable import SeedKit
 
@@ -10,11 +11,11 @@ enum XMLFixtures {
     static let osmExcerpt = Repository.path("Tests/Fixtures/xml/osm/liechtenstein-excerpt.osm")
     static func schema(_ name: String) -> String { Repository.path("Schema/\(name).yaml") }
 
-    /// The shared real data (`../shared/data`), when this checkout has it.
-    static let sharedData = Repository.path("../shared/data")
-    static let stackExchange = sharedData + "/stackexchange-ai-2017"
-    static let osm = sharedData + "/osm-liechtenstein-2013/liechtenstein-2013-08-03.osm"
-    static var hasSharedData: Bool { FileManager.default.fileExists(atPath: osm) && FileManager.default.fileExists(atPath: stackExchange + "/Posts.xml") }
+    /// The real dumps (see ``RealData``); tests that read them carry `.realData(...)`.
+    static let stackExchangeData = "stackexchange-ai-2017"
+    static let osmData = "osm-liechtenstein-2013/liechtenstein-2013-08-03.osm"
+    static let stackExchange = RealData.path(stackExchangeData)
+    static let osm = RealData.path(osmData)
 
     /// How many times `needle` occurs in the file: counts taken without seedgen.
     static func occurrences(of needle: String, in path: String) -> Int {

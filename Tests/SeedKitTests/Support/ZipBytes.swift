@@ -1,4 +1,5 @@
 import Foundation
+import SeedTestSupport
 
 /// Writes small zip archives byte by byte, so tests can build the broken ones real tools
 /// never produce: stored entries, with hooks to change any field of the directory.
@@ -28,7 +29,7 @@ struct ZipBytes {
         var directory: [UInt8] = []
         for entry in entries {
             let offset = UInt32(out.count)
-            let crc = CRC32Table.checksum(entry.data)
+            let crc = ReferenceCRC32.checksum(entry.data)
             let name = Array(entry.name.utf8)
             out += le32(0x0403_4b50) + le16(20) + le16(0) + le16(entry.method) + le16(0) + le16(0)
             out += le32(crc) + le32(UInt32(entry.data.count)) + le32(UInt32(entry.data.count))
@@ -62,19 +63,4 @@ struct ZipBytes {
     private func le16(_ v: UInt16) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8)] }
     private func le32(_ v: UInt32) -> [UInt8] { le16(UInt16(v & 0xFFFF)) + le16(UInt16(v >> 16)) }
     private func le64(_ v: UInt64) -> [UInt8] { le32(UInt32(v & 0xFFFF_FFFF)) + le32(UInt32(v >> 32)) }
-}
-
-/// CRC-32 (IEEE), independent of the code under test.
-enum CRC32Table {
-    static let table: [UInt32] = (0..<256).map { n -> UInt32 in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for b in bytes { c = table[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
-    }
 }

@@ -6,9 +6,14 @@ import Musl
 import Darwin
 #endif
 
-/// One open file descriptor; closes it on `deinit` (which also releases a `flock` held on it).
-final class FileDescriptor {
-    let path: String
+/// One open file descriptor: the only owner of it, closed on `deinit` (which also releases a
+/// `flock` held on it). ``FileSystem`` opens them.
+///
+/// Every call retries on `EINTR` and throws a ``SystemCallError`` naming the call and the path,
+/// so no caller sees `errno`. Not thread-safe.
+public final class FileDescriptor {
+    /// The path it was opened with, for errors.
+    public let path: String
     private var fd: Int32
 
     init(path: String, fd: Int32) {
@@ -20,8 +25,9 @@ final class FileDescriptor {
         if fd >= 0 { _ = close(fd) }
     }
 
-    /// Reads up to `buffer.count` bytes; 0 at end of file.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+    /// Reads up to `buffer.count` bytes from the current position.
+    /// - Returns: the number of bytes read; 0 at end of file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         while true {
             let n = systemRead(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
@@ -29,17 +35,13 @@ final class FileDescriptor {
         }
     }
 
-    /// Reads up to `count` bytes from the start of the file.
-    func readPrefix(_ count: Int) throws(SystemCallError) -> [UInt8] {
-        try readBytes(count, at: 0)
-    }
-
-    /// Reads up to `count` bytes from `offset` (fewer at the end of the file).
-    func readBytes(_ count: Int, at offset: Int64) throws(SystemCallError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
+    /// Fills `buffer` from `offset` (`pread`), without moving the current position.
+    /// - Returns: the number of bytes read: `buffer.count`, or fewer at the end of the file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemCallError) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
         var total = 0
-        while total < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + total, count - total, off_t(offset) + off_t(total)) }
+        while total < buffer.count {
+            let n = pread(fd, base + total, buffer.count - total, off_t(offset) + off_t(total))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemCallError(call: "pread", path: path, errno: errno)
@@ -47,12 +49,21 @@ final class FileDescriptor {
             if n == 0 { break }
             total += n
         }
+        return total
+    }
+
+    /// Reads up to `count` bytes from `offset` (fewer at the end of the file).
+    public func readBytes(_ count: Int, at offset: Int64) throws(SystemCallError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let total = try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemCallError) in try read(into: buffer, at: offset) }
+        }.get()
         if total < count { bytes.removeLast(count - total) }
         return bytes
     }
 
-    /// Writes all of `bytes`.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+    /// Writes all of `bytes` at the current position.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
         var offset = 0
         while offset < bytes.count {
             let n = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -69,7 +80,7 @@ final class FileDescriptor {
     /// On Apple platforms `fsync` only hands the data to the drive, whose cache may lose it on
     /// power loss; `F_FULLFSYNC` asks the drive to write its cache out. Some file systems
     /// (network, FAT) refuse `F_FULLFSYNC`; then `fsync` is the best there is.
-    func sync() throws(SystemCallError) {
+    public func sync() throws(SystemCallError) {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
@@ -78,21 +89,29 @@ final class FileDescriptor {
 
     /// Takes an exclusive `flock`, waiting for other holders. The kernel releases it when the
     /// descriptor closes, including when the process dies.
-    func lockExclusively() throws(SystemCallError) {
+    public func lockExclusively() throws(SystemCallError) {
         while flock(fd, LOCK_EX) != 0 {
             if errno != EINTR { throw SystemCallError(call: "flock", path: path, errno: errno) }
         }
     }
 
-    /// The file's identity and size.
-    func status() throws(SystemCallError) -> FileStatus {
+    /// The file's identity and size (`fstat`).
+    public func status() throws(SystemCallError) -> FileStatus {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw SystemCallError(call: "fstat", path: path, errno: errno) }
         return FileStatus(st)
     }
 
+    /// Tells the kernel the file will be read from start to end (more read-ahead on Linux; a
+    /// hint only, so nothing is reported).
+    public func adviseSequentialReading() {
+        #if os(Linux)
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+        #endif
+    }
+
     /// Closes now, reporting a deferred write error if any.
-    func closeNow() throws(SystemCallError) {
+    public func closeNow() throws(SystemCallError) {
         guard fd >= 0 else { return }
         let descriptor = fd
         fd = -1

@@ -5,21 +5,20 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-#if canImport(MachO)
-import MachO   // _NSGetExecutablePath (mach-o/dyld.h)
-#endif
 
-/// The system calls the installer makes, in one place, so the rest never sees `errno`.
-enum FileSystem {
+/// The file-system calls of the builder, the gzip code and the installer, in one place, so the
+/// rest never sees `errno`: opening files (as a ``FileDescriptor``), flushing, renaming,
+/// removing, listing.
+public enum FileSystem {
     /// Opens an existing file for reading.
-    static func openForReading(_ path: String) throws(SystemCallError) -> FileDescriptor {
+    public static func openForReading(_ path: String) throws(SystemCallError) -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
         return FileDescriptor(path: path, fd: fd)
     }
 
     /// Opens an existing file for reading; nil when it does not exist.
-    static func openIfExists(_ path: String) throws(SystemCallError) -> FileDescriptor? {
+    public static func openIfExists(_ path: String) throws(SystemCallError) -> FileDescriptor? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -28,8 +27,15 @@ enum FileSystem {
         return FileDescriptor(path: path, fd: fd)
     }
 
+    /// Creates a file for writing, or truncates the one there.
+    public static func create(_ path: String, mode: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
+        return FileDescriptor(path: path, fd: fd)
+    }
+
     /// Creates a new file that must not exist yet.
-    static func createExclusively(_ path: String, mode: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor {
+    public static func createExclusively(_ path: String, mode: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
         return FileDescriptor(path: path, fd: fd)
@@ -38,7 +44,7 @@ enum FileSystem {
     /// Opens (creating when missing) a file used only for locking; never truncates it. In a
     /// folder the process may not write, an existing lock file is opened read-only (`flock`
     /// works on it), so checking an installed seed still works.
-    static func openLockFile(_ path: String) throws(SystemCallError) -> FileDescriptor {
+    public static func openLockFile(_ path: String) throws(SystemCallError) -> FileDescriptor {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if fd >= 0 { return FileDescriptor(path: path, fd: fd) }
         let createError = errno
@@ -54,27 +60,33 @@ enum FileSystem {
 
     /// The whole content of a small file, or nil when it does not exist.
     /// - Throws: when it cannot be read, or has more than `limit` bytes (`EFBIG`).
-    static func readSmallFile(_ path: String, limit: Int) throws(SystemCallError) -> [UInt8]? {
+    public static func readSmallFile(_ path: String, limit: Int) throws(SystemCallError) -> [UInt8]? {
         guard let file = try openIfExists(path) else { return nil }
         let size = try file.status().size
         guard size <= limit else { throw SystemCallError(call: "read", path: path, errno: EFBIG) }
-        return try file.readPrefix(Int(size))
+        return try file.readBytes(Int(size), at: 0)
     }
 
-    /// Opens a directory so that it can be flushed with `fsync`.
-    static func openDirectory(_ path: String) throws(SystemCallError) -> FileDescriptor {
+    /// Opens a directory so that it can be flushed with ``FileDescriptor/sync()``.
+    public static func openDirectory(_ path: String) throws(SystemCallError) -> FileDescriptor {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
         return FileDescriptor(path: path, fd: fd)
     }
 
+    /// Flushes a written (and closed) file's data to the storage device, as
+    /// ``FileDescriptor/sync()`` does.
+    public static func syncFile(_ path: String) throws(SystemCallError) {
+        try openForReading(path).sync()
+    }
+
     /// Flushes a directory's entries (renames, removals) to the storage device.
-    static func syncDirectory(_ path: String) throws(SystemCallError) {
+    public static func syncDirectory(_ path: String) throws(SystemCallError) {
         try openDirectory(path).sync()
     }
 
     /// The status of `path` (following symbolic links), or nil when it does not exist.
-    static func status(_ path: String) throws(SystemCallError) -> FileStatus? {
+    public static func status(_ path: String) throws(SystemCallError) -> FileStatus? {
         var st = stat()
         guard stat(path, &st) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -84,19 +96,19 @@ enum FileSystem {
     }
 
     /// True when `path` is a directory (following symbolic links).
-    static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Renames `from` to `to` atomically, replacing `to`.
-    static func rename(_ from: String, to: String) throws(SystemCallError) {
+    public static func rename(_ from: String, to: String) throws(SystemCallError) {
         guard systemRename(from, to) == 0 else { throw SystemCallError(call: "rename", path: to, errno: errno) }
     }
 
     /// Removes a file. Returns false when it did not exist.
     @discardableResult
-    static func remove(_ path: String) throws(SystemCallError) -> Bool {
+    public static func remove(_ path: String) throws(SystemCallError) -> Bool {
         guard unlink(path) == 0 else {
             if errno == ENOENT { return false }
             throw SystemCallError(call: "unlink", path: path, errno: errno)
@@ -105,14 +117,14 @@ enum FileSystem {
     }
 
     /// Bytes available to unprivileged writers on the file system holding `path`.
-    static func availableBytes(_ path: String) throws(SystemCallError) -> Int64 {
+    public static func availableBytes(_ path: String) throws(SystemCallError) -> Int64 {
         var vfs = statvfs()
         guard statvfs(path, &vfs) == 0 else { throw SystemCallError(call: "statvfs", path: path, errno: errno) }
         return Int64(vfs.f_bavail) * Int64(vfs.f_frsize)
     }
 
     /// Creates `path` and its missing parents.
-    static func createDirectories(_ path: String) throws(SystemCallError) {
+    public static func createDirectories(_ path: String) throws(SystemCallError) {
         if try status(path) != nil { return }
         let parent = parentDirectory(of: path)
         if parent != path { try createDirectories(parent) }
@@ -122,7 +134,7 @@ enum FileSystem {
     }
 
     /// The names of the entries in a directory (without `.` and `..`).
-    static func directoryEntries(_ path: String) throws(SystemCallError) -> [String] {
+    public static func directoryEntries(_ path: String) throws(SystemCallError) -> [String] {
         guard let dir = opendir(path) else { throw SystemCallError(call: "opendir", path: path, errno: errno) }
         defer { closedir(dir) }
         var names: [String] = []
@@ -136,54 +148,20 @@ enum FileSystem {
     }
 
     /// The current working directory.
-    static func currentDirectory() -> String {
+    public static func currentDirectory() -> String {
         guard let cwd = getcwd(nil, 0) else { return "." }
         defer { free(cwd) }
         return String(cString: cwd)
     }
 
-    /// The running executable's path, when the system says.
-    static func executablePath() -> String? {
-        #if canImport(Darwin)
-        // dyld knows the path the process was started from, whatever argv[0] says.
-        var size: UInt32 = 0
-        _ = _NSGetExecutablePath(nil, &size)
-        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
-        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
-        return String(cString: buffer)
-        #else
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return CommandLine.arguments.first }
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        #endif
-    }
-
-    /// The home directory: `HOME`, else the user database's entry for the process's user (a
-    /// service started without `HOME`).
-    static func homeDirectory(environmentHome: String?) -> String? {
-        if let environmentHome, !environmentHome.isEmpty { return environmentHome }
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
-        let home = String(cString: directory)
-        return home.isEmpty ? nil : home
-    }
-
-    /// The value of an environment variable.
-    static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
-
-    /// The process id (used to name temporary files).
-    static var processID: Int32 { getpid() }
-
-    /// The folder part of `path` (`/a/b` for `/a/b/c`, `/` for `/c`).
-    static func parentDirectory(of path: String) -> String {
+    /// The folder part of `path` (`/a/b` for `/a/b/c`, `/` for `/c`, `.` for `c`).
+    public static func parentDirectory(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// `path` made absolute against the current directory.
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         path.utf8.first == UInt8(ascii: "/") ? path : currentDirectory() + "/" + path
     }
 }

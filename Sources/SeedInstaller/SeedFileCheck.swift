@@ -1,11 +1,13 @@
 import SeedArchive
 import SeedSQLite
+import SeedSystem
 
-/// Checks on a seed's SQLite file: its header, its versions, and SQLite's `quick_check`.
+/// Checks a candidate seed file (the shipped one, or the copy about to be installed): its
+/// SQLite header (no WAL mode), its versions, and SQLite's `quick_check`.
 ///
 /// Files are opened read-only with `immutable=1`, so checking never creates `-journal`,
 /// `-wal` or `-shm` files and never takes SQLite locks.
-enum SeedDatabase {
+enum SeedFileCheck {
     /// `PRAGMA application_id` of every seed: "SEED".
     static let applicationID: Int64 = 0x5345_4544
 
@@ -13,7 +15,7 @@ enum SeedDatabase {
     /// are 1 in rollback-journal mode and 2 in WAL mode).
     static func checkHeader(_ path: String) throws(SeedInstallerError) {
         let header: [UInt8]
-        do { header = try FileSystem.openForReading(path).readPrefix(100) } catch {
+        do { header = try FileSystem.openForReading(path).readBytes(100, at: 0) } catch {
             throw error.installerError("cannot read the seed")
         }
         try checkHeader(header, path: path)

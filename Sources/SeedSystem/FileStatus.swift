@@ -6,18 +6,24 @@ import Musl
 import Darwin
 #endif
 
-/// What the installer compares to tell whether a file is the one it installed: device, inode,
-/// size and modification time (nanoseconds).
-struct FileStatus: Equatable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modificationSeconds: Int64
-    var modificationNanoseconds: Int64
-    var isRegularFile: Bool
+/// A file's identity, size and modification time (`stat`): what the installer compares to tell
+/// whether a file is the one it installed.
+public struct FileStatus: Equatable, Sendable {
+    /// The device the file is on (`st_dev`).
+    public var device: UInt64
+    /// Its inode number (`st_ino`).
+    public var inode: UInt64
+    /// Its size in bytes.
+    public var size: Int64
+    /// Its modification time: seconds since 1970 ...
+    public var modificationSeconds: Int64
+    /// ... and nanoseconds.
+    public var modificationNanoseconds: Int64
+    /// True for a regular file (not a folder, device or socket).
+    public var isRegularFile: Bool
 
-    init(device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64,
-         isRegularFile: Bool) {
+    public init(device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64,
+                isRegularFile: Bool) {
         self.device = device
         self.inode = inode
         self.size = size

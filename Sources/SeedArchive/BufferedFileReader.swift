@@ -1,7 +1,9 @@
+import SeedSystem
+
 /// Buffered reading of a file for the gzip reader: what has been read but not yet consumed,
 /// and the file offset of the next unconsumed byte (for error messages).
-final class ByteSource {
-    let file: ArchiveFile
+final class BufferedFileReader {
+    let file: FileDescriptor
     private let buffer: UnsafeMutableRawBufferPointer
     private var start = 0
     private var end = 0
@@ -9,7 +11,7 @@ final class ByteSource {
     /// The file offset of the first unconsumed byte.
     private(set) var offset: Int64 = 0
 
-    init(file: ArchiveFile, capacity: Int) {
+    init(file: FileDescriptor, capacity: Int) {
         self.file = file
         buffer = .allocate(byteCount: capacity, alignment: 16)
     }
@@ -30,7 +32,7 @@ final class ByteSource {
     }
 
     /// Reads more from the file when nothing is available. Returns false at end of file.
-    func fill() throws(ArchiveFile.Failure) -> Bool {
+    func fill() throws(SystemCallError) -> Bool {
         if start < end { return true }
         if isAtEnd { return false }
         start = 0
@@ -40,7 +42,7 @@ final class ByteSource {
     }
 
     /// The next byte, or nil at end of file.
-    func readByte() throws(ArchiveFile.Failure) -> UInt8? {
+    func readByte() throws(SystemCallError) -> UInt8? {
         guard try fill() else { return nil }
         let byte = buffer[start]
         consume(1)

@@ -1,0 +1,7 @@
+/// A GeoJSON input that cannot be read: not a FeatureCollection, not valid JSON, or a feature
+/// longer than the limit.
+struct GeoJSONSyntaxError: Error, Sendable {
+    /// The issue the build reports: a malformed row, with the file, the line and column where
+    /// the problem begins, and what is wrong.
+    var issue: BuildIssue
+}

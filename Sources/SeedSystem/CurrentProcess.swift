@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(MachO)
+import MachO   // _NSGetExecutablePath (mach-o/dyld.h)
+#endif
+
+/// What the running process knows about itself: its id, environment, executable and home
+/// folder, without Foundation.
+public enum CurrentProcess {
+    /// The process id (used to name temporary files).
+    public static var id: Int32 { getpid() }
+
+    /// The value of an environment variable.
+    public static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// The running executable's path, when the system says.
+    public static func executablePath() -> String? {
+        #if canImport(Darwin)
+        // dyld knows the path the process was started from, whatever argv[0] says.
+        var size: UInt32 = 0
+        _ = _NSGetExecutablePath(nil, &size)
+        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        return String(cString: buffer)
+        #else
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return CommandLine.arguments.first }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #endif
+    }
+
+    /// The home directory: `environmentHome` (the caller's `HOME`), else the user database's
+    /// entry for the process's user (a service started without `HOME`).
+    public static func homeDirectory(environmentHome: String?) -> String? {
+        if let environmentHome, !environmentHome.isEmpty { return environmentHome }
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        let home = String(cString: directory)
+        return home.isEmpty ? nil : home
+    }
+}
