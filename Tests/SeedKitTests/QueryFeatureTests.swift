@@ -1,6 +1,7 @@
 import Foundation
 import SeedInstaller
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -38,9 +39,9 @@ struct QueryFeatureTests {
         let fill = Self.schema("fill: { sql: SELECT 1 }") .replacingOccurrences(of: "    key: code\n", with: "    key: code\n    file: place.txt\n")
         #expect(schemaError(fill)?.message.contains("a filled table reads no input; remove 'file'") == true)
         let badSQL = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: SELECT nope FROM a }\n")
-        #expect(badSQL?.description.hasPrefix("x:8:11: schema error: table 'f': 'fill': 'sql' is not a valid query over the schema's tables: no such column: nope") == true, "\(String(describing: badSQL))")
+        #expect(badSQL?.description.hasPrefix("places.yaml:8:11: schema error: table 'f': 'fill': 'sql' is not a valid query over the schema's tables: no such column: nope") == true, "\(String(describing: badSQL))")
         let wrongCount = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: SELECT b, b FROM a }\n")
-        #expect(wrongCount?.message.contains("'sql' gives 2 column(s), the table stores 1 (c)") == true)
+        #expect(wrongCount?.message.contains("'sql' gives 2 column(s), the table stores 1 (c)") == true, "\(String(describing: wrongCount))")
         #expect(schemaError(Self.schema("search: { columns: [name] }\nspatial: { lat: lat, lon: lon }")) == nil)
     }
 
@@ -144,16 +145,18 @@ struct QueryFeatureTests {
         var db = try Connection(path: folder.file("a.sqlite"), mode: .readOnly)
         #expect(try db.rows("SELECT service_id, date FROM service_dates").map { "\($0[0]) \($0[1])" } == ["WD 2026-01-04", "WD 2026-01-05"])
 
-        MinimalFeed.write(into: folder, ["calendar.txt": nil, "calendar_dates.txt": nil])
-        let summary = try SeedBuilder.build([folder.file("feed")], to: folder.file("b.sqlite"))
+        let bare = TemporaryFolder()
+        MinimalFeed.write(into: bare, ["calendar.txt": nil])
+        let summary = try SeedBuilder.build([bare.file("feed")], to: folder.file("b.sqlite"))
         #expect(summary.tables.first { $0.name == "service_dates" }?.rows == 0)
         db = try Connection(path: folder.file("b.sqlite"), mode: .readOnly)
         #expect(try db.int("SELECT count(*) FROM service_dates") == 0)
 
-        MinimalFeed.write(into: folder, ["calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,0,0,0,0,0,0,19000101,21001231\n",
-                                         "calendar_dates.txt": nil])
-        let long = try SeedBuilder.build([folder.file("feed")], to: folder.file("c.sqlite"))
-        #expect(long.warningReport.contains("calendar service 'WD' runs from 1900-01-01 to 2100-12-31 (73414 days): service_dates holds its first 3660 days"), "\(long.warningReport)")
+        let long = TemporaryFolder()
+        MinimalFeed.write(into: long, ["calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,0,0,0,0,0,0,19000101,21001231\n",
+                                       ])
+        let cut = try SeedBuilder.build([long.file("feed")], to: folder.file("c.sqlite"))
+        #expect(cut.warningReport.contains("calendar service 'WD' runs from 1900-01-01 to 2100-12-31 (73414 days): service_dates holds its first 3660 days"), "\(cut.warningReport)")
         db = try Connection(path: folder.file("c.sqlite"), mode: .readOnly)
         #expect(try db.int("SELECT count(*) FROM service_dates") == 523) // the Mondays of 3,660 days from 1900-01-01, a Monday
         #expect(try db.text("SELECT max(date) FROM service_dates") == "1910-01-03")

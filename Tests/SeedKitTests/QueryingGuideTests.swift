@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 import Testing
 @testable import SeedKit
 
@@ -28,7 +29,7 @@ private enum Reference {
     }
 }
 
-@Suite("Querying a transit seed: the guide's SQL on the gtfs-world feeds", .enabled(if: GTFSWorld.available))
+@Suite("Querying a transit seed: the guide's SQL on the gtfs-world feeds", .realData("gtfs-world/SOURCES.tsv"))
 struct QueryingGuideTests {
     @Test("the guide has the four queries")
     func guideHasQueries() {
@@ -136,7 +137,8 @@ struct QueryingGuideTests {
         #expect(try matching("ŽIRMŪ") == ["S1", "S4"])
         #expect(try matching("zurich") == ["S2"])
         #expect(try matching("zür") == ["S2"])
-        #expect(try matching("sondre asen") == ["S5"])
+        #expect(try matching("sondre asen") == [], "ø is a letter of its own, not o with a diacritic")
+        #expect(try matching("søndre asen") == ["S5"])
         #expect(try matching("gare du n") == ["S3"])
         #expect(try matching("gdn") == ["S3"], "codes are searched")
         #expect(try matching("hauptbahn") == ["S2"], "descriptions are searched")

@@ -86,7 +86,8 @@ struct QueryIndexCheck {
         let slack = 1e-4
         let expected = "(\(spatial.contentQuery(table: table.name, rowID: table.rowID)))"
         let query = """
-            SELECT count(*) FROM \(expected) AS e(id, min_lat, max_lat, min_lon, max_lon)
+            WITH e(id, min_lat, max_lat, min_lon, max_lon) AS \(expected)
+            SELECT count(*) FROM e
               LEFT JOIN \(quoted(spatial.name)) AS r ON r.id = e.id
              WHERE r.id IS NULL OR r.min_lat > e.min_lat OR r.max_lat < e.max_lat OR r.min_lon > e.min_lon OR r.max_lon < e.max_lon
                 OR e.min_lat - r.min_lat > \(slack) OR r.max_lat - e.max_lat > \(slack) OR e.min_lon - r.min_lon > \(slack) OR r.max_lon - e.max_lon > \(slack)

@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedTestSupport
 
 /// The SQL of Documentation/querying.md, read from the guide itself (so the guide cannot
 /// drift from what is tested): each ```sql block starts with `-- name: ...`.
