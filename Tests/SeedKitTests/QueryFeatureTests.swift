@@ -40,7 +40,7 @@ struct QueryFeatureTests {
         #expect(schemaError(fill)?.message.contains("a filled table reads no input; remove 'file'") == true)
         let badSQL = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: SELECT nope FROM a }\n")
         #expect(badSQL?.description.hasPrefix("places.yaml:8:11: schema error: table 'f': 'fill': 'sql' is not a valid query over the schema's tables: no such column: nope") == true, "\(String(describing: badSQL))")
-        let wrongCount = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: SELECT b, b FROM a }\n")
+        let wrongCount = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: \"SELECT b, b FROM a\" }\n")
         #expect(wrongCount?.message.contains("'sql' gives 2 column(s), the table stores 1 (c)") == true, "\(String(describing: wrongCount))")
         #expect(schemaError(Self.schema("search: { columns: [name] }\nspatial: { lat: lat, lon: lon }")) == nil)
     }
