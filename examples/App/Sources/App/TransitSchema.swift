@@ -11,7 +11,7 @@ public enum TransitSchema {
     /// `PRAGMA user_version` of every seed built from this schema.
     public static let schemaVersion = 2
     /// SHA-256 of the schema file the code was generated from.
-    public static let schemaSHA256 = "e3ddd2144427a22b227ced94f14ed442a46f25f9a378b9c236754f81b14230dc"
+    public static let schemaSHA256 = "3aab7f8e1fb13c94e753f501e723ac4d97ecddcfcb8024b8d7d7c7f80940c444"
     /// Every table, in load order (a table after the tables it references).
     public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "service_dates", "trips", "shapes", "frequencies", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
 
@@ -156,18 +156,18 @@ public enum TransitSchema {
     public enum ServiceDates {
         public static let table = "service_dates"
         /// Every column, in storage order.
-        public static let columns: [String] = ["service_id", "date"]
+        public static let columns: [String] = ["date", "service_id"]
         /// The natural key (unique; references from other tables are resolved against it).
         public static let key: [String] = ["date", "service_id"]
         /// The primary key: the row id, or the natural key of a `WITHOUT ROWID` table.
         public static let primaryKey: [String] = ["date", "service_id"]
         /// Every column's description, in storage order.
-        public static let allColumns: [ColumnInfo] = [Columns.serviceID, Columns.date]
+        public static let allColumns: [ColumnInfo] = [Columns.date, Columns.serviceID]
 
         /// The columns: name, types, nullability, reference.
         public enum Columns {
-            public static let serviceID = ColumnInfo(name: "service_id", sqlType: "TEXT", swiftType: "String", schemaType: "text", isNullable: false, references: nil)
             public static let date = ColumnInfo(name: "date", sqlType: "TEXT", swiftType: "String", schemaType: "date", isNullable: false, references: nil)
+            public static let serviceID = ColumnInfo(name: "service_id", sqlType: "TEXT", swiftType: "String", schemaType: "text", isNullable: false, references: nil)
         }
     }
 
@@ -1101,12 +1101,12 @@ extension TransitSchema.ServiceDates {
         public static let databaseTableName = "service_dates"
         public typealias Columns = TransitSchema.ServiceDates.Columns
 
-        public var serviceID: String
         public var date: String
+        public var serviceID: String
 
         private enum CodingKeys: String, CodingKey {
-            case serviceID = "service_id"
             case date = "date"
+            case serviceID = "service_id"
         }
     }
 }
