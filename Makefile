@@ -9,7 +9,7 @@ BENCH_APT_PACKAGES := osmium-tool libxml2-utils
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
-	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 30 s"
+	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 15 s"
 	@echo "make app      build and run the sample app (examples/App) with the bundled feed"
 	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 600) with AddressSanitizer"
 	@echo "make bench    compare seedgen with the sqlite3 shell, osmium and xmllint on the same inputs"
@@ -51,7 +51,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/sample-app.sh
 	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh
-	FUZZ_SECONDS=$${FUZZ_SECONDS:-30} SWIFT=$(SWIFT) scripts/fuzz.sh
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-15} SWIFT=$(SWIFT) scripts/fuzz.sh
 
 # The sample app (examples/App) with a seed built from the bundled feed; see scripts/sample-app.sh.
 app: build
