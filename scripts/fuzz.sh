@@ -40,7 +40,7 @@ for target in "${TARGETS[@]}"; do
   # time the target's fixed public key is decoded (once per process, not per input), which
   # LeakSanitizer reports at exit; leak checking stays on for every other target.
   leaks=1; [ "$target" = index ] && leaks=0
-  if SEEDFUZZ_TARGET=$target "$BIN" -detect_leaks=$leaks -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 \
+  if SEEDFUZZ_TARGET=$target ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=$leaks" "$BIN" -detect_leaks=$leaks -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 \
        -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix=.build-fuzz/crashes/"$target"- "$work" "Tests/Fuzz/$target" >"$log" 2>&1; then
     runs=$(awk '/^stat::number_of_executed_units/ {print $2}' "$log")
