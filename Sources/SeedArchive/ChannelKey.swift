@@ -52,7 +52,9 @@ public struct ChannelSigningKey: Sendable {
 
 /// The public half of a ``ChannelSigningKey``: checks `index.json.sig`.
 public struct ChannelPublicKey: Sendable, Equatable {
-    private let raw: Data
+    /// The 32 key bytes. An array, not `Data`: LeakSanitizer cannot follow `Data`'s packed
+    /// representation and reported a key held in a static as leaked.
+    private let raw: [UInt8]
 
     /// The key as `seedgen keygen` prints it (32 bytes in base64).
     /// - Throws: ``ChannelError`` when it is not 32 bytes of base64.
@@ -62,7 +64,7 @@ public struct ChannelPublicKey: Sendable, Equatable {
         else {
             throw ChannelError(source: "<public key>", message: "not an Ed25519 public key: expected 32 bytes in base64, as seedgen keygen prints it")
         }
-        self.raw = raw
+        self.raw = Array(raw)
     }
 
     /// True when `signatureFile` (the content of `index.json.sig`) is this key's signature of
