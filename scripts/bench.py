@@ -815,6 +815,104 @@ def run_delta_job(bench):
     bench.targets.extend(lines)
 
 
+# Targets of issue 20.
+MAX_DEPARTURES_MS = 5.0       # the guide's departures query on the 3M seed (median)
+MAX_QUERY_BUILD_RATIO = 1.10  # building 3M with the query indexes vs the baseline seedgen
+
+
+def guide_queries():
+    """The ```sql blocks of Documentation/querying.md by name (as QueryingGuideTests reads them)."""
+    with open(os.path.join(ROOT, "Documentation", "querying.md"), encoding="utf-8") as f:
+        text = f.read()
+    queries = {}
+    for block in text.split("```sql\n")[1:]:
+        sql = block.split("\n```")[0]
+        if sql.startswith("-- ") and ":" in sql:
+            queries[sql[3:sql.index(":")]] = sql
+    return queries
+
+
+def run_queries_job(bench):
+    """Issue 20: the 3M feed built with SEEDGEN and, side by side in alternating order, with
+    the baseline binary BENCH_BASELINE_SEEDGEN (a build of main before the query indexes);
+    then the guide's departures query at the busiest stop of the 3M seed, a two-hour window
+    on its busiest weekday, timed in-process (Python's sqlite3, the system SQLite), and what
+    the search and spatial indexes and service_dates add to the seed."""
+    import sqlite3
+    args = bench.args
+    n = parse_size(args.sizes.split(",")[0]) if args.sizes else 3_000_000
+    label = f"gtfs-{size_label(n)}"
+    feed = os.path.join(WORK, label)
+    try:
+        generate_cached("gtfs", feed, ["--stop-times", str(n), "--out", feed, "--seed", str(args.seed)],
+                        os.path.join(ROOT, "scripts", "generate_gtfs.py"))
+    except CommandFailed as e:
+        bench.failures.append(e)
+        return
+    baseline = os.environ.get("BENCH_BASELINE_SEEDGEN", "")
+    seed = os.path.join(WORK, label + ".queries.sqlite")
+    runs = {"seedgen": [], "baseline": []}
+    global SEEDGEN
+    current = SEEDGEN
+    try:
+        for rep in range(max(args.reps, 2)):
+            order = ["seedgen", "baseline"] if rep % 2 == 0 else ["baseline", "seedgen"]
+            for tool in order:
+                if tool == "baseline" and not os.access(baseline, os.X_OK):
+                    continue
+                SEEDGEN = current if tool == "seedgen" else baseline
+                out = seed if tool == "seedgen" else os.path.join(WORK, label + ".baseline.sqlite")
+                m = run_seedgen([feed], out, f"{label} ({tool})", n, "rows/s")
+                runs[tool].append(m)
+                print(f"bench:   {tool:8} run {rep + 1}: {m.wall:.2f} s wall, {m.cpu:.2f} s CPU, {m.rss_mb:.1f} MB peak RSS", flush=True)
+    except CommandFailed as e:
+        print(f"bench:   queries job FAILED: {e.what}\n{e.detail}", flush=True)
+        bench.failures.append(e)
+        return
+    finally:
+        SEEDGEN = current
+    new = best(runs["seedgen"])
+    bench.measurements.append(new)
+    if runs["baseline"]:
+        old = best(runs["baseline"])
+        old.tool = "seedgen (baseline)"
+        bench.measurements.append(old)
+        ratio = new.wall / old.wall
+        bench.targets.append(f"{'PASS' if ratio <= MAX_QUERY_BUILD_RATIO else 'MISS'}  {label} build with the query indexes "
+                             f"<= {MAX_QUERY_BUILD_RATIO:.2f}x the baseline: {ratio:.3f}x ({new.wall:.2f} s vs {old.wall:.2f} s, "
+                             f"CPU {new.cpu:.2f} vs {old.cpu:.2f} s, best of {len(runs['seedgen'])}; "
+                             f"size {new.output_mb:.1f} vs {old.output_mb:.1f} MB)")
+    else:
+        bench.not_measured("build vs the baseline", "set BENCH_BASELINE_SEEDGEN to a seedgen built from main before issue 20")
+
+    db = sqlite3.connect(f"file:{seed}?mode=ro", uri=True)
+    stop, = db.execute("SELECT stop_ref FROM stop_times GROUP BY stop_ref ORDER BY count(*) DESC, stop_ref LIMIT 1").fetchone()
+    date, = db.execute("SELECT date FROM service_dates WHERE strftime('%w', date) BETWEEN '1' AND '5' "
+                       "GROUP BY date ORDER BY count(*) DESC, date LIMIT 1").fetchone()
+    sql = guide_queries()["departures"]
+    times, count = [], 0
+    for window in range(0, 24, 2):
+        parameters = {"stop": stop, "date": date, "from": window * 3600, "to": (window + 2) * 3600}
+        for _ in range(20):
+            started = time.perf_counter()
+            rows = db.execute(sql, parameters).fetchall()
+            times.append((time.perf_counter() - started) * 1000)
+        if window == 8:
+            count = len(rows)
+    times.sort()
+    median, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
+    bench.targets.append(f"{'PASS' if median <= MAX_DEPARTURES_MS else 'MISS'}  departures query on the {label} seed "
+                         f"<= {MAX_DEPARTURES_MS:g} ms: median {median:.2f} ms, p95 {p95:.2f} ms, max {times[-1]:.2f} ms "
+                         f"(busiest stop, 12 two-hour windows x 20 on {date}; {count} departures 08-10h)")
+    report = json.loads(subprocess.run([current, "inspect", seed, "--json"], capture_output=True, text=True, check=True).stdout)
+    size = report.get("size") or os.path.getsize(seed)
+    parts = [(i["name"], i.get("bytes") or 0) for i in report.get("queryIndexes", [])]
+    parts += [(t["name"], t.get("bytes") or 0) for t in report.get("tableDetails", []) if t["name"] == "service_dates"]
+    total = sum(b for _, b in parts)
+    bench.ratio_lines.append(f"{label} query indexes: " + ", ".join(f"{name} {b / MB:.2f} MB" for name, b in parts)
+                             + f"; total {total / MB:.2f} MB = {total / size:.1%} of the {size / MB:.1f} MB seed")
+
+
 # The jobs `--jobs` chooses from, in the order they run; another job is one more entry.
 JOBS = {
     "gtfs": run_gtfs_job,
@@ -823,6 +921,7 @@ JOBS = {
     "netex": run_netex_job,
     "install": run_install_job,
     "delta": run_delta_job,
+    "queries": run_queries_job,
 }
 JOB_ALIASES = {"xml": "topsongs"}
 

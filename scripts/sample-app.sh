@@ -31,6 +31,7 @@ expect "$first" "^installed seed-version="
 expect "$second" "^up-to-date seed-version="
 for run in "$first" "$second"; do
   expect "$run" "departures, first at"
+  expect "$run" "stops match '"
   expect "$run" "favourites: "
   expect "$run" "the attached seed is read-only"
 done

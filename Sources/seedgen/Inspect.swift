@@ -19,7 +19,8 @@ extension SeedGen {
                 manifest), size (bytes of the uncompressed seed), pageSize, pageCount, \
                 freelistCount, journalMode (delete or wal), applicationId, tableDetails \
                 [{name, rows, bytes, columns: [{name, type, notNull, primaryKey, references}]}], \
-                indexes [{name, table, unique, columns, bytes}], inputs [{name, sha256, bytes, rows, rejected}], \
+                indexes [{name, table, unique, columns, bytes}], queryIndexes [{name, kind (search \
+                or spatial), table, rows, bytes}], inputs [{name, sha256, bytes, rows, rejected}], \
                 gzip {size, sha256, comment}, manifest (the manifest beside the seed). Fields that \
                 do not apply are left out.
 
@@ -85,6 +86,11 @@ extension SeedGen {
                     if let bytes = index.bytes { line += "  \(Format.bytes(bytes))" }
                     lines.append(line)
                 }
+            }
+            if let indexes = report.queryIndexes {
+                lines.append("")
+                lines.append("search and spatial indexes")
+                lines += SummaryText.costLines(indexes, seedBytes: report.size)
             }
             if let inputs = report.inputs, !inputs.isEmpty {
                 lines.append("")

@@ -23,10 +23,40 @@ struct SummaryText {
             if stats.unresolved > 0 { line += ", \(Format.count(stats.unresolved)) unresolved" }
             lines.append(line)
         }
+        if !summary.queryIndexes.isEmpty {
+            lines.append("  search and spatial indexes, filled tables:")
+            lines += Self.costLines(summary.queryIndexes, seedBytes: summary.outputBytes).map { "  " + $0 }
+        }
         let rate = summary.seconds > 0 ? Int(Double(summary.totalRows) / summary.seconds) : 0
         lines.append("\(summary.tables.count) tables, \(Format.count(summary.totalRows)) rows, \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), "
                      + "\(Format.bytes(summary.outputBytes)), \(String(format: "%.2f", summary.seconds)) s (\(Format.count(rate)) rows/s)")
         return lines.joined(separator: "\n")
+    }
+}
+
+extension SummaryText {
+    /// One line per index (or filled table): kind, name, table, rows, bytes and share of the
+    /// seed; then their total when there are several.
+    static func costLines(_ costs: [QueryIndexCost], seedBytes: Int64?) -> [String] {
+        func share(_ bytes: Int64) -> String {
+            guard let seedBytes, seedBytes > 0 else { return "" }
+            return String(format: " (%.1f %%)", Double(bytes) * 100 / Double(seedBytes))
+        }
+        let width = costs.map(\.name.count).max() ?? 0
+        var lines = costs.map { cost in
+            var line = "  " + cost.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + cost.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            if let table = cost.table, table != cost.name { line += "  on \(table)" }
+            line += "  " + Format.count(Int(cost.rows)) + (cost.kind == .spatial ? " boxes" : " rows")
+            if let leftOut = cost.leftOut, leftOut > 0 { line += " (\(Format.count(Int(leftOut))) rows without coordinates left out)" }
+            if let bytes = cost.bytes { line += ", " + Format.bytes(bytes) + share(bytes) }
+            return line
+        }
+        let sizes = costs.compactMap(\.bytes)
+        if costs.count > 1 && sizes.count == costs.count {
+            let total = sizes.reduce(0, +)
+            lines.append("  total   \(Format.bytes(total))\(share(total))")
+        }
+        return lines
     }
 }
 

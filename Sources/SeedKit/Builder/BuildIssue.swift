@@ -43,10 +43,13 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// Built-in schemas: objects (elements with an `id`) of a type no table reads.
         case unreadObjects = "objects not read"
 
+        /// A row of a `fill:` table's `warnings` query (a calendar cut short, say).
+        case filledTable = "filled table"
+
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects: return false
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .filledTable: return false
             default: return true
             }
         }

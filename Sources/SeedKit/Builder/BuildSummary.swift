@@ -18,6 +18,8 @@ public struct BuildSummary: Sendable {
     public var warningReport: String
     public var outputBytes: Int64
     public var seconds: Double
+    /// What each search and spatial index and each filled table (`service_dates`) adds.
+    public var queryIndexes: [QueryIndexCost] = []
 
     public var totalRows: Int { tables.reduce(0) { $0 + $1.rows } }
 }

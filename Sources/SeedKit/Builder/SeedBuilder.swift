@@ -118,6 +118,9 @@ public struct SeedBuilder {
         let connection = database.connection!
         try fillComputedColumns(schema: schema, connection: connection)
         rows = try addDerivedRows(schema: schema, connection: connection, rows: rows)
+        let queryIndexes = QueryIndexes(tables: schema.loadOrder, connection: connection)
+        let filled = try queryIndexes.fillTables(issues: issues)
+        rows = rows.map { (name: $0.name, rows: filled[$0.name] ?? $0.rows) }
         let readFiles = Set(records.map(\.name))
         // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
         // points): a table or column one export leaves empty is not a mapping mistake.
@@ -147,16 +150,20 @@ public struct SeedBuilder {
             }
         }
         timer.mark("indexes")
+        progress?.phase("search and spatial indexes")
+        var costs = try queryIndexes.filledCosts() + queryIndexes.build() // after StableIDs: the final ids
+        timer.mark("search and spatial indexes")
         let seedVersion = options.seedVersion ?? Self.defaultSeedVersion(schema: schema, inputs: records, previous: previous?.identity.seedVersion)
         try database.writeMetadata(schema: schema, seedVersion: seedVersion, inputs: records, extra: previousMetadata)
         try database.complete(timer: timer) { progress?.phase($0) }
 
+        costs = QueryIndexes.measure(costs, seed: options.output)
         var size = stat()
         stat(options.output, &size)
         return BuildSummary(output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
                             seedVersion: seedVersion, tables: rows, inputs: records, references: context.referenceStatistics,
                             filtered: filtered, rejected: rejected, warnings: issues.warningCount, warningReport: issues.report(errors: false),
-                            outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds)
+                            outputBytes: Int64(size.st_size), seconds: (ContinuousClock.now - clock).seconds, queryIndexes: costs)
     }
 
     /// Evaluates the `expression` columns once every row (and reference) is in place.

@@ -23,6 +23,8 @@ extension Schema {
         for table in tables {
             try validate(table, file: file)
         }
+        try validateDerivedNames(file: file)
+        try validateFills(file: file)
         let order = loadOrder.map(\.name)
         for table in tables {
             let position = order.firstIndex(of: table.name)!
@@ -38,7 +40,7 @@ extension Schema {
         func fail(_ message: String) -> SchemaError { SchemaError(file: file, message: "table '\(table.name)': \(message)") }
         switch format {
         case .csv:
-            if table.file == nil { throw fail("needs 'file'") }
+            if table.file == nil && table.fill == nil { throw fail("needs 'file'") }
             if table.element != nil || table.parent != nil || !table.filter.isEmpty || table.list != nil {
                 throw fail("'element', 'parent', 'filter' and 'list' are for XML schemas (format: xml)")
             }
@@ -90,6 +92,7 @@ extension Schema {
         }
         for reference in table.references { try claim(reference.column, "reference column") }
         try validateComputedColumns(table, file: file)
+        try validateQueryFeatures(table, file: file)
         if let parent = table.parent {
             try claim(parent.column, "parent column")
             guard self.table(named: parent.table) != nil else { throw fail("parent table '\(parent.table)' is not declared") }

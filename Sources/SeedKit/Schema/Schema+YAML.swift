@@ -65,8 +65,8 @@ extension Schema {
             // The codeless convention: a table's records are the elements named like it,
             // except tables filled by find-or-create or from a list.
             let created = Set(tables.flatMap { $0.references.filter(\.create).map(\.to) })
-            for index in tables.indices where tables[index].element == nil && tables[index].list == nil && tables[index].derivedRows == nil
-            && !created.contains(tables[index].name) {
+            for index in tables.indices where tables[index].element == nil && tables[index].list == nil
+                && tables[index].derivedRows == nil && tables[index].fill == nil && !created.contains(tables[index].name) {
                 tables[index].element = tables[index].name
             }
         }
@@ -86,7 +86,12 @@ extension Table {
         let name = try object.requiredString("name", in: "a table")
         let what = "table '\(name)'"
         var table = Table(name: name, columns: [])
-        table.file = try object.string("file") ?? (format == .csv ? "\(name).txt" : nil)
+        if var fill = try object.object("fill", what: "the fill of \(what)") {
+            table.fill = TableFill(sql: try fill.requiredString("sql", in: "'fill' of \(what)"), warnings: try fill.string("warnings"))
+            try fill.rejectUnknownKeys(in: "'fill' of \(what)")
+        }
+        // A filled table reads no input.
+        table.file = try object.string("file") ?? (format == .csv && table.fill == nil ? "\(name).txt" : nil)
         table.optional = try object.bool("optional") ?? false
         table.element = try object.strings("element")?.joined(separator: Table.elementSeparator)
         table.rowID = try object.string("rowID") ?? "id"
@@ -129,6 +134,27 @@ extension Table {
                               columns: columns, unique: try item.bool("unique") ?? false)
             try item.rejectUnknownKeys(in: "an index of \(what)")
             table.indexes.append(index)
+        }
+        if var search = try object.object("search", what: "the search index of \(what)") {
+            guard let columns = try search.strings("columns"), !columns.isEmpty else { throw search.error("'search' of \(what) needs 'columns'") }
+            var prefix: [Int] = []
+            if let texts = try search.strings("prefix") {
+                for text in texts {
+                    guard let length = Int(text), (1...SearchIndex.maximumPrefix).contains(length) else {
+                        throw search.error("'search' of \(what): 'prefix' lists lengths from 1 to \(SearchIndex.maximumPrefix), not '\(text)'", at: search.peek("prefix"))
+                    }
+                    prefix.append(length)
+                }
+            }
+            table.search = SearchIndex(name: try search.string("name") ?? name + "_search", columns: columns, prefix: prefix)
+            try search.rejectUnknownKeys(in: "'search' of \(what)")
+        }
+        if var spatial = try object.object("spatial", what: "the spatial index of \(what)") {
+            table.spatial = SpatialIndex(name: try spatial.string("name") ?? name + "_rtree",
+                                         lat: try spatial.requiredString("lat", in: "'spatial' of \(what)"),
+                                         lon: try spatial.requiredString("lon", in: "'spatial' of \(what)"),
+                                         groupBy: try spatial.string("groupBy"))
+            try spatial.rejectUnknownKeys(in: "'spatial' of \(what)")
         }
         for var item in try object.objects("filter", what: "a filter of \(what)") {
             table.filter.append(try Condition.parse(&item, table: name))

@@ -18,6 +18,8 @@ public struct SchemaPlaces: Sendable, Equatable {
     public var elements: [String: Place] = [:]
     /// Each column's entry, by `table.column`.
     public var columns: [String: Place] = [:]
+    /// Each table's `search`, `spatial` and `fill` entries, by `table.key` (`stops.search`).
+    public var features: [String: Place] = [:]
 
     public init() {}
 
@@ -35,6 +37,9 @@ extension SchemaPlaces {
         func place(_ node: Node?) -> Place? { node?.mark.map { Place(line: $0.line, column: $0.column) } }
         tables[table.name] = place(object.node)
         if let element = object.peek("element") { elements[table.name] = place(element) }
+        for key in ["search", "spatial", "fill"] {
+            if let node = object.peek(key) { features[table.name + "." + key] = place(node) }
+        }
         if case .sequence(let columns)? = object.peek("columns") {
             for (column, node) in zip(table.columns, columns) { self.columns[table.name + "." + column.name] = place(node) }
         }

@@ -57,6 +57,12 @@ public struct Table: Sendable, Equatable {
     /// columns (or its parent column). NeTEx: the dates of a `UicOperatingPeriod`'s valid-day
     /// bits.
     public var derivedRows: String?
+    /// A full-text index over some of the text columns (`search:`), built after loading.
+    public var search: SearchIndex?
+    /// A spatial index over the coordinates (`spatial:`), built after loading.
+    public var spatial: SpatialIndex?
+    /// Rows computed by SQL after loading instead of read from an input (`fill:`).
+    public var fill: TableFill?
 
     public init(name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
                 parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], withoutRowID: Bool = false, columns: [Column],

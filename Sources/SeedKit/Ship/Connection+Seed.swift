@@ -1,15 +1,34 @@
+import Foundation
 import SeedSQLite
 
 /// Reading what a seed holds, with SQL only (nothing is loaded that a big seed would not fit).
 extension Connection {
-    /// The data tables, in creation order: every table but SQLite's own (`sqlite_*`) and
-    /// seedgen's bookkeeping (`seedgen_*`).
+    /// The data tables, in creation order: every table but SQLite's own (`sqlite_*`),
+    /// seedgen's bookkeeping (`seedgen_*`) and the search and spatial indexes (virtual tables
+    /// and their shadow tables: see `searchAndSpatialIndexes`).
     func seedTables(schema: String = "main") throws(SQLiteError) -> [String] {
         try rows("""
             SELECT name FROM "\(schema)".sqlite_schema WHERE type = 'table'
               AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'seedgen\\_%' ESCAPE '\\'
+              AND name NOT IN (SELECT name FROM pragma_table_list WHERE schema = ?1 AND type IN ('virtual', 'shadow'))
             ORDER BY rowid
-            """).compactMap { $0.first?.text }
+            """, [.text(schema)]).compactMap { $0.first?.text }
+    }
+
+    /// The search (FTS5) and spatial (R*Tree) indexes, in creation order: name, kind and the
+    /// table they index (FTS5's `content=` table; for an R*Tree, the table its name is made
+    /// from, `<table>_rtree`, when there is one).
+    func searchAndSpatialIndexes() throws(SQLiteError) -> [(name: String, kind: QueryIndexCost.Kind, table: String?)] {
+        try rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY rowid").compactMap { row in
+            guard let name = row[0].text, let sql = row[1].text else { return nil }
+            if sql.range(of: "USING fts5(", options: .caseInsensitive) != nil {
+                return (name, .search, QueryIndexCheck.option("content", in: sql))
+            }
+            if sql.range(of: "USING rtree(", options: .caseInsensitive) != nil {
+                return (name, .spatial, name.hasSuffix("_rtree") ? String(name.dropLast(6)) : nil)
+            }
+            return nil
+        }
     }
 
     /// The number of rows of each data table.

@@ -73,6 +73,12 @@ public enum SeedInspector {
             indexes.append(SeedReport.IndexInfo(name: name, table: table, unique: unique, columns: columns, bytes: bytes?[name]))
         }
         report.indexes = indexes
+        let queryIndexes = try connection.searchAndSpatialIndexes().map { index throws(SQLiteError) in
+            QueryIndexCost(name: index.name, table: index.table, kind: index.kind,
+                           rows: try connection.scalar("SELECT count(*) FROM \(quoted(index.name))")?.integer ?? 0,
+                           bytes: bytes == nil ? nil : QueryIndexSizes.bytes(of: index.name, in: connection))
+        }
+        if !queryIndexes.isEmpty { report.queryIndexes = queryIndexes }
 
         if try connection.hasTable("seedgen_inputs") {
             let hasRejected = try connection.scalar("SELECT count(*) FROM pragma_table_info('seedgen_inputs') WHERE name = 'rejected'")?.integer == 1

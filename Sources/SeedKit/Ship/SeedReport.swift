@@ -78,6 +78,8 @@ public struct SeedReport: Codable, Equatable, Sendable {
     public var tables: [String: Int64]
     public var tableDetails: [TableInfo]?
     public var indexes: [IndexInfo]?
+    /// The search (FTS5) and spatial (R*Tree) indexes, with their rows and bytes.
+    public var queryIndexes: [QueryIndexCost]?
     public var inputs: [InputInfo]?
     public var gzip: GzipInfo?
     public var manifest: SeedManifest?

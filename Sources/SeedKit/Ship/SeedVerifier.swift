@@ -56,6 +56,11 @@ public struct SeedVerifier {
         if let schema {
             checks.append(run({ try self.schemaTables(schema, $0) }, connection))
         }
+        do {
+            if let check = try QueryIndexCheck(connection: connection, path: databasePath, schema: schema).run() { checks.append(check) }
+        } catch {
+            checks.append(SeedCheck(name: QueryIndexCheck.name, passed: false, detail: "\(error)"))
+        }
         checks += manifestChecks(seed, connection)
         return checks
     }

@@ -35,6 +35,13 @@ struct SampleApp {
             let routes = try Trips.Record.including(required: Trips.Record.route).fetchCount(db)
             return (stop, departures, routes)
         }
+        // The search and spatial indexes: a name typed so far, the stops nearest to a point.
+        let (matching, nearest) = try seed.read { db in
+            let prefix = String((stop.stopName ?? "").prefix(4))
+            return (try Stops.Record.matching(prefix).fetchAll(db),
+                    try Stops.Record.near(lat: stop.stopLat ?? 0, lon: stop.stopLon ?? 0, limit: 3).fetchAll(db))
+        }
+        print("\(matching.count) stops match '\(String((stop.stopName ?? "").prefix(4)))'; nearest to \(stop.stopID): \(nearest.map(\.stopID).joined(separator: ", "))")
         print("stop \(stop.stopID) \(stop.stopName ?? ""): \(departures.count) departures, first at \(departures.first.map { clock($0.stopTime.departureTime) } ?? "-") on trip \(departures.first?.trip.tripID ?? "-")")
         print("\(routes) trips with their route")
 

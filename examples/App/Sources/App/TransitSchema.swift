@@ -2,6 +2,7 @@
 // regenerate with `seedgen schema swift --grdb`.
 
 import GRDB
+import Foundation
 
 /// The seed schema `transit`: pass ``schemaVersion`` to `SeedInstaller` as the expected version.
 public enum TransitSchema {
@@ -10,9 +11,9 @@ public enum TransitSchema {
     /// `PRAGMA user_version` of every seed built from this schema.
     public static let schemaVersion = 2
     /// SHA-256 of the schema file the code was generated from.
-    public static let schemaSHA256 = "c4765c037cafec330ee94e599a17de3b4cacbb7adbc893c4be6c219285efa665"
+    public static let schemaSHA256 = "3aab7f8e1fb13c94e753f501e723ac4d97ecddcfcb8024b8d7d7c7f80940c444"
     /// Every table, in load order (a table after the tables it references).
-    public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "trips", "shapes", "frequencies", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
+    public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "service_dates", "trips", "shapes", "frequencies", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
 
     /// A column of a seed table: how it is stored and how Swift reads it. Interpolated in a
     /// string, it is the column's name.
@@ -151,6 +152,25 @@ public enum TransitSchema {
         }
     }
 
+    /// Table `service_dates`.
+    public enum ServiceDates {
+        public static let table = "service_dates"
+        /// Every column, in storage order.
+        public static let columns: [String] = ["date", "service_id"]
+        /// The natural key (unique; references from other tables are resolved against it).
+        public static let key: [String] = ["date", "service_id"]
+        /// The primary key: the row id, or the natural key of a `WITHOUT ROWID` table.
+        public static let primaryKey: [String] = ["date", "service_id"]
+        /// Every column's description, in storage order.
+        public static let allColumns: [ColumnInfo] = [Columns.date, Columns.serviceID]
+
+        /// The columns: name, types, nullability, reference.
+        public enum Columns {
+            public static let date = ColumnInfo(name: "date", sqlType: "TEXT", swiftType: "String", schemaType: "date", isNullable: false, references: nil)
+            public static let serviceID = ColumnInfo(name: "service_id", sqlType: "TEXT", swiftType: "String", schemaType: "text", isNullable: false, references: nil)
+        }
+    }
+
     /// Table `trips`.
     public enum Trips {
         public static let table = "trips"
@@ -206,6 +226,8 @@ public enum TransitSchema {
             public static let shapeDistTraveled = ColumnInfo(name: "shape_dist_traveled", sqlType: "REAL", swiftType: "Double", schemaType: "real", isNullable: true, references: nil)
             public static let extras = ColumnInfo(name: "extras", sqlType: "TEXT", swiftType: "String", schemaType: "text", isNullable: true, references: nil)
         }
+        /// The R*Tree of `shape_pt_lat`, `shape_pt_lon`, one box per `shape_id` (id, min_lat, max_lat, min_lon, max_lon).
+        public static let spatialIndex = "shapes_rtree"
     }
 
     /// Table `frequencies`.
@@ -586,6 +608,10 @@ public enum TransitSchema {
             public static let stopAccess = ColumnInfo(name: "stop_access", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: true, references: nil)
             public static let extras = ColumnInfo(name: "extras", sqlType: "TEXT", swiftType: "String", schemaType: "text", isNullable: true, references: nil)
         }
+        /// The FTS5 index of `stop_name`, `stop_code`, `stop_desc` (rowid = `id`).
+        public static let searchIndex = "stops_search"
+        /// The R*Tree of `stop_lat`, `stop_lon` (id, min_lat, max_lat, min_lon, max_lon).
+        public static let spatialIndex = "stops_rtree"
     }
 
     /// Table `transfers`.
@@ -1069,6 +1095,22 @@ extension TransitSchema.CalendarDates {
     }
 }
 
+extension TransitSchema.ServiceDates {
+    /// A row of `service_dates`, read with GRDB (`try Record.fetchAll(db)`).
+    public struct Record: Codable, Sendable, Hashable, FetchableRecord, TableRecord {
+        public static let databaseTableName = "service_dates"
+        public typealias Columns = TransitSchema.ServiceDates.Columns
+
+        public var date: String
+        public var serviceID: String
+
+        private enum CodingKeys: String, CodingKey {
+            case date = "date"
+            case serviceID = "service_id"
+        }
+    }
+}
+
 extension TransitSchema.Trips {
     /// A row of `trips`, read with GRDB (`try Record.fetchAll(db)`).
     public struct Record: Codable, Sendable, Hashable, FetchableRecord, TableRecord {
@@ -1153,6 +1195,11 @@ extension TransitSchema.Shapes {
             case shapePtSequence = "shape_pt_sequence"
             case shapeDistTraveled = "shape_dist_traveled"
             case extras = "extras"
+        }
+
+        /// The rows of every `shape_id` whose extent meets the box (R*Tree `shapes_rtree`), by group.
+        public static func groupsIntersecting(minLat: Double, maxLat: Double, minLon: Double, maxLon: Double) -> SQLRequest<Record> {
+            SQLRequest(sql: "SELECT \"shapes\".* FROM \"shapes\" WHERE \"shape_id\" IN (SELECT g.\"shape_id\" FROM \"shapes_rtree\" AS box JOIN \"shapes\" AS g ON g.\"id\" = box.id WHERE box.min_lat <= ?2 AND box.max_lat >= ?1 AND box.min_lon <= ?4 AND box.max_lon >= ?3) ORDER BY \"shape_id\", \"shapes\".\"id\"", arguments: [minLat, maxLat, minLon, maxLon])
         }
     }
 }
@@ -1674,6 +1721,20 @@ extension TransitSchema.Stops {
 
         /// The `stop_times` rows whose `stop_ref` points at this row.
         public static let stopTimes = hasMany(TransitSchema.StopTimes.Record.self, key: "stopTimes", using: ForeignKey(["stop_ref"]))
+
+        /// The rows whose `stop_name`, `stop_code`, `stop_desc` have words starting with `text`, as typed
+        /// (case and accents ignored: `zirm` finds `Žirmūnai`), best match first (FTS5 `stops_search`, bm25).
+        public static func matching(_ text: String, limit: Int = 20) -> SQLRequest<Record> {
+            let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\" *"
+            return SQLRequest(sql: "SELECT \"stops\".* FROM \"stops_search\" JOIN \"stops\" ON \"stops\".\"id\" = \"stops_search\".rowid WHERE \"stops_search\" MATCH ? ORDER BY bm25(\"stops_search\"), \"stops\".\"id\" LIMIT ?", arguments: [phrase, limit])
+        }
+
+        /// The `limit` rows nearest to a point, nearest first (R*Tree `stops_rtree`, then the exact
+        /// equirectangular distance on `stop_lat`, `stop_lon`).
+        public static func near(lat: Double, lon: Double, limit: Int = 10) -> SQLRequest<Record> {
+            let scale = max(cos(lat * .pi / 180), 0.01)
+            return SQLRequest(sql: "WITH RECURSIVE grow(r) AS (SELECT 0.002 UNION ALL SELECT r * 2 FROM grow WHERE r < 360 AND (SELECT count(*) FROM \"stops_rtree\" WHERE min_lat <= ?1 + r AND max_lat >= ?1 - r AND min_lon <= ?2 + r / ?3 AND max_lon >= ?2 - r / ?3) < ?4), reach(r) AS (SELECT max(r) * 1.5 FROM grow) SELECT \"stops\".* FROM reach, \"stops_rtree\" AS box JOIN \"stops\" ON \"stops\".\"id\" = box.id WHERE box.min_lat <= ?1 + reach.r AND box.max_lat >= ?1 - reach.r AND box.min_lon <= ?2 + reach.r / ?3 AND box.max_lon >= ?2 - reach.r / ?3 ORDER BY (\"stops\".\"stop_lat\" - ?1) * (\"stops\".\"stop_lat\" - ?1) + (\"stops\".\"stop_lon\" - ?2) * (\"stops\".\"stop_lon\" - ?2) * ?3 * ?3, \"stops\".\"id\" LIMIT ?4", arguments: [lat, lon, scale, limit])
+        }
     }
 }
 

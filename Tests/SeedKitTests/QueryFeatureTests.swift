@@ -1,0 +1,164 @@
+import Foundation
+import SeedInstaller
+import SeedSQLite
+import SeedTestSupport
+import Testing
+@testable import SeedKit
+
+@Suite("Search and spatial indexes, filled tables")
+struct QueryFeatureTests {
+    /// A one-table CSV schema with the given table keys added.
+    static func schema(_ keys: String, columns: String = "[{ name: code, required: true }, { name: name }, { name: lat, type: real }, { name: lon, type: real }, { name: kind, type: integer }]") -> String {
+        """
+        name: places
+        schemaVersion: 1
+        tables:
+          - name: place
+            key: code
+            columns: \(columns)
+        \(keys.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        """
+    }
+
+    func schemaError(_ text: String) -> SchemaError? {
+        do { _ = try Schema.parse(Array(text.utf8), file: "places.yaml"); return nil } catch { return error }
+    }
+
+    @Test("mistakes in search, spatial and fill are schema errors naming the line")
+    func errors() {
+        let unknown = schemaError(Self.schema("search: { columns: [nmae] }"))
+        #expect(unknown?.description.hasPrefix("places.yaml:7:") == true, "\(String(describing: unknown))")
+        #expect(unknown?.message.contains("'search': column 'nmae' is not a stored column of the table (its columns: id, code, name, lat, lon, kind)") == true)
+        #expect(schemaError(Self.schema("search: { columns: [kind] }"))?.message.contains("column 'kind' is integer; only text columns can be searched") == true)
+        #expect(schemaError(Self.schema("spatial: { lat: name, lon: lon }"))?.message.contains("'lat' column 'name' is text; coordinates must be real (or integer) columns") == true)
+        #expect(schemaError(Self.schema("spatial: { lat: lat }"))?.message.contains("'spatial' of table 'place' needs 'lon'") == true)
+        #expect(schemaError(Self.schema("spatial: { lat: lat, lon: lon, groupBy: shape }"))?.message.contains("'groupBy' column 'shape' is not a stored column") == true)
+        #expect(schemaError(Self.schema("search: { columns: [name], prefx: [2] }"))?.message.contains("unknown key 'prefx'") == true)
+        #expect(schemaError(Self.schema("search: { columns: [name], prefix: [0] }"))?.message.contains("'prefix' lists lengths from 1 to 999, not '0'") == true)
+        #expect(schemaError(Self.schema("search: { columns: [name], name: place }"))?.message.contains("index 'place' needs a table named 'place', but table 'place' has that name") == true)
+        let fill = Self.schema("fill: { sql: SELECT 1 }") .replacingOccurrences(of: "    key: code\n", with: "    key: code\n    file: place.txt\n")
+        #expect(schemaError(fill)?.message.contains("a filled table reads no input; remove 'file'") == true)
+        let badSQL = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: SELECT nope FROM a }\n")
+        #expect(badSQL?.description.hasPrefix("places.yaml:8:11: schema error: table 'f': 'fill': 'sql' is not a valid query over the schema's tables: no such column: nope") == true, "\(String(describing: badSQL))")
+        let wrongCount = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: \"SELECT b, b FROM a\" }\n")
+        #expect(wrongCount?.message.contains("'sql' gives 2 column(s), the table stores 1 (c)") == true, "\(String(describing: wrongCount))")
+        #expect(schemaError(Self.schema("search: { columns: [name] }\nspatial: { lat: lat, lon: lon }")) == nil)
+    }
+
+    @Test("a CSV schema: search and spatial indexes agree with the table; rows without coordinates are left out and counted")
+    func csvIndexes() throws {
+        let folder = TemporaryFolder()
+        folder.write("in/place.txt", "code,name,lat,lon\nA,Žirmūnai,54.7,25.3\nB,Antakalnis,54.71,\nC,Zürich,47.37,8.54\n")
+        let schema = folder.write("places.yaml", Self.schema("search: { columns: [name], prefix: [2] }\nspatial: { lat: lat, lon: lon }"))
+        let output = folder.file("p.sqlite")
+        let summary = try SeedBuilder.build([folder.file("in")], to: output, schema: schema)
+        let costs = Dictionary(uniqueKeysWithValues: summary.queryIndexes.map { ($0.name, $0) })
+        #expect(costs["place_search"]?.rows == 3 && costs["place_search"]?.kind == .search)
+        #expect(costs["place_rtree"]?.rows == 2 && costs["place_rtree"]?.leftOut == 1)
+        #expect((costs["place_search"]?.bytes ?? 0) > 0 && (costs["place_rtree"]?.bytes ?? 0) > 0)
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.rows("SELECT rowid FROM place_search WHERE place_search MATCH 'zirmunai OR zurich' ORDER BY rowid").map(\.[0]) == [.integer(1), .integer(3)])
+        #expect(try db.rows("SELECT id FROM place_rtree ORDER BY id").map(\.[0]) == [.integer(1), .integer(3)])
+        let loaded = try Schema.load(path: schema)
+        let checks = SeedVerifier(schema: loaded).verify(try SeedFile(path: output))
+        #expect(checks.filter { !$0.passed }.isEmpty, "\(checks.filter { !$0.passed })")
+        #expect(checks.contains { $0.name == "search_and_spatial_indexes" && $0.detail.contains("place_search") && $0.detail.contains("place_rtree") })
+        let report = try SeedInspector.report(for: SeedFile(path: output))
+        #expect(report.queryIndexes?.map(\.name) == ["place_search", "place_rtree"])
+        #expect(report.tables.keys.sorted() == ["place"], "shadow tables are not data tables")
+    }
+
+    @Test("the same keys in an XML schema: OSM nodes and their tags")
+    func xmlIndexes() throws {
+        let folder = TemporaryFolder()
+        folder.write("li.osm", """
+            <?xml version="1.0"?>
+            <osm version="0.6">
+              <node id="10" lat="47.14" lon="9.52"><tag k="name" v="Vaduz"/><tag k="name:de" v="Vaduz Städtle"/></node>
+              <node id="11" lat="47.16" lon="9.51"/>
+              <node id="12" lat="47.06" lon="9.50"><tag k="name" v="Balzers"/></node>
+            </osm>
+            """)
+        // The schema reference's example, as written there.
+        let readme = try String(contentsOfFile: Repository.path("Schema/README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```yaml\ntables:\n  - name: node\n"))
+        let example = String(readme[start.upperBound...].prefix { $0 != "`" })
+        let schema = folder.write("osm.yaml", "name: osm-search\nschemaVersion: 1\nformat: xml\ntables:\n  - name: node\n" + example)
+        let output = folder.file("li.sqlite")
+        let summary = try SeedBuilder.build([folder.file("li.osm")], to: output, schema: schema)
+        #expect(summary.queryIndexes.map(\.name) == ["node_rtree", "node_tag_search"])
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.rows("SELECT node.osm_id FROM node_tag_search JOIN node_tag ON node_tag.id = node_tag_search.rowid JOIN node ON node.id = node_ref WHERE node_tag_search MATCH 'stadt*' ").map(\.[0]) == [.integer(10)])
+        #expect(try db.rows("SELECT node.osm_id FROM node_rtree JOIN node USING (id) WHERE min_lat > 47.1 ORDER BY id").map(\.[0]) == [.integer(10), .integer(11)])
+    }
+
+    @Test("groupBy: one box per group, under the group's smallest id")
+    func groupedBoxes() throws {
+        let folder = TemporaryFolder()
+        MinimalFeed.write(into: folder, ["shapes.txt": "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\nB,1.0,2.0,1\nA,5.0,6.0,1\nB,3.0,-4.0,2\nA,7.0,8.0,2\n"])
+        let output = folder.file("s.sqlite")
+        _ = try SeedBuilder.build([folder.file("feed")], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.rows("SELECT id, min_lat, max_lat, min_lon, max_lon FROM shapes_rtree ORDER BY id").map { $0.map(\.double) }
+                == [[1, 1, 3, -4, 2], [2, 5, 7, 6, 8]])
+    }
+
+    @Test("the same feed gives the same bytes, indexes included")
+    func deterministic() throws {
+        let folder = TemporaryFolder()
+        let feed = Repository.path("examples/cairns")
+        _ = try SeedBuilder.build([feed], to: folder.file("a.sqlite"))
+        _ = try SeedBuilder.build([feed], to: folder.file("b.sqlite"))
+        let a = FileManager.default.contents(atPath: folder.file("a.sqlite")), b = FileManager.default.contents(atPath: folder.file("b.sqlite"))
+        #expect(a != nil && a == b)
+        let db = try Connection(path: folder.file("a.sqlite"), mode: .readOnly)
+        #expect(try db.int("SELECT count(*) FROM stops_rtree") > 0 && (try db.int("SELECT count(*) FROM shapes_rtree")) > 0)
+    }
+
+    @Test("--previous: renumbered ids are indexed, and a delta reproduces the new seed byte for byte")
+    func previousAndDelta() throws {
+        let folder = TemporaryFolder()
+        MinimalFeed.write(into: folder)
+        let old = folder.file("old.sqlite"), new = folder.file("new.sqlite")
+        _ = try SeedBuilder.build([folder.file("feed")], to: old)
+        // S0 comes first in the file now: with --previous, S1 and S2 keep ids 1 and 2 and S0 gets 3.
+        MinimalFeed.write(into: folder, ["stops.txt": "stop_id,stop_name,stop_lat,stop_lon,parent_station\nS0,Zero,52.4,13.3,\nS1,One renamed,52.5,13.4,\nS2,Two,52.7,13.6,\n"])
+        var options = BuildOptions(inputs: [folder.file("feed")], output: new)
+        options.previous = old
+        _ = try SeedBuilder(options: options).build()
+        let db = try Connection(path: new, mode: .readOnly)
+        #expect(try db.int("SELECT id FROM stops WHERE stop_id = 'S0'") == 3)
+        #expect(try db.int("SELECT rowid FROM stops_search WHERE stops_search MATCH 'zero'") == 3)
+        #expect(try db.int("SELECT id FROM stops_rtree WHERE min_lat < 52.45") == 3)
+        let summary = try SeedDeltaWriter().write(old: old, new: new, to: folder.file("d.delta"))
+        #expect(summary.verified)
+        #expect(summary.tables.map(\.name).contains("stops_search_data"))
+        #expect(summary.tables.map(\.name).contains("stops_rtree_node"))
+    }
+
+    @Test("service_dates: calendar_dates only, no calendars at all, and a calendar of two centuries (cut, with a warning)")
+    func serviceDates() throws {
+        let folder = TemporaryFolder()
+        MinimalFeed.write(into: folder, ["calendar.txt": nil,
+                                         "calendar_dates.txt": "service_id,date,exception_type\nWD,20260105,1\nWD,20260104,1\nWD,20260106,2\n"])
+        _ = try SeedBuilder.build([folder.file("feed")], to: folder.file("a.sqlite"))
+        var db = try Connection(path: folder.file("a.sqlite"), mode: .readOnly)
+        #expect(try db.rows("SELECT service_id, date FROM service_dates").map { "\($0[0]) \($0[1])" } == ["WD 2026-01-04", "WD 2026-01-05"])
+
+        let bare = TemporaryFolder()
+        MinimalFeed.write(into: bare, ["calendar.txt": nil])
+        let summary = try SeedBuilder.build([bare.file("feed")], to: folder.file("b.sqlite"))
+        #expect(summary.tables.first { $0.name == "service_dates" }?.rows == 0)
+        db = try Connection(path: folder.file("b.sqlite"), mode: .readOnly)
+        #expect(try db.int("SELECT count(*) FROM service_dates") == 0)
+
+        let long = TemporaryFolder()
+        MinimalFeed.write(into: long, ["calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,0,0,0,0,0,0,19000101,21001231\n",
+                                       ])
+        let cut = try SeedBuilder.build([long.file("feed")], to: folder.file("c.sqlite"))
+        #expect(cut.warningReport.contains("calendar service 'WD' runs from 1900-01-01 to 2100-12-31 (73414 days): service_dates holds its first 3660 days"), "\(cut.warningReport)")
+        db = try Connection(path: folder.file("c.sqlite"), mode: .readOnly)
+        #expect(try db.int("SELECT count(*) FROM service_dates") == 523) // the Mondays of 3,660 days from 1900-01-01, a Monday
+        #expect(try db.text("SELECT max(date) FROM service_dates") == "1910-01-03")
+    }
+}
