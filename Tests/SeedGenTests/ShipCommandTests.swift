@@ -50,10 +50,15 @@ struct ShipCommandTests {
         let db = try Connection(path: cairns.seed, mode: .readOnly)
         let seedVersion = try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'")?.text
         var counts: [String: Int] = [:]
-        for row in try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'seedgen_%'") {
+        // Data tables: the search and spatial indexes (virtual tables and the shadow tables
+        // that hold them) are reported as indexes, one each, not as tables.
+        for row in try db.rows("""
+            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table'
+              AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'seedgen_%'
+            """) {
             counts[row[0].description] = Int(try db.scalar("SELECT count(*) FROM \"\(row[0])\"")?.integer ?? -1)
         }
-        #expect(counts.count == 32)
+        #expect(counts.count == 33) // GTFS's 32 and service_dates
         for path in [cairns.seed, cairns.seed + ".gz", cairns.scratch.file("cairns.sqlite.manifest.json")] {
             let result = try SeedgenTool.run(["inspect", path, "--json"])
             #expect(result.status == 0, "\(result.stderr)")
@@ -67,10 +72,24 @@ struct ShipCommandTests {
         #expect(report["journalMode"] as? String == "delete" && report["pageSize"] as? Int == 4096 && report["freelistCount"] as? Int == 0)
         #expect((report["inputs"] as? [[String: Any]])?.count == 8)
         #expect((report["indexes"] as? [[String: Any]])?.contains { $0["name"] as? String == "stops_key" && $0["unique"] as? Bool == true } == true)
+        let queryIndexes = try #require(report["queryIndexes"] as? [[String: Any]])
+        #expect(queryIndexes.map { [$0["name"] as? String, $0["kind"] as? String, $0["table"] as? String] }
+                == [["shapes_rtree", "spatial", "shapes"], ["stops_search", "search", "stops"], ["stops_rtree", "spatial", "stops"]])
+        #expect(queryIndexes.map { $0["rows"] as? Int } == [
+            Int(try db.scalar("SELECT count(DISTINCT shape_id) FROM shapes")?.integer ?? -1), counts["stops"], counts["stops"],
+        ])
+        // Each index's size is that of all its shadow tables, which dbstat measures one by one.
+        let shadowBytes = try db.scalar("""
+            SELECT sum(pgsize) FROM dbstat WHERE name IN
+              (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE 'stops\\_search\\_%' ESCAPE '\\')
+            """)?.integer
+        #expect(queryIndexes[1]["bytes"] as? Int == shadowBytes.map(Int.init))
+        #expect(queryIndexes.allSatisfy { ($0["bytes"] as? Int ?? 0) > 0 })
 
         let text = try SeedgenTool.run(["inspect", cairns.seed + ".gz"])
         #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=2"))
         #expect(text.stdout.contains("stop_times") && text.stdout.contains("37,790 rows"))
+        #expect(text.stdout.contains("search and spatial indexes") && text.stdout.contains("search  stops_search  on stops  416 rows, "))
         let missing = try SeedgenTool.run(["inspect", "no/such.sqlite"])
         #expect(missing.status != 0 && missing.stderr.contains("no/such.sqlite: no such file"))
     }
@@ -135,9 +154,9 @@ struct ShipCommandTests {
 
         let text = try SeedgenTool.run(["diff", scratch.file("old.sqlite"), scratch.file("new.sqlite"), "--exit-code"])
         #expect(text.status == 1)
-        #expect(text.stdout.contains("2 of 32 tables changed") && text.stdout.contains("changed columns: route_short_name 1, route_type 1"))
+        #expect(text.stdout.contains("2 of 33 tables changed") && text.stdout.contains("changed columns: route_short_name 1, route_type 1"))
         let same = try SeedgenTool.run(["diff", scratch.file("old.sqlite"), scratch.file("old.sqlite"), "--exit-code"])
-        #expect(same.status == 0 && same.stdout.contains("no changes in 32 tables"))
+        #expect(same.status == 0 && same.stdout.contains("no changes in 33 tables"))
     }
 
     @Test("schema sql prints the DDL the build runs")
@@ -146,7 +165,7 @@ struct ShipCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let db = try Connection(path: ":memory:")
         try db.execute(result.stdout)
-        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(32))
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(33)) // with service_dates
         #expect(try SeedgenTool.run(["schema", "sql", "transit"]).stdout == result.stdout, "a built-in schema by name")
     }
 
@@ -166,7 +185,7 @@ struct ShipCommandTests {
         let compiled = try ChildProcess.run(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
         #expect(compiled.status == 0, "\(compiled.stderr)")
         let run = try ChildProcess.run(scratch.file("app"), [], in: scratch.path)
-        #expect(run.stdout == "2 stops stop_ref 32\nINTEGER Int64 false trips id\n")
+        #expect(run.stdout == "2 stops stop_ref 33\nINTEGER Int64 false trips id\n")
     }
 
     @Test("every ship command's --help teaches with an example")
