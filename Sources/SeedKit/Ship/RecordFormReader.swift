@@ -224,7 +224,7 @@ final class RecordFormReader {
             }
             guard offset + local + (local < size ? 4 : 0) <= usable else { throw corrupt(frame.number, "a record runs past the page") }
             let overflow = local < size ? Int(Self.bigEndian32(frame.bytes, offset + local)) : 0
-            var payload = Payload(reader: reader, cursor: self, page: frame.number, local: frame.bytes[offset..<offset + local], overflow: overflow, size: size)
+            var payload = Payload(reader: reader, table: table, page: frame.number, local: frame.bytes[offset..<offset + local], overflow: overflow, size: size)
 
             var position = 0
             let headerSize = try payload.varint(&position)
@@ -244,7 +244,7 @@ final class RecordFormReader {
             var key: [DeltaValue] = []
             for type in serialTypes {
                 guard let length = Self.length(of: type) else { throw corrupt(frame.number, "a record has the reserved column type \(type)") }
-                guard position + length <= size else { throw corrupt(frame.number, "a record's values run past its \(size) bytes") }
+                guard length <= size - position else { throw corrupt(frame.number, "a record's values run past its \(size) bytes") }
                 key.append(Self.value(of: type, try payload.bytes(position, length)))
                 position += length
             }
@@ -258,8 +258,8 @@ final class RecordFormReader {
             return value
         }
 
-        fileprivate func corrupt(_ page: Int, _ what: String) -> ShipError {
-            ShipError(path: reader.path, message: "table '\(table)', page \(page): \(what): the file is damaged")
+        private func corrupt(_ page: Int, _ what: String) -> ShipError {
+            reader.corrupt(table, page, what)
         }
 
         static func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
@@ -300,16 +300,16 @@ final class RecordFormReader {
     /// as asked.
     private struct Payload {
         let reader: RecordFormReader
-        let cursor: Cursor
+        let table: String
         let page: Int
         var bytes: [UInt8]
         var overflow: Int
         let size: Int
         var overflowPagesRead = 0
 
-        init(reader: RecordFormReader, cursor: Cursor, page: Int, local: ArraySlice<UInt8>, overflow: Int, size: Int) {
+        init(reader: RecordFormReader, table: String, page: Int, local: ArraySlice<UInt8>, overflow: Int, size: Int) {
             self.reader = reader
-            self.cursor = cursor
+            self.table = table
             self.page = page
             self.bytes = Array(local)
             self.overflow = overflow
@@ -320,7 +320,7 @@ final class RecordFormReader {
         mutating func load(_ count: Int) throws(ShipError) {
             while bytes.count < min(count, size) {
                 guard overflow >= 1, overflow <= reader.pageCount, overflowPagesRead < reader.pageCount else {
-                    throw cursor.corrupt(page, "a record's overflow chain is broken (page \(overflow))")
+                    throw reader.corrupt(table, page, "a record's overflow chain is broken (page \(overflow))")
                 }
                 let next = try reader.page(overflow)
                 overflowPagesRead += 1
@@ -332,16 +332,21 @@ final class RecordFormReader {
         mutating func varint(_ position: inout Int) throws(ShipError) -> UInt64 {
             try load(position + 9)
             guard let value = RecordFormReader.varint(bytes[...], &position) else {
-                throw cursor.corrupt(page, "a record's header runs past the record")
+                throw reader.corrupt(table, page, "a record's header runs past the record")
             }
             return value
         }
 
         mutating func bytes(_ position: Int, _ length: Int) throws(ShipError) -> [UInt8] {
             try load(position + length)
-            guard position + length <= bytes.count else { throw cursor.corrupt(page, "a record's values run past the record") }
+            guard position + length <= bytes.count else { throw reader.corrupt(table, page, "a record's values run past the record") }
             return Array(bytes[position..<position + length])
         }
+    }
+
+    /// The error for a damaged b-tree: the file, the table and the page.
+    fileprivate func corrupt(_ table: String, _ page: Int, _ what: String) -> ShipError {
+        ShipError(path: path, message: "table '\(table)', page \(page): \(what): the file is damaged")
     }
 
     /// Page `number` (1-based), whole.

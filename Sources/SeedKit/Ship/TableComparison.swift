@@ -126,6 +126,9 @@ struct TableComparison {
             } else if let newColumns, let oldColumns = try forms?.old.columnCount(of: key), oldColumns != newColumns {
                 // The same values in another form: OLD's record is short, NEW's whole.
                 try checkWhole(key, newColumns, old: oldColumns)
+                guard valueCount > 0 else {
+                    throw ShipError(path: self.forms?.new.reader.path ?? new.table, message: "stores row \(DeltaTableEditor.describe(key)) of table '\(new.table)' with \(newColumns) columns, the old seed with \(oldColumns), but the table has no column to write again; ship the full seed")
+                }
                 let column = valueCount - 1
                 try emit(.update(key: key, changes: [DeltaRecord.Change(column: column, value: rows.deltaValue(at: keyCount + column))]))
                 changes.changed += 1
