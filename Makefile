@@ -49,11 +49,11 @@ example: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	SWIFT=$(SWIFT) scripts/sample-app.sh
 	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-15} SWIFT=$(SWIFT) scripts/fuzz.sh
 
 # The sample app (examples/App) with a seed built from the bundled feed; see scripts/sample-app.sh.
+# (make test builds and runs the app's sources against a tagged clone: check-versioned-dependency.sh)
 app: build
 	SWIFT=$(SWIFT) scripts/sample-app.sh
 

@@ -6,20 +6,37 @@
 #      resources (seed.sqlite.gz + manifest; never committed);
 #   3. builds the app and runs it twice against a fresh data folder: it must install, then
 #      find the seed up to date, and read it through GRDB both times.
+#   scripts/sample-app.sh              all three steps (`make app`)
+#   scripts/sample-app.sh --prepare    steps 1 and 2 only
+#   scripts/sample-app.sh --run BIN    step 3 with an app built elsewhere: `make test` builds the
+#                                      app's sources in scripts/check-versioned-dependency.sh's
+#                                      consumer package, so swift-crypto and GRDB compile once
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SEEDGEN=${SEEDGEN:-.build/debug/seedgen}
 RESOURCES=examples/App/Sources/App/Resources
 
-scripts/app-schema.sh --check
+mode=${1:-all}
+case "$mode" in
+  all|--prepare|--run) ;;
+  *) echo "usage: scripts/sample-app.sh [--prepare | --run APP_BINARY]" >&2; exit 2 ;;
+esac
 
-mkdir -p "$RESOURCES"
-"$SEEDGEN" build examples/cairns --schema Schema/transit.yaml --out "$RESOURCES/seed.sqlite" --gzip --quiet
-rm -f "$RESOURCES/seed.sqlite"
+if [ "$mode" != --run ]; then
+  scripts/app-schema.sh --check
+  mkdir -p "$RESOURCES"
+  "$SEEDGEN" build examples/cairns --schema Schema/transit.yaml --out "$RESOURCES/seed.sqlite" --gzip --quiet
+  rm -f "$RESOURCES/seed.sqlite"
+fi
+if [ "$mode" = --prepare ]; then exit 0; fi
 
-(cd examples/App && "$SWIFT" build)
-app=$(cd examples/App && "$SWIFT" build --show-bin-path)/App
+if [ "$mode" = --run ]; then
+  app=${2:?"--run needs the app's binary"}
+else
+  (cd examples/App && "$SWIFT" build)
+  app=$(cd examples/App && "$SWIFT" build --show-bin-path)/App
+fi
 
 data=$(mktemp -d)
 trap 'rm -rf "$data"' EXIT

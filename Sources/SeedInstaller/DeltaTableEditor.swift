@@ -140,7 +140,7 @@ package final class DeltaTableEditor {
     }
 
     /// A key as text for messages, cut short.
-    static func describe(_ key: [DeltaValue]) -> String {
+    package static func describe(_ key: [DeltaValue]) -> String {
         let parts = key.map { value -> String in
             switch value {
             case .null: return "NULL"

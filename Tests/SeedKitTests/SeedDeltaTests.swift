@@ -171,6 +171,81 @@ struct SeedDeltaTests {
         #expect(!names.contains("docs") && !names.contains("boxes"), "virtual tables are never written, their shadow tables are")
     }
 
+    /// A chain of three small seeds, each built with `--previous` of the one before: stop S2
+    /// renamed in version 2 and named back in version 3; T1's second stop time dropped in
+    /// version 2 and back in version 3 (a `WITHOUT ROWID` row deleted and added again under its
+    /// key). No input fills the trailing columns of stops and stop_times (`stop_access`, the
+    /// GTFS-Flex ones), so version 1 stores their rows without them, as a fresh build does.
+    func changedBackChain() throws -> [String] {
+        let stops = try #require(MinimalFeed.files["stops.txt"]), stopTimes = try #require(MinimalFeed.files["stop_times.txt"])
+        let versions: [[String: String?]] = [
+            [:],
+            ["stops.txt": stops.replacingOccurrences(of: "S2,Two,", with: "S2,Deux,"),
+             "stop_times.txt": stopTimes.replacingOccurrences(of: "T1,08:10:00,08:10:00,S2,2\n", with: "")],
+            [:],
+        ]
+        var seeds: [String] = []
+        for (index, changes) in versions.enumerated() {
+            let feed = TemporaryFolder()
+            MinimalFeed.write(into: feed, changes)
+            var options = BuildOptions(inputs: [feed.file("feed")], output: folder.file("v\(index + 1).sqlite"))
+            options.previous = seeds.last
+            _ = try SeedBuilder(options: options).build()
+            seeds.append(options.output)
+        }
+        return seeds
+    }
+
+    /// The number of columns the row of `table` with `key` is stored with.
+    func storedColumns(_ seed: String, _ table: String, key: [DeltaValue]) throws -> Int? {
+        let root = try Connection(path: seed, mode: .readOnly).int("SELECT rootpage FROM sqlite_schema WHERE name = '\(table)'")
+        var cursor = try RecordFormReader(path: seed).forms(rootPage: Int(root), table: table, isRowID: key.count == 1, keyCount: key.count)
+        while let form = try cursor.next() {
+            if form.key == key { return form.columnCount }
+        }
+        return nil
+    }
+
+    @Test("a row changed and changed back, or removed and added back, in a chain: the delta from its first seed gives the last byte for byte")
+    func changedBackAcrossChain() throws {
+        let seeds = try changedBackChain()
+        let (v1, v3) = (seeds[0], seeds[2])
+        // The premise: same values at both ends, other forms (version 1 short, version 3 whole).
+        for (table, key) in [("stops", [DeltaValue.integer(2)]), ("stop_times", [.integer(1), .integer(2)])] {
+            let short = try #require(try storedColumns(v1, table, key: key)), whole = try #require(try storedColumns(v3, table, key: key))
+            #expect(short < whole, "\(table) \(key): \(short) columns in v1, \(whole) in v3")
+        }
+
+        let (summary, result) = try roundTrip(v1, v3)
+        #expect(summary.verified && result == FileManager.default.contents(atPath: v3))
+        #expect(summary.tables.first { $0.name == "stops" }?.changed == 1, "\(summary.tables)")
+        #expect(summary.tables.first { $0.name == "stop_times" }?.changed == 1, "\(summary.tables)")
+
+        // Installed over version 1 as an app would: version 3, byte for byte.
+        let installed = folder.file("installed.sqlite")
+        try SeedInstaller(source: v1, destination: installed, expectedSchemaVersion: 2).install()
+        #expect(try SeedInstaller(source: summary.output, destination: installed, expectedSchemaVersion: 2).install().status == .patched)
+        #expect(FileManager.default.contents(atPath: installed) == FileManager.default.contents(atPath: v3))
+
+        // Backwards, NEW (version 1) stores rows shorter than any delta writes them: refused.
+        let refused = #expect(throws: ShipError.self) { try SeedDeltaWriter().write(old: v3, new: v1, to: folder.file("back.delta")) }
+        #expect(refused?.message.contains("a delta writes a row whole, so it cannot give this form") == true && refused?.message.hasSuffix("ship the full seed") == true,
+                "\(String(describing: refused))")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("back.delta")))
+    }
+
+    @Test("publish keeps the delta from two versions back when rows changed back in between")
+    func publishKeepsDeltaAcrossChain() throws {
+        let seeds = try changedBackChain()
+        let channel = folder.file("channel")
+        var results: [ChannelPublisher.Result] = []
+        for seed in seeds { results.append(try ChannelPublisher(channel: channel, keep: 3).publish(seed: seed)) }
+        let first = try #require(try Connection(path: seeds[0], mode: .readOnly).text("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'"))
+        let last = try #require(results.last)
+        #expect(last.skippedDeltas.isEmpty, "\(last.skippedDeltas)")
+        #expect(last.entry.deltas.count == 2 && last.entry.deltas.contains { $0.from == first }, "\(last.entry.deltas)")
+    }
+
     @Test("a schema change gives no delta")
     func schemaChangeRefused() throws {
         let old = folder.file("v1.sqlite")

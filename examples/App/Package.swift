@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // A sample app that ships a seed and reads it with GRDB: the proof that seedgen's public API and
-// its generated schema code work in a real package. `make test` (at the repository's root)
-// builds the seed into Sources/App/Resources, then builds and runs this app twice.
+// its generated schema code work in a real package. `make app` (at the repository's root)
+// builds the seed into Sources/App/Resources, then builds and runs this app twice; `make test`
+// does the same with these sources against a tagged clone (scripts/check-versioned-dependency.sh).
 import PackageDescription
 
 let package = Package(

@@ -22,7 +22,10 @@ import SeedSQLite
 /// The delta is checked before it is kept (unless `verify` is false): it is applied to OLD
 /// with the installer's own code, and must give NEW byte for byte. It is written to a
 /// temporary file beside `output` and renamed into place only then. Memory stays bounded:
-/// the comparison is SQL over the two attached seeds, streamed row by row.
+/// the comparison is SQL over the two attached seeds, streamed row by row, beside the records'
+/// column counts read from the two files (`RecordFormReader`): a row changed and later changed
+/// back in a chain of `--previous` builds has the same values at both ends, but not the same
+/// stored form.
 public struct SeedDeltaWriter {
     /// The deflate level of the body, 0 to 9 (default 9).
     public var level = 9
@@ -41,7 +44,7 @@ public struct SeedDeltaWriter {
         public var removed = 0
         /// Rows only NEW has.
         public var added = 0
-        /// Rows both have, with other values.
+        /// Rows both have, with other values (or the same values in another stored form).
         public var changed = 0
     }
 
@@ -105,9 +108,11 @@ public struct SeedDeltaWriter {
         let summary: GzipSummary
         do {
             let writer = try DeltaWriter(path: temporary, header: header, level: level)
+            let oldForms = try RecordFormReader(path: old), newForms = try RecordFormReader(path: new)
             for table in try DeltaTableShape.tables(connection, schema: "new") {
                 let shape = try DeltaTableShape.read(connection, schema: "new", table: table)
-                let comparison = TableComparison(shape: shape, old: ("old", table), new: ("new", table), connection: connection)
+                var comparison = TableComparison(shape: shape, old: ("old", table), new: ("new", table), connection: connection)
+                comparison.forms = try Self.storedForms(of: shape, connection: connection, old: oldForms, new: newForms)
                 var started = false
                 let changes = try comparison.run { record in
                     if !started { try writer.write(.table(shape.deltaTable)) }
@@ -119,6 +124,8 @@ public struct SeedDeltaWriter {
             summary = try writer.finish()
         } catch let error as DeltaError {
             throw ShipError(path: output, message: "\(error.message); ship the full seed")
+        } catch let error as ShipError {
+            throw error
         } catch {
             throw ShipError(path: output, message: "cannot write the delta: \(error)")
         }
@@ -162,6 +169,20 @@ public struct SeedDeltaWriter {
         } catch {
             throw ShipError(path: new, message: "cannot compare the database schemas: \(error)")
         }
+    }
+
+    /// Where a comparison of `shape`'s table reads its rows' stored forms: SQLite keeps the
+    /// column count a record was written with (see `RecordFormReader`), and the delta must
+    /// give NEW's records as they are.
+    private static func storedForms(of shape: DeltaTableShape, connection: Connection, old: RecordFormReader,
+                                    new: RecordFormReader) throws -> TableComparison.StoredForms {
+        func cursor(_ reader: RecordFormReader, _ schema: String) throws -> RecordFormReader.Cursor {
+            let root = try connection.scalar("SELECT rootpage FROM \(schema).sqlite_schema WHERE type = 'table' AND name = ?", [.text(shape.name)])?.integer ?? 0
+            return reader.forms(rootPage: Int(root), table: shape.name, isRowID: shape.isRowID, keyCount: shape.keyColumns.count)
+        }
+        // Every column but a virtual generated one is in the record (a rowid alias as NULL).
+        let columns = try connection.scalar("SELECT count(*) FROM pragma_table_xinfo(?, 'new') WHERE hidden <> 2", [.text(shape.name)])?.integer ?? 0
+        return TableComparison.StoredForms(old: try cursor(old, "old"), new: try cursor(new, "new"), columnCount: Int(columns))
     }
 
     /// Applies the delta to OLD with the installer's code; it must give NEW (whose digest the

@@ -17,6 +17,13 @@ import SeedSQLite
 /// differ, or, when a value some unique index covers changes, a delete and an insert (so that
 /// applying the records in order never breaks a unique constraint). Memory stays bounded: rows
 /// stream from two queries.
+///
+/// Given the rows' stored forms (`seedgen delta`, which compares two files a build did not
+/// make from one another), a row is also written when its values are the same but NEW stores
+/// it whole and OLD with fewer columns: a row changed and later changed back in a chain of
+/// `--previous` builds. It is an update of one value to itself, which writes the record whole.
+/// A row NEW stores short that a delta would have to write, or shorter than OLD does, cannot
+/// be reproduced: refused.
 struct TableComparison {
     /// The table's shape (the same in both databases).
     let shape: DeltaTableShape
@@ -24,6 +31,16 @@ struct TableComparison {
     let old: (schema: String, table: String)
     let new: (schema: String, table: String)
     let connection: Connection
+    /// The stored forms of both tables' rows, read from the files; nil to compare values only.
+    var forms: StoredForms? = nil
+
+    /// Where the stored forms of the two tables' rows come from.
+    struct StoredForms {
+        var old: RecordFormReader.Cursor
+        var new: RecordFormReader.Cursor
+        /// The columns a record written whole (by INSERT or UPDATE) holds.
+        let columnCount: Int
+    }
 
     /// Runs the comparison, passing each record to `emit`.
     /// - Returns: how many rows were removed, added and changed.
@@ -77,29 +94,54 @@ struct TableComparison {
             if deletes.int64(at: keyCount) == 1 { changes.removed += 1 }
         }
         try endGroup()
+        // With the stored forms, every row is read (in key order, as the files store them),
+        // since a row of the same values may be stored in another form.
+        var forms = self.forms
+        let changedFlag = changed.isEmpty ? "0" : changed
         let rows = try connection.prepare("""
-            SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert)\(oldValues.isEmpty ? "" : ", " + oldValues)
+            SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert), \(changedFlag)\(oldValues.isEmpty ? "" : ", " + oldValues)
             FROM \(newTable) AS n LEFT JOIN \(oldTable) AS o ON \(join)
-            WHERE o.\(firstKey) IS NULL\(changed.isEmpty ? "" : " OR " + changed) ORDER BY \(shape.keyColumns.map { "n." + q($0) }.joined(separator: ", "))
+            \(forms == nil ? "WHERE o.\(firstKey) IS NULL OR \(changedFlag)" : "") ORDER BY \(shape.keyColumns.map { "n." + q($0) }.joined(separator: ", "))
             """)
         while try rows.step() {
             let key = (0..<keyCount).map(rows.deltaValue)
-            let values = (keyCount..<keyCount + valueCount).map(rows.deltaValue)
+            let newColumns = try forms?.new.columnCount(of: key)
             let isNew = rows.int64(at: keyCount + valueCount) == 1
+            let isChanged = rows.int64(at: keyCount + valueCount + 2) == 1
             if isNew || rows.int64(at: keyCount + valueCount + 1) == 1 {
-                try emit(.insert(key: key, values: values))
+                try checkWhole(key, newColumns)
+                try emit(.insert(key: key, values: (keyCount..<keyCount + valueCount).map(rows.deltaValue)))
                 if isNew { changes.added += 1 } else { changes.changed += 1 }
                 continue
             }
-            let base = keyCount + valueCount + 2
-            let updates = values.enumerated().compactMap { index, value in
-                value == rows.deltaValue(at: base + index) ? nil : DeltaRecord.Change(column: index, value: value)
+            let base = keyCount + valueCount + 3
+            let updates: [DeltaRecord.Change] = !isChanged ? [] : (0..<valueCount).compactMap { index in
+                let value = rows.deltaValue(at: keyCount + index)
+                return value == rows.deltaValue(at: base + index) ? nil : DeltaRecord.Change(column: index, value: value)
             }
-            guard !updates.isEmpty else { continue }
-            try emit(.update(key: key, changes: updates))
-            changes.changed += 1
+            if !updates.isEmpty {
+                try checkWhole(key, newColumns)
+                try emit(.update(key: key, changes: updates))
+                changes.changed += 1
+            } else if let newColumns, let oldColumns = try forms?.old.columnCount(of: key), oldColumns != newColumns {
+                // The same values in another form: OLD's record is short, NEW's whole.
+                try checkWhole(key, newColumns, old: oldColumns)
+                guard valueCount > 0 else {
+                    throw ShipError(path: self.forms?.new.reader.path ?? new.table, message: "stores row \(DeltaTableEditor.describe(key)) of table '\(new.table)' with \(newColumns) columns, the old seed with \(oldColumns), but the table has no column to write again; ship the full seed")
+                }
+                let column = valueCount - 1
+                try emit(.update(key: key, changes: [DeltaRecord.Change(column: column, value: rows.deltaValue(at: keyCount + column))]))
+                changes.changed += 1
+            }
         }
         return changes
+    }
+
+    /// Refuses a row NEW stores with fewer columns than a delta's INSERT or UPDATE writes.
+    private func checkWhole(_ key: [DeltaValue], _ newColumns: Int?, old oldColumns: Int? = nil) throws(ShipError) {
+        guard let forms, let newColumns, newColumns != forms.columnCount else { return }
+        let before = oldColumns.map { ", in the old one with \($0)" } ?? ""
+        throw ShipError(path: forms.new.reader.path, message: "stores row \(DeltaTableEditor.describe(key)) of table '\(new.table)' with \(newColumns) of its \(forms.columnCount) columns\(before): a delta writes a row whole, so it cannot give this form (was the new seed built with --previous from the old one's chain?); ship the full seed")
     }
 
     /// SQL that is true when value column `index` differs between `n` and `o` in storage class

@@ -8,7 +8,7 @@ import SeedSQLite
 /// a hang or unbounded memory. Package-scoped: for `seedfuzz` and the tests, not for apps.
 package enum FuzzEntry {
     /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
-    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta", "index"]
+    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta", "index", "pages"]
 
     /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
     /// XML and gzip readers read files).
@@ -22,6 +22,7 @@ package enum FuzzEntry {
         case "geojson": geojson(bytes)
         case "delta": delta(bytes, scratch: scratch)
         case "index": channelIndex(bytes)
+        case "pages": pages(bytes, scratch: scratch)
         default: fatalError("unknown fuzz target '\(target)'; one of \(targets.joined(separator: ", "))")
         }
     }
@@ -33,6 +34,22 @@ package enum FuzzEntry {
             _ = index.entry(schemaVersion: 2)?.delta(from: "x")
         }
         _ = fuzzKey?.isValidSignature(bytes, for: bytes)
+    }
+
+    /// An SQLite file's b-tree pages as `seedgen delta` reads them (`RecordFormReader`): every
+    /// page of the first 64 taken as the root of a rowid table and of a `WITHOUT ROWID` one
+    /// (one and two key columns), each walked to its end or its first error.
+    static func pages(_ bytes: [UInt8], scratch: String) {
+        let path = scratch + "/fuzz-pages.sqlite"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
+        defer { unlink(path) }
+        guard let reader = try? RecordFormReader(path: path) else { return }
+        for root in 1...max(1, min(reader.pageCount, 64)) {
+            for (isRowID, keyCount) in [(true, 1), (false, 1), (false, 2)] {
+                var cursor = reader.forms(rootPage: root, table: "t", isRowID: isRowID, keyCount: keyCount)
+                while let form = try? cursor.next() { _ = form }
+            }
+        }
     }
 
     private static let fuzzKey = try? ChannelPublicKey(base64: "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")
