@@ -95,17 +95,3 @@ struct RecordFormReaderTests {
         #expect(refused > 50, "most damaged files are refused: \(refused) of 200")
     }
 }
-
-/// A small deterministic random number generator (SplitMix64), so failures repeat.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    /// A number in 0..<bound.
-    mutating func next(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(max(bound, 1)))
-    }
-}
