@@ -31,6 +31,8 @@ final class BuildContext {
     var createdIndexes: Set<String> = []
     /// Row ids by integer key of the tables references look up (`BuildOptions.idMapCapacity`).
     var idMaps: IDMaps
+    /// The entries the lookup caches of all references hold together (writer thread).
+    let referenceCacheBudget: ReferenceCacheBudget
     /// Statistics of every resolver, by `table.column`, for the summary.
     var referenceStatistics: [String: ReferenceStatistics] = [:]
     /// Tables some of whose rows were not inserted (left out, merged copies): rows nested in
@@ -54,6 +56,7 @@ final class BuildContext {
         self.allowDangling = allowDangling
         self.cacheSize = cacheSize
         idMaps = IDMaps(schema: schema, capacity: IDMap.defaultCapacity)
+        referenceCacheBudget = ReferenceCacheBudget(schema: schema, cacheSize: cacheSize)
     }
 
     /// Hands out the next row id of `table`: 1, 2, 3, ... in input order.

@@ -1,4 +1,5 @@
-/// A map of bounded size that forgets the least recently used entry when full.
+/// A map of bounded size that forgets the least recently used entry when full: when it holds
+/// `capacity` entries, or when the `budget` it shares with other caches is spent.
 ///
 /// Entries live in arrays linked by index, so a hit moves no memory and allocates nothing.
 struct LRUCache<Key: Hashable, Value> {
@@ -10,6 +11,9 @@ struct LRUCache<Key: Hashable, Value> {
     }
 
     let capacity: Int
+    /// The entries this cache shares with others (nil: only `capacity` bounds it). The owner
+    /// gives `count` back when it releases the cache.
+    let budget: ReferenceCacheBudget?
     private var nodes: [Node] = []
     private var positions: [Key: Int] = [:]
     private var head = -1 // most recent
@@ -17,9 +21,10 @@ struct LRUCache<Key: Hashable, Value> {
     private(set) var hits = 0
     private(set) var misses = 0
 
-    init(capacity: Int) {
+    init(capacity: Int, budget: ReferenceCacheBudget? = nil) {
         precondition(capacity > 0)
         self.capacity = capacity
+        self.budget = budget
     }
 
     var count: Int { nodes.count }
@@ -40,7 +45,7 @@ struct LRUCache<Key: Hashable, Value> {
             moveToFront(position)
             return
         }
-        if nodes.count < capacity {
+        if nodes.count < capacity && budget?.take(held: nodes.count) ?? true {
             nodes.append(Node(key: key, value: value, previous: -1, next: head))
             let position = nodes.count - 1
             if head >= 0 { nodes[head].previous = position }

@@ -3,7 +3,8 @@ import SeedSQLite
 
 /// Turns natural keys into row ids of the target table while rows stream in: the previous
 /// row's key first (rows come grouped), then the target's `IDMap` (integer keys that arrive
-/// in ascending order), then a bounded LRU cache, then one indexed query.
+/// in ascending order), then a bounded LRU cache (sharing the build's
+/// `ReferenceCacheBudget` with the other references), then one indexed query.
 /// With find-or-create, an unknown key inserts the target row (with the `fill` columns).
 /// Runs on the writer thread.
 final class ReferenceResolver {
@@ -39,7 +40,7 @@ final class ReferenceResolver {
         self.reference = reference
         self.target = target
         self.context = context
-        self.cache = LRUCache(capacity: context.cacheSize ?? reference.cacheSize)
+        self.cache = LRUCache(capacity: context.cacheSize ?? reference.cacheSize, budget: context.referenceCacheBudget)
         // The id maps hold the target's key: only a reference matching the key reads them.
         idMap = reference.from.count == 1 && reference.toColumns == nil ? context.idMaps.map(for: target) : nil
         let matched = reference.targetColumns(in: target)
@@ -55,6 +56,8 @@ final class ReferenceResolver {
             create = nil
         }
     }
+
+    deinit { cache.budget?.giveBack(cache.count) }
 
     /// Resolves the key held in `columns` of `row` of `batch`.
     func resolve(batch: RowBatch, row: Int, columns: [Int]) throws(SQLiteError) -> Resolution {

@@ -111,8 +111,9 @@ package enum FuzzEntry {
     }
 
     /// A full build of one XML file with a small schema: records, nested records, a list,
-    /// attributes, text, a filter and a reference, HTML's named characters and the DTD's
-    /// plain-text entities (`XMLEntityTable`); then a schema draft of it
+    /// attributes, text, a filter and a reference, typed values (times with zones and their
+    /// offsets, moments, dates, durations) and a computed column, HTML's named characters and
+    /// the DTD's plain-text entities (`XMLEntityTable`); then a schema draft of it
     /// (`XMLStructureSurvey`, `SchemaDraftPlan`), which must read any bytes too.
     static func xml(_ bytes: [UInt8], scratch: String) {
         let schema = scratch + "/fuzz-schema.yaml"
@@ -145,6 +146,16 @@ package enum FuzzEntry {
               - { name: title, source: title }
               - { name: price, type: real, source: "price/@amount" }
               - { name: kind, source: "@kind" }
+              # Times of day with and without a zone (`06:00:00+02:00`, `06:54:00Z`), the
+              # zone beside the local time, a moment, a date and a duration: the value
+              # converter's parsers. A bad value is NULL, so one input reaches them all.
+              - { name: at, type: time, source: "@at", onInvalid: "null" }
+              - { name: at_utc_offset, type: utcOffset, source: "@at", onInvalid: "null" }
+              - { name: at_utc, type: integer, expression: "at - at_utc_offset" }
+              - { name: stamp, type: datetime, source: "@stamp", onInvalid: "null" }
+              - { name: stamp_utc_offset, type: utcOffset, source: "@stamp", onInvalid: "null" }
+              - { name: day, type: date, source: "@day", onInvalid: "null" }
+              - { name: takes, type: duration, source: "@takes", onInvalid: "null" }
           - name: part
             element: part
             parent: item
