@@ -58,6 +58,7 @@ import Testing
         return Versions(v1: v1, v2: v2, v3: v3, delta: delta)
     }
 
+    @discardableResult
     func install(_ source: String, expecting schemaVersion: Int? = nil) throws(SeedInstallerError) -> SeedInstallResult {
         try SeedInstaller(source: source, destination: destination, expectedSchemaVersion: schemaVersion).install()
     }

@@ -26,6 +26,7 @@ struct SeedUpdaterTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: fixture.file("app"))) ?? []).filter { $0.contains(".seedgen-download-") }
     }
 
+    @discardableResult
     func expectError(_ code: SeedUpdaterError.Code, _ body: () async throws(SeedUpdaterError) -> SeedUpdateResult) async -> SeedUpdaterError? {
         do {
             let result = try await body()
