@@ -5,13 +5,14 @@ RELEASE_BIN  := .build/release/seedgen
 # The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL), xmllint --stream.
 BENCH_APT_PACKAGES := osmium-tool libxml2-utils
 
-.PHONY: help deps bench-deps build release example test app fuzz bench clean
+.PHONY: help deps bench-deps build release example test app fuzz sanitize bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
 	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 15 s"
 	@echo "make app      build and run the sample app (examples/App) with the bundled feed"
 	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 600) with AddressSanitizer"
+	@echo "make sanitize run every test under AddressSanitizer (with leak checks), then ThreadSanitizer"
 	@echo "make bench    compare seedgen with the sqlite3 shell, osmium and xmllint on the same inputs"
 	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md)"
 	@echo "make build    debug build;  make release: optimized build"
@@ -61,9 +62,17 @@ app: build
 fuzz: deps
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} SWIFT=$(SWIFT) scripts/fuzz.sh
 
+# The whole suite under AddressSanitizer (LeakSanitizer included: scripts/lsan-suppressions.txt
+# names the system libraries' leaks), then under ThreadSanitizer; about 10 and 30 minutes.
+sanitize: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
 bench: release bench-deps
 	$(SWIFT) build -c release --product seedprobe
 	scripts/bench.sh
 
 clean:
-	rm -rf .build .build-fuzz out bench/work examples/App/.build
+	rm -rf .build .build-fuzz .build-asan .build-tsan out bench/work examples/App/.build

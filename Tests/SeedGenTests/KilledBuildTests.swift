@@ -16,12 +16,20 @@ struct KilledBuildTests {
         #expect(try SeedgenTool.run(["build", "examples/cairns", "--out", output, "-q"]).status == 0)
         let previous = try Data(contentsOf: URL(fileURLWithPath: output))
 
-        for delay in [0.05, 0.3, 0.8] {
+        // Killed early, then once it has a scratch file (however slow the machine or build).
+        for moment in ["0.05 s", "0.3 s", "scratch file"] {
             let build = try SeedgenTool.start(["build", scratch.file("feed"), "--out", output, "-q"])
-            Thread.sleep(forTimeInterval: delay)
+            if let seconds = Double(moment.dropLast(2)) {
+                Thread.sleep(forTimeInterval: seconds)
+            } else {
+                let ownScratch = "seedgen-build-\(build.processIdentifier)-"
+                while build.isRunning && !scratch.contents.contains(where: { $0.contains(ownScratch) }) {
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
             build.send(SIGKILL)
             _ = build.wait()
-            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == previous, "killed after \(delay) s")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == previous, "killed at \(moment)")
         }
         #expect(scratch.contents.contains { $0.contains("seedgen-build") }, "the killed builds left scratch files")
 

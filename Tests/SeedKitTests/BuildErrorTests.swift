@@ -97,12 +97,7 @@ struct BuildErrorTests {
     }
 
     private static func shell(_ command: String) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " 2>/dev/null"]
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        (try? ChildProcess.shell(command))?.status ?? -1
     }
 }
 

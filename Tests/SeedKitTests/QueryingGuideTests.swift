@@ -16,16 +16,9 @@ private enum Reference {
 
     /// The script's output lines, split at tabs.
     static func run(_ arguments: [String]) throws -> [[String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.path("scripts/gtfs_reference.py")] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "gtfs_reference.py \(arguments.joined(separator: " "))")
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let script = try ChildProcess.run("/usr/bin/env", ["python3", Repository.path("scripts/gtfs_reference.py")] + arguments)
+        #expect(script.status == 0, "gtfs_reference.py \(arguments.joined(separator: " ")): \(script.stderr)")
+        return script.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 }
 

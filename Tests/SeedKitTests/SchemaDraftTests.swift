@@ -26,13 +26,8 @@ struct SchemaDraftTests {
     func topSongs() throws {
         let folder = TemporaryFolder()
         let feed = folder.file("topsongs.xml")
-        let script = Process()
-        script.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        script.arguments = ["python3", Repository.path("scripts/generate_topsongs.py"), "--entries", "300", "--out", feed]
-        script.standardOutput = FileHandle.nullDevice
-        try script.run()
-        script.waitUntilExit()
-        try #require(script.terminationStatus == 0)
+        let script = try ChildProcess.run("/usr/bin/env", ["python3", Repository.path("scripts/generate_topsongs.py"), "--entries", "300", "--out", feed])
+        try #require(script.status == 0, "\(script)")
         let text = try checkDraft(of: feed)
         // The feed's entries are a table keyed by nothing the draft can prove unique, with
         // the Atom and iTunes namespaces declared.

@@ -63,7 +63,10 @@ public final class ChildProcess: @unchecked Sendable {
         process.standardError = stderr
         finished.enter()
         process.terminationHandler = { [finished] _ in finished.leave() }
-        try process.run()
+        do { try process.run() } catch {
+            finished.leave()
+            throw error
+        }
         drain(stdout.fileHandleForReading) { self.output = $0 }
         drain(stderr.fileHandleForReading) { self.errors = $0 }
     }
@@ -102,6 +105,9 @@ public final class ChildProcess: @unchecked Sendable {
             send(SIGKILL)
             finished.wait()
         }
+        // Foundation's Process on Linux keeps itself (and its pipes) alive until this is
+        // called, even after the child has exited: without it every child leaks (LeakSanitizer).
+        process.waitUntilExit()
         return Output(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
                       timedOut: timedOut, stdoutBytes: output, stderrBytes: errors)
     }

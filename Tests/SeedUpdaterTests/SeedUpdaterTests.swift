@@ -251,8 +251,9 @@ struct SeedUpdaterTests {
         let entry = try fixture.entry()
         let path = try #require(entry["path"] as? String)
         let server = try LoopbackServer(root: fixture.channel)
-        // About 4 s for the whole seed: the cancel comes long before the end, even on a busy machine.
-        server.setFault(.slow(chunk: 2048, delay: 0.1), for: path)
+        // About 16 s for the whole seed: the cancel comes long before the end, even on a busy
+        // machine or under Thread Sanitizer.
+        server.setFault(.slow(chunk: 1024, delay: 0.2), for: path)
         let updater = self.updater(server)
         let task = Task { try await updater.update() }
         while partialDownloads().isEmpty || server.bytesSent(path) < 4096 { try await Task.sleep(nanoseconds: 10_000_000) }

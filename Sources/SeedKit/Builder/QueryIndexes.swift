@@ -110,10 +110,13 @@ enum QueryIndexSizes {
     /// nil when this SQLite has no `dbstat`.
     static func bytes(of name: String, in connection: Connection) -> Int64? {
         let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_").replacingOccurrences(of: "%", with: "\\%")
+        // `name IN (...)`: dbstat then reads only those b-trees; an OR of conditions on `name`
+        // makes it read every page of the seed, once per index.
         let query = """
-            SELECT sum(pgsize) FROM dbstat WHERE name = ?1 OR name LIKE ?2 ESCAPE '\\'
-              AND name IN (SELECT name FROM pragma_table_list WHERE type = 'shadow')
-              OR name IN (SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1)
+            SELECT sum(pgsize) FROM dbstat WHERE name IN (
+              SELECT ?1
+              UNION SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE ?2 ESCAPE '\\'
+              UNION SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1)
             """
         guard let value = try? connection.scalar(query, [.text(name), .text(escaped + "\\_%")]) else { return nil }
         return value.integer ?? 0

@@ -68,10 +68,15 @@ final class SeedDatabase {
     /// b-tree in order, so a big cache only adds to the peak memory, not to the speed.
     static let finishingCacheKiB = 4096
 
-    /// Shrinks the page cache once every row is loaded (see `finishingCacheKiB`); the pages
-    /// it held are given back.
+    /// Helper threads of SQLite's sorter while indexes are built (`PRAGMA threads`): it sorts
+    /// one run of keys while the next is read. Creating the 3M feed's departures index takes
+    /// 1.2 s with two, 1.45 s with one (+4 MB of memory).
+    static let finishingSorterThreads = 2
+
+    /// Shrinks the page cache once every row is loaded (see `finishingCacheKiB`), giving back
+    /// the pages it held, and lets the index sorter use `finishingSorterThreads`.
     func beginFinishing() throws(SQLiteError) {
-        try connection?.execute("PRAGMA cache_size = -\(Self.finishingCacheKiB)")
+        try connection?.execute("PRAGMA cache_size = -\(Self.finishingCacheKiB); PRAGMA threads = \(Self.finishingSorterThreads)")
     }
 
     /// Writes the versions: `PRAGMA user_version` and the metadata tables; `extra` entries of
