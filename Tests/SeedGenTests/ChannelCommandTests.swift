@@ -113,7 +113,7 @@ struct ChannelCommandTests {
         #expect(object["status"] as? String == "patched" && object["schemaVersion"] as? Int == 2 && object["path"] as? String == destination)
         #expect(FileManager.default.contents(atPath: destination) == FileManager.default.contents(atPath: fixture.seed(2)))
         let upToDate = try SeedgenTool.run(["update", "--channel", server.url.absoluteString + "index.json", "--to", destination])
-        #expect(upToDate.status == 0 && upToDate.stdout.hasPrefix("up-to-date "), "\(upToDate.stdout)")
+        #expect(upToDate.status == 0 && upToDate.stdout.hasPrefix("up-to-date "), "\(upToDate)")
 
         server.setFault(.status(500), for: "index.json")
         let failed = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination])
