@@ -111,7 +111,7 @@ struct HostileInputCommandTests {
         bytes += [5, 0, 0, 0, 0, 0, 0, 0x80] + [1, 0, 0, 0]
         bytes += [0x50, 0x4b, 0x05, 0x06] + [UInt8](repeating: 0, count: 18)
         let path = scratch.file("feed.zip")
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let outcome = try build(scratch, [path], keep: ["feed.zip"])
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("feed.zip: broken ZIP64 directory"), "\(outcome.stderr)")

@@ -70,7 +70,7 @@ import Testing
     @Test func aDeltaTurnsTheInstalledSeedIntoTheNextOne() throws {
         let seeds = try versions()
         try install(seeds.v1)
-        FileManager.default.createFile(atPath: destination + "-shm", contents: Data("stale".utf8))
+        try #require(FileManager.default.createFile(atPath: destination + "-shm", contents: Data("stale".utf8)))
         let patched = try install(seeds.delta, expecting: 3)
         #expect(patched.status == .patched && patched.didInstall)
         #expect(patched.seedVersion == "v2" && patched.previousSeedVersion == "v1")
@@ -217,7 +217,7 @@ import Testing
         let before = bytes(of: destination), listing = destinationFolder
         func fill(leaving room: Int) throws {
             let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: mount)[.systemFreeSize] as? Int)
-            FileManager.default.createFile(atPath: mount + "/filler", contents: Data(count: max(0, free - room)))
+            try #require(FileManager.default.createFile(atPath: mount + "/filler", contents: Data(count: max(0, free - room))))
         }
         func removeFiller() throws { try FileManager.default.removeItem(atPath: mount + "/filler") }
 

@@ -31,7 +31,7 @@ enum PeakMemory {
 /// unmapped HTML, in pieces (the test never holds the file in memory).
 enum LargeFeed {
     static func write(entries: Int, padding: Int, to path: String) {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        precondition(FileManager.default.createFile(atPath: path, contents: nil), "cannot create \(path)")
         let handle = FileHandle(forWritingAtPath: path)!
         defer { try? handle.close() }
         handle.write(Data(#"<?xml version="1.0" encoding="utf-8"?><feed xmlns:im="http://itunes.apple.com/rss" xmlns="http://www.w3.org/2005/Atom">"#.utf8))

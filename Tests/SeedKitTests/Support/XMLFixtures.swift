@@ -89,7 +89,7 @@ enum GeneratedFeed {
 
     /// Writes the feed to `path` in pieces (the test process never holds the whole file).
     static func write(entries: Int, categories: Int = 25, to path: String) {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        precondition(FileManager.default.createFile(atPath: path, contents: nil), "cannot create \(path)")
         let handle = FileHandle(forWritingAtPath: path)!
         defer { try? handle.close() }
         handle.write(Data(head.utf8))
