@@ -16,8 +16,12 @@ TARGETS=("$@")
 # stale binary from an earlier build to fuzz.
 build_log=$(mktemp)
 trap 'rm -f "$build_log"' EXIT
-if ! "$SWIFT" build --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --product seedfuzz \
-     --scratch-path .build-fuzz >"$build_log" 2>&1; then
+# SwiftPM passes --sanitize=fuzzer and --sanitize=address to swiftc as two flags, and swiftc keeps
+# only the last one: the code would get AddressSanitizer but no coverage counters, and libFuzzer
+# would mutate blindly ("no interesting inputs were found"). -sanitize=fuzzer,address, last,
+# gives Swift code both; C code gets both from --sanitize.
+if ! "$SWIFT" build --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+     --product seedfuzz --scratch-path .build-fuzz >"$build_log" 2>&1; then
   grep -vE "warning: Cannot export local symbol|^\[" "$build_log" >&2 || true
   echo "fuzz build failed" >&2
   exit 1
@@ -48,7 +52,16 @@ for target in "${TARGETS[@]}"; do
         for (i = 1; i < NF; i++) if ($i == "rss:") rss = $(i + 1)
         if (quarter == "" && n >= total / 4) { quarter = rss; at = n }
       } END { if (quarter != "") printf "; %s after %d, %s at the end", quarter, at, rss }' "$log")
-    echo "fuzz $target: ${runs:-?} executions in ${SECONDS_PER_TARGET} s, peak RSS ${peak:-?} MB${trend}, no crash"
+    # Coverage-guided or nothing: libFuzzer's last status line has the edges covered and the
+    # corpus it kept; without coverage counters it has neither and the run proves little.
+    coverage=$(awk '/^#[0-9]+/ { for (i = 1; i < NF; i++) { if ($i == "cov:") cov = $(i + 1); if ($i == "corp:") corp = $(i + 1) } }
+      END { if (cov != "") printf "%s edges, corpus %s", cov, corp }' "$log")
+    if [ -z "$coverage" ] || grep -q "no interesting inputs were found" "$log"; then
+      status=1
+      echo "fuzz $target: no coverage feedback (is seedfuzz built with -sanitize=fuzzer,address?); see $log" >&2
+      continue
+    fi
+    echo "fuzz $target: ${runs:-?} executions in ${SECONDS_PER_TARGET} s, ${coverage}, peak RSS ${peak:-?} MB${trend}, no crash"
   else
     status=1
     echo "fuzz $target: FAILED; see $log and .build-fuzz/crashes/" >&2
