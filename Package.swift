@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
         .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
         .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedArchive", "SeedInstaller", "SeedTestSupport"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedInstaller", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
         .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedInstaller", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whether the tests run in a sanitizer build (`swift test --sanitize=address` or `thread`:
-/// `make asan`, `make tsan`). The seedgen binary the tests start is then built the same way.
+/// `make sanitize` runs both). The seedgen binary the tests start is then built the same way.
 ///
 /// Such a build runs several times slower, and AddressSanitizer holds freed memory in a
 /// quarantine (256 MB) and shadow memory beside the heap, so a time bound gets `slowdown`

@@ -11,8 +11,10 @@ final class SeedDatabase {
     static let applicationID: Int32 = 0x5345_4544
 
     let outputPath: String
-    let scratchPath: String
-    let finalPath: String
+    /// Where the rows are loaded.
+    private let scratch: ScratchFile
+    /// Where `VACUUM INTO` writes the finished seed, renamed over the output at the end.
+    private let finished: ScratchFile
     /// The scratch database; nil while a writer thread has it (`withWriteQueue`) and once
     /// the build is completed or discarded.
     private(set) var connection: Connection?
@@ -26,13 +28,10 @@ final class SeedDatabase {
             throw BuildError.output(path: outputPath, message: "the folder \(folder) does not exist")
         }
         Self.removeAbandonedScratchFiles(in: folder, output: url.lastPathComponent)
-        let unique = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        scratchPath = "\(folder)/.\(url.lastPathComponent).seedgen-build-\(unique)"
-        finalPath = "\(folder)/.\(url.lastPathComponent).seedgen-final-\(unique)"
-        TemporaryFiles.register(scratchPath)
-        TemporaryFiles.register(finalPath)
+        scratch = ScratchFile(folder: folder, name: url.lastPathComponent, kind: "build")
+        finished = ScratchFile(folder: folder, name: url.lastPathComponent, kind: "final")
         do {
-            let connection = try Connection(path: scratchPath, mode: .create)
+            let connection = try Connection(path: scratch.path, mode: .create)
             try connection.execute("""
                 PRAGMA page_size = 4096;
                 PRAGMA journal_mode = OFF;
@@ -108,24 +107,21 @@ final class SeedDatabase {
             try connection.execute("ANALYZE")
             timer.mark("analyze")
             phase("vacuuming")
-            let target = finalPath.replacingOccurrences(of: "'", with: "''")
+            let target = finished.path.replacingOccurrences(of: "'", with: "''")
             try connection.execute("VACUUM INTO '\(target)'")
             timer.mark("vacuum into")
         } catch {
             throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)", cause: error)
         }
         self.connection = nil
-        unlink(scratchPath)
-        TemporaryFiles.unregister(scratchPath)
-        do { try FileSystem.syncFile(finalPath) } catch {
-            throw BuildError.output(path: outputPath, message: "cannot flush \(finalPath) to disk: \(error.reason)")
+        scratch.remove()
+        do { try FileSystem.syncFile(finished.path) } catch {
+            throw BuildError.output(path: outputPath, message: "cannot flush \(finished.path) to disk: \(error.reason)", cause: error)
         }
         timer.mark("fsync")
-        guard rename(finalPath, outputPath) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw BuildError.output(path: outputPath, message: "cannot rename the finished database into place: \(reason)")
+        do { try finished.moveIntoPlace(at: outputPath) } catch {
+            throw BuildError.output(path: outputPath, message: "cannot rename the finished database into place: \(error.reason)", cause: error)
         }
-        TemporaryFiles.unregister(finalPath)
         // Best effort: the seed is complete either way; only the rename may not yet be on disk.
         try? FileSystem.syncDirectory(FileSystem.parentDirectory(of: outputPath))
     }
@@ -139,17 +135,15 @@ final class SeedDatabase {
             guard let rest = ["build", "final"].lazy.compactMap({ name.stripping(prefix: ".\(output).seedgen-\($0)-") }).first else { continue }
             let parts = rest.split(separator: "-")
             guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink("\(folder)/\(name)") }
+            if kill(pid, 0) != 0 && errno == ESRCH { _ = try? FileSystem.remove("\(folder)/\(name)") }
         }
     }
 
     /// Removes the scratch files; the output is left as it was.
     func discard() {
         connection = nil
-        for path in [scratchPath, finalPath] {
-            unlink(path)
-            TemporaryFiles.unregister(path)
-        }
+        scratch.remove()
+        finished.remove()
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SeedArchive
 import SeedSQLite
+import SeedSystem
 
 /// Publishes a seed to a channel folder (`seedgen publish SEED --channel DIR`): what any static
 /// file host or CDN can serve to `SeedUpdater`, no server code.
@@ -103,7 +104,7 @@ public struct ChannelPublisher {
             do {
                 let summary = try SeedDeltaWriter(level: level).write(old: oldSeed.databasePath ?? oldPath, new: database, to: channel + "/" + deltaPath)
                 if summary.size >= packed.manifest.gzipSize {
-                    unlink(channel + "/" + deltaPath)
+                    _ = try? FileSystem.remove(channel + "/" + deltaPath)
                     skipped.append((from: oldVersion, reason: "the delta (\(summary.size) bytes) is not smaller than the full seed (\(packed.manifest.gzipSize) bytes)"))
                 } else {
                     deltas.append(ChannelIndex.Delta(from: oldVersion, path: deltaPath, size: summary.size, sha256: summary.sha256))
@@ -176,8 +177,8 @@ public struct ChannelPublisher {
                     isKept = true // not ours
                 }
                 if isKept { continue }
-                guard unlink(channel + "/" + relative) == 0 else {
-                    throw ShipError(path: channel + "/" + relative, message: "cannot remove a file no longer published: \(String(cString: strerror(errno)))")
+                do { try FileSystem.remove(channel + "/" + relative) } catch {
+                    throw ShipError(path: channel + "/" + relative, message: "cannot remove a file no longer published: \(error.reason)")
                 }
                 removed.append(relative)
             }
@@ -192,7 +193,7 @@ public struct ChannelPublisher {
         if let signingKey {
             try writeAtomically(signingKey.signatureFile(for: bytes), to: signaturePath)
         } else if FileManager.default.fileExists(atPath: signaturePath) {
-            unlink(signaturePath)
+            _ = try? FileSystem.remove(signaturePath)
         }
         try writeAtomically(bytes, to: path)
     }
@@ -210,13 +211,9 @@ public struct ChannelPublisher {
     }
 
     private func writeAtomically(_ bytes: [UInt8], to path: String) throws(ShipError) {
-        let temporary = SeedDeltaWriter.temporaryPath(beside: path, kind: "publish")
-        TemporaryFiles.register(temporary)
-        defer {
-            unlink(temporary)
-            TemporaryFiles.unregister(temporary)
-        }
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)), let handle = FileHandle(forWritingAtPath: temporary) else {
+        let temporary = ScratchFile(beside: path, kind: "publish")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(bytes)),
+              let handle = FileHandle(forWritingAtPath: temporary.path) else {
             throw ShipError(path: path, message: "cannot write a temporary file beside it")
         }
         do {
@@ -225,8 +222,8 @@ public struct ChannelPublisher {
         } catch {
             throw ShipError(path: path, message: "cannot flush a temporary file beside it: \(error.localizedDescription)")
         }
-        guard rename(temporary, path) == 0 else {
-            throw ShipError(path: path, message: "cannot rename the new file into place: \(String(cString: strerror(errno)))")
+        do { try temporary.moveIntoPlace(at: path) } catch {
+            throw ShipError(path: path, message: "cannot rename the new file into place: \(error.reason)")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import SeedArchive
 import SeedInstaller
 import SeedSQLite
+import SeedSystem
 
 /// Writes a seed delta (`seedgen delta OLD NEW --out FILE`): the rows that differ between two
 /// seeds of the same schema, which turns exactly OLD into exactly NEW (see `DeltaHeader` and
@@ -98,16 +99,11 @@ public struct SeedDeltaWriter {
             throw ShipError(path: path, message: "its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable ASCII without spaces)")
         }
 
-        let temporary = Self.temporaryPath(beside: output, kind: "delta")
-        TemporaryFiles.register(temporary)
-        defer {
-            unlink(temporary)
-            TemporaryFiles.unregister(temporary)
-        }
+        let temporary = ScratchFile(beside: output, kind: "delta")
         var tables: [TableChanges] = []
         let summary: GzipSummary
         do {
-            let writer = try DeltaWriter(path: temporary, header: header, level: level)
+            let writer = try DeltaWriter(path: temporary.path, header: header, level: level)
             let oldForms = try RecordFormReader(path: old), newForms = try RecordFormReader(path: new)
             for table in try DeltaTableShape.tables(connection, schema: "new") {
                 let shape = try DeltaTableShape.read(connection, schema: "new", table: table)
@@ -129,9 +125,9 @@ public struct SeedDeltaWriter {
         } catch {
             throw ShipError(path: output, message: "cannot write the delta: \(error)")
         }
-        if verify { try Self.verify(delta: temporary, old: old, output: output) }
-        guard rename(temporary, output) == 0 else {
-            throw ShipError(path: output, message: "cannot rename the delta into place: \(String(cString: strerror(errno)))")
+        if verify { try Self.verify(delta: temporary.path, old: old, output: output) }
+        do { try temporary.moveIntoPlace(at: output) } catch {
+            throw ShipError(path: output, message: "cannot rename the delta into place: \(error.reason)")
         }
         return Summary(output: output, size: summary.gzipSize, sha256: summary.gzipSha256, header: header, tables: tables,
                        verified: verify, seconds: (ContinuousClock.now - clock).seconds)
@@ -188,18 +184,11 @@ public struct SeedDeltaWriter {
     /// Applies the delta to OLD with the installer's code; it must give NEW (whose digest the
     /// header carries).
     private static func verify(delta: String, old: String, output: String) throws(ShipError) {
-        let working = temporaryPath(beside: output, kind: "check"), result = temporaryPath(beside: output, kind: "check")
-        for path in [working, result] { TemporaryFiles.register(path) }
-        defer {
-            for path in [working, result] {
-                unlink(path)
-                TemporaryFiles.unregister(path)
-            }
-        }
+        let working = ScratchFile(beside: output, kind: "check"), result = ScratchFile(beside: output, kind: "check")
         do {
             let patch = DeltaPatch(delta: try SeedDelta.read(path: delta))
             try patch.checkBody()
-            try patch.apply(base: old, working: working, output: result)
+            try patch.apply(base: old, working: working.path, output: result.path)
         } catch {
             throw ShipError(path: output, message: "the delta does not turn \(old) into the new seed (\(error.code): \(error.message)); ship the full seed")
         }
@@ -214,11 +203,5 @@ public struct SeedDeltaWriter {
         guard header.count == 100 else { return "?" }
         let number = header[96..<100].reduce(0) { $0 << 8 | Int($1) }
         return "\(number / 1_000_000).\(number / 1000 % 1000).\(number % 1000)"
-    }
-
-    /// A scratch file beside `output`: `.<name>.seedgen-<kind>-<pid>-<random>`.
-    static func temporaryPath(beside output: String, kind: String) -> String {
-        let url = URL(fileURLWithPath: output)
-        return url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).seedgen-\(kind)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 }

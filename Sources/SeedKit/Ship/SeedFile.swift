@@ -32,7 +32,8 @@ public final class SeedFile {
     public let manifest: SeedManifest?
     /// Size and SHA-256 of the uncompressed seed, when known without rereading it.
     public private(set) var databaseDigest: FileDigest?
-    private let temporaryPath: String?
+    /// The decompressed copy of a gzip file, removed with this `SeedFile`.
+    private let temporary: ScratchFile?
 
     /// Recognises `path` and prepares it for reading.
     /// - Parameters:
@@ -65,7 +66,7 @@ public final class SeedFile {
         }
 
         guard let seedPath else {
-            databasePath = nil; gzipPath = nil; gzipHeader = nil; temporaryPath = nil
+            databasePath = nil; gzipPath = nil; gzipHeader = nil; temporary = nil
             return
         }
         if try Self.kind(of: seedPath) == .gzip {
@@ -73,27 +74,14 @@ public final class SeedFile {
             do { gzipHeader = try GzipHeader.read(path: seedPath) } catch {
                 throw ShipError(path: seedPath, message: error.message)
             }
-            let temporary = Self.temporaryPath(for: seedPath)
-            TemporaryFiles.register(temporary)
-            do {
-                databaseDigest = try Self.decompress(seedPath, to: temporary)
-            } catch {
-                unlink(temporary)
-                TemporaryFiles.unregister(temporary)
-                throw error
-            }
-            databasePath = temporary
-            temporaryPath = temporary
+            // Dropped (and removed) with this SeedFile, or at once when decompressing fails.
+            let temporary = ScratchFile(folder: NSTemporaryDirectory(), name: URL(fileURLWithPath: seedPath).lastPathComponent, kind: "read")
+            databaseDigest = try Self.decompress(seedPath, to: temporary.path)
+            databasePath = temporary.path
+            self.temporary = temporary
         } else {
-            gzipPath = nil; gzipHeader = nil; temporaryPath = nil
+            gzipPath = nil; gzipHeader = nil; temporary = nil
             databasePath = seedPath
-        }
-    }
-
-    deinit {
-        if let temporaryPath {
-            unlink(temporaryPath)
-            TemporaryFiles.unregister(temporaryPath)
         }
     }
 
@@ -156,11 +144,6 @@ public final class SeedFile {
         if head.starts(with: [0x1f, 0x8b]) { return .gzip }
         if head.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) == UInt8(ascii: "{") { return .manifest }
         throw ShipError(path: path, message: "not a seed: neither a SQLite database, a gzip file nor a JSON manifest")
-    }
-
-    private static func temporaryPath(for path: String) -> String {
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        return (NSTemporaryDirectory() as NSString).appendingPathComponent(".\(name).seedgen-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sqlite")
     }
 
     private static func decompress(_ path: String, to output: String) throws(ShipError) -> FileDigest {

@@ -1,6 +1,7 @@
 import Foundation
 import SeedArchive
 import SeedSQLite
+import SeedSystem
 
 /// Packs a seed for shipping: `seed.sqlite` becomes `seed.sqlite.gz` (deterministic gzip, its
 /// header stamped with the seed's versions) and `seed.sqlite.manifest.json` beside it.
@@ -71,15 +72,10 @@ public struct SeedPacker {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ShipError(path: output, message: "the folder \(folder) does not exist")
         }
-        let temporary = "\(folder)/.\(URL(fileURLWithPath: output).lastPathComponent).seedgen-pack-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        TemporaryFiles.register(temporary)
-        defer {
-            unlink(temporary)
-            TemporaryFiles.unregister(temporary)
-        }
-        let summary = try compress(seed, into: temporary, comment: stamp.comment(sequence: sequence))
-        guard rename(temporary, output) == 0 else {
-            throw ShipError(path: output, message: "cannot rename the gzip file into place: \(String(cString: strerror(errno)))")
+        let temporary = ScratchFile(beside: output, kind: "pack")
+        let summary = try compress(seed, into: temporary.path, comment: stamp.comment(sequence: sequence))
+        do { try temporary.moveIntoPlace(at: output) } catch {
+            throw ShipError(path: output, message: "cannot rename the gzip file into place: \(error.reason)")
         }
         var manifest = SeedManifest(stamp: stamp, summary: summary, tables: tables,
                                     toolVersion: metadata["tool_version"], schemaName: metadata["schema_name"])
