@@ -31,6 +31,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, "bench", "work")
 RESULTS = os.path.join(ROOT, "bench", "results.md")
 SEEDGEN = os.environ.get("SEEDGEN") or os.path.join(ROOT, ".build", "release", "seedgen")
+# Another seedgen binary (`--baseline`, a release build of an earlier commit) run beside SEEDGEN
+# on the same inputs by every build job: wall, CPU and peak RSS ratios, and whether the seeds
+# are byte-identical.
+BASELINE = os.environ.get("BENCH_BASELINE_SEEDGEN", "")
 TOPSONGS_SCHEMA = os.path.join(ROOT, "Schema", "topsongs.yaml")
 GNU_TIME = "/usr/bin/time"
 MB = 1024 * 1024
@@ -145,6 +149,7 @@ class Measurement:
         self.rss_mb = rss_kb / 1024
         self.output_mb = output_bytes / MB if output_bytes is not None else None
         self.work, self.unit = work, unit     # rows (unit "rows/s") or input MB (unit "MB/s")
+        self.path = None                      # the seed written, for seedgen runs
 
     @property
     def rate(self):
@@ -196,13 +201,40 @@ def run_shell(feed_dir, db_path, tables, label, rows):
     return Measurement("sqlite3 shell", label, wall, cpu, rss, os.path.getsize(db_path), rows, "rows/s")
 
 
-def run_seedgen(inputs, db_path, label, work, unit, extra=()):
+def run_seedgen(inputs, db_path, label, work, unit, extra=(), baseline=False):
+    """`seedgen build` (or, with `baseline`, the baseline binary) of `inputs` into `db_path`."""
     remove_db(db_path)
-    command = [SEEDGEN, "build", *inputs, *extra, "--out", db_path, "--quiet"]
+    command = [BASELINE if baseline else SEEDGEN, "build", *inputs, *extra, "--out", db_path, "--quiet"]
     wall, cpu, rss = timed(command, label=" ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
                                                    for c in command))
     size = os.path.getsize(db_path) if os.path.exists(db_path) else None
-    return Measurement("seedgen", label, wall, cpu, rss, size, work, unit)
+    measurement = Measurement("seedgen (baseline)" if baseline else "seedgen", label, wall, cpu, rss, size, work, unit)
+    measurement.path = db_path
+    return measurement
+
+
+def baseline_path(db_path):
+    """Where the baseline binary writes the seed that SEEDGEN writes to `db_path`."""
+    return db_path[:-len(".sqlite")] + ".baseline.sqlite"
+
+
+def with_baseline(runners, inputs, db_path, label, work, unit, extra=()):
+    """`runners` of run_side_by_side, plus the baseline binary on the same input when set."""
+    if not BASELINE:
+        return runners
+    return runners + [("seedgen (baseline)", lambda: run_seedgen(inputs, baseline_path(db_path), label, work, unit,
+                                                                 extra=extra, baseline=True))]
+
+
+def compare_with_baseline(bench, new, old):
+    """A ratio line for SEEDGEN against the baseline on one input, and whether their seeds are
+    the same bytes (the seeds of the fastest runs: every run of a binary writes the same)."""
+    if new is None or old is None:
+        return
+    same = os.path.exists(new.path) and os.path.exists(old.path) and file_sha256(new.path) == file_sha256(old.path)
+    bench.ratio_lines.append(f"{new.input}: seedgen/baseline wall {new.wall / old.wall:.3f}x ({new.wall:.2f} vs {old.wall:.2f} s), "
+                             f"CPU {new.cpu / old.cpu:.3f}x, peak RSS {new.rss_mb / old.rss_mb:.2f}x; seeds "
+                             + ("byte-identical" if same else f"differ ({fmt(new.output_mb)} vs {fmt(old.output_mb)} MB)"))
 
 
 def best(runs):
@@ -358,20 +390,25 @@ def run_gtfs_job(bench):
               + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"), flush=True)
         tables = list(stamp["rows"])
         warm_cache([os.path.join(feed, t + ".txt") for t in tables])
-        shell_runs, seed_runs, failed = [], [], set()
+        shell_runs, seed_runs, baseline_runs, failed = [], [], [], set()
+        rotation = ["sqlite3", "seedgen"] + (["baseline"] if BASELINE and "seedgen" in tools else [])
         for rep in range(args.reps):
-            # Alternate which tool goes first, so neither always runs on a warmer machine.
-            order = ["sqlite3", "seedgen"] if rep % 2 == 0 else ["seedgen", "sqlite3"]
-            for tool in order:
-                if tool not in tools or tool in failed:
+            # Rotate which tool goes first, so none always runs on a warmer machine.
+            shift = rep % len(rotation)
+            for tool in rotation[shift:] + rotation[:shift]:
+                if tool not in tools | {"baseline"} or tool in failed:
                     continue
                 try:
                     if tool == "sqlite3":
                         m = run_shell(feed, os.path.join(WORK, label + ".shell.sqlite"), tables, label, rows)
                         shell_runs.append(m)
-                    else:
+                    elif tool == "seedgen":
                         m = run_seedgen([feed], os.path.join(WORK, label + ".sqlite"), label, rows, "rows/s")
                         seed_runs.append(m)
+                    else:
+                        m = run_seedgen([feed], os.path.join(WORK, label + ".baseline.sqlite"), label, rows, "rows/s",
+                                        baseline=True)
+                        baseline_runs.append(m)
                     print(f"bench:   {tool:8} run {rep + 1}: {m.wall:.2f} s wall, {m.cpu:.2f} s CPU, "
                           f"{m.rss_mb:.1f} MB peak RSS", flush=True)
                 except CommandFailed as e:
@@ -385,6 +422,9 @@ def run_gtfs_job(bench):
         if seed_runs:
             entry["seed"] = best(seed_runs)
             measurements.append(entry["seed"])
+        if baseline_runs:
+            measurements.append(best(baseline_runs))
+            compare_with_baseline(bench, entry.get("seed"), best(baseline_runs))
         by_size[n] = entry
 
     # Ratios and targets.
@@ -443,12 +483,15 @@ def run_topsongs_job(bench):
                 print(f"bench: {label}: {xml_mb:,.0f} MB " + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"),
                       flush=True)
                 warm_cache([xml])
-                runners = [("seedgen", lambda: run_seedgen([xml], os.path.join(WORK, label + ".sqlite"), label, xml_mb, "MB/s",
-                                                           extra=["--schema", TOPSONGS_SCHEMA]))]
+                db = os.path.join(WORK, label + ".sqlite")
+                runners = with_baseline([("seedgen", lambda: run_seedgen([xml], db, label, xml_mb, "MB/s",
+                                                                         extra=["--schema", TOPSONGS_SCHEMA]))],
+                                        [xml], db, label, xml_mb, "MB/s", extra=["--schema", TOPSONGS_SCHEMA])
                 if not missing_reference("xmllint"):
                     runners.append(("xmllint --stream", lambda: run_reference(
                         "xmllint --stream", ["xmllint", "--stream", "--noout", xml], label, xml_mb)))
                 fastest = run_side_by_side(bench, runners)
+                compare_with_baseline(bench, fastest.get("seedgen"), fastest.get("seedgen (baseline)"))
                 if "seedgen" not in fastest:
                     break
                 xml_entry[entries] = fastest["seedgen"]
@@ -511,7 +554,8 @@ def run_osm_job(bench):
     osm_mb = generated_input(bench, osm, "generate_osm.py", ["--copies", str(args.osm_copies), "--out", osm])
     if osm_mb is None:
         return
-    runners = [("seedgen", lambda: run_seedgen([osm], os.path.join(WORK, label + ".sqlite"), label, osm_mb, "MB/s"))]
+    db = os.path.join(WORK, label + ".sqlite")
+    runners = with_baseline([("seedgen", lambda: run_seedgen([osm], db, label, osm_mb, "MB/s"))], [osm], db, label, osm_mb, "MB/s")
     if not missing_reference("osmium"):
         runners.append(("osmium cat", lambda: run_reference(
             "osmium cat", ["osmium", "cat", osm, "-o", os.path.join(WORK, label + ".opl"), "--overwrite"], label, osm_mb,
@@ -520,6 +564,7 @@ def run_osm_job(bench):
         runners.append(("xmllint --stream", lambda: run_reference(
             "xmllint --stream", ["xmllint", "--stream", "--noout", osm], label, osm_mb)))
     fastest = run_side_by_side(bench, runners)
+    compare_with_baseline(bench, fastest.get("seedgen"), fastest.get("seedgen (baseline)"))
     seed = fastest.get("seedgen")
     for name, tool, limit in ((name_osmium, "osmium cat", MAX_OSM_OSMIUM), (name_xmllint, "xmllint --stream", MAX_OSM_XMLLINT)):
         reference = fastest.get(tool)
@@ -554,8 +599,10 @@ def run_netex_job(bench):
         xml_mb = generated_input(bench, xml, "make_netex.py", [source, "--megabytes", f"{megabytes:g}", "--out", xml])
         if xml_mb is None:
             return
-        fastest = run_side_by_side(bench, [("seedgen", lambda: run_seedgen([xml], os.path.join(WORK, label + ".sqlite"),
-                                                                           label, xml_mb, "MB/s"))])
+        db = os.path.join(WORK, label + ".sqlite")
+        fastest = run_side_by_side(bench, with_baseline([("seedgen", lambda: run_seedgen([xml], db, label, xml_mb, "MB/s"))],
+                                                        [xml], db, label, xml_mb, "MB/s"))
+        compare_with_baseline(bench, fastest.get("seedgen"), fastest.get("seedgen (baseline)"))
         if "seedgen" not in fastest:
             bench.not_measured(name, "seedgen failed")
             return
@@ -834,7 +881,7 @@ def guide_queries():
 
 def run_queries_job(bench):
     """Issue 20: the 3M feed built with SEEDGEN and, side by side in alternating order, with
-    the baseline binary BENCH_BASELINE_SEEDGEN (a build of main before the query indexes);
+    the --baseline binary (a build of main before the query indexes);
     then the guide's departures query at the busiest stop of the 3M seed, a two-hour window
     on its busiest weekday, timed in-process (Python's sqlite3, the system SQLite), and what
     the search and spatial indexes and service_dates add to the seed."""
@@ -849,33 +896,25 @@ def run_queries_job(bench):
     except CommandFailed as e:
         bench.failures.append(e)
         return
-    baseline = os.environ.get("BENCH_BASELINE_SEEDGEN", "")
     seed = os.path.join(WORK, label + ".queries.sqlite")
     runs = {"seedgen": [], "baseline": []}
-    global SEEDGEN
-    current = SEEDGEN
     try:
         for rep in range(max(args.reps, 2)):
-            order = ["seedgen", "baseline"] if rep % 2 == 0 else ["baseline", "seedgen"]
-            for tool in order:
-                if tool == "baseline" and not os.access(baseline, os.X_OK):
+            for tool in ["seedgen", "baseline"] if rep % 2 == 0 else ["baseline", "seedgen"]:
+                if tool == "baseline" and not BASELINE:
                     continue
-                SEEDGEN = current if tool == "seedgen" else baseline
-                out = seed if tool == "seedgen" else os.path.join(WORK, label + ".baseline.sqlite")
-                m = run_seedgen([feed], out, f"{label} ({tool})", n, "rows/s")
+                m = run_seedgen([feed], baseline_path(seed) if tool == "baseline" else seed, label, n, "rows/s",
+                                baseline=tool == "baseline")
                 runs[tool].append(m)
                 print(f"bench:   {tool:8} run {rep + 1}: {m.wall:.2f} s wall, {m.cpu:.2f} s CPU, {m.rss_mb:.1f} MB peak RSS", flush=True)
     except CommandFailed as e:
         print(f"bench:   queries job FAILED: {e.what}\n{e.detail}", flush=True)
         bench.failures.append(e)
         return
-    finally:
-        SEEDGEN = current
     new = best(runs["seedgen"])
     bench.measurements.append(new)
     if runs["baseline"]:
         old = best(runs["baseline"])
-        old.tool = "seedgen (baseline)"
         bench.measurements.append(old)
         ratio = new.wall / old.wall
         bench.targets.append(f"{'PASS' if ratio <= MAX_QUERY_BUILD_RATIO else 'MISS'}  {label} build with the query indexes "
@@ -883,7 +922,7 @@ def run_queries_job(bench):
                              f"CPU {new.cpu:.2f} vs {old.cpu:.2f} s, best of {len(runs['seedgen'])}; "
                              f"size {new.output_mb:.1f} vs {old.output_mb:.1f} MB)")
     else:
-        bench.not_measured("build vs the baseline", "set BENCH_BASELINE_SEEDGEN to a seedgen built from main before issue 20")
+        bench.not_measured("build vs the baseline", "run with --baseline, a seedgen built from main before issue 20")
 
     db = sqlite3.connect(f"file:{seed}?mode=ro", uri=True)
     stop, = db.execute("SELECT stop_ref FROM stop_times GROUP BY stop_ref ORDER BY count(*) DESC, stop_ref LIMIT 1").fetchone()
@@ -904,7 +943,7 @@ def run_queries_job(bench):
     bench.targets.append(f"{'PASS' if median <= MAX_DEPARTURES_MS else 'MISS'}  departures query on the {label} seed "
                          f"<= {MAX_DEPARTURES_MS:g} ms: median {median:.2f} ms, p95 {p95:.2f} ms, max {times[-1]:.2f} ms "
                          f"(busiest stop, 12 two-hour windows x 20 on {date}; {count} departures 08-10h)")
-    report = json.loads(subprocess.run([current, "inspect", seed, "--json"], capture_output=True, text=True, check=True).stdout)
+    report = json.loads(subprocess.run([SEEDGEN, "inspect", seed, "--json"], capture_output=True, text=True, check=True).stdout)
     size = report.get("size") or os.path.getsize(seed)
     parts = [(i["name"], i.get("bytes") or 0) for i in report.get("queryIndexes", [])]
     parts += [(t["name"], t.get("bytes") or 0) for t in report.get("tableDetails", []) if t["name"] == "service_dates"]
@@ -927,6 +966,7 @@ JOB_ALIASES = {"xml": "topsongs"}
 
 
 def main():
+    global BASELINE
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", default=os.environ.get("BENCH_JOBS", ",".join(JOBS)),
                         help=f"what to run, comma-separated: {','.join(JOBS)} (xml = topsongs; "
@@ -945,9 +985,16 @@ def main():
                         help="which side(s) to run: sqlite3,seedgen (default both)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
     parser.add_argument("--no-record", action="store_true", help="do not append to bench/results.md")
+    parser.add_argument("--baseline", default=BASELINE, metavar="SEEDGEN",
+                        help="another seedgen binary (e.g. a release build of the previous main) run beside this one "
+                             "by every build job, in rotating order: ratios and whether the seeds are byte-identical "
+                             "(default $BENCH_BASELINE_SEEDGEN)")
     add_install_arguments(parser)
     add_delta_arguments(parser)
     args = parser.parse_args()
+    BASELINE = args.baseline
+    if BASELINE and not os.access(BASELINE, os.X_OK):
+        parser.error(f"--baseline {BASELINE}: not an executable file")
     jobs = []
     for job in (j.strip() for j in args.jobs.split(",") if j.strip()):
         job = JOB_ALIASES.get(job, job)
