@@ -150,6 +150,7 @@ class Measurement:
         self.output_mb = output_bytes / MB if output_bytes is not None else None
         self.work, self.unit = work, unit     # rows (unit "rows/s") or input MB (unit "MB/s")
         self.path = None                      # the seed written, for seedgen runs
+        self.walls = [wall]                   # the wall times of every run, for the fastest one
 
     @property
     def rate(self):
@@ -232,13 +233,24 @@ def compare_with_baseline(bench, new, old):
     if new is None or old is None:
         return
     same = os.path.exists(new.path) and os.path.exists(old.path) and file_sha256(new.path) == file_sha256(old.path)
-    bench.ratio_lines.append(f"{new.input}: seedgen/baseline wall {new.wall / old.wall:.3f}x ({new.wall:.2f} vs {old.wall:.2f} s), "
+    new_median, old_median = median(new.walls), median(old.walls)
+    bench.ratio_lines.append(f"{new.input}: seedgen/baseline wall {new.wall / old.wall:.3f}x best ({new.wall:.2f} vs {old.wall:.2f} s), "
+                             f"{new_median / old_median:.3f}x median ({new_median:.2f} vs {old_median:.2f} s, {len(new.walls)} runs), "
                              f"CPU {new.cpu / old.cpu:.3f}x, peak RSS {new.rss_mb / old.rss_mb:.2f}x; seeds "
                              + ("byte-identical" if same else f"differ ({fmt(new.output_mb)} vs {fmt(old.output_mb)} MB)"))
 
 
 def best(runs):
-    return min(runs, key=lambda m: m.wall)
+    """The fastest run (the least disturbed on a shared machine), knowing every run's wall time."""
+    fastest = min(runs, key=lambda m: m.wall)
+    fastest.walls = [m.wall for m in runs]
+    return fastest
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def fmt(value, digits=1):
@@ -899,7 +911,7 @@ def run_queries_job(bench):
     seed = os.path.join(WORK, label + ".queries.sqlite")
     runs = {"seedgen": [], "baseline": []}
     try:
-        for rep in range(max(args.reps, 2)):
+        for rep in range(max(args.reps, 5)):
             for tool in ["seedgen", "baseline"] if rep % 2 == 0 else ["baseline", "seedgen"]:
                 if tool == "baseline" and not BASELINE:
                     continue
@@ -916,11 +928,14 @@ def run_queries_job(bench):
     if runs["baseline"]:
         old = best(runs["baseline"])
         bench.measurements.append(old)
-        ratio = new.wall / old.wall
+        compare_with_baseline(bench, new, old)
+        # Medians of runs in alternating order: on a shared machine one lucky run can make
+        # either side look faster (best-of ratios of the same binaries varied by 10 % here).
+        ratio = median(new.walls) / median(old.walls)
         bench.targets.append(f"{'PASS' if ratio <= MAX_QUERY_BUILD_RATIO else 'MISS'}  {label} build with the query indexes "
-                             f"<= {MAX_QUERY_BUILD_RATIO:.2f}x the baseline: {ratio:.3f}x ({new.wall:.2f} s vs {old.wall:.2f} s, "
-                             f"CPU {new.cpu:.2f} vs {old.cpu:.2f} s, best of {len(runs['seedgen'])}; "
-                             f"size {new.output_mb:.1f} vs {old.output_mb:.1f} MB)")
+                             f"<= {MAX_QUERY_BUILD_RATIO:.2f}x the baseline: {ratio:.3f}x (medians of {len(new.walls)}: "
+                             f"{median(new.walls):.2f} s vs {median(old.walls):.2f} s; best {new.wall:.2f} vs {old.wall:.2f} s, "
+                             f"CPU {new.cpu:.2f} vs {old.cpu:.2f} s; size {new.output_mb:.1f} vs {old.output_mb:.1f} MB)")
     else:
         bench.not_measured("build vs the baseline", "run with --baseline, a seedgen built from main before issue 20")
 
@@ -939,9 +954,9 @@ def run_queries_job(bench):
         if window == 8:
             count = len(rows)
     times.sort()
-    median, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
-    bench.targets.append(f"{'PASS' if median <= MAX_DEPARTURES_MS else 'MISS'}  departures query on the {label} seed "
-                         f"<= {MAX_DEPARTURES_MS:g} ms: median {median:.2f} ms, p95 {p95:.2f} ms, max {times[-1]:.2f} ms "
+    median_ms, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
+    bench.targets.append(f"{'PASS' if median_ms <= MAX_DEPARTURES_MS else 'MISS'}  departures query on the {label} seed "
+                         f"<= {MAX_DEPARTURES_MS:g} ms: median {median_ms:.2f} ms, p95 {p95:.2f} ms, max {times[-1]:.2f} ms "
                          f"(busiest stop, 12 two-hour windows x 20 on {date}; {count} departures 08-10h)")
     report = json.loads(subprocess.run([SEEDGEN, "inspect", seed, "--json"], capture_output=True, text=True, check=True).stdout)
     size = report.get("size") or os.path.getsize(seed)
