@@ -81,8 +81,16 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// The sequence in a stamp comment, when it has one. (Installers before sequences existed
     /// read such a comment as no stamp and rely on the manifest, which also records it.)
     public static func sequence(inComment comment: String) -> Int64? {
-        guard SeedStamp(comment: comment) != nil, let word = comment.split(separator: " ").last, word.hasPrefix("sequence=") else { return nil }
-        return Int64(word.dropFirst("sequence=".count)).flatMap { $0 > 0 ? $0 : nil }
+        // By bytes, as init(comment:): no `split`, no `hasPrefix` (Unicode-aware) at app start.
+        let utf8 = comment.utf8, key = "sequence=".utf8
+        guard SeedStamp(comment: comment) != nil else { return nil }
+        var end = utf8.endIndex
+        while end > utf8.startIndex, utf8[utf8.index(before: end)] == 0x20 { end = utf8.index(before: end) }
+        var start = end
+        while start > utf8.startIndex, utf8[utf8.index(before: start)] != 0x20 { start = utf8.index(before: start) }
+        let word = comment[start..<end]
+        guard word.utf8.starts(with: key) else { return nil }
+        return Int64(word.dropFirst(key.count)).flatMap { $0 > 0 ? $0 : nil }
     }
 
     public var description: String { "schema version \(schemaVersion), seed version \(seedVersion)" }

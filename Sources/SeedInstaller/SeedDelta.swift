@@ -72,7 +72,7 @@ public struct SeedDelta: Sendable, Equatable {
     }
 
     /// True when `bytes`, the first bytes of a file, are those of a seed delta.
-    public static func isDelta<Bytes: Collection>(prefix bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+    public static func isDelta(prefix bytes: [UInt8]) -> Bool {
         DeltaHeader.hasMagic(bytes)
     }
 

@@ -30,6 +30,30 @@ import Testing
         #expect(SeedStamp(comment: comment) == nil)
     }
 
+    @Test func aPublicationSequenceIsAFourthWordTheStampReadsPast() {
+        let stamp = SeedStamp(schemaVersion: 3, seedVersion: "v1")
+        #expect(stamp.comment(sequence: 42) == "seedgen-seed schema-version=3 seed-version=v1 sequence=42")
+        #expect(SeedStamp(comment: stamp.comment(sequence: 42)) == stamp)
+        #expect(SeedStamp.sequence(inComment: stamp.comment(sequence: 42)) == 42)
+        #expect(SeedStamp.sequence(inComment: "seedgen-seed  schema-version=3 seed-version=v1   sequence=7 ") == 7)
+        #expect(stamp.comment(sequence: nil) == stamp.comment)
+        #expect(SeedStamp.sequence(inComment: stamp.comment) == nil)
+    }
+
+    @Test(arguments: [
+        "seedgen-seed schema-version=3 seed-version=v1 sequence=0",
+        "seedgen-seed schema-version=3 seed-version=v1 sequence=-4",
+        "seedgen-seed schema-version=3 seed-version=v1 sequence=x",
+        "seedgen-seed schema-version=3 seed-version=v1 sequence=",
+        "seedgen-seed schema-version=3 seed-version=sequence=5",
+        "seedgen-seeds schema-version=3 seed-version=v1 sequence=5",
+        "seedgen-seed schema-version=3 seed-version=v1 sequence=5 extra",
+        "seedgen-seed schema-version=3 seed-version=v1 sequence=99999999999999999999",
+    ])
+    func aSequenceThatIsNotAPositiveNumberOfAStampIsNone(_ comment: String) {
+        #expect(SeedStamp.sequence(inComment: comment) == nil)
+    }
+
     @Test func aSeedVersionIsValidWhenItReadsBackUnchanged() {
         for version in ["v1", "2026.11.21-1", "a/b:c"] {
             let stamp = SeedStamp(schemaVersion: 1, seedVersion: version)
