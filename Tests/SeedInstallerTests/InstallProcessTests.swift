@@ -56,20 +56,32 @@ import Testing
         let a = try seed("A", payloadBytes: 1000, rows: 1000), b = try seed("B", payloadBytes: 1000, rows: 1000)
         let start = Date()
         #expect(try SeedgenTool.run(["install", a.gz, "--to", destination]).status == 0)
-        // Kill within a window around the install's duration, adapted as we go so that the kills
-        // keep landing near the end, where verification, the record and the rename happen.
-        var window = max(Date().timeIntervalSince(start) * 1.2, 0.05)
+        // Half the kills land anywhere in an install; the other half between the latest moment
+        // known to leave the old seed and the earliest known to leave the new one, a bracket
+        // that closes on the swap, where verification, the record and the rename happen.
+        // (Aiming at the end of the process instead sent every kill past the swap under
+        // ThreadSanitizer, whose process exit is long.)
+        var before = 0.0, after = Date().timeIntervalSince(start)
         var generator = SystemRandomNumberGenerator()
         var outcomes: [String: Int] = [:]
         for iteration in 0..<32 {
             let (old, new) = iteration % 2 == 0 ? (a, b) : (b, a)
+            let moment = iteration / 2 % 2 == 0 ? Double.random(in: 0...after * 1.2, using: &generator)
+                                                : Double.random(in: before...after, using: &generator)
             let process = try SeedgenTool.start(["install", new.gz, "--to", destination])
-            usleep(UInt32(Double.random(in: 0...window, using: &generator) * 1_000_000))
+            usleep(UInt32(moment * 1_000_000))
             process.send(SIGKILL)
             let killed = process.wait()
             let found = bytes(of: destination)
             let state = found == old.plain ? "old" : found == new.plain ? "new" : found == nil ? "absent" : "MIXED"
-            window *= killed.status == SIGKILL ? 1.1 : 0.8
+            // Process start-up varies from run to run: a moment on the wrong side widens the bracket.
+            if state == "old" {
+                before = moment
+                if after <= before { after = before * 1.1 }
+            } else {
+                after = max(moment, 0.001)
+                if before >= after { before = after * 0.9 }
+            }
             outcomes["\(killed.status == SIGKILL ? "killed" : "finished")/\(state)", default: 0] += 1
             if (try FileManager.default.contentsOfDirectory(atPath: folder.file("data"))).contains(where: { $0.contains("seedgen-tmp") }) {
                 outcomes["left a temporary file", default: 0] += 1
