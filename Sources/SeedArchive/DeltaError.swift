@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// A seed delta that cannot be read or written: what is wrong, in which file, and where.
 ///
 /// `offset` is a byte position in the delta file (its header) or in its decompressed body,
@@ -21,7 +23,7 @@ public struct DeltaError: Error, CustomStringConvertible, Sendable, Equatable {
         /// The decompressed body breaks the format: an unknown record or value tag, a record
         /// out of place, a count or length beyond its limit.
         public static let invalidBody = Code(name: "invalid-body")
-        /// Reading or writing the file failed (see `systemError`).
+        /// Reading or writing the file failed (see `cause`).
         public static let io = Code(name: "io")
     }
 
@@ -30,17 +32,14 @@ public struct DeltaError: Error, CustomStringConvertible, Sendable, Equatable {
     public let message: String
     /// The delta file.
     public let path: String
-    /// The operating system's text for the underlying error (`strerror(errno)`), if any.
-    public let systemError: String?
-    /// The underlying `errno`, if any.
-    public let errno: Int32?
+    /// The system call that failed, for `.io`.
+    public let cause: SystemCallError?
 
-    public init(code: Code, message: String, path: String, systemError: String? = nil, errno: Int32? = nil) {
+    public init(code: Code, message: String, path: String, cause: SystemCallError? = nil) {
         self.code = code
         self.message = message
         self.path = path
-        self.systemError = systemError
-        self.errno = errno
+        self.cause = cause
     }
 
     /// The delta error for a failure of the gzip stream that holds the body.
@@ -53,12 +52,12 @@ public struct DeltaError: Error, CustomStringConvertible, Sendable, Equatable {
         }
         var message = "the body: " + error.message
         if let offset = error.offset { message += " (at byte \(offset) of the file)" }
-        self.init(code: code, message: message, path: path, systemError: error.systemError, errno: error.errno)
+        self.init(code: code, message: message, path: path, cause: error.cause)
     }
 
     public var description: String {
         var text = "\(path): \(message)"
-        if let systemError { text += ": \(systemError)" }
+        if let cause { text += ": \(cause.text)" }
         return text
     }
 }

@@ -119,7 +119,7 @@ public struct DeltaHeader: Equatable, Sendable {
     public static func read(path: String) throws(DeltaError) -> (header: DeltaHeader, length: Int) {
         let prefix: [UInt8]
         do { prefix = try FileSystem.openForReading(path).readBytes(maximumLength, at: 0) } catch {
-            throw DeltaError(code: .io, message: "cannot read the delta", path: path, systemError: error.text, errno: error.errno)
+            throw DeltaError(code: .io, message: "cannot read the delta", path: path, cause: error)
         }
         return try parse(prefix, path: path)
     }

@@ -1,3 +1,5 @@
+import SeedSystem
+
 /// A gzip stream that cannot be read or written: what went wrong, in which file, and where.
 ///
 /// `offset` is the position in the compressed file (for reading) where the problem was seen.
@@ -19,7 +21,7 @@ public struct GzipError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let sizeMismatch = Code(name: "size-mismatch")
         /// Bytes follow the end of the stream that are not another gzip member.
         public static let trailingGarbage = Code(name: "trailing-garbage")
-        /// Reading or writing the file failed (see `systemError`).
+        /// Reading or writing the file failed (see `cause`).
         public static let io = Code(name: "io")
         /// The header is invalid (bad flags, or a header field that cannot be written).
         public static let invalidHeader = Code(name: "invalid-header")
@@ -35,24 +37,21 @@ public struct GzipError: Error, CustomStringConvertible, Sendable, Equatable {
     public let path: String
     /// The byte offset in the compressed file, when known.
     public let offset: Int64?
-    /// The operating system's text for the underlying error (`strerror(errno)`), if any.
-    public let systemError: String?
-    /// The underlying `errno`, if any (for example `ENOSPC` when the disk is full).
-    public let errno: Int32?
+    /// The system call that failed, for `.io` (its `errno` is `ENOSPC` when the disk is full).
+    public let cause: SystemCallError?
 
-    public init(code: Code, message: String, path: String, offset: Int64? = nil, systemError: String? = nil, errno: Int32? = nil) {
+    public init(code: Code, message: String, path: String, offset: Int64? = nil, cause: SystemCallError? = nil) {
         self.code = code
         self.message = message
         self.path = path
         self.offset = offset
-        self.systemError = systemError
-        self.errno = errno
+        self.cause = cause
     }
 
     public var description: String {
         var text = "\(path): \(message)"
         if let offset { text += " (at byte \(offset))" }
-        if let systemError { text += ": \(systemError)" }
+        if let cause { text += ": \(cause.text)" }
         return text
     }
 }

@@ -30,7 +30,7 @@ public struct GzipHeader: Equatable, Sendable {
     public static func read(path: String) throws(GzipError) -> GzipHeader {
         let file: FileDescriptor
         do { file = try FileSystem.openForReading(path) } catch {
-            throw GzipError(code: .io, message: "cannot open the gzip file", path: path, systemError: error.text, errno: error.errno)
+            throw GzipError(code: .io, message: "cannot open the gzip file", path: path, cause: error)
         }
         return try parse(BufferedFileReader(file: file, capacity: 4096), path: path)
     }
@@ -52,7 +52,7 @@ public struct GzipHeader: Equatable, Sendable {
     static func parse(_ source: BufferedFileReader, path: String) throws(GzipError) -> GzipHeader {
         try parse(path: path, start: source.offset, offset: { source.offset }) { () throws(GzipError) -> UInt8? in
             do throws(SystemCallError) { return try source.readByte() } catch {
-                throw GzipError(code: .io, message: "cannot read the gzip header", path: path, offset: source.offset, systemError: error.text, errno: error.errno)
+                throw GzipError(code: .io, message: "cannot read the gzip header", path: path, offset: source.offset, cause: error)
             }
         }
     }

@@ -42,7 +42,7 @@ public final class GzipReader {
         self.allowsMultipleMembers = allowsMultipleMembers
         let file: FileDescriptor
         do { file = try FileSystem.openForReading(path) } catch {
-            throw GzipError(code: .io, message: "cannot open the gzip file", path: path, systemError: error.text, errno: error.errno)
+            throw GzipError(code: .io, message: "cannot open the gzip file", path: path, cause: error)
         }
         source = BufferedFileReader(file: file, capacity: 65536)
         do { stream = try ZStream() } catch {
@@ -52,7 +52,7 @@ public final class GzipReader {
         while skipped < offset {
             let more: Bool
             do { more = try source.fill() } catch {
-                throw GzipError(code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, systemError: error.text, errno: error.errno)
+                throw GzipError(code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, cause: error)
             }
             guard more else {
                 throw GzipError(code: .truncated, message: "the file ends before its gzip stream starts", path: path, offset: source.offset)
@@ -156,7 +156,7 @@ public final class GzipReader {
 
     private func fill() throws(GzipError) -> Bool {
         do { return try source.fill() } catch {
-            throw GzipError(code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, systemError: error.text, errno: error.errno)
+            throw GzipError(code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, cause: error)
         }
     }
 

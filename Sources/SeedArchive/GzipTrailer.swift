@@ -50,7 +50,7 @@ public struct GzipTrailer: Equatable, Hashable, Sendable, Codable {
         } catch let error as GzipError {
             throw error
         } catch let failure as SystemCallError {
-            throw GzipError(code: .io, message: "cannot read the gzip trailer", path: path, systemError: failure.text, errno: failure.errno)
+            throw GzipError(code: .io, message: "cannot read the gzip trailer", path: path, cause: failure)
         } catch {
             throw GzipError(code: .io, message: "cannot read the gzip trailer: \(error)", path: path)
         }

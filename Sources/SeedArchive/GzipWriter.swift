@@ -54,7 +54,7 @@ public final class GzipWriter {
             throw GzipError(code: .io, message: "zlib cannot start deflate (code \(error.code))", path: path)
         }
         do { file = try FileSystem.create(path) } catch {
-            throw GzipError(code: .io, message: "cannot create the gzip file", path: path, systemError: error.text, errno: error.errno)
+            throw GzipError(code: .io, message: "cannot create the gzip file", path: path, cause: error)
         }
         output = .allocate(byteCount: 65536, alignment: 16)
 
@@ -106,7 +106,7 @@ public final class GzipWriter {
             try file.closeNow()
         } catch {
             state = .failed
-            throw GzipError(code: .io, message: "cannot finish the gzip file", path: path, systemError: error.text, errno: error.errno)
+            throw GzipError(code: .io, message: "cannot finish the gzip file", path: path, cause: error)
         }
         state = .finished
         return GzipSummary(size: size, sha256: hash.hexDigest(), gzipSize: gzipSize, gzipSha256: gzipHash.hexDigest(), crc32: crc.value)
@@ -139,7 +139,7 @@ public final class GzipWriter {
     private func emit(_ bytes: UnsafeRawBufferPointer) throws(GzipError) {
         do { try file.write(bytes) } catch {
             state = .failed
-            throw GzipError(code: .io, message: "cannot write the gzip file", path: path, offset: gzipSize, systemError: error.text, errno: error.errno)
+            throw GzipError(code: .io, message: "cannot write the gzip file", path: path, offset: gzipSize, cause: error)
         }
         gzipHash.update(bytes)
         gzipSize += Int64(bytes.count)

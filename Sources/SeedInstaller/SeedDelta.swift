@@ -89,10 +89,10 @@ public struct SeedDelta: Sendable, Equatable {
         switch error.code {
         case .truncated: code = .truncated
         case .corrupt: code = .corrupt
-        case .io: code = error.errno.map { SystemCallError(call: "", path: "", errno: $0).isOutOfSpace } == true ? .diskFull : .fileSystem
+        case .io: code = error.cause?.isOutOfSpace == true ? .diskFull : .fileSystem
         default: code = .invalidDelta
         }
-        return SeedInstallerError(code: code, message: error.message, path: error.path, systemError: error.systemError, errno: error.errno)
+        return SeedInstallerError(code: code, message: error.message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno)
     }
 }
 

@@ -63,7 +63,7 @@ struct ShippedSeed {
                 header = try readHeader(prefix, fileSize: status.size, path: path)
                 let lastBytes: [UInt8]
                 do { lastBytes = status.size >= 8 ? try file.readBytes(8, at: status.size - 8) : [] } catch {
-                    throw GzipError(code: .io, message: "cannot read the gzip trailer", path: path, systemError: error.text, errno: error.errno)
+                    throw GzipError(code: .io, message: "cannot read the gzip trailer", path: path, cause: error)
                 }
                 trailer = try GzipTrailer.parse(lastBytes: lastBytes, fileSize: status.size, path: path)
             } catch { throw installerError(error) }
@@ -139,12 +139,12 @@ struct ShippedSeed {
         let code: SeedInstallerError.Code
         switch error.code {
         case .truncated: code = .truncated
-        case .io: code = error.errno.map { SystemCallError(call: "", path: "", errno: $0).isOutOfSpace } == true ? .diskFull : .fileSystem
+        case .io: code = error.cause?.isOutOfSpace == true ? .diskFull : .fileSystem
         case .notGzip: code = .notSQLite
         default: code = .corrupt
         }
         var message = error.message
         if let offset = error.offset { message += " (at byte \(offset) of the gzip file)" }
-        return SeedInstallerError(code: code, message: message, path: error.path, systemError: error.systemError, errno: error.errno)
+        return SeedInstallerError(code: code, message: message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno)
     }
 }

@@ -11,7 +11,7 @@ import Darwin
 /// Every module turns it into its own error, which says what it was trying to do: the
 /// installer into a `SeedInstallerError`, the gzip code into a `GzipError`, the builder into an
 /// `InputError` or a `BuildError`.
-public struct SystemCallError: Error, Sendable, CustomStringConvertible {
+public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call that failed: `open`, `read`, `fsync`, ...
     public let call: String
     /// The file or folder it was called on.

@@ -88,6 +88,6 @@ import Testing
 
     @Test func aMissingFileIsAnIOErrorWithItsErrno() {
         let error = #expect(throws: GzipError.self) { try GzipHeader.read(path: folder.file("missing.gz")) }
-        #expect(error?.code == .io && error?.errno == ENOENT, "\(String(describing: error))")
+        #expect(error?.code == .io && error?.cause?.errno == ENOENT, "\(String(describing: error))")
     }
 }

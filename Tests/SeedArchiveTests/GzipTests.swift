@@ -131,7 +131,7 @@ import Testing
     @Test func aFileThatCannotBeCreatedIsAnIOErrorWithItsErrno() {
         let path = folder.file("no/such/folder/x.gz")
         let error = #expect(throws: GzipError.self) { try GzipWriter(path: path) }
-        #expect(error?.code == .io && error?.errno == ENOENT && error?.path == path, "\(String(describing: error))")
+        #expect(error?.code == .io && error?.cause?.errno == ENOENT && error?.path == path, "\(String(describing: error))")
         #expect(error?.description.contains(String(cString: strerror(ENOENT))) == true, "\(String(describing: error))")
     }
 
@@ -140,7 +140,7 @@ import Testing
     @Test func aFileThatCannotBeOpenedIsAnIOErrorWithItsErrno() {
         let path = folder.file("missing.gz")
         let error = #expect(throws: GzipError.self) { try GzipReader(path: path) }
-        #expect(error?.code == .io && error?.errno == ENOENT && error?.path == path, "\(String(describing: error))")
+        #expect(error?.code == .io && error?.cause?.errno == ENOENT && error?.path == path, "\(String(describing: error))")
     }
 
     @Test func countsTheBytesReadAndReturnsZeroOnlyAtTheCheckedEnd() throws {

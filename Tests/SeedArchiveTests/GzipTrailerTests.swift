@@ -42,6 +42,6 @@ import Testing
     @Test func aMissingFileIsAnIOErrorWithItsErrno() {
         let path = folder.file("missing.gz")
         let error = #expect(throws: GzipError.self) { try GzipTrailer.read(path: path) }
-        #expect(error?.code == .io && error?.errno == ENOENT && error?.path == path, "\(String(describing: error))")
+        #expect(error?.code == .io && error?.cause?.errno == ENOENT && error?.path == path, "\(String(describing: error))")
     }
 }

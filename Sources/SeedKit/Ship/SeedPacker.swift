@@ -97,13 +97,13 @@ public struct SeedPacker {
             }
             return try writer.finish()
         } catch {
-            throw ShipError(path: error.path, message: error.message + (error.systemError.map { ": \($0)" } ?? ""))
+            throw ShipError(path: error.path, message: error.message + (error.cause.map { ": \($0.text)" } ?? ""))
         }
     }
 
     private func read(_ input: FileHandle, _ seed: String) throws(GzipError) -> Data? {
         do { return try input.read(upToCount: 1 << 20) } catch {
-            throw GzipError(code: .io, message: "cannot read the seed", path: seed, systemError: error.localizedDescription)
+            throw GzipError(code: .io, message: "cannot read the seed: \(error.localizedDescription)", path: seed)
         }
     }
 }
