@@ -234,8 +234,12 @@ def compare_with_baseline(bench, new, old):
         return
     same = os.path.exists(new.path) and os.path.exists(old.path) and file_sha256(new.path) == file_sha256(old.path)
     new_median, old_median = median(new.walls), median(old.walls)
+    # Each repetition runs both binaries back to back: the median of those pairs' ratios is the
+    # least moved by a machine whose speed drifts during the run.
+    paired = median([n / o for n, o in zip(new.walls, old.walls)])
     bench.ratio_lines.append(f"{new.input}: seedgen/baseline wall {new.wall / old.wall:.3f}x best ({new.wall:.2f} vs {old.wall:.2f} s), "
                              f"{new_median / old_median:.3f}x median ({new_median:.2f} vs {old_median:.2f} s, {len(new.walls)} runs), "
+                             f"{paired:.3f}x median of the runs' pairs, "
                              f"CPU {new.cpu / old.cpu:.3f}x, peak RSS {new.rss_mb / old.rss_mb:.2f}x; seeds "
                              + ("byte-identical" if same else f"differ ({fmt(new.output_mb)} vs {fmt(old.output_mb)} MB)"))
 
