@@ -439,8 +439,9 @@ def run_gtfs_job(bench):
             entry["seed"] = best(seed_runs)
             measurements.append(entry["seed"])
         if baseline_runs:
-            measurements.append(best(baseline_runs))
-            compare_with_baseline(bench, entry.get("seed"), best(baseline_runs))
+            old = best(baseline_runs)
+            measurements.append(old)
+            compare_with_baseline(bench, entry.get("seed"), old)
         by_size[n] = entry
 
     # Ratios and targets.

@@ -38,9 +38,28 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// Parses a comment written by ``comment``; nil when `comment` is not a seed stamp.
+    public init?(comment: String) {
+        guard let parsed = Self.parse(comment) else { return nil }
+        self = parsed.stamp
+    }
+
+    /// The comment for this stamp with a publication sequence (`seedgen pack --sequence`,
+    /// `seedgen publish`): `seedgen-seed schema-version=N seed-version=V sequence=S`.
+    public func comment(sequence: Int64?) -> String {
+        sequence.map { comment + " sequence=\($0)" } ?? comment
+    }
+
+    /// The sequence in a stamp comment, when it has one. (Installers before sequences existed
+    /// read such a comment as no stamp and rely on the manifest, which also records it.)
+    public static func sequence(inComment comment: String) -> Int64? {
+        guard let word = parse(comment)?.sequence else { return nil }
+        return Int64(word).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// The stamp in a comment and the value of its fourth word, `sequence=N`, if it has one.
     /// (Words are found by bytes, not with `split`: this runs at every app start, where the first
     /// use of a generic collection type costs more than the parsing.)
-    public init?(comment: String) {
+    private static func parse(_ comment: String) -> (stamp: SeedStamp, sequence: Substring?)? {
         let utf8 = comment.utf8
         var words = (utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex,
                      utf8.startIndex..<utf8.startIndex)
@@ -64,33 +83,12 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
             guard text.utf8.starts(with: key.utf8) else { return nil }
             return text[text.utf8.index(text.startIndex, offsetBy: key.utf8.count)...]
         }
-        // A fourth word, `sequence=N` (`seedgen pack --sequence`), is read by ``sequence(inComment:)``.
-        guard count == 3 || (count == 4 && value(words.3, after: "sequence=") != nil), comment[words.0].utf8.elementsEqual(Self.prefix.utf8),
+        let sequence = count == 4 ? value(words.3, after: "sequence=") : nil
+        guard count == 3 || sequence != nil, comment[words.0].utf8.elementsEqual(prefix.utf8),
               let schemaText = value(words.1, after: "schema-version="), let schema = Int(schemaText),
               let seed = value(words.2, after: "seed-version="), !seed.isEmpty
         else { return nil }
-        self.init(schemaVersion: schema, seedVersion: String(seed))
-    }
-
-    /// The comment for this stamp with a publication sequence (`seedgen pack --sequence`,
-    /// `seedgen publish`): `seedgen-seed schema-version=N seed-version=V sequence=S`.
-    public func comment(sequence: Int64?) -> String {
-        sequence.map { comment + " sequence=\($0)" } ?? comment
-    }
-
-    /// The sequence in a stamp comment, when it has one. (Installers before sequences existed
-    /// read such a comment as no stamp and rely on the manifest, which also records it.)
-    public static func sequence(inComment comment: String) -> Int64? {
-        // By bytes, as init(comment:): no `split`, no `hasPrefix` (Unicode-aware) at app start.
-        let utf8 = comment.utf8, key = "sequence=".utf8
-        guard SeedStamp(comment: comment) != nil else { return nil }
-        var end = utf8.endIndex
-        while end > utf8.startIndex, utf8[utf8.index(before: end)] == 0x20 { end = utf8.index(before: end) }
-        var start = end
-        while start > utf8.startIndex, utf8[utf8.index(before: start)] != 0x20 { start = utf8.index(before: start) }
-        let word = comment[start..<end]
-        guard word.utf8.starts(with: key) else { return nil }
-        return Int64(word.dropFirst(key.count)).flatMap { $0 > 0 ? $0 : nil }
+        return (SeedStamp(schemaVersion: schema, seedVersion: String(seed)), sequence)
     }
 
     public var description: String { "schema version \(schemaVersion), seed version \(seedVersion)" }

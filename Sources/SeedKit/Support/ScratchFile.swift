@@ -1,16 +1,15 @@
 import Foundation
 import SeedSystem
 
-/// A file the tool writes under a hidden name and, for an output, renames over its destination
-/// only once it is complete, so the destination is never half-written.
+/// A `TemporaryFile` of the tool's, beside the output it replaces once complete, and listed in
+/// `TemporaryFiles` meanwhile so that Ctrl-C removes it too.
 ///
-/// Until then `TemporaryFiles` lists it (Ctrl-C removes it); dropped without
-/// ``moveIntoPlace(at:)``, it is removed. Its name is `.<name>.seedgen-<kind>-<pid>-<random>`,
-/// which `SeedDatabase.removeAbandonedScratchFiles` recognises after a killed build.
+/// Its name is `.<name>.seedgen-<kind>-<pid>-<random>`, which
+/// `SeedDatabase.removeAbandonedScratchFiles` recognises after a killed build.
 final class ScratchFile {
+    private let file: TemporaryFile
     /// Where the file is written.
-    let path: String
-    private var isDone = false
+    var path: String { file.path }
 
     /// A scratch file in the folder of `destination`, so that the rename stays on one file system.
     convenience init(beside destination: String, kind: String) {
@@ -21,22 +20,19 @@ final class ScratchFile {
     /// A scratch file for `name` in `folder`.
     init(folder: String, name: String, kind: String) {
         let folder = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        path = "\(folder)/.\(name).seedgen-\(kind)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        TemporaryFiles.register(path)
+        file = TemporaryFile(path: "\(folder)/.\(name).seedgen-\(kind)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        TemporaryFiles.register(file.path)
     }
 
     /// Renames the file over `destination`, replacing it atomically.
     func moveIntoPlace(at destination: String) throws(SystemCallError) {
-        try FileSystem.rename(path, to: destination)
-        isDone = true
+        try file.rename(to: destination)
         TemporaryFiles.unregister(path)
     }
 
     /// Removes the file, if it was created; calling it again does nothing.
     func remove() {
-        guard !isDone else { return }
-        isDone = true
-        _ = try? FileSystem.remove(path)
+        file.remove()
         TemporaryFiles.unregister(path)
     }
 
