@@ -5,7 +5,7 @@ RELEASE_BIN  := .build/release/seedgen
 # The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL), xmllint --stream.
 BENCH_APT_PACKAGES := osmium-tool libxml2-utils
 
-.PHONY: help deps bench-deps build release example test app fuzz sanitize bench clean
+.PHONY: help deps bench-deps other-sqlites build release example test app fuzz sanitize bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
@@ -16,6 +16,7 @@ help:
 	@echo "make bench    compare seedgen with the sqlite3 shell, osmium and xmllint on the same inputs"
 	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md)"
 	@echo "make build    debug build;  make release: optimized build"
+	@echo "make other-sqlites  install the two other SQLite versions the tests apply deltas with (.venv-sqlite/)"
 
 # Installs the Debian packages $(1), only those that are missing.
 define apt_install
@@ -47,7 +48,12 @@ example: release
 	@mkdir -p out
 	$(RELEASE_BIN) build examples/cairns --out out/cairns.sqlite
 
-test: deps
+# Two SQLite versions besides the system's, for the tests that apply deltas with another SQLite
+# (LD_PRELOAD): .venv-sqlite/libraries.txt lists them. See scripts/other-sqlites.sh.
+other-sqlites:
+	scripts/other-sqlites.sh
+
+test: deps other-sqlites
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh
