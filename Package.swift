@@ -37,9 +37,14 @@ let package = Package(
         // ... and the shipped-seed format: gzip streams, SHA-256, the manifest.
         .target(name: "SeedArchive", dependencies: ["CZlib", "SeedSystem", .product(name: "Crypto", package: "swift-crypto")]),
 
+        // A seed's identity and its deltas: the content digest, the delta format, comparing two
+        // seeds, applying a delta and re-deriving what it touches. Used by the installer to apply
+        // deltas and by the builder to write them.
+        .target(name: "SeedDeltas", dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive"]),
+
         // Run time: what an app links. SQLite, zlib and SHA-256 (CryptoKit on Apple platforms,
         // swift-crypto's BoringSSL elsewhere).
-        .target(name: "SeedInstaller", dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive"]),
+        .target(name: "SeedInstaller", dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive", "SeedDeltas"]),
 
         // Fetches seeds and deltas from a channel (`seedgen publish`) and installs them with
         // SeedInstaller: URLSession (FoundationNetworking on Linux).
@@ -49,7 +54,7 @@ let package = Package(
         // `seedgen delta` proves each delta with the code apps apply it with.
         .target(
             name: "SeedKit",
-            dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive", "SeedInstaller", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
+            dependencies: ["SeedSystem", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedInstaller", "CLibXML2", "CZlib", .product(name: "Yams", package: "Yams")],
             // No unsafeFlags: SwiftPM refuses them in a package used as a versioned dependency.
             // The hot stored properties opt out of dynamic exclusivity checks in the source
             // (`@exclusivity(unchecked)`) instead.
@@ -58,7 +63,7 @@ let package = Package(
 
         .executableTarget(
             name: "seedgen",
-            dependencies: ["SeedKit", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SeedKit", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).
@@ -72,8 +77,9 @@ let package = Package(
         .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
         .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
         .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedInstaller", "SeedTestSupport"]),
-        .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedDeltasTests", dependencies: ["SeedDeltas", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport"]),
+        .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedTestSupport"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
         .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedInstaller", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
         // A loopback HTTP server that misbehaves on request (cuts, stalls, wrong bytes), and

@@ -64,8 +64,18 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
         public var sha256: String
         /// Deltas to this seed from recent older ones; empty when none is smaller than the seed.
         public var deltas: [Delta]
+        /// The seed's content digest (`Documentation/content-digest.md`): which seed this is,
+        /// whichever SQLite wrote a file of it. JSON key `contentSha256`; absent in indexes
+        /// published before content digests, whose deltas an updater then does not use.
+        public var contentSHA256: String?
 
-        public init(schemaVersion: Int, seedVersion: String, sequence: Int64, path: String, size: Int64, sha256: String, deltas: [Delta]) {
+        private enum CodingKeys: String, CodingKey {
+            case schemaVersion, seedVersion, sequence, path, size, sha256, deltas
+            case contentSHA256 = "contentSha256"
+        }
+
+        public init(schemaVersion: Int, seedVersion: String, sequence: Int64, path: String, size: Int64, sha256: String, deltas: [Delta],
+                    contentSHA256: String? = nil) {
             self.schemaVersion = schemaVersion
             self.seedVersion = seedVersion
             self.sequence = sequence
@@ -73,6 +83,7 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
             self.size = size
             self.sha256 = sha256
             self.deltas = deltas
+            self.contentSHA256 = contentSHA256
         }
 
         /// The delta from `seedVersion`, when the channel has one.
@@ -144,6 +155,9 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
                 throw ChannelError(source: source, message: "\(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not printable ASCII without spaces")
             }
             try check(path: entry.path, size: entry.size, sha256: entry.sha256, in: name, source: source)
+            if let content = entry.contentSHA256, !isDigest(content) {
+                throw ChannelError(source: source, message: "\(name): contentSha256 must be 64 lower-case hexadecimal digits")
+            }
             for delta in entry.deltas {
                 try check(path: delta.path, size: delta.size, sha256: delta.sha256, in: "\(name): the delta from \(String(delta.from.prefix(80)).debugDescription)", source: source)
             }
@@ -168,7 +182,7 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
             throw ChannelError(source: source, message: "\(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the channel")
         }
         guard size >= 0, size <= 1 << 50 else { throw ChannelError(source: source, message: "\(name): size \(size) is out of range") }
-        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }) else {
+        guard isDigest(sha256) else {
             throw ChannelError(source: source, message: "\(name): sha256 must be 64 lower-case hexadecimal digits")
         }
     }
@@ -186,5 +200,10 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
         case .dataCorrupted(let context): return "\(context.debugDescription)\(at(context))"
         @unknown default: return "\(error)"
         }
+    }
+
+    /// 64 lower-case hexadecimal digits.
+    private static func isDigest(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }
     }
 }

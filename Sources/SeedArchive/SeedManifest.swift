@@ -9,8 +9,8 @@ import Foundation
 /// file, and the row count of each table.
 ///
 /// The JSON keys are a contract with apps and deploy scripts: `schemaVersion`, `seedVersion`,
-/// `sha256`, `size`, `gzipSha256`, `gzipSize`, `tables`, and optionally `toolVersion` and
-/// `schemaName`. ``encoded()`` is deterministic (sorted keys, pretty-printed, trailing newline),
+/// `sha256`, `size`, `gzipSha256`, `gzipSize`, `tables`, and optionally `toolVersion`,
+/// `schemaName`, `sequence` and `contentSha256`. ``encoded()`` is deterministic (sorted keys, pretty-printed, trailing newline),
 /// so the same seed always gives the same manifest bytes.
 ///
 /// ```swift
@@ -40,11 +40,20 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     /// The publication sequence (`seedgen pack --sequence`, `seedgen publish`), if any: an
     /// installer does not replace an installed seed of a higher sequence with this one.
     public var sequence: Int64?
+    /// The seed's content digest (`content_sha256` in its `seedgen_metadata`, see
+    /// `Documentation/content-digest.md`), if recorded: which seed this is, whatever SQLite
+    /// version wrote a file with its content. JSON key `contentSha256`.
+    public var contentSHA256: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case schemaVersion, seedVersion, sha256, size, gzipSha256, gzipSize, tables, toolVersion, schemaName, sequence
+        case contentSHA256 = "contentSha256"
+    }
 
     /// Creates a manifest from its fields.
     public init(schemaVersion: Int, seedVersion: String, sha256: String, size: Int64, gzipSha256: String,
                 gzipSize: Int64, tables: [String: Int64], toolVersion: String? = nil, schemaName: String? = nil,
-                sequence: Int64? = nil) {
+                sequence: Int64? = nil, contentSHA256: String? = nil) {
         self.schemaVersion = schemaVersion
         self.seedVersion = seedVersion
         self.sha256 = sha256
@@ -55,6 +64,7 @@ public struct SeedManifest: Codable, Equatable, Sendable {
         self.toolVersion = toolVersion
         self.schemaName = schemaName
         self.sequence = sequence
+        self.contentSHA256 = contentSHA256
     }
 
     /// Creates a manifest from the stamp written into the gzip header and what the
@@ -97,8 +107,9 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     public static func decode(_ bytes: [UInt8], path: String = "<manifest>", readingTables: Bool = true) throws(SeedManifestError) -> SeedManifest {
         var schemaVersion: Int?, seedVersion: String?, sha256: String?, size: Int64?
         var gzipSha256: String?, gzipSize: Int64?, tables: [String: Int64]?
-        var toolVersion: String?, schemaName: String?, sequence: Int64?
-        let known = ["schemaVersion", "seedVersion", "sha256", "size", "gzipSha256", "gzipSize", "tables", "toolVersion", "schemaName", "sequence"]
+        var toolVersion: String?, schemaName: String?, sequence: Int64?, contentSHA256: String?
+        let known = ["schemaVersion", "seedVersion", "sha256", "size", "gzipSha256", "gzipSize", "tables", "toolVersion", "schemaName", "sequence",
+                     "contentSha256"]
         var seen = 0 // a bit per known key
         do throws(BoundedJSONReader.Failure) {
             var reader = try BoundedJSONReader(bytes)
@@ -122,6 +133,7 @@ public struct SeedManifest: Codable, Equatable, Sendable {
                 case "toolVersion": toolVersion = try reader.null() ? nil : try reader.string()
                 case "schemaName": schemaName = try reader.null() ? nil : try reader.string()
                 case "sequence": sequence = try reader.null() ? nil : try reader.integer()
+                case "contentSha256": contentSHA256 = try reader.null() ? nil : try reader.string()
                 case "tables" where !readingTables:
                     try reader.skipValue()
                     tables = [:]
@@ -148,7 +160,7 @@ public struct SeedManifest: Codable, Equatable, Sendable {
         }
         return SeedManifest(schemaVersion: schemaVersion, seedVersion: seedVersion, sha256: sha256, size: size,
                             gzipSha256: gzipSha256, gzipSize: gzipSize, tables: tables, toolVersion: toolVersion,
-                            schemaName: schemaName, sequence: sequence)
+                            schemaName: schemaName, sequence: sequence, contentSHA256: contentSHA256)
     }
 
     /// Reads and parses the manifest at `path`.

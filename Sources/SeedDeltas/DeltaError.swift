@@ -1,3 +1,4 @@
+import SeedArchive
 import SeedSystem
 
 /// A seed delta that cannot be read or written: what is wrong, in which file, and where.

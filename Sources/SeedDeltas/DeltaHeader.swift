@@ -1,3 +1,4 @@
+import SeedArchive
 import SeedSystem
 
 /// The header of a seed delta file (`seedgen delta`): which seed it turns into which.
@@ -7,20 +8,25 @@ import SeedSystem
 /// with an empty line:
 ///
 /// ```
-/// seedgen-delta 1
+/// seedgen-delta 2
 /// schema-name=transit
 /// schema-version=2
 /// from-seed-version=5c1e0d3b2a7f9e41
+/// from-content-sha256=3f2a...
 /// from-size=96468992
-/// from-sha256=3f2a...
 /// to-seed-version=0b9d22e8c4a1f3d7
+/// to-content-sha256=91c0...
 /// to-size=96501760
-/// to-sha256=91c0...
-/// to-schema-cookie=57
 /// sqlite-version=3.40.1
 /// tool-version=0.9.0
 ///
 /// ```
+///
+/// Seeds are named by their content digest (``ContentDigest``), not by their files' bytes: the
+/// installer applies a delta with the device's own SQLite, whose page layout may differ from
+/// the builder's, and proves the result by its digest. Format 1 (seedgen before content
+/// digests) named seeds by their files' SHA-256; this code refuses it, saying to install the
+/// full seed.
 ///
 /// It is text so that `head` shows what a delta is for, and it is at most
 /// ``maximumLength`` bytes so that an installer recognises a delta and reads its header from
@@ -32,15 +38,16 @@ public struct DeltaHeader: Equatable, Sendable {
     public struct Seed: Equatable, Sendable {
         /// `seed_version` in the seed's `seedgen_metadata`.
         public var seedVersion: String
-        /// The seed file's size in bytes.
+        /// The seed's content digest (``ContentDigest``), 64 lower-case hexadecimal digits.
+        public var contentSHA256: String
+        /// The size in bytes of the seed file as built: a bound for the body's size and the
+        /// space a patch needs (a seed patched on a device may have another size).
         public var size: Int64
-        /// The seed file's SHA-256, 64 lower-case hexadecimal digits.
-        public var sha256: String
 
-        public init(seedVersion: String, size: Int64, sha256: String) {
+        public init(seedVersion: String, contentSHA256: String, size: Int64) {
             self.seedVersion = seedVersion
+            self.contentSHA256 = contentSHA256
             self.size = size
-            self.sha256 = sha256
         }
     }
 
@@ -50,26 +57,19 @@ public struct DeltaHeader: Equatable, Sendable {
     public var schemaVersion: Int
     /// The seed the delta applies to, exactly.
     public var from: Seed
-    /// The seed applying it produces, byte for byte.
+    /// The seed applying it produces: the same content digest.
     public var to: Seed
-    /// The new seed's schema cookie (`PRAGMA schema_version`, bytes 40-43 of its header).
-    /// `VACUUM INTO` writes the source's cookie plus one, so the applier sets the patched
-    /// copy's cookie to one less before compacting it.
-    public var toSchemaCookie: UInt32
-    /// The SQLite library that wrote the new seed (`sqlite_version()`): compacting with
-    /// another version may lay the pages out differently, and the SHA-256 check then refuses
-    /// the result (the full seed is the fallback).
+    /// The SQLite library that wrote the new seed (`sqlite_version()`), for the record: the
+    /// installer applies the delta with its own.
     public var sqliteVersion: String?
     /// The seedgen version that wrote the delta.
     public var toolVersion: String?
 
-    public init(schemaName: String?, schemaVersion: Int, from: Seed, to: Seed, toSchemaCookie: UInt32,
-                sqliteVersion: String?, toolVersion: String?) {
+    public init(schemaName: String?, schemaVersion: Int, from: Seed, to: Seed, sqliteVersion: String?, toolVersion: String?) {
         self.schemaName = schemaName
         self.schemaVersion = schemaVersion
         self.from = from
         self.to = to
-        self.toSchemaCookie = toSchemaCookie
         self.sqliteVersion = sqliteVersion
         self.toolVersion = toolVersion
     }
@@ -77,7 +77,7 @@ public struct DeltaHeader: Equatable, Sendable {
     /// The first bytes of every delta file: `seedgen-delta `, then the format version.
     public static let magic: [UInt8] = Array("seedgen-delta ".utf8)
     /// The format version this code reads and writes.
-    public static let formatVersion = 1
+    public static let formatVersion = 2
     /// The longest header, including its magic line and its closing empty line.
     public static let maximumLength = 4096
     /// The largest seed size a header may name (1 PiB): sizes are added and doubled when the
@@ -102,17 +102,16 @@ public struct DeltaHeader: Equatable, Sendable {
         lines.append("schema-version=\(schemaVersion)")
         for (prefix, seed) in [("from", from), ("to", to)] {
             lines.append("\(prefix)-seed-version=\(seed.seedVersion)")
+            lines.append("\(prefix)-content-sha256=\(seed.contentSHA256)")
             lines.append("\(prefix)-size=\(seed.size)")
-            lines.append("\(prefix)-sha256=\(seed.sha256)")
         }
-        lines.append("to-schema-cookie=\(toSchemaCookie)")
         if let sqliteVersion { lines.append("sqlite-version=\(sqliteVersion)") }
         if let toolVersion { lines.append("tool-version=\(toolVersion)") }
         return Array((lines.joined(separator: "\n") + "\n\n").utf8)
     }
 
     /// Reads the header of the delta file at `path` (its first few hundred bytes) without
-    /// touching its body: which seeds it joins (versions, sizes, SHA-256s) and the schema
+    /// touching its body: which seeds it joins (versions, content digests, sizes) and the schema
     /// version, for choosing a delta before applying it.
     /// - Returns: the header and its length in bytes (where the body starts).
     /// - Throws: `DeltaError` `.io` when the file cannot be read, else as ``parse(_:path:)``.
@@ -155,6 +154,9 @@ public struct DeltaHeader: Equatable, Sendable {
         }
         let format = String(decoding: lines[0].dropFirst(magic.count), as: UTF8.self)
         guard format == String(formatVersion) else {
+            if format == "1" {
+                throw DeltaError(code: .unsupportedVersion, message: "the delta is in format version 1, made by a seedgen before content digests: it names seeds by their files' bytes, which only the builder's SQLite version reproduces; this installer applies format \(formatVersion); install the full seed", path: path)
+            }
             let shown = format.utf8.count <= 20 && format.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) ? format : "?"
             throw DeltaError(code: .unsupportedVersion, message: "the delta is in format version \(shown); this installer reads version \(formatVersion) (update it, or install the full seed)", path: path)
         }
@@ -208,14 +210,13 @@ public struct DeltaHeader: Equatable, Sendable {
             return field.value
         }
         func seed(_ prefix: String) throws(DeltaError) -> Seed {
-            Seed(seedVersion: try version(prefix + "-seed-version"), size: try integer(prefix + "-size", in: 0...maximumSeedSize),
-                 sha256: try digest(prefix + "-sha256"))
+            Seed(seedVersion: try version(prefix + "-seed-version"), contentSHA256: try digest(prefix + "-content-sha256"),
+                 size: try integer(prefix + "-size", in: 0...maximumSeedSize))
         }
         let header = DeltaHeader(
             schemaName: fields["schema-name"]?.value,
             schemaVersion: Int(try integer("schema-version", in: Int64(Int32.min)...Int64(Int32.max))),
             from: try seed("from"), to: try seed("to"),
-            toSchemaCookie: UInt32(try integer("to-schema-cookie", in: 0...Int64(UInt32.max))),
             sqliteVersion: fields["sqlite-version"]?.value, toolVersion: fields["tool-version"]?.value)
         return (header, end)
     }

@@ -1,3 +1,4 @@
+import SeedArchive
 /// Reads a seed delta file: its header, then its body one record at a time, with bounded
 /// memory, checking everything a damaged or hostile file can get wrong.
 ///

@@ -1,3 +1,4 @@
+import SeedArchive
 /// One value of a row in a seed delta: SQLite's five storage classes, text and blobs as
 /// their bytes (text may hold any bytes SQLite stored, NUL included).
 public enum DeltaValue: Equatable, Sendable {
@@ -8,7 +9,7 @@ public enum DeltaValue: Equatable, Sendable {
     case blob([UInt8])
 
     /// Equality of the stored value: a real is compared by its bits, so 0.0 and -0.0 differ
-    /// (the delta must reproduce the seed byte for byte).
+    /// (as they do in the content digest).
     public static func == (lhs: DeltaValue, rhs: DeltaValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true

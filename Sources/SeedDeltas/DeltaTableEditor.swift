@@ -7,8 +7,7 @@ import SeedSQLite
 /// a few dozen at most kept). Consecutive inserts go in batches of up to 32 rows per statement,
 /// which halves their cost; call ``finish()`` after the table's last record.
 ///
-/// The installer applies deltas with it; `seedgen build --previous` applies the same records
-/// to the previous seed's rows, so both write rows alike.
+/// The installer applies deltas with it, and `seedgen delta` checks the deltas it writes with it.
 package final class DeltaTableEditor {
     package let shape: DeltaTableShape
     private let connection: Connection

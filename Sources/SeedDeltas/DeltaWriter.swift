@@ -1,3 +1,4 @@
+import SeedArchive
 /// Writes a seed delta file: the header, then the body's records into a gzip stream, with
 /// bounded memory (records are buffered 64 KiB at a time).
 ///

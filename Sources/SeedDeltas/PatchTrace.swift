@@ -1,3 +1,4 @@
+import SeedArchive
 import SeedSystem
 #if canImport(Glibc)
 import Glibc
@@ -9,12 +10,14 @@ import Darwin
 
 /// Prints how long each step of applying a delta took to standard error, when the environment
 /// has `SEEDGEN_TRACE=1` (as the builder's trace does). For profiling; silent otherwise.
-struct PatchTrace {
+package struct PatchTrace {
+    package init() {}
+
     private let enabled = CurrentProcess.environment("SEEDGEN_TRACE") == "1"
     private var last = ContinuousClock.now
 
     /// Ends the current step, naming it.
-    mutating func mark(_ step: String) {
+    package mutating func mark(_ step: String) {
         guard enabled else { return }
         let now = ContinuousClock.now
         let elapsed = now - last

@@ -16,11 +16,15 @@ import SeedSystem
 /// seed-version 2026.11.21-1
 /// schema-version 3
 /// sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+/// content-sha256 5b1c0a3e2f4d6b8a9c7e1f3a5b7d9c0e2f4a6b8d0c1e3f5a7b9d1c3e5f7a9b0d
 /// size 159383552
 /// file 2049 1835122 159383552 1763900000 123456789
 /// gzip 3735928559 159383552 34123456
 /// sequence 42
 /// ```
+/// `sha256` is the installed file's SHA-256 when the installer computed it (a full install; a
+/// patched seed has none: its digest is `content-sha256`, the seed's content digest, which
+/// proves which seed it is whatever SQLite wrote it).
 /// `file` is device, inode, size, modification seconds and nanoseconds; `gzip` (only for a
 /// gzip source) is CRC-32, size mod 2^32 of the content, and the gzip file's size. Values are
 /// percent-encoded outside printable ASCII (and `%` itself); unknown keys are ignored.
@@ -29,7 +33,11 @@ import SeedSystem
 struct InstallRecord: Equatable {
     var seedVersion: String
     var schemaVersion: Int
-    var sha256: String
+    /// The installed file's SHA-256, when known.
+    var sha256: String?
+    /// The installed seed's content digest, when known (seeds built before content digests
+    /// have none).
+    var contentSHA256: String? = nil
     var size: Int64
     var file: FileStatus
     /// The shipped gzip file's trailer and size (nil when a plain `.sqlite` was installed).
@@ -55,7 +63,7 @@ struct InstallRecord: Equatable {
     /// Byte by byte on purpose: this runs at every app start, where the first use of each
     /// generic collection type (arrays of lines, of fields) costs more than the parsing.
     static func decode(_ bytes: [UInt8]) -> InstallRecord? {
-        var seedVersion: String?, schemaVersion: Int?, sha256: String?, size: Int64?
+        var seedVersion: String?, schemaVersion: Int?, sha256: String?, contentSHA256: String?, size: Int64?
         var file: FileStatus?, gzip: GzipTrailer?, sequence: Int64?
         var start = 0
         var isFirst = true
@@ -78,6 +86,8 @@ struct InstallRecord: Equatable {
                 schemaVersion = integers(value, 1).flatMap { Int(exactly: $0.0) }
             } else if key.elementsEqual("sha256".utf8) {
                 sha256 = percentDecoded(value)
+            } else if key.elementsEqual("content-sha256".utf8) {
+                contentSHA256 = percentDecoded(value)
             } else if key.elementsEqual("size".utf8) {
                 size = integers(value, 1)?.0
             } else if key.elementsEqual("file".utf8) {
@@ -92,9 +102,9 @@ struct InstallRecord: Equatable {
             }
             // Other keys: written by a later version; ignored.
         }
-        guard let seedVersion, let schemaVersion, let sha256, let size, let file else { return nil }
-        return InstallRecord(seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, size: size, file: file, gzip: gzip,
-                             sequence: sequence)
+        guard let seedVersion, let schemaVersion, sha256 != nil || contentSHA256 != nil, let size, let file else { return nil }
+        return InstallRecord(seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, contentSHA256: contentSHA256,
+                             size: size, file: file, gzip: gzip, sequence: sequence)
     }
 
     /// Exactly `count` (1 to 5) space-separated decimal integers, each `-`? digits, in `Int64`.
@@ -136,7 +146,10 @@ struct InstallRecord: Equatable {
             Self.formatLine,
             "seed-version " + Self.percentEncoded(seedVersion),
             "schema-version \(schemaVersion)",
-            "sha256 " + Self.percentEncoded(sha256),
+        ]
+        if let sha256 { lines.append("sha256 " + Self.percentEncoded(sha256)) }
+        if let contentSHA256 { lines.append("content-sha256 " + Self.percentEncoded(contentSHA256)) }
+        lines += [
             "size \(size)",
             "file \(Int64(bitPattern: file.device)) \(Int64(bitPattern: file.inode)) \(file.size) \(file.modificationSeconds) \(file.modificationNanoseconds)",
         ]

@@ -7,9 +7,14 @@ public struct InstalledSeed: Sendable, Equatable {
     public var seedVersion: String
     /// The installed schema version.
     public var schemaVersion: Int
-    /// The installed file's size and SHA-256 (lower-case hex), as installed.
+    /// The installed file's size, as installed.
     public var size: Int64
-    public var sha256: String
+    /// The installed file's SHA-256 (lower-case hex), when the installer computed it (a full
+    /// install; a patched seed is proven by its content digest instead).
+    public var sha256: String?
+    /// The installed seed's content digest (`content_sha256`), when known: which seed it is,
+    /// whatever SQLite version wrote the file.
+    public var contentSHA256: String?
     /// The publication sequence recorded at install, if the seed had one.
     public var sequence: Int64?
 
@@ -22,6 +27,6 @@ public struct InstalledSeed: Sendable, Equatable {
               let installed = try? FileSystem.openForReading(files.destination).status(), installed == record.file
         else { return nil }
         return InstalledSeed(seedVersion: record.seedVersion, schemaVersion: record.schemaVersion, size: record.size,
-                             sha256: record.sha256, sequence: record.sequence)
+                             sha256: record.sha256, contentSHA256: record.contentSHA256, sequence: record.sequence)
     }
 }

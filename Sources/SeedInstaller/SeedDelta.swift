@@ -1,14 +1,17 @@
 import SeedArchive
+import SeedDeltas
 import SeedSystem
 
 /// A seed delta: the rows that changed between two seeds, which turns exactly one seed into
 /// exactly another, written by `seedgen delta OLD.sqlite NEW.sqlite --out FILE`.
 ///
 /// Install it like a seed: ``SeedInstaller`` recognises a delta by its first bytes and applies
-/// it to the seed installed at the destination, which must be, byte for byte, the delta's
-/// ``from`` seed. The result is, byte for byte, its ``to`` seed (its SHA-256 is checked), with
-/// every guarantee of an install: lock, temporary files, verification, sidecars removed, atomic
-/// rename, install record. The result's status is ``SeedInstallResult/Status/patched``.
+/// it, with this device's SQLite, to the seed installed at the destination, which must have the
+/// content of the delta's ``from`` seed. The result has the content of its ``to`` seed (its
+/// content digest is checked; the file's bytes may differ from the builder's, as each SQLite
+/// version lays pages out its own way), with every guarantee of an install: lock, temporary
+/// files, verification, sidecars removed, atomic rename, install record. The result's status is
+/// ``SeedInstallResult/Status/patched``.
 ///
 /// ```swift
 /// let delta = try SeedDelta.read(path: downloads + "/seed.delta")
@@ -20,7 +23,7 @@ import SeedSystem
 /// ```
 ///
 /// When applying fails (another seed installed, a damaged delta, a result that is not the
-/// promised file because this device's SQLite lays pages out differently), the installed seed
+/// promised content, a delta of format 1 from a seedgen before content digests), the installed seed
 /// is unchanged and the error's code says so (``SeedInstallerError/Code/deltaBaseMismatch``,
 /// ``SeedInstallerError/Code/invalidDelta``, ``SeedInstallerError/Code/deltaResultMismatch``):
 /// install the full seed instead.
@@ -31,10 +34,11 @@ public struct SeedDelta: Sendable, Equatable {
     public struct Seed: Sendable, Equatable {
         /// The seed version (`seed_version` in the seed's `seedgen_metadata`).
         public let seedVersion: String
-        /// The seed file's size in bytes.
+        /// The seed's content digest (`content_sha256` in its `seedgen_metadata`), 64
+        /// lower-case hexadecimal digits: what proves which seed a file holds.
+        public let contentSHA256: String
+        /// The size in bytes of the seed file as built.
         public let size: Int64
-        /// The seed file's SHA-256, 64 lower-case hexadecimal digits.
-        public let sha256: String
     }
 
     /// The delta file.
@@ -46,7 +50,7 @@ public struct SeedDelta: Sendable, Equatable {
     public let schemaName: String?
     /// The seed the delta applies to, exactly.
     public let from: Seed
-    /// The seed it produces, byte for byte.
+    /// The seed it produces (the same content).
     public let to: Seed
     let header: DeltaHeader
 
@@ -98,6 +102,6 @@ public struct SeedDelta: Sendable, Equatable {
 
 extension SeedDelta.Seed {
     init(_ seed: DeltaHeader.Seed) {
-        self.init(seedVersion: seed.seedVersion, size: seed.size, sha256: seed.sha256)
+        self.init(seedVersion: seed.seedVersion, contentSHA256: seed.contentSHA256, size: seed.size)
     }
 }

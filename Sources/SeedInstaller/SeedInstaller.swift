@@ -163,8 +163,10 @@ public struct SeedInstaller: Sendable {
         let temporary = TemporaryFile(path: files.newTemporaryPath())
         let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files))
         let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
-        try moveIntoPlace(temporary, stamp: stamp, digest: FileChecksum(size: copy.size, sha256: copy.sha256), gzip: shipped.trailer, files: files,
-                          sequence: sequence ?? shipped.sequence)
+        var content = shipped.manifest?.contentSHA256
+        if content == nil { content = try SeedFileCheck.readContentDigest(temporary.path) }
+        try moveIntoPlace(temporary, stamp: stamp, digest: InstalledDigest(size: copy.size, sha256: copy.sha256, contentSHA256: content),
+                          gzip: shipped.trailer, files: files, sequence: sequence ?? shipped.sequence)
         var why = reason(record: record, stamp: stamp, shipped: shipped)
         if isModified {
             let lost = "the installed seed was modified after it was installed; its changes are lost"
@@ -206,12 +208,12 @@ public struct SeedInstaller: Sendable {
     /// Steps 4 (backup exclusion) to 7 of ``install()`` for a verified temporary file: the new
     /// install record, the old seed's sidecars removed, the rename, each flushed.
     /// `sequence` defaults to ``sequence``.
-    func moveIntoPlace(_ temporary: TemporaryFile, stamp: SeedStamp, digest: FileChecksum, gzip: GzipTrailer?, files: SeedFiles,
+    func moveIntoPlace(_ temporary: TemporaryFile, stamp: SeedStamp, digest: InstalledDigest, gzip: GzipTrailer?, files: SeedFiles,
                        sequence: Int64? = nil) throws(SeedInstallerError) {
         BackupExclusion.exclude(temporary.path)
         do {
             let newRecord = InstallRecord(seedVersion: stamp.seedVersion, schemaVersion: stamp.schemaVersion,
-                                          sha256: digest.sha256, size: digest.size,
+                                          sha256: digest.sha256, contentSHA256: digest.contentSHA256, size: digest.size,
                                           file: try FileSystem.openForReading(temporary.path).status(), gzip: gzip,
                                           sequence: sequence ?? self.sequence)
             try writeRecord(newRecord, files: files)
@@ -250,7 +252,7 @@ public struct SeedInstaller: Sendable {
             // Kept: a seed of a later sequence (downloaded from a channel) is installed.
         } else if let stamp = shipped.stamp {
             guard record.seedVersion == stamp.seedVersion, record.schemaVersion == stamp.schemaVersion else { return false }
-            if let manifest = shipped.manifest, manifest.sha256 != record.sha256 { return false }
+            if let manifest = shipped.manifest, !isSameSeed(manifest, record) { return false }
         } else {
             // An unstamped gzip: the same trailer (CRC-32 and size of the content) and file size.
             guard let trailer = shipped.trailer, record.gzip == trailer else { return false }
@@ -273,9 +275,17 @@ public struct SeedInstaller: Sendable {
         guard let record else { return "nothing installed" }
         if record.seedVersion != stamp.seedVersion { return "seed version changed" }
         if record.schemaVersion != stamp.schemaVersion { return "schema version changed" }
-        if record.sha256 != shipped.manifest?.sha256 ?? record.sha256 { return "seed content changed" }
+        if let manifest = shipped.manifest, !isSameSeed(manifest, record) { return "seed content changed" }
         if shipped.stamp == nil, record.gzip != shipped.trailer { return "shipped gzip changed" }
         return "installed file missing or changed"
+    }
+
+    /// True when the manifest describes the recorded seed: the same content digest when both
+    /// know one (a seed patched by a delta is another file with the same content), else the
+    /// same file SHA-256.
+    private func isSameSeed(_ manifest: SeedManifest, _ record: InstallRecord) -> Bool {
+        if let content = manifest.contentSHA256, let recorded = record.contentSHA256 { return content == recorded }
+        return manifest.sha256 == record.sha256
     }
 
     private func checkFreeSpace(for shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) {
@@ -332,4 +342,13 @@ public struct SeedInstaller: Sendable {
         try output.closeNow()
         try temporary.rename(to: files.recordPath)
     }
+}
+
+/// What identifies a seed file being put in place, for its install record.
+struct InstalledDigest {
+    var size: Int64
+    /// The file's SHA-256, when computed (a full install).
+    var sha256: String?
+    /// The seed's content digest, when known.
+    var contentSHA256: String?
 }

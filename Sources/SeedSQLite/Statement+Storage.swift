@@ -45,3 +45,46 @@ extension Statement {
     /// The number of rows the last INSERT, UPDATE or DELETE of this statement's connection changed.
     public var changes: Int { connection.changes }
 }
+
+extension Statement {
+    /// Writes the current row's values to `buffer`, each as its storage class's tag and its
+    /// bytes: `N` (NULL); `I` and 8 bytes big-endian (INTEGER); `F` and the 8 bytes of the IEEE
+    /// 754 binary64 value, big-endian (REAL); `T` or `B`, a 4-byte big-endian length and the bytes
+    /// as stored (TEXT, BLOB). The encoding of a content digest's rows
+    /// (`Documentation/content-digest.md`), here so that the loop over millions of values calls
+    /// SQLite directly and writes into raw memory.
+    /// - Returns: the bytes written, or nil when the row needs more than `buffer.count` (nothing
+    ///   is then to be used: call again with a bigger buffer).
+    package func encodeCanonicalRow(into buffer: UnsafeMutableRawBufferPointer, columns: Int32) -> Int? {
+        guard let base = buffer.baseAddress else { return nil }
+        let capacity = buffer.count
+        var offset = 0
+        for index in 0..<columns {
+            guard offset + 13 <= capacity else { return nil }
+            let type = sqlite3_column_type(handle, index)
+            switch type {
+            case SQLITE_INTEGER:
+                base.storeBytes(of: 0x49, toByteOffset: offset, as: UInt8.self) // I
+                base.storeBytes(of: UInt64(bitPattern: sqlite3_column_int64(handle, index)).bigEndian, toByteOffset: offset + 1, as: UInt64.self)
+                offset += 9
+            case SQLITE_FLOAT:
+                base.storeBytes(of: 0x46, toByteOffset: offset, as: UInt8.self) // F
+                base.storeBytes(of: sqlite3_column_double(handle, index).bitPattern.bigEndian, toByteOffset: offset + 1, as: UInt64.self)
+                offset += 9
+            case SQLITE_TEXT, SQLITE_BLOB:
+                // Blob first, then the size: SQLite's documented order; text is returned unconverted.
+                let bytes = sqlite3_column_blob(handle, index)
+                let count = Int(sqlite3_column_bytes(handle, index))
+                guard offset + 5 + count <= capacity else { return nil }
+                base.storeBytes(of: type == SQLITE_TEXT ? 0x54 : 0x42, toByteOffset: offset, as: UInt8.self) // T, B
+                base.storeBytes(of: UInt32(truncatingIfNeeded: count).bigEndian, toByteOffset: offset + 1, as: UInt32.self)
+                if let bytes, count > 0 { (base + offset + 5).copyMemory(from: bytes, byteCount: count) }
+                offset += 5 + count
+            default:
+                base.storeBytes(of: 0x4E, toByteOffset: offset, as: UInt8.self) // N
+                offset += 1
+            }
+        }
+        return offset
+    }
+}

@@ -10,15 +10,29 @@ public final class Statement {
     /// The SQL the statement was compiled from.
     public let sql: String
 
+    /// False when `sql` holds more than this one statement (SQLite compiles the first only).
+    public let isSingleStatement: Bool
+
     init(connection: Connection, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v3(connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        var single = true
+        let rc = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(connection.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            var rest = tail
+            while let next = rest, next.pointee != 0 {
+                guard [32, 9, 10, 13, 59].contains(next.pointee) else { single = false; break } // space, tab, LF, CR, ';'
+                rest = next + 1
+            }
+            return rc
+        }
         guard rc == SQLITE_OK, let statement else {
             throw connection.error(rc, sql: sql)
         }
         self.handle = statement
         self.connection = connection
         self.sql = sql
+        self.isSingleStatement = single
     }
 
     deinit {

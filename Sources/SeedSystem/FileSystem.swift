@@ -116,6 +116,26 @@ public enum FileSystem {
         return true
     }
 
+    /// Copies `source` into the new file `destination` (refused when it exists), 256 KiB at a
+    /// time, stopping with `EFBIG` once more than `limit` bytes were read. The copy is not
+    /// flushed to disk: the caller decides (a scratch copy needs no flush).
+    public static func copy(_ source: String, to destination: String, limit: Int64) throws(SystemCallError) {
+        let input = try openForReading(source)
+        input.adviseSequentialReading()
+        let output = try createExclusively(destination)
+        var size: Int64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try input.read(into: buffer)
+            if count == 0 { break }
+            size += Int64(count)
+            guard size <= limit else { throw SystemCallError(call: "read", path: source, errno: EFBIG) }
+            try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+        try output.closeNow()
+    }
+
     /// Bytes available to unprivileged writers on the file system holding `path`.
     public static func availableBytes(_ path: String) throws(SystemCallError) -> Int64 {
         var vfs = statvfs()

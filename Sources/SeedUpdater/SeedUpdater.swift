@@ -101,7 +101,11 @@ public struct SeedUpdater: Sendable {
 
         var bytes: Int64 = 0
         var deltaFailure: String?
-        if let current, let delta = entry.delta(from: current.seedVersion) {
+        if let current, entry.delta(from: current.seedVersion) != nil, entry.contentSHA256 == nil {
+            // An index from a seedgen before content digests: its deltas name seeds by their
+            // files' bytes, which this installer does not apply.
+            deltaFailure = "the channel's index was published by a seedgen before content digests (no contentSha256): its deltas are of format 1, which this version does not apply; the full seed is installed instead"
+        } else if let current, let delta = entry.delta(from: current.seedVersion) {
             let download = ChannelDownload(url: url(delta.path), size: delta.size, sha256: delta.sha256,
                                            path: ChannelDownload.path(destination: path, sha256: delta.sha256, extension: "delta"), file: .delta)
             ChannelDownload.removeOthers(destination: path, keeping: [download.path])

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeedDeltas
 import SeedKit
 
 extension SeedGen {
@@ -9,20 +10,23 @@ extension SeedGen {
             discussion: """
                 The delta holds, per table, the rows of NEW that OLD lacks or holds with other \
                 values, and the keys of the rows NEW lacks, compared by id (rowid or primary key) \
-                in every table, sqlite_stat1 and seedgen_metadata included; deflate-compressed. \
-                Its header records both seed versions, sizes and SHA-256s and the schema version. \
-                `seedgen install DELTA --to DEST` (or SeedInstaller in an app) applies it to the \
-                seed installed at DEST when that is exactly OLD: the result is NEW, byte for byte \
-                (its SHA-256 is checked), with every guarantee of installing a full seed.
+                in every table the seed does not derive (seedgen_metadata and sqlite_stat1 \
+                included); deflate-compressed. What the seed derives (derive: tables such as \
+                service_dates, search and spatial indexes) is not in it: the installer derives it \
+                again. Its header names both seeds by version and content digest (the \
+                content_sha256 they record). `seedgen install DELTA --to DEST` (or SeedInstaller in \
+                an app) applies it, with that device's own SQLite, to the seed installed at DEST \
+                when it has OLD's content: the result has NEW's content digest (it is checked), \
+                with every guarantee of installing a full seed.
 
                 Build each seed with --previous of the one before (seedgen build ... --previous \
                 OLD.sqlite): rows then keep their ids, and the delta follows the rows that changed \
                 rather than the rows that moved.
 
-                Before it is kept, the delta is applied to OLD and must give NEW (--no-verify \
-                skips this). Refused, exit 1, with a message saying to ship the full seed: seeds \
-                of different schemas, or of different SQL schemas (a new extra_ table). The file \
-                is written beside --out and renamed into place when complete.
+                Before it is kept, the delta is applied to a copy of OLD and must give NEW's \
+                content (--no-verify skips this). Refused, exit 1, with a message saying to ship \
+                the full seed: seeds of different schemas, or of different SQL schemas (a new \
+                extra_ table). The file is written beside --out and renamed into place when complete.
 
                 Examples:
                   seedgen build feed-0317.zip --previous seed-0316.sqlite --out seed-0317.sqlite
@@ -42,7 +46,7 @@ extension SeedGen {
         @Option(help: ArgumentHelp("The deflate level, 0 (store) to 9 (smallest).", valueName: "n"))
         var level = 9
 
-        @Flag(help: "Do not apply the delta to OLD to check that it gives NEW before keeping it.")
+        @Flag(help: "Do not apply the delta to a copy of OLD to check that it gives NEW's content before keeping it.")
         var noVerify = false
 
         @Flag(name: .shortAndLong, help: "Print nothing but errors.")
@@ -74,7 +78,7 @@ extension SeedGen {
                 lines.append("  \(table.name): \(table.removed) removed, \(table.added) added, \(table.changed) changed")
             }
             if summary.verified {
-                lines.append("verified: applied to \(header.from.size) bytes (sha256 \(header.from.sha256.prefix(12))…), it gives \(header.to.size) bytes, sha256 \(header.to.sha256)")
+                lines.append("verified: applied to a copy of the old seed (content \(header.from.contentSHA256.prefix(12))…), it gives the new seed's content \(header.to.contentSHA256)")
             }
             return lines.joined(separator: "\n")
         }

@@ -15,7 +15,7 @@ extension SeedGen {
                   schemaVersion  the schema version (PRAGMA user_version)
                   seedVersion    the seed version
                   tables         table name -> row count
-                and, when known: schemaName, toolVersion, schemaSha256, format (sqlite, gzip, \
+                and, when known: schemaName, toolVersion, schemaSha256, contentSha256, format (sqlite, gzip, \
                 manifest), size (bytes of the uncompressed seed), pageSize, pageCount, \
                 freelistCount, journalMode (delete or wal), applicationId, tableDetails \
                 [{name, rows, bytes, columns: [{name, type, notNull, primaryKey, references}]}], \
@@ -53,6 +53,7 @@ extension SeedGen {
             lines.append("  seed version   \(report.seedVersion ?? "?")")
             if let tool = report.toolVersion { lines.append("  built by       seedgen \(tool)") }
             if let digest = report.schemaSha256, !digest.isEmpty { lines.append("  schema sha256  \(digest)") }
+            if let digest = report.contentSha256 { lines.append("  content sha256 \(digest)") }
             if let size = report.size { lines.append("  size           \(Format.bytes(size)) (\(Format.count(Int(size))) bytes)") }
             if let gzip = report.gzip {
                 lines.append("  gzip           \(Format.bytes(gzip.size)) (\(Format.count(Int(gzip.size))) bytes)\(gzip.sha256.map { ", sha256 \($0)" } ?? "")")

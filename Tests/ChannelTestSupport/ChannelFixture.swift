@@ -45,6 +45,17 @@ public final class ChannelFixture {
         return result
     }
 
+    /// The content digest of the seed at `path` as `seedgen verify` computes it, when it is the
+    /// one the seed records (nil otherwise, or when verify cannot read the seed): which seed a
+    /// file holds, whatever SQLite wrote it (a patched seed is not the built file's bytes).
+    public static func contentDigest(of path: String) throws -> String? {
+        let result = try SeedgenTool.run(["verify", path, "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let check = (report?["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "content_digest" }
+        guard check?["passed"] as? Bool == true else { return nil }
+        return check?["detail"] as? String
+    }
+
     /// The channel's `index.json`, parsed as JSON.
     public func index() throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: channel + "/index.json"))

@@ -35,6 +35,27 @@ import Testing
         #expect(try SeedManifest.decode(manifest.encoded()) == manifest)
     }
 
+    @Test func theContentDigestRoundTripsUnderItsContractKey() throws {
+        let digest = String(repeating: "0123456789abcdef", count: 4)
+        var manifest = SeedManifest(schemaVersion: 3, seedVersion: "42", sha256: "ab", size: 10, gzipSha256: "cd",
+                                    gzipSize: 5, tables: [:], schemaName: "transit", sequence: 7, contentSHA256: digest)
+        let text = String(decoding: manifest.encoded(), as: UTF8.self)
+        #expect(text.contains("\n  \"contentSha256\" : \"\(digest)\",\n"), "\(text)")
+        #expect(!text.contains("contentSHA256"))
+        #expect(try SeedManifest.decode(manifest.encoded()) == manifest)
+        #expect(try JSONDecoder().decode(SeedManifest.self, from: Data(manifest.encoded())) == manifest, "Foundation's decoder agrees")
+        // Optional: absent (a manifest from a seedgen before content digests) or null reads as nil.
+        #expect(try SeedManifest.decode(Array(Self.valid.utf8)).contentSHA256 == nil)
+        func adding(_ member: String) -> String { String(Self.valid.dropLast()) + ", " + member + "}" }
+        let null = adding(#""contentSha256": null"#)
+        #expect(try SeedManifest.decode(Array(null.utf8)).contentSHA256 == nil)
+        let given = Self.valid.replacingOccurrences(of: "{\"schemaVersion\"", with: "{\"contentSha256\": \"\(digest)\", \"schemaVersion\"")
+        #expect(try SeedManifest.decode(Array(given.utf8)).contentSHA256 == digest)
+        manifest.contentSHA256 = nil
+        #expect(!String(decoding: manifest.encoded(), as: UTF8.self).contains("contentSha256"))
+        #expect(throws: SeedManifestError.self) { try SeedManifest.decode(Array(adding(#""contentSha256": 5"#).utf8)) }
+    }
+
     @Test func liesBesideTheSeedWithoutTheGzSuffix() {
         #expect(SeedManifest.path(forSeed: "dist/seed.sqlite.gz") == "dist/seed.sqlite.manifest.json")
         #expect(SeedManifest.path(forSeed: "dist/seed.sqlite") == "dist/seed.sqlite.manifest.json")

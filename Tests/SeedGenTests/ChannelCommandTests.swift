@@ -39,7 +39,11 @@ struct ChannelCommandTests {
         let index = try fixture.index()
         #expect(Set(index.keys) == ["format", "seeds"] && index["format"] as? Int == 1)
         let entry = try fixture.entry()
-        #expect(Set(entry.keys) == ["schemaVersion", "seedVersion", "sequence", "path", "size", "sha256", "deltas"])
+        #expect(Set(entry.keys) == ["schemaVersion", "seedVersion", "sequence", "path", "size", "sha256", "deltas", "contentSha256"])
+        // The seed's content digest: the one it records, and its manifest's.
+        let content = try #require(try ChannelFixture.contentDigest(of: fixture.seed(3)))
+        #expect(entry["contentSha256"] as? String == content)
+        #expect(try SeedManifest.read(path: fixture.channel + "/seeds/v2/3.sqlite.manifest.json").contentSHA256 == content)
         #expect(entry["schemaVersion"] as? Int == 2 && entry["sequence"] as? Int == 3)
         let path = try #require(entry["path"] as? String)
         let packed = try #require(FileManager.default.contents(atPath: fixture.channel + "/" + path))
@@ -55,7 +59,7 @@ struct ChannelCommandTests {
             try SeedManifest.read(path: fixture.channel + "/seeds/v2/\(sequence).sqlite.manifest.json").seedVersion
         }
         // A delta from each earlier version, or a line saying why there is none (a delta that
-        // does not reproduce the new seed byte for byte is not kept).
+        // does not give the new seed's content is not kept).
         let froms = Set(deltas.compactMap { $0["from"] as? String })
         #expect(froms.contains(earlier[1]), "the delta from the version just before")
         for version in earlier where !froms.contains(version) {
@@ -111,7 +115,8 @@ struct ChannelCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(patched.stdout.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["status", "seedVersion", "previousSeedVersion", "schemaVersion", "bytesDownloaded", "path"])
         #expect(object["status"] as? String == "patched" && object["schemaVersion"] as? Int == 2 && object["path"] as? String == destination)
-        #expect(FileManager.default.contents(atPath: destination) == FileManager.default.contents(atPath: fixture.seed(2)))
+        let content = try ChannelFixture.contentDigest(of: destination), second = try ChannelFixture.contentDigest(of: fixture.seed(2))
+        #expect(content != nil && content == second, "the second seed's content")
         let upToDate = try SeedgenTool.run(["update", "--channel", server.url.absoluteString + "index.json", "--to", destination])
         #expect(upToDate.status == 0 && upToDate.stdout.hasPrefix("up-to-date "), "\(upToDate)")
 
@@ -132,6 +137,9 @@ struct ChannelCommandTests {
         let seedPath = try #require(entry["path"] as? String)
         let deltaPath = try #require((entry["deltas"] as? [[String: Any]])?.first?["path"] as? String)
         let old = FileManager.default.contents(atPath: fixture.seed(1)), new = FileManager.default.contents(atPath: fixture.seed(2))
+        let newContent = try #require(try ChannelFixture.contentDigest(of: fixture.seed(2)))
+        /// The new seed in full (the same bytes) or patched (the same content).
+        func isNew(_ bytes: Data?) throws -> Bool { try bytes == new || (bytes != old && ChannelFixture.contentDigest(of: destination) == newContent) }
         var generator = SystemRandomNumberGenerator()
         for round in 0..<6 {
             // Even rounds: the full seed, slowly (the delta refused); odd: the delta, killed while applied.
@@ -142,8 +150,9 @@ struct ChannelCommandTests {
             process.send(SIGKILL)
             _ = process.wait()
             let now = FileManager.default.contents(atPath: destination)
-            #expect(now == old || now == new, "round \(round): the installed file is neither seed")
-            if now == new {
+            let isNewSeed = try isNew(now)
+            #expect(now == old || isNewSeed, "round \(round): the installed file is neither seed")
+            if isNewSeed {
                 // Back to the old seed for the next round.
                 #expect(try SeedgenTool.run(["install", fixture.seed(1), "--to", destination]).status == 0)
             }
@@ -152,7 +161,7 @@ struct ChannelCommandTests {
         server.setFault(nil, for: deltaPath)
         let finished = try SeedgenTool.run(arguments)
         #expect(finished.status == 0, "\(finished.stderr)")
-        #expect(FileManager.default.contents(atPath: destination) == new)
+        #expect(try isNew(FileManager.default.contents(atPath: destination)))
     }
 
     @Test("pack --sequence: a bundled seed does not replace a later downloaded one; a newer bundle or another schema does")

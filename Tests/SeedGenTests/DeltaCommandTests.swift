@@ -1,4 +1,5 @@
 import Foundation
+import SeedSQLite
 import SeedTestSupport
 import Testing
 
@@ -18,7 +19,12 @@ struct DeltaCommandTests {
         scratch.write("\(name)/stop_times.txt", "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\n\(trip),09:00:00,09:00:00,S2,1\n\(trip),09:10:00,09:10:00,S1,2\n")
     }
 
-    @Test("build --previous, delta, install: the installed seed becomes the new one, byte for byte")
+    /// The content digest a seed records.
+    func recordedDigest(_ seed: String) throws -> String? {
+        try Connection(path: seed, mode: .readOnly).scalar("SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'")?.text
+    }
+
+    @Test("build --previous, delta, install: the installed seed gets the new one's content (its content digest, which verify checks)")
     func deltaFlow() throws {
         writeFeed("day1", day: 1)
         writeFeed("day2", day: 2)
@@ -31,13 +37,32 @@ struct DeltaCommandTests {
         #expect(written.status == 0, "\(written.stderr)")
         #expect(written.stdout.contains("trips: 1 removed, 1 added, 0 changed"), "\(written.stdout)")
         #expect(written.stdout.contains("stops: 0 removed, 0 added, 1 changed"), "\(written.stdout)")
-        #expect(written.stdout.contains("verified:"), "\(written.stdout)")
+        let newDigest = try #require(try recordedDigest(two)), oldDigest = try #require(try recordedDigest(one))
+        #expect(written.stdout.contains("verified:") && written.stdout.contains("gives the new seed's content \(newDigest)"), "\(written.stdout)")
+        #expect(!written.stdout.contains("service_dates") && !written.stdout.contains("stops_search") && !written.stdout.contains("stops_rtree"),
+                "what the seed derives is not in the delta: \(written.stdout)")
+        // `head` shows which seeds it joins: format 2, by content digest.
+        let head = String(decoding: try #require(FileManager.default.contents(atPath: delta)).prefix(400), as: UTF8.self)
+        #expect(head.hasPrefix("seedgen-delta 2\n") && head.contains("\nfrom-content-sha256=\(oldDigest)\n") && head.contains("\nto-content-sha256=\(newDigest)\n"), "\(head)")
 
         let destination = scratch.file("installed/seed.sqlite")
         #expect(try SeedgenTool.run(["install", one, "--to", destination]).status == 0)
         let patched = try SeedgenTool.run(["install", delta, "--to", destination])
         #expect(patched.status == 0 && patched.stdout.hasPrefix("patched seed-version="), "\(patched.stdout) \(patched.stderr)")
-        #expect(FileManager.default.contents(atPath: destination) == FileManager.default.contents(atPath: two))
+        // The new seed's content: it records the new digest, and verify (which computes it
+        // again) passes; the file itself is this SQLite's, not the builder's bytes.
+        #expect(try recordedDigest(destination) == newDigest)
+        let verified = try SeedgenTool.run(["verify", destination, "--json"])
+        let checks = try #require(try JSONSerialization.jsonObject(with: Data(verified.stdout.utf8)) as? [String: Any])["checks"] as? [[String: Any]]
+        let content = checks?.first { $0["name"] as? String == "content_digest" }
+        #expect(content?["passed"] as? Bool == true && content?["detail"] as? String == newDigest, "\(verified.stdout)")
+        #expect(checks?.filter { $0["passed"] as? Bool != true && $0["name"] as? String != "vacuumed" }.isEmpty == true,
+                "only free pages may be left (no VACUUM on the device): \(verified.stdout)")
+        let inspected = try SeedgenTool.run(["inspect", destination, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any])
+        #expect(report["contentSha256"] as? String == newDigest, "\(inspected.stdout)")
+        let search = try Connection(path: destination, mode: .readOnly).scalar("SELECT count(*) FROM stops_search WHERE stops_search MATCH 'bis'")?.integer
+        #expect(search == 1, "the renamed stop is found: the search index was derived again")
 
         // Installing it again: up to date. On another seed: refused, exit 1, nothing changed.
         #expect(try SeedgenTool.run(["install", delta, "--to", destination]).stdout.hasPrefix("up-to-date"))
@@ -48,6 +73,13 @@ struct DeltaCommandTests {
         let refused = try SeedgenTool.run(["install", delta, "--to", other])
         #expect(refused.status == 1 && refused.stderr.contains("delta-base-mismatch"), "\(refused.stderr)")
         #expect(FileManager.default.contents(atPath: other) == FileManager.default.contents(atPath: fresh))
+
+        // The new seed, installed in full where the delta was applied: the same content, so up
+        // to date (a manifest names the content; the file SHA-256s differ).
+        let packed = scratch.file("two.sqlite.gz")
+        #expect(try SeedgenTool.run(["pack", two, "--out", packed]).status == 0)
+        let full = try SeedgenTool.run(["install", packed, "--to", destination])
+        #expect(full.status == 0 && full.stdout.hasPrefix("up-to-date"), "\(full.stdout) \(full.stderr)")
     }
 
     @Test("refusals: no seed, another schema; the delta's output is left untouched")

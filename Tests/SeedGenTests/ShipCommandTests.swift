@@ -59,6 +59,7 @@ struct ShipCommandTests {
             counts[row[0].description] = Int(try db.scalar("SELECT count(*) FROM \"\(row[0])\"")?.integer ?? -1)
         }
         #expect(counts.count == 33) // GTFS's 32 and service_dates
+        let content = try #require(try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'")?.text)
         for path in [cairns.seed, cairns.seed + ".gz", cairns.scratch.file("cairns.sqlite.manifest.json")] {
             let result = try SeedgenTool.run(["inspect", path, "--json"])
             #expect(result.status == 0, "\(result.stderr)")
@@ -67,6 +68,7 @@ struct ShipCommandTests {
             #expect(report["seedVersion"] as? String == seedVersion, "\(path)")
             #expect(report["tables"] as? [String: Int] == counts, "\(path)")
             #expect(report["toolVersion"] as? String != nil && report["schemaName"] as? String == "transit")
+            #expect(report["contentSha256"] as? String == content, "\(path)")
         }
         let report = try json(try SeedgenTool.run(["inspect", cairns.seed, "--json"]).stdout)
         #expect(report["journalMode"] as? String == "delete" && report["pageSize"] as? Int == 4096 && report["freelistCount"] as? Int == 0)
@@ -88,6 +90,7 @@ struct ShipCommandTests {
 
         let text = try SeedgenTool.run(["inspect", cairns.seed + ".gz"])
         #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=2"))
+        #expect(text.stdout.contains("content sha256 \(content)"), "\(text.stdout)")
         #expect(text.stdout.contains("stop_times") && text.stdout.contains("37,790 rows"))
         #expect(text.stdout.contains("search and spatial indexes") && text.stdout.contains("search  stops_search  on stops  416 rows, "))
         let missing = try SeedgenTool.run(["inspect", "no/such.sqlite"])
@@ -98,7 +101,7 @@ struct ShipCommandTests {
     func verify() throws {
         let good = try SeedgenTool.run(["verify", cairns.seed + ".gz", "--schema", "Schema/transit.yaml"])
         #expect(good.status == 0, "\(good.stdout)")
-        for name in ["journal_mode", "integrity_check", "foreign_key_check", "vacuumed", "versions", "schema", "gzip_stamp", "manifest_checksums"] {
+        for name in ["journal_mode", "integrity_check", "foreign_key_check", "vacuumed", "versions", "content_digest", "schema", "gzip_stamp", "manifest_checksums"] {
             #expect(good.stdout.contains("ok   \(name)"), "\(name)")
         }
 
@@ -109,7 +112,8 @@ struct ShipCommandTests {
         let bad = try SeedgenTool.run(["verify", broken])
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("FAIL foreign_key_check: 3 rows in stop_times reference missing stops"))
-        #expect(bad.stdout.contains("ok   integrity_check") && bad.stdout.contains("1 of "))
+        #expect(bad.stdout.contains("FAIL content_digest: the seed records content digest"), "a row changed after the build: \(bad.stdout)")
+        #expect(bad.stdout.contains("ok   integrity_check") && bad.stdout.contains("2 of "))
 
         let wrong = try SeedgenTool.run(["verify", cairns.seed, "--schema-version", "3", "--json"])
         #expect(wrong.status == 1)
@@ -119,6 +123,34 @@ struct ShipCommandTests {
 
         let unreadable = try SeedgenTool.run(["verify", scratch.write("notes.txt", "not a seed")])
         #expect(unreadable.status == 2 && unreadable.stderr.contains("not a seed"))
+    }
+
+    @Test("a seed changed after it was built: verify fails content_digest, pack refuses it; a relaid-out copy passes")
+    func contentChangedAfterBuild() throws {
+        let scratch = TemporaryFolder()
+        let relaid = scratch.file("relaid.sqlite"), changed = scratch.file("changed.sqlite")
+        try FileManager.default.copyItem(atPath: cairns.seed, toPath: relaid)
+        try Connection(path: relaid, mode: .readWrite).execute("PRAGMA page_size = 8192; VACUUM")
+        let same = try SeedgenTool.run(["verify", relaid, "--json"])
+        #expect(same.status == 0, "another page layout, the same content: \(same.stdout)")
+        try FileManager.default.copyItem(atPath: cairns.seed, toPath: changed)
+        try Connection(path: changed, mode: .readWrite).execute("UPDATE routes SET route_long_name = coalesce(route_long_name, '') || ' (renamed)' WHERE id = 1")
+
+        let verify = try SeedgenTool.run(["verify", changed, "--json"])
+        #expect(verify.status == 1)
+        let failed = (try json(verify.stdout)["checks"] as? [[String: Any]])?.filter { $0["passed"] as? Bool == false }
+        #expect(failed?.map { $0["name"] as? String } == ["content_digest"], "\(verify.stdout)")
+        #expect((failed?.first?["detail"] as? String)?.contains("changed after it was built") == true)
+
+        let pack = try SeedgenTool.run(["pack", changed, "--out", scratch.file("changed.sqlite.gz")])
+        #expect(pack.status != 0 && pack.stderr.contains("changed after it was built") && pack.stderr.contains("build it again"), "\(pack.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("changed.sqlite.gz")) && !FileManager.default.fileExists(atPath: scratch.file("changed.sqlite.manifest.json")))
+        let packRelaid = try SeedgenTool.run(["pack", relaid, "--out", scratch.file("relaid.sqlite.gz"), "--json"])
+        #expect(packRelaid.status == 0, "\(packRelaid.stderr)")
+        let original = try json(String(decoding: try bytes(cairns.scratch.file("cairns.sqlite.manifest.json")), as: UTF8.self))
+        let manifest = try json(packRelaid.stdout)
+        #expect(manifest["contentSha256"] as? String != nil && manifest["contentSha256"] as? String == original["contentSha256"] as? String)
+        #expect(manifest["sha256"] as? String != original["sha256"] as? String, "other bytes, the same content")
     }
 
     @Test("diff reports the known changes, in text and JSON")

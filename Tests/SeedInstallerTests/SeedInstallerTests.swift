@@ -1,6 +1,7 @@
 import Foundation
 import SeedArchive
 import SeedInstaller
+import SeedSQLite
 import SeedTestSupport
 import Testing
 
@@ -147,6 +148,42 @@ import Testing
         #expect(result.status == .installed)
         let manifest = try SeedManifest.read(path: SeedManifest.path(forSeed: source))
         #expect(manifest.sha256 == SHA256.hex(of: try #require(bytes(of: destination))))
+    }
+
+    @Test func theSameSeedIsTheSameContentWhenBothKnowItsDigestElseTheSameFile() throws {
+        let source = try shipped("v1", manifest: true)
+        let manifestPath = SeedManifest.path(forSeed: source)
+        var manifest = try SeedManifest.read(path: manifestPath)
+        let content = String(repeating: "c", count: 64), other = String(repeating: "d", count: 64)
+        manifest.contentSHA256 = content
+        try manifest.write(path: manifestPath)
+        #expect(try install(source).status == .installed)
+        let recorded = try #require(InstalledSeed.read(destination: destination))
+        #expect(recorded.contentSHA256 == content && recorded.sha256 == manifest.sha256, "a full install records both: \(recorded)")
+        #expect(try install(source).status == .upToDate)
+
+        // The same file, but the manifest names other content: another seed.
+        manifest.contentSHA256 = other
+        try manifest.write(path: manifestPath)
+        let replaced = try install(source)
+        #expect(replaced.status == .installed && replaced.reason == "seed content changed", "\(replaced)")
+        #expect(InstalledSeed.read(destination: destination)?.contentSHA256 == other)
+
+        // A manifest without a content digest (from a seedgen before them): the file's SHA-256 decides.
+        manifest.contentSHA256 = nil
+        try manifest.write(path: manifestPath)
+        #expect(try install(source).status == .upToDate)
+    }
+
+    @Test func withoutAManifestTheSeedsOwnRecordOfItsContentIsKept() throws {
+        let plain = folder.file("plain/seed.sqlite")
+        try FileManager.default.createDirectory(atPath: folder.file("plain"), withIntermediateDirectories: true)
+        try SeedFixture(seedVersion: "v1").writeSQLite(to: plain)
+        let digest = String(repeating: "e", count: 64)
+        try Connection(path: plain, mode: .readWrite).execute("INSERT INTO seedgen_metadata VALUES ('content_sha256', '\(digest)')")
+        try install(plain)
+        #expect(InstalledSeed.read(destination: destination)?.contentSHA256 == digest)
+        #expect(InstalledSeed.read(destination: destination)?.sha256 == SHA256.hex(of: try #require(bytes(of: plain))))
     }
 
     @Test func refusesASeedWhoseChecksumDiffersFromItsManifest() throws {

@@ -133,12 +133,16 @@ struct InsertGroupTests {
         #expect(group.row(0) == 64)
     }
 
-    @Test("a key that does not ascend past every key so far is inserted alone")
+    @Test("a key that could repeat one inserted so far is inserted alone; one outside every range of inserted keys waits for a group")
     func breaksOrder() {
-        // Trip 2 sequence 1 and 2, then trip 1 again (a new trip with a smaller id), then the
-        // same key twice, then a larger key again.
+        // Trip 2 sequence 1 and 2, then trip 1 (a smaller key than any so far: a range of its
+        // own, it cannot be a duplicate), then the same key twice, a key inside the range
+        // 2/1...2/3, then a larger key again.
         let (_, admitted) = judge([(2, 1), (2, 2), (1, 9), (2, 3), (2, 3), (2, 2), (3, 1)])
-        #expect(admitted == [true, true, false, true, false, false, true])
+        #expect(admitted == [true, true, true, true, false, false, true])
+        // Inside the range of trip 1's keys (1/5...1/9), or repeating its first: alone.
+        let (_, again) = judge([(1, 5), (1, 9), (1, 7), (1, 5), (1, 10)])
+        #expect(again == [true, true, false, false, true])
     }
 
     @Test("only integer keys group: a text or real key column, or a rowid table, does not")

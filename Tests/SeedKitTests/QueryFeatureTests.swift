@@ -1,11 +1,12 @@
 import Foundation
+import SeedDeltas
 import SeedInstaller
 import SeedSQLite
 import SeedTestSupport
 import Testing
 @testable import SeedKit
 
-@Suite("Search and spatial indexes, filled tables")
+@Suite("Search and spatial indexes, derived tables")
 struct QueryFeatureTests {
     /// A one-table CSV schema with the given table keys added.
     static func schema(_ keys: String, columns: String = "[{ name: code, required: true }, { name: name }, { name: lat, type: real }, { name: lon, type: real }, { name: kind, type: integer }]") -> String {
@@ -24,7 +25,7 @@ struct QueryFeatureTests {
         do { _ = try Schema.parse(Array(text.utf8), file: "places.yaml"); return nil } catch { return error }
     }
 
-    @Test("mistakes in search, spatial and fill are schema errors naming the line")
+    @Test("mistakes in search, spatial and derive are schema errors naming the line")
     func errors() {
         let unknown = schemaError(Self.schema("search: { columns: [nmae] }"))
         #expect(unknown?.description.hasPrefix("places.yaml:7:") == true, "\(String(describing: unknown))")
@@ -36,12 +37,46 @@ struct QueryFeatureTests {
         #expect(schemaError(Self.schema("search: { columns: [name], prefx: [2] }"))?.message.contains("unknown key 'prefx'") == true)
         #expect(schemaError(Self.schema("search: { columns: [name], prefix: [0] }"))?.message.contains("'prefix' lists lengths from 1 to 999, not '0'") == true)
         #expect(schemaError(Self.schema("search: { columns: [name], name: place }"))?.message.contains("index 'place' needs a table named 'place', but table 'place' has that name") == true)
-        let fill = Self.schema("fill: { sql: SELECT 1 }") .replacingOccurrences(of: "    key: code\n", with: "    key: code\n    file: place.txt\n")
-        #expect(schemaError(fill)?.message.contains("a filled table reads no input; remove 'file'") == true)
-        let badSQL = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: SELECT nope FROM a }\n")
-        #expect(badSQL?.description.hasPrefix("places.yaml:8:11: schema error: table 'f': 'fill': 'sql' is not a valid query over the schema's tables: no such column: nope") == true, "\(String(describing: badSQL))")
-        let wrongCount = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    fill: { sql: \"SELECT b, b FROM a\" }\n")
-        #expect(wrongCount?.message.contains("'sql' gives 2 column(s), the table stores 1 (c)") == true, "\(String(describing: wrongCount))")
+        let derive = Self.schema("derive: { sql: SELECT 1 AS name }") .replacingOccurrences(of: "    key: code\n", with: "    key: code\n    file: place.txt\n")
+        #expect(schemaError(derive)?.message.contains("a derived table reads no input; remove 'file' (or name a 'marker' column)") == true, "\(String(describing: schemaError(derive)))")
+        let badSQL = schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    derive: { sql: SELECT nope FROM a }\n")
+        #expect(badSQL?.description.hasPrefix("places.yaml:8:13: schema error: table 'f': 'derive': 'sql' is not a valid query over the schema's tables: no such column: nope") == true, "\(String(describing: badSQL))")
+        #expect(schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    derive: { sql: SELECT b FROM a }\n")?
+            .message.contains("'sql' returns a column 'b' that the table does not store (name each result column like a column of the table: c)") == true,
+                "result columns are named like the table's columns")
+        #expect(schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    derive: { sql: \"SELECT b AS c, b AS c FROM a\" }\n")?
+            .message.contains("'sql' returns a column twice") == true)
+        #expect(schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    derive: { sql: SELECT b AS c FROM a, nope: 1 }\n")?
+            .message.contains("unknown key 'nope'") == true)
+        #expect(schemaError("name: x\nschemaVersion: 1\ntables:\n  - name: a\n    columns: [{ name: b }]\n  - name: f\n    columns: [{ name: c }]\n    derive: { sql: SELECT b AS c FROM a }\n") == nil,
+                "a column of the table, by name; the others take their default")
+
+        // The keys `derive` replaces are refused, saying so.
+        for old in ["fill: { sql: SELECT 1 }", "derivedRows: SELECT 1"] {
+            let error = schemaError(Self.schema(old))
+            #expect(error?.message.contains("is now 'derive'") == true && error?.message.contains("derive: { sql:") == true, "\(old): \(String(describing: error))")
+        }
+
+        // A marker: a boolean column with default 0, returned (as 1) by the query, in a rowid
+        // table that also reads rows.
+        let marked = { (columns: String, derive: String) in
+            Self.schema("derive: { sql: \"SELECT 'x' AS code, \(derive)\", marker: derived }", columns: "[{ name: code, required: true }, \(columns)]")
+        }
+        #expect(schemaError(marked("{ name: derived, type: boolean, default: \"0\" }", "1 AS derived")) == nil)
+        #expect(schemaError(marked("{ name: derived, type: boolean, default: \"0\" }", "2 AS code2"))?.message.contains("does not store") == true)
+        #expect(schemaError(marked("{ name: derived, type: boolean, default: \"0\" }", "'y' AS code"))?.message.contains("'sql' returns a column twice") == true)
+        #expect(schemaError(Self.schema("derive: { sql: \"SELECT 'x' AS code\", marker: derived }", columns: "[{ name: code, required: true }, { name: derived, type: boolean, default: \"0\" }]"))?
+            .message.contains("'sql' must return the marker column 'derived' (as 1)") == true)
+        for (column, why) in [("{ name: derived, type: boolean }", "no default"), ("{ name: derived, type: text, default: \"0\" }", "text"),
+                              ("{ name: derived, type: boolean, default: \"1\" }", "default 1"), ("{ name: other, type: boolean, default: \"0\" }", "no such column")] {
+            let error = schemaError(marked(column, "1 AS derived"))
+            #expect(error?.message.contains("'marker' must name a boolean column with default \"0\"") == true, "\(why): \(String(describing: error))")
+        }
+        let withoutRowID = marked("{ name: derived, type: boolean, default: \"0\" }", "1 AS derived").replacingOccurrences(of: "    key: code\n", with: "    key: code\n    withoutRowID: true\n")
+        #expect(schemaError(withoutRowID)?.message.contains("a 'withoutRowID' table is derived whole or not at all") == true, "\(String(describing: schemaError(withoutRowID)))")
+        // Computed columns are left to the rows read: allowed beside a marker, not in a table derived whole.
+        #expect(schemaError(Self.schema("derive: { sql: \"SELECT 'x' AS code\" }", columns: "[{ name: code }, { name: len, type: integer, expression: \"length(code)\" }]"))?
+            .message.contains("the query gives every column: no 'expression' or 'stored: false' columns") == true)
         #expect(schemaError(Self.schema("search: { columns: [name] }\nspatial: { lat: lat, lon: lon }")) == nil)
     }
 
@@ -115,7 +150,7 @@ struct QueryFeatureTests {
         #expect(try db.int("SELECT count(*) FROM stops_rtree") > 0 && (try db.int("SELECT count(*) FROM shapes_rtree")) > 0)
     }
 
-    @Test("--previous: renumbered ids are indexed, and a delta reproduces the new seed byte for byte")
+    @Test("--previous: renumbered ids are indexed; a delta leaves the indexes out and the installer rebuilds them")
     func previousAndDelta() throws {
         let folder = TemporaryFolder()
         MinimalFeed.write(into: folder)
@@ -125,15 +160,28 @@ struct QueryFeatureTests {
         MinimalFeed.write(into: folder, ["stops.txt": "stop_id,stop_name,stop_lat,stop_lon,parent_station\nS0,Zero,52.4,13.3,\nS1,One renamed,52.5,13.4,\nS2,Two,52.7,13.6,\n"])
         var options = BuildOptions(inputs: [folder.file("feed")], output: new)
         options.previous = old
-        _ = try SeedBuilder(options: options).build()
+        let built = try SeedBuilder(options: options).build()
         let db = try Connection(path: new, mode: .readOnly)
         #expect(try db.int("SELECT id FROM stops WHERE stop_id = 'S0'") == 3)
         #expect(try db.int("SELECT rowid FROM stops_search WHERE stops_search MATCH 'zero'") == 3)
         #expect(try db.int("SELECT id FROM stops_rtree WHERE min_lat < 52.45") == 3)
+        // The seed records how it derives its indexes.
+        let recipes = try DeriveRecipe.read(db)
+        #expect(recipes.contains { $0.kind == .search && $0.target == "stops_search" && $0.reads == ["stops"] })
+        #expect(recipes.contains { $0.kind == .spatial && $0.target == "stops_rtree" && $0.reads == ["stops"] })
+        #expect(recipes.contains { $0.kind == .table && $0.target == "service_dates" && Set($0.reads) == ["calendar", "calendar_dates"] })
+
         let summary = try SeedDeltaWriter().write(old: old, new: new, to: folder.file("d.delta"))
-        #expect(summary.verified)
-        #expect(summary.tables.map(\.name).contains("stops_search_data"))
-        #expect(summary.tables.map(\.name).contains("stops_rtree_node"))
+        #expect(summary.verified && summary.header.to.contentSHA256 == built.contentDigest)
+        let names = summary.tables.map(\.name)
+        #expect(names.contains("stops") && !names.contains { $0.hasPrefix("stops_search") || $0.hasPrefix("stops_rtree") }, "\(names)")
+        let patch = try DeltaPatch(path: summary.output)
+        try patch.apply(base: old, baseIsProven: false, changedTables: try patch.checkBody(), output: folder.file("patched.sqlite"))
+        let patched = try Connection(path: folder.file("patched.sqlite"), mode: .readOnly)
+        #expect(try patched.int("SELECT rowid FROM stops_search WHERE stops_search MATCH 'zero'") == 3)
+        #expect(try patched.int("SELECT count(*) FROM stops_search WHERE stops_search MATCH 'renamed'") == 1)
+        #expect(try patched.int("SELECT id FROM stops_rtree WHERE min_lat < 52.45") == 3)
+        #expect(try ContentDigest.compute(patched) == built.contentDigest)
     }
 
     @Test("service_dates: calendar_dates only, no calendars at all, and a calendar of two centuries (cut, with a warning)")
@@ -157,6 +205,11 @@ struct QueryFeatureTests {
                                        ])
         let cut = try SeedBuilder.build([long.file("feed")], to: folder.file("c.sqlite"))
         #expect(cut.warningReport.contains("calendar service 'WD' runs from 1900-01-01 to 2100-12-31 (73414 days): service_dates holds its first 3660 days"), "\(cut.warningReport)")
+        #expect(!BuildIssue.Kind.derivedRows.isError)
+        // The derived table's cost, of kind "derived".
+        let cost = try #require(cut.queryIndexes.first { $0.name == "service_dates" })
+        #expect(cost.kind == .derived && cost.table == "service_dates" && cost.rows == 523)
+        #expect(String(decoding: try JSONEncoder().encode(cost), as: UTF8.self).contains("\"kind\":\"derived\""))
         db = try Connection(path: folder.file("c.sqlite"), mode: .readOnly)
         #expect(try db.int("SELECT count(*) FROM service_dates") == 523) // the Mondays of 3,660 days from 1900-01-01, a Monday
         #expect(try db.text("SELECT max(date) FROM service_dates") == "1910-01-03")

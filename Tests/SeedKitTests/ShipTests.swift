@@ -1,5 +1,6 @@
 import Foundation
 import SeedArchive
+import SeedDeltas
 import SeedSQLite
 import SeedTestSupport
 import Testing
@@ -53,6 +54,13 @@ struct ShipPackTests {
         #expect(manifest.seedVersion == (try db.text("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'")))
         #expect(manifest.tables["stop_times"] == 3 && manifest.tables["stops"] == 2 && manifest.tables["feed_info"] == 0)
         #expect(manifest.tables["seedgen_metadata"] == nil)
+        // The content digest: recorded by the build, what the content gives, in the manifest
+        // and in what inspect reports (from the seed and from its manifest).
+        let recorded = try #require(try db.text("SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'"))
+        #expect(try recorded.count == 64 && recorded == ContentDigest.compute(path: seed))
+        #expect(manifest.contentSHA256 == recorded)
+        #expect(try SeedInspector.report(for: SeedFile(path: seed)).contentSha256 == recorded)
+        #expect(try SeedInspector.report(for: SeedFile(path: first.gzipPath)).contentSha256 == recorded)
 
         // No time stamp or file name; the stamp in the comment.
         #expect(Array(a.prefix(10)) == [0x1f, 0x8b, 8, 0x10, 0, 0, 0, 0, 2, 255])
@@ -92,7 +100,7 @@ struct ShipVerifyTests {
         let folder = TemporaryFolder()
         let seed = try minimalSeed(in: folder)
         try tamper(seed, "UPDATE stop_times SET trip_ref = trip_ref + 90")
-        #expect(try failures(seed) == ["foreign_key_check"])
+        #expect(try failures(seed) == ["content_digest", "foreign_key_check"], "changed after it was built, too")
         #expect(try checks(seed)["foreign_key_check"]?.detail == "3 rows in stop_times reference missing trips")
     }
 
@@ -143,6 +151,44 @@ struct ShipVerifyTests {
         manifest.tables["stops"] = 5
         try manifest.write(path: packed.manifestPath)
         #expect(try checks(packed.gzipPath)["manifest_contents"]?.detail == "stops: 5 rows in the manifest, 2 in the seed")
+    }
+
+    @Test("a seed whose content changed after the build fails content_digest, and pack refuses it")
+    func contentChangedAfterBuild() throws {
+        let folder = TemporaryFolder()
+        let seed = try minimalSeed(in: folder)
+        let recorded = try #require(try Connection(path: seed, mode: .readOnly).text("SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'"))
+        let passing = try checks(seed)["content_digest"]
+        #expect(passing?.passed == true && passing?.detail == recorded)
+        // Only the layout changes (another page size, VACUUM): the same content, still passes.
+        try tamper(seed, "PRAGMA page_size = 1024; VACUUM")
+        #expect(try failures(seed) == [])
+
+        // One value changed, nothing else wrong: only content_digest fails, saying so.
+        try tamper(seed, "UPDATE stop_times SET stop_headsign = 'Eins' WHERE stop_sequence = 1")
+        #expect(try failures(seed) == ["content_digest"])
+        let detail = try checks(seed)["content_digest"]?.detail ?? ""
+        let actual = try ContentDigest.compute(path: seed)
+        #expect(actual != recorded && detail.contains("records content digest \(recorded)") && detail.contains("changed after it was built") && detail.contains(actual), "\(detail)")
+        let refused = #expect(throws: ShipError.self) { try SeedPacker().pack(seed: seed, to: folder.file("x.sqlite.gz")) }
+        #expect(refused?.message.contains("changed after it was built") == true, "\(String(describing: refused))")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.sqlite.gz")) && !FileManager.default.fileExists(atPath: folder.file("x.sqlite.manifest.json")))
+
+        // A schema entry is content too; a seed without a recorded digest fails.
+        let other = try minimalSeed(in: folder, "other.sqlite")
+        try tamper(other, "CREATE VIEW stop_names AS SELECT stop_name FROM stops")
+        #expect(try failures(other) == ["content_digest"])
+        let unrecorded = try minimalSeed(in: folder, "unrecorded.sqlite")
+        try tamper(unrecorded, "DELETE FROM seedgen_metadata WHERE key = 'content_sha256'")
+        #expect(try checks(unrecorded)["content_digest"]?.detail.contains("records no content digest") == true)
+
+        // A manifest that names other content fails it too.
+        let good = try minimalSeed(in: folder, "good.sqlite")
+        let packed = try SeedPacker().pack(seed: good)
+        var manifest = packed.manifest
+        manifest.contentSHA256 = String(repeating: "a", count: 64)
+        try manifest.write(path: packed.manifestPath)
+        #expect(try checks(packed.gzipPath)["content_digest"]?.detail.contains("the manifest says contentSha256 \(String(repeating: "a", count: 64))") == true)
     }
 
     @Test("free pages fail vacuumed; a foreign file fails application_id")

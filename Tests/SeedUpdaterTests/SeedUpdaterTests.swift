@@ -56,8 +56,13 @@ struct SeedUpdaterTests {
         let second = try await updater(server).update()
         #expect(second.status == .patched && second.previousSeedVersion == first.seedVersion, "\(second)")
         #expect(second.bytesDownloaded == Int64(deltaSize) && deltaSize < seedSize / 2, "delta \(deltaSize), seed \(seedSize)")
-        #expect(contents(destination) == contents(fixture.seed(2)))
-        #expect(InstalledSeed.read(destination: destination)?.sequence == 2)
+        // The second seed's content (the patched file is this SQLite's, not the built bytes),
+        // recorded by its content digest, which the index names.
+        let content = try #require(fixture.entry()["contentSha256"] as? String)
+        #expect(try ChannelFixture.contentDigest(of: destination) == content)
+        #expect(try ChannelFixture.contentDigest(of: fixture.seed(2)) == content)
+        let recorded = try #require(InstalledSeed.read(destination: destination))
+        #expect(recorded.sequence == 2 && recorded.contentSHA256 == content && recorded.sha256 == nil, "\(recorded)")
 
         server.resetCounts()
         let third = try await updater(server).update()
@@ -127,6 +132,32 @@ struct SeedUpdaterTests {
         let result = try await updater(server).update()
         #expect(result.status == .installed && result.deltaFailure?.contains("404") == true, "\(result)")
         #expect(contents(destination) == contents(fixture.seed(2)))
+    }
+
+    @Test("an index published before content digests (no contentSha256): its deltas are not used, the full seed is installed and deltaFailure says why")
+    func indexWithoutContentDigests() async throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        try await updater(server).update()
+        try fixture.publish(2)
+        // The index as an earlier seedgen wrote it: the same entry and deltas, no contentSha256.
+        let indexPath = fixture.channel + "/index.json"
+        var index = try fixture.index()
+        var seeds = try #require(index["seeds"] as? [[String: Any]])
+        #expect(seeds[0].removeValue(forKey: "contentSha256") != nil)
+        let deltaPath = try #require((seeds[0]["deltas"] as? [[String: Any]])?.first?["path"] as? String)
+        index["seeds"] = seeds
+        try JSONSerialization.data(withJSONObject: index, options: [.prettyPrinted, .sortedKeys]).write(to: URL(fileURLWithPath: indexPath))
+
+        server.resetCounts()
+        let result = try await updater(server).update()
+        let published = try fixture.entry()["seedVersion"] as? String
+        #expect(result.status == .installed && result.seedVersion == published, "\(result)")
+        #expect(result.deltaFailure?.contains("before content digests") == true && result.deltaFailure?.contains("full seed") == true,
+                "\(result.deltaFailure ?? "no deltaFailure")")
+        #expect(!server.requests.contains { $0.path == deltaPath }, "the delta is not downloaded: \(server.requests.map(\.path))")
+        #expect(contents(destination) == contents(fixture.seed(2)))
+        #expect(InstalledSeed.read(destination: destination)?.sequence == 2)
     }
 
     @Test("500 and timeouts: a clear error, the old seed in use")

@@ -43,13 +43,13 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// Built-in schemas: objects (elements with an `id`) of a type no table reads.
         case unreadObjects = "objects not read"
 
-        /// A row of a `fill:` table's `warnings` query (a calendar cut short, say).
-        case filledTable = "filled table"
+        /// A row of a `derive:` table's `warnings` query (a calendar cut short, say).
+        case derivedRows = "derived rows"
 
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .filledTable: return false
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .derivedRows: return false
             default: return true
             }
         }

@@ -18,8 +18,10 @@ public struct BuildSummary: Sendable {
     public var warningReport: String
     public var outputBytes: Int64
     public var seconds: Double
-    /// What each search and spatial index and each filled table (`service_dates`) adds.
+    /// What each search and spatial index and each derived table (`service_dates`) adds.
     public var queryIndexes: [QueryIndexCost] = []
+    /// The seed's content digest (`content_sha256`, see `Documentation/content-digest.md`).
+    public var contentDigest: String = ""
 
     public var totalRows: Int { tables.reduce(0) { $0 + $1.rows } }
 }

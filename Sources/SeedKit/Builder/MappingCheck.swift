@@ -51,7 +51,7 @@ struct MappingCheck {
             let count = rows[table.name] ?? 0
             if count == 0 {
                 // A nested table of an empty table is empty too: the parent's finding says why.
-                guard !table.optional, table.fill == nil, table.parent.map({ (rows[$0.table] ?? 0) > 0 }) ?? true else { continue }
+                guard !table.optional, !table.isDerived, table.parent.map({ (rows[$0.table] ?? 0) > 0 }) ?? true else { continue }
                 if let dropped = filtered[table.name], dropped > 0 {
                     findings.append(Finding(table: table.name, field: "table '\(table.name)'", message: "has no rows: all \(dropped) records were filtered out",
                                             paths: table.filter.map(\.source).flatMap(pathAlternatives)))

@@ -1,6 +1,7 @@
+import SeedDeltas
 import SeedSQLite
 
-/// What one search or spatial index, or one filled table, adds to a seed (the build summary
+/// What one search or spatial index, or one derived table, adds to a seed (the build summary
 /// and `seedgen inspect` show it).
 public struct QueryIndexCost: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable {
@@ -8,17 +9,17 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
         case search
         /// A spatial index (`spatial:`, R*Tree).
         case spatial
-        /// A table computed after loading (`fill:`).
-        case filled
+        /// A table computed after loading (`derive:`).
+        case derived
     }
 
-    /// The index's (or filled table's) name.
+    /// The index's (or derived table's) name.
     public var name: String
-    /// The table it indexes (the filled table itself for `filled`); nil when a seed does not
+    /// The table it indexes (the derived table itself for `derived`); nil when a seed does not
     /// say (an R*Tree not named `<table>_rtree`).
     public var table: String?
     public var kind: Kind
-    /// Rows indexed (search, filled) or boxes (spatial).
+    /// Rows indexed (search), derived (derived) or boxes (spatial).
     public var rows: Int64
     /// Spatial: rows of the table left out because a coordinate is missing.
     public var leftOut: Int64?
@@ -27,73 +28,30 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
     public var bytes: Int64?
 }
 
-/// Builds what answers an app's first questions once every row is in place: the tables a
-/// schema fills by SQL (`fill:`, such as GTFS `service_dates`), and the search (FTS5) and
-/// spatial (R*Tree) indexes. Both kinds are filled in id order, so the same rows give the same
-/// bytes; with `--previous` the indexes are built after the ids are renumbered.
-struct QueryIndexes {
-    let tables: [Table]
-    let connection: Connection
-
-    /// Fills the `fill:` tables (in load order), reporting the rows of their `warnings` query.
-    /// - Returns: the rows of each filled table.
-    func fillTables(issues: IssueLog) throws -> [String: Int] {
-        var rows: [String: Int] = [:]
-        let filled = tables.filter { $0.fill != nil }
-        guard !filled.isEmpty else { return rows }
+/// The stage that creates the indexes once the rows are final (`SeedIndexes`): the secondary
+/// indexes not created while loading, then the search (FTS5) and spatial (R*Tree) indexes, each
+/// filled by a recorded recipe (`DeriveRecipe`: the installer rebuilds them after a delta the
+/// same way). Both kinds are filled in id order, so the same rows give the same bytes.
+struct IndexStage: BuildStage {
+    func run(_ state: BuildState) throws {
+        guard let indexes = state.context?.indexes else { return }
+        let connection = state.connection
+        state.progress?.phase("indexing")
+        try indexes.createRemaining(of: state.allTables, on: connection)
+        state.timer.mark("indexes")
+        state.progress?.phase("search and spatial indexes")
         try connection.execute("BEGIN")
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
-        for table in filled {
-            guard let fill = table.fill else { continue }
-            if let warnings = fill.warnings {
-                for row in try connection.rows(warnings) {
-                    issues.record(BuildIssue(kind: .filledTable, file: table.name, message: row.first?.description ?? ""))
-                }
-            }
-            try connection.execute(fill.insertStatement(table))
-            rows[table.name] = Int(try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0)
-        }
+        let (recipes, costs) = try indexes.createSearchAndSpatial(of: state.schema.loadOrder, on: connection)
         try connection.execute("COMMIT")
-        return rows
+        state.recipes += recipes
+        state.costs += costs
+        state.timer.mark("search and spatial indexes")
     }
+}
 
-    /// Creates and fills every search and spatial index.
-    /// - Returns: what each holds (sizes are measured on the finished seed: `measure`).
-    func build() throws -> [QueryIndexCost] {
-        var costs: [QueryIndexCost] = []
-        try connection.execute("BEGIN")
-        defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
-        for table in tables {
-            if let search = table.search {
-                let name = quoted(search.name)
-                try connection.execute(search.createStatement(table: table.name, rowID: table.rowID))
-                // 'rebuild' reads the table in id order; 'optimize' merges it into one segment.
-                try connection.execute("INSERT INTO \(name)(\(name)) VALUES('rebuild')")
-                try connection.execute("INSERT INTO \(name)(\(name)) VALUES('optimize')")
-                let rows = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
-                costs.append(QueryIndexCost(name: search.name, table: table.name, kind: .search, rows: rows))
-            }
-            if let spatial = table.spatial {
-                try connection.execute(spatial.createStatement)
-                try connection.execute("INSERT INTO \(quoted(spatial.name)) \(spatial.contentQuery(table: table.name, rowID: table.rowID))")
-                let rows = try connection.scalar("SELECT count(*) FROM \(quoted(spatial.name))")?.integer ?? 0
-                let leftOut = try connection.scalar(spatial.leftOutQuery(table: table.name))?.integer ?? 0
-                costs.append(QueryIndexCost(name: spatial.name, table: table.name, kind: .spatial, rows: rows, leftOut: leftOut))
-            }
-        }
-        try connection.execute("COMMIT")
-        return costs
-    }
-
-    /// The costs of the filled tables, after `fillTables`.
-    func filledCosts() throws -> [QueryIndexCost] {
-        try tables.filter { $0.fill != nil }.map { table in
-            QueryIndexCost(name: table.name, table: table.name, kind: .filled,
-                           rows: try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0)
-        }
-    }
-
-    /// Fills in `bytes` of each cost from the seed at `path` (`dbstat`); left nil without it.
+/// Fills in `bytes` of each cost from the seed at `path` (`dbstat`); left nil without it.
+extension QueryIndexCost {
     static func measure(_ costs: [QueryIndexCost], seed path: String) -> [QueryIndexCost] {
         guard let connection = try? Connection(path: path, mode: .readOnly) else { return costs }
         return costs.map { cost in

@@ -4,11 +4,17 @@ import SeedSQLite
 /// which costs SQLite far less per row than stepping a one-row INSERT (stop_times: millions
 /// of rows clustered on integer keys that come in order).
 ///
-/// A row may wait for a group only when its key is made of integers and is greater than
-/// every key inserted before it, so it cannot repeat a key: a group statement never fails on
-/// a duplicate halfway through (without a journal, part of it could stay inserted), and rows
-/// that could be duplicates take the one-row path, where they are reported as before. The rows
-/// stay in the batch until the group is inserted; the writer binds them (`parameterOffset`).
+/// A row may wait for a group only when its key is made of integers and cannot repeat a key
+/// inserted before it, so a group statement never fails on a duplicate halfway through (without
+/// a journal, part of it could stay inserted); rows that could be duplicates take the one-row
+/// path, where they are reported as before. The rows stay in the batch until the group is
+/// inserted; the writer binds them (`parameterOffset`).
+///
+/// What has been inserted is kept as a few disjoint ranges of keys, each grown at its end: a
+/// key past a range's end and before the next range cannot be a duplicate. Keys usually ascend
+/// (one range); with `--previous`, a feed's new trips get ids above the kept ones, so their
+/// stop_times interleave a second run of keys with the first: a key whose first part jumps
+/// past the end of the last range starts a range of its own, and both runs keep grouping.
 final class InsertGroup {
     /// Rows per group statement.
     static let size = 32
@@ -30,10 +36,15 @@ final class InsertGroup {
     /// The parameters of `statement` holding NULL.
     let nulls: BoundNulls
     private let key: [KeyPart]
-    /// The greatest key inserted so far (`hasLast`), and the key of the row being judged.
-    private let last: UnsafeMutablePointer<Int64>
+    /// The key of the row being judged.
     private let candidate: UnsafeMutablePointer<Int64>
-    @exclusivity(unchecked) private var hasLast = false
+    /// The ranges of keys inserted or waiting: `rangeCount` ranges in ascending order, each
+    /// `key.count` integers for its first key (`heads`) and its last (`tails`).
+    private let heads: UnsafeMutablePointer<Int64>
+    private let tails: UnsafeMutablePointer<Int64>
+    @exclusivity(unchecked) private var rangeCount = 0
+    /// The most ranges kept; past it, a range grows over the gap after it instead.
+    static let maximumRanges = 8
     /// The waiting rows: their index in the batch, in input order.
     private let rows: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) private(set) var count = 0
@@ -49,14 +60,16 @@ final class InsertGroup {
         self.parametersPerRow = parametersPerRow
         nulls = BoundNulls(parameterCount: Int(parametersPerRow) * Self.size)
         self.key = key
-        last = .allocate(capacity: max(1, key.count))
         candidate = .allocate(capacity: max(1, key.count))
+        heads = .allocate(capacity: max(1, key.count) * Self.maximumRanges)
+        tails = .allocate(capacity: max(1, key.count) * Self.maximumRanges)
         rows = .allocate(capacity: Self.size)
     }
 
     deinit {
-        last.deallocate()
         candidate.deallocate()
+        heads.deallocate()
+        tails.deallocate()
         rows.deallocate()
     }
 
@@ -90,15 +103,13 @@ final class InsertGroup {
     func parameterOffset(_ slot: Int) -> Int32 { Int32(slot) * parametersPerRow }
 
     /// Takes `row` into the group when its key (read from the batch and from `resolved`,
-    /// the row's references) ascends past every key inserted or waiting; false otherwise,
-    /// and the caller inserts it alone.
+    /// the row's references) cannot be one inserted or waiting; false otherwise, and the caller
+    /// inserts it alone.
     @inline(__always)
     func admit(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int) -> Bool {
-        guard readKey(batch, row, resolved, slot) else { return false }
-        guard !hasLast || ascends() else { return false }
+        guard readKey(batch, row, resolved, slot), claimCandidate() else { return false }
         rows[count] = row
         count += 1
-        keepCandidate()
         return true
     }
 
@@ -120,16 +131,52 @@ final class InsertGroup {
         return true
     }
 
-    /// True when the candidate key is greater than the last one, part by part.
-    private func ascends() -> Bool {
-        for i in 0..<key.count where candidate[i] != last[i] {
-            return candidate[i] > last[i]
+    /// Finds where the candidate key goes among the ranges and records it there: true when it
+    /// lies outside every range (it cannot be a duplicate), false when it lies inside one.
+    private func claimCandidate() -> Bool {
+        let width = key.count
+        // The last range whose head is at most the candidate.
+        var index = rangeCount - 1
+        while index >= 0 && compare(candidate, heads + index * width) < 0 { index -= 1 }
+        if index >= 0 && compare(candidate, tails + index * width) <= 0 { return false }
+        if index < 0 {
+            // Before every range: a range of its own in front, or the first range grows down.
+            if rangeCount < Self.maximumRanges {
+                insertRange(at: 0)
+            } else {
+                heads.update(from: candidate, count: width)
+            }
+            return true
         }
-        return false
+        let jumps = index == rangeCount - 1 && candidate[0] > tails[index * width] &+ 1
+        if jumps && rangeCount < Self.maximumRanges {
+            insertRange(at: rangeCount)
+        } else {
+            (tails + index * width).update(from: candidate, count: width)
+        }
+        return true
     }
 
-    private func keepCandidate() {
-        last.update(from: candidate, count: key.count)
-        hasLast = true
+    /// Adds the range [candidate, candidate] at `position`.
+    private func insertRange(at position: Int) {
+        let width = key.count
+        var index = rangeCount
+        while index > position {
+            (heads + index * width).update(from: heads + (index - 1) * width, count: width)
+            (tails + index * width).update(from: tails + (index - 1) * width, count: width)
+            index -= 1
+        }
+        (heads + position * width).update(from: candidate, count: width)
+        (tails + position * width).update(from: candidate, count: width)
+        rangeCount += 1
+    }
+
+    /// Compares two keys part by part: negative, zero or positive.
+    @inline(__always)
+    private func compare(_ a: UnsafeMutablePointer<Int64>, _ b: UnsafeMutablePointer<Int64>) -> Int {
+        for i in 0..<key.count where a[i] != b[i] {
+            return a[i] < b[i] ? -1 : 1
+        }
+        return 0
     }
 }

@@ -48,6 +48,8 @@ final class TableLoader {
     /// Per column: an invalid value is NULL with a warning, as with `--lenient` (`onInvalid: null`).
     private let invalidAsNull: [Bool]
     private let insertsInGroups: Bool
+    /// With `--previous`, for a CSV table keyed on plain columns: where its rows' ids come from.
+    private let previousIDs: PreviousIDs?
     @exclusivity(unchecked) private var batch: RowBatch
     @exclusivity(unchecked) private var spare: RowBatch
     @exclusivity(unchecked) private var inFlight = false
@@ -81,6 +83,7 @@ final class TableLoader {
         lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         trims = columns.map(\.trim)
         invalidAsNull = columns.map { $0.onInvalid == .null && !$0.required }
+        previousIDs = PreviousIDs.applies(to: table) ? context.previousIDs : nil
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         if !createsTable {
@@ -208,7 +211,7 @@ final class TableLoader {
     func finishRow(id preassigned: Int64? = nil) throws(SQLiteError) -> Int64? {
         guard rowIsValid else { return nil }
         let row = batch.count
-        let id = table.withoutRowID ? 0 : (preassigned ?? context.allocateID(in: table.name))
+        let id = table.withoutRowID ? 0 : (preassigned ?? previousIDs?.id(in: table, batch: batch, row: row) ?? context.allocateID(in: table.name))
         batch.ids[row] = id
         batch.parents[row] = parent
         batch.lines[row] = Int32(clamping: line)
@@ -248,20 +251,10 @@ final class TableLoader {
     /// the input does not have at all (a feed without GTFS-Flex has no `location_id`): such an
     /// index stays empty, and creating it after loading would scan the whole table for nothing.
     func createIndexesOfAbsentReferences(absent: Set<String>) throws(SQLiteError) {
-        let statements = table.indexStatements
-        let created = Set(table.layout.prefix(createdColumnCount ?? 0).map(\.name))
-        // A reference column added after loading gets its index then (it must exist first).
-        var indexes: [String] = []
-        for reference in table.references where reference.from.allSatisfy(absent.contains) && created.contains(reference.column) {
-            let name = quoted(table.name + "_" + reference.column)
-            for statement in statements where statement.hasPrefix("CREATE INDEX \(name) ") && !context.createdIndexes.contains(statement) {
-                indexes.append(statement)
-                context.createdIndexes.insert(statement)
-            }
-        }
-        guard !indexes.isEmpty else { return }
+        let (table, indexes) = (table, context.indexes)
+        let existing = Set(table.layout.prefix(createdColumnCount ?? 0).map(\.name))
         try context.writeQueue.sync { connection throws(SQLiteError) in
-            for statement in indexes { try connection.execute(statement) }
+            try indexes.createForAbsentReferences(of: table, absent: absent, existing: existing, on: connection)
         }
     }
 
@@ -290,45 +283,34 @@ final class TableLoader {
         guard createdColumnCount == nil else { return }
         let count = table.createdColumnCount(supplied: supplied)
         let (table, fields, context, insertsInGroups) = (table, fields, context, insertsInGroups)
-        let indexes = preloadIndexes
         writer = try context.writeQueue.sync { connection throws(SQLiteError) in
             try connection.execute(table.createStatement(columnCount: count))
-            for statement in indexes { try connection.execute(statement) }
+            try context.indexes.createBeforeLoading(table, on: connection)
             return try RowWriter(table: table, fields: fields, context: context, connection: connection,
                                  createdColumns: Set(table.layout.prefix(count).map(\.name)), insertsInGroups: insertsInGroups)
         }
-        context.createdIndexes.formUnion(indexes)
         createdColumnCount = count
     }
 
-    /// The key index and the unique indexes references match (`Schema.preloadIndexStatements`):
-    /// made with the table, before its rows.
-    private var preloadIndexes: [String] { context.schema.preloadIndexStatements(of: table) }
-
     /// After loading: adds the columns `createTable` left out, or creates the whole table when
     /// the reader never did (its file had no usable header). The partial indexes of added
-    /// references are created now, without a scan (`EmptyIndexes`); other indexes on added
-    /// columns with the other secondary indexes. The writer must be idle.
+    /// references are created now, without a scan (`SeedIndexes.createOnAddedColumns`); other
+    /// indexes on added columns with the other secondary indexes. The writer must be idle.
     func completeTable() throws(SQLiteError) {
-        let table = table
+        let (table, indexes) = (table, context.indexes)
         guard let count = createdColumnCount else {
-            let indexes = preloadIndexes
             try context.writeQueue.sync { connection throws(SQLiteError) in
                 try connection.execute(table.createStatement)
-                for statement in indexes { try connection.execute(statement) }
+                try indexes.createBeforeLoading(table, on: connection)
             }
-            context.createdIndexes.formUnion(indexes)
             createdColumnCount = table.layout.count
             return
         }
-        let created = context.createdIndexes
-        let indexes = try context.writeQueue.sync { connection throws(SQLiteError) in
+        try context.writeQueue.sync { connection throws(SQLiteError) in
             for statement in table.addColumnStatements(after: count) { try connection.execute(statement) }
             // The added references are NULL in every row: their partial indexes are empty.
-            return try EmptyIndexes(connection: connection)
-                .create(table: table, addedColumns: Array(table.layout.dropFirst(count)), skipping: created)
+            try indexes.createOnAddedColumns(of: table, added: Array(table.layout.dropFirst(count)), on: connection)
         }
         createdColumnCount = table.layout.count
-        context.createdIndexes.formUnion(indexes)
     }
 }

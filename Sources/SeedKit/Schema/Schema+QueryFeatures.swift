@@ -1,7 +1,7 @@
 import SeedSQLite
 
 extension Schema {
-    /// Checks a table's `search`, `spatial` and `fill` keys against its columns, so that a
+    /// Checks a table's `search`, `spatial` and `derive` keys against its columns, so that a
     /// misspelt column or a wrong type is an error naming the schema line, not a failed build.
     func validateQueryFeatures(_ table: Table, file: String) throws(SchemaError) {
         func fail(_ key: String, _ message: String) -> SchemaError {
@@ -34,15 +34,26 @@ extension Schema {
             }
             if let groupBy = spatial.groupBy { _ = try stored(groupBy, "spatial", what: "'groupBy' column") }
         }
-        if table.fill != nil {
-            if format == .csv && table.file != nil { throw fail("fill", "a filled table reads no input; remove 'file'") }
-            if table.element != nil || table.parent != nil || table.list != nil || !table.references.isEmpty {
-                throw fail("fill", "a filled table reads no input: it takes no 'element', 'parent', 'list' or 'references'")
+        if let derive = table.derive {
+            if let marker = derive.marker {
+                guard table.element != nil || (format == .csv && table.file != nil) else {
+                    throw fail("derive", "'marker' is for a table that also reads rows (an 'element' or 'file'); a table with no input is derived whole")
+                }
+                if table.withoutRowID { throw fail("derive", "a 'withoutRowID' table is derived whole or not at all") }
+                guard let column = table.column(named: marker), column.stored, column.type == .boolean || column.type == .integer,
+                      column.expression == nil, column.defaultValue == "0" else {
+                    throw fail("derive", "'marker' must name a boolean column with default \"0\" (the rows read keep it; the derived rows set it to 1), not '\(marker)'")
+                }
+            } else {
+                if format == .csv && table.file != nil { throw fail("derive", "a derived table reads no input; remove 'file' (or name a 'marker' column)") }
+                if table.element != nil || table.list != nil || !table.references.isEmpty {
+                    throw fail("derive", "a derived table reads no input: it takes no 'element', 'list' or 'references' (or name a 'marker' column)")
+                }
+                if isCreatedByReference(table) { throw fail("derive", "a derived table cannot be the target of 'create: true'") }
             }
-            if table.columns.contains(where: { $0.expression != nil || !$0.stored }) {
-                throw fail("fill", "the query gives every column: no 'expression' or 'stored: false' columns")
+            if table.columns.contains(where: { $0.expression != nil || !$0.stored }) && derive.marker == nil {
+                throw fail("derive", "the query gives every column: no 'expression' or 'stored: false' columns")
             }
-            if isCreatedByReference(table) { throw fail("fill", "a filled table cannot be the target of 'create: true'") }
         }
     }
 
@@ -67,29 +78,35 @@ extension Schema {
         }
     }
 
-    /// Each `fill` query must compile against the schema's tables, so that a mistake is an
-    /// error when the schema is read.
-    func validateFills(file: String) throws(SchemaError) {
-        let filled = tables.filter { $0.fill != nil }
-        guard !filled.isEmpty else { return }
+    /// Each `derive` query must compile against the schema's tables and name its result columns
+    /// like columns of its table, so that a mistake is an error when the schema is read.
+    func validateDerives(file: String) throws(SchemaError) {
+        let derived = tables.filter { $0.derive != nil }
+        guard !derived.isEmpty else { return }
         do {
             let connection = try Connection(path: ":memory:")
             for table in tables { try connection.execute(table.createStatement) }
-            for table in filled {
-                let place = places.features[table.name + ".fill"]
+            for table in derived {
+                let place = places.features[table.name + ".derive"] ?? places.tables[table.name]
                 func fail(_ message: String) -> SchemaError {
-                    SchemaError(file: file, line: place?.line, column: place?.column, message: "table '\(table.name)': 'fill': \(message)")
+                    SchemaError(file: file, line: place?.line, column: place?.column, message: "table '\(table.name)': 'derive': \(message)")
                 }
-                let fill = table.fill!
+                let derive = table.derive!
                 let statement: Statement
-                do { statement = try connection.prepare(fill.sql) } catch {
+                do { statement = try connection.prepare(derive.sql) } catch {
                     throw fail("'sql' is not a valid query over the schema's tables: \(error.message)")
                 }
-                let expected = table.layout.filter { $0.role != .rowID }.count
-                guard statement.columnCount == expected else {
-                    throw fail("'sql' gives \(statement.columnCount) column(s), the table stores \(expected) (\(table.layout.filter { $0.role != .rowID }.map(\.name).joined(separator: ", ")))")
+                let names = (0..<statement.columnCount).map { statement.columnName(at: $0) }
+                let writable = table.layout.filter { $0.role != .rowID }.map(\.name)
+                guard !names.isEmpty else { throw fail("'sql' returns no columns") }
+                for name in names where !writable.contains(name) {
+                    throw fail("'sql' returns a column '\(name)' that the table does not store (name each result column like a column of the table: \(writable.joined(separator: ", ")))")
                 }
-                if let warnings = fill.warnings {
+                guard Set(names).count == names.count else { throw fail("'sql' returns a column twice") }
+                if let marker = derive.marker, !names.contains(marker) {
+                    throw fail("'sql' must return the marker column '\(marker)' (as 1)")
+                }
+                if let warnings = derive.warnings {
                     do { _ = try connection.prepare(warnings) } catch {
                         throw fail("'warnings' is not a valid query over the schema's tables: \(error.message)")
                     }
@@ -98,7 +115,7 @@ extension Schema {
         } catch let error as SchemaError {
             throw error
         } catch {
-            throw SchemaError(file: file, message: "cannot check the fill queries: \(error)")
+            throw SchemaError(file: file, message: "cannot check the derive queries: \(error)")
         }
     }
 }

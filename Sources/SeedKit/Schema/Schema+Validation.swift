@@ -24,7 +24,7 @@ extension Schema {
             try validate(table, file: file)
         }
         try validateDerivedNames(file: file)
-        try validateFills(file: file)
+        try validateDerives(file: file)
         let order = loadOrder.map(\.name)
         for table in tables {
             let position = order.firstIndex(of: table.name)!
@@ -40,7 +40,7 @@ extension Schema {
         func fail(_ message: String) -> SchemaError { SchemaError(file: file, message: "table '\(table.name)': \(message)") }
         switch format {
         case .csv:
-            if table.file == nil && table.fill == nil { throw fail("needs 'file'") }
+            if table.file == nil && !table.isDerived { throw fail("needs 'file'") }
             if table.element != nil || table.parent != nil || !table.filter.isEmpty || table.list != nil {
                 throw fail("'element', 'parent', 'filter' and 'list' are for XML schemas (format: xml)")
             }
@@ -106,7 +106,6 @@ extension Schema {
                 throw fail("'version' must name a stored column outside the key, not '\(version)'")
             }
         }
-        try validateDerivedRows(table, file: file)
         for key in table.key where table.column(named: key)?.stored != true && !table.references.contains(where: { $0.column == key }) {
             throw fail("key column '\(key)' is neither a stored column nor a reference column of the table")
         }

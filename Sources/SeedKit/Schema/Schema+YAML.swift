@@ -66,7 +66,7 @@ extension Schema {
             // except tables filled by find-or-create or from a list.
             let created = Set(tables.flatMap { $0.references.filter(\.create).map(\.to) })
             for index in tables.indices where tables[index].element == nil && tables[index].list == nil
-                && tables[index].derivedRows == nil && tables[index].fill == nil && !created.contains(tables[index].name) {
+                && !tables[index].isDerived && !created.contains(tables[index].name) {
                 tables[index].element = tables[index].name
             }
         }
@@ -86,12 +86,16 @@ extension Table {
         let name = try object.requiredString("name", in: "a table")
         let what = "table '\(name)'"
         var table = Table(name: name, columns: [])
-        if var fill = try object.object("fill", what: "the fill of \(what)") {
-            table.fill = TableFill(sql: try fill.requiredString("sql", in: "'fill' of \(what)"), warnings: try fill.string("warnings"))
-            try fill.rejectUnknownKeys(in: "'fill' of \(what)")
+        for old in ["fill", "derivedRows"] where object.peek(old) != nil {
+            throw object.error("\(what): '\(old)' is now 'derive', the one way to compute rows by SQL: derive: { sql: \"SELECT ...\" } (see Schema/README.md, Derived rows)")
         }
-        // A filled table reads no input.
-        table.file = try object.string("file") ?? (format == .csv && table.fill == nil ? "\(name).txt" : nil)
+        if var derive = try object.object("derive", what: "the derive of \(what)") {
+            table.derive = TableDerive(sql: try derive.requiredString("sql", in: "'derive' of \(what)"), warnings: try derive.string("warnings"),
+                                       marker: try derive.string("marker"))
+            try derive.rejectUnknownKeys(in: "'derive' of \(what)")
+        }
+        // A derived table reads no input.
+        table.file = try object.string("file") ?? (format == .csv && !table.isDerived ? "\(name).txt" : nil)
         table.optional = try object.bool("optional") ?? false
         table.element = try object.strings("element")?.joined(separator: Table.elementSeparator)
         table.rowID = try object.string("rowID") ?? "id"
@@ -105,7 +109,6 @@ extension Table {
             table.duplicates = rule
         }
         table.version = try object.string("version")
-        table.derivedRows = try object.string("derivedRows")
         _ = try object.string("description")
         if case .scalar(let scalar)? = object.value("parent") {
             // `parent: author` is short for `parent: { table: author, column: author_ref }`.

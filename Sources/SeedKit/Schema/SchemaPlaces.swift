@@ -18,7 +18,7 @@ public struct SchemaPlaces: Sendable, Equatable {
     public var elements: [String: Place] = [:]
     /// Each column's entry, by `table.column`.
     public var columns: [String: Place] = [:]
-    /// Each table's `search`, `spatial` and `fill` entries, by `table.key` (`stops.search`).
+    /// Each table's `search`, `spatial` and `derive` entries, by `table.key` (`stops.search`).
     public var features: [String: Place] = [:]
 
     public init() {}
@@ -37,7 +37,7 @@ extension SchemaPlaces {
         func place(_ node: Node?) -> Place? { node?.mark.map { Place(line: $0.line, column: $0.column) } }
         tables[table.name] = place(object.node)
         if let element = object.peek("element") { elements[table.name] = place(element) }
-        for key in ["search", "spatial", "fill"] {
+        for key in ["search", "spatial", "derive"] {
             if let node = object.peek(key) { features[table.name + "." + key] = place(node) }
         }
         if case .sequence(let columns)? = object.peek("columns") {

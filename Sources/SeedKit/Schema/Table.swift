@@ -52,17 +52,16 @@ public struct Table: Sendable, Equatable {
     /// With `duplicates: merge`: the column holding each row's version. Rows repeating a key
     /// with another version are versions of one object: the highest is kept.
     public var version: String?
-    /// An SQL query over the loaded tables whose result rows are added to the table after
-    /// loading (after `expression` columns); its result columns are named like the table's
-    /// columns (or its parent column). NeTEx: the dates of a `UicOperatingPeriod`'s valid-day
-    /// bits.
-    public var derivedRows: String?
     /// A full-text index over some of the text columns (`search:`), built after loading.
     public var search: SearchIndex?
     /// A spatial index over the coordinates (`spatial:`), built after loading.
     public var spatial: SpatialIndex?
-    /// Rows computed by SQL after loading instead of read from an input (`fill:`).
-    public var fill: TableFill?
+    /// Rows computed by SQL once every input is loaded (`derive:`): all of them, or, with a
+    /// marker column, some beside the rows read.
+    public var derive: TableDerive?
+
+    /// True when every row is derived: a `derive:` table with no input of its own.
+    public var isDerived: Bool { derive != nil && derive?.marker == nil }
 
     public init(name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
                 parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], withoutRowID: Bool = false, columns: [Column],
@@ -125,7 +124,7 @@ extension Table: CustomReflectable {
         ]
         if duplicates != .error { children.append(("duplicates", duplicates)) }
         if let version { children.append(("version", version)) }
-        if let derivedRows { children.append(("derivedRows", derivedRows)) }
+        if let derive { children.append(("derive", derive)) }
         return Mirror(self, children: children, displayStyle: .struct)
     }
 }

@@ -115,7 +115,8 @@ public struct ChannelPublisher {
         }
 
         let entry = ChannelIndex.Entry(schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sequence: sequence,
-                                       path: packedPath, size: packed.manifest.gzipSize, sha256: packed.manifest.gzipSha256, deltas: deltas)
+                                       path: packedPath, size: packed.manifest.gzipSize, sha256: packed.manifest.gzipSha256, deltas: deltas,
+                                       contentSHA256: packed.manifest.contentSHA256)
         let newIndex = (index ?? ChannelIndex(seeds: [])).replacing(entry)
         try writeIndex(newIndex, to: indexPath)
         let removed = try prune(seedsFolder: seedsFolder, deltasFolder: deltasFolder, keeping: Set([sequence] + history), deltas: Set(deltas.map(\.path)))

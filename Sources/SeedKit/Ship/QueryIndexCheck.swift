@@ -47,7 +47,7 @@ struct QueryIndexCheck {
                    let problem = try compare(spatial, table: table) {
                     problems.append("\(index.name): \(problem)")
                 }
-            case .filled:
+            case .derived:
                 break
             }
         }

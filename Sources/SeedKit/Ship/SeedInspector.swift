@@ -13,6 +13,7 @@ public enum SeedInspector {
             report.seedVersion = manifest.seedVersion
             report.schemaName = manifest.schemaName
             report.toolVersion = manifest.toolVersion
+            report.contentSha256 = manifest.contentSHA256
             report.size = manifest.size
             report.tables = manifest.tables
             report.gzip = SeedReport.GzipInfo(size: manifest.gzipSize, sha256: manifest.gzipSha256, comment: manifest.stamp.comment)
@@ -42,6 +43,7 @@ public enum SeedInspector {
         report.schemaName = metadata["schema_name"]
         report.toolVersion = metadata["tool_version"]
         report.schemaSha256 = metadata["schema_sha256"]
+        report.contentSha256 = metadata["content_sha256"]
         report.pageSize = try connection.pragmaInteger("page_size")
         report.pageCount = try connection.pragmaInteger("page_count")
         report.freelistCount = try connection.pragmaInteger("freelist_count")

@@ -1,5 +1,6 @@
 import Foundation
 import SeedArchive
+import SeedDeltas
 import SeedSQLite
 import SeedSystem
 
@@ -43,7 +44,7 @@ public struct SeedPacker {
         guard !(try SeedHeader(path: seed).isWAL) else {
             throw ShipError(path: seed, message: "the seed is in WAL mode; a shipped seed must use a rollback journal (see seedgen verify)")
         }
-        let stamp: SeedStamp, tables: [String: Int64], metadata: [String: String]
+        let stamp: SeedStamp, tables: [String: Int64], metadata: [String: String], content: String
         do {
             let connection = try SeedFile.openReadOnly(seed)
             metadata = try connection.seedMetadata()
@@ -57,6 +58,11 @@ public struct SeedPacker {
             let problems = try connection.rows("PRAGMA quick_check(20)").compactMap { $0.first?.text }
             guard problems == ["ok"] else {
                 throw ShipError(path: seed, message: "the seed fails SQLite's quick_check, it is damaged: \(problems.prefix(3).joined(separator: "; "))")
+            }
+            // The manifest names the seed by its content: what it records must be what it holds.
+            content = try ContentDigest.compute(connection)
+            if let recorded = metadata[ContentDigest.metadataKey], recorded != content {
+                throw ShipError(path: seed, message: "the seed records content digest \(recorded) but its content gives \(content): it was changed after it was built; build it again")
             }
         } catch let error as ShipError {
             throw error
@@ -80,6 +86,7 @@ public struct SeedPacker {
         var manifest = SeedManifest(stamp: stamp, summary: summary, tables: tables,
                                     toolVersion: metadata["tool_version"], schemaName: metadata["schema_name"])
         manifest.sequence = sequence
+        manifest.contentSHA256 = content
         let manifestPath = SeedManifest.path(forSeed: output)
         do { try manifest.write(path: manifestPath) } catch {
             throw ShipError(path: manifestPath, message: error.message)

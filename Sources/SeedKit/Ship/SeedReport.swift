@@ -65,6 +65,9 @@ public struct SeedReport: Codable, Equatable, Sendable {
     public var toolVersion: String?
     /// The SHA-256 of the schema file the seed was built with.
     public var schemaSha256: String?
+    /// The content digest the seed (or its manifest) records (`content_sha256`, see
+    /// `Documentation/content-digest.md`); `seedgen verify` computes it again.
+    public var contentSha256: String?
     /// Size in bytes of the (uncompressed) seed.
     public var size: Int64?
     public var pageSize: Int64?

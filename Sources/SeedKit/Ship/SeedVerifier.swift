@@ -1,5 +1,6 @@
 import Foundation
 import SeedArchive
+import SeedDeltas
 import SeedSQLite
 
 /// One check `seedgen verify` made, and what it found.
@@ -53,6 +54,7 @@ public struct SeedVerifier {
         for check in [integrity, foreignKeys, vacuumed, applicationID, versions] {
             checks.append(run(check, connection))
         }
+        checks.append(run({ try self.contentDigest($0, manifest: seed.manifest) }, connection))
         if let schema {
             checks.append(run({ try self.schemaTables(schema, $0) }, connection))
         }
@@ -122,6 +124,22 @@ public struct SeedVerifier {
         }
         let detail = problems.isEmpty ? "schema version \(userVersion), seed version \(metadata["seed_version"] ?? "?")" : problems.joined(separator: "; ")
         return SeedCheck(name: "versions", passed: problems.isEmpty, detail: detail)
+    }
+
+    /// Computes the content digest and compares it with what the seed and its manifest record:
+    /// a seed changed after it was built no longer matches.
+    private func contentDigest(_ connection: Connection, manifest: SeedManifest?) throws -> SeedCheck {
+        let digest = try ContentDigest.compute(connection)
+        var problems: [String] = []
+        if let recorded = try connection.seedMetadata()[ContentDigest.metadataKey] {
+            if recorded != digest { problems.append("the seed records content digest \(recorded) but its content gives \(digest): it was changed after it was built") }
+        } else {
+            problems.append("the seed records no content digest (built by a seedgen before content digests); build it again to ship it")
+        }
+        if let claimed = manifest?.contentSHA256, claimed != digest {
+            problems.append("the manifest says contentSha256 \(claimed), the seed's content gives \(digest)")
+        }
+        return SeedCheck(name: "content_digest", passed: problems.isEmpty, detail: problems.isEmpty ? digest : problems.joined(separator: "; "))
     }
 
     /// Compares the seed's tables and columns with those the schema's DDL creates (in an

@@ -1,14 +1,14 @@
 import SeedArchive
-import SeedInstaller
+import SeedDeltas
 import SeedSQLite
 
-/// Gives the rows of a build the ids they had in the previous seed (`seedgen build --previous`),
-/// so that a seed differs from the one before only in the rows whose data changed, and a delta
-/// between them (`seedgen delta`) stays that small.
+/// The stage that gives the rows of a build the ids they had in the previous seed
+/// (`seedgen build --previous`), so that a seed differs from the one before only in the rows
+/// whose data changed, and a delta between them (`seedgen delta`) stays that small.
 ///
-/// It runs once every row is loaded, before the indexes are built, in set-based SQL over the
-/// scratch database with the previous seed attached read-only (memory stays bounded whatever
-/// the size; scratch tables go to SQLite's temporary files):
+/// It runs once every row is loaded, before anything is derived and before the indexes are
+/// built, in set-based SQL over the scratch database with the previous seed attached read-only
+/// (memory stays bounded whatever the size; scratch tables go to SQLite's temporary files):
 ///
 /// 1. Ids, per table with an id, in load order: a row whose key (the table's natural key; the
 ///    whole row, references included, for a table without one) is in the previous seed keeps
@@ -16,28 +16,14 @@ import SeedSQLite
 ///    in id order. The other rows get ids above the table's high-water mark, in input order:
 ///    the largest of the previous seed's ids and of the `max_id.<table>` it recorded, so the id
 ///    of a row removed two versions ago is never given again. Keys that hold references are
-///    compared through the referenced rows' new ids.
-/// 2. Rows, per table: the loaded rows, their ids and references (`*_ref`, parent links,
-///    `WITHOUT ROWID` keys such as `stop_times (trip_ref, stop_sequence)`) renumbered, go to a
-///    scratch table. The table is then refilled from the previous seed's rows as they are
-///    stored (a raw copy), and the differences are applied to it by key with the records a
-///    delta carries (`TableComparison`, `DeltaTableEditor`). A delta from the previous seed
-///    thus makes exactly these rows, byte for byte: unchanged rows keep their stored form
-///    (SQLite keeps the column count of a record written before `ALTER TABLE ADD COLUMN`),
-///    changed ones get the form INSERT and UPDATE give them. A table the previous seed lacks,
-///    or defines otherwise (an `extra_` table of a changed file), is refilled from the scratch
-///    table.
+///    compared through the referenced rows' new ids. Derived rows (`derive:`) are not matched:
+///    they are derived again from the final ids.
+/// 2. Rows, per table whose ids or references changed: rewritten with them (`*_ref`, parent
+///    links, `WITHOUT ROWID` keys such as `stop_times (trip_ref, stop_sequence)`).
 ///
 /// The high-water marks and the previous seed's version are recorded in `seedgen_metadata`
 /// (`max_id.<table>`, `previous_seed_version`).
-struct StableIDs {
-    let previous: PreviousSeed
-    /// The tables in load order, then the extra tables.
-    let tables: [Table]
-    let connection: Connection
-    /// Marks each table's two steps (`SEEDGEN_TRACE=1`).
-    var timer: PhaseTimer?
-
+struct StableIDs: BuildStage {
     /// What one table's ids became.
     struct Outcome: Equatable {
         var table: String
@@ -47,27 +33,43 @@ struct StableIDs {
         var added: Int64
     }
 
-    /// Renumbers and refills every table.
+    func run(_ state: BuildState) throws {
+        guard let previous = state.previous else { return }
+        state.progress?.phase("keeping ids")
+        state.previousMetadata = try Renumbering(previous: previous, tables: state.allTables, connection: state.connection, timer: state.timer)
+            .run().metadata
+    }
+}
+
+/// The work of `StableIDs` on one scratch database.
+struct Renumbering {
+    let previous: PreviousSeed
+    /// The tables in load order, then the extra tables.
+    let tables: [Table]
+    let connection: Connection
+    /// Marks each table's steps (`SEEDGEN_TRACE=1`).
+    var timer: PhaseTimer?
+
+    /// Renumbers and rewrites every table.
     /// - Returns: the `seedgen_metadata` entries to record, and what each table's ids became.
-    func run() throws -> (metadata: [(key: String, value: String)], outcomes: [Outcome]) {
+    func run() throws -> (metadata: [(key: String, value: String)], outcomes: [StableIDs.Outcome]) {
         try SeedIdentity.attach(previous.path, as: "previous", to: connection)
         defer { try? connection.execute("DETACH DATABASE previous") }
         try connection.execute("BEGIN")
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         var metadata: [(key: String, value: String)] = [(PreviousSeed.versionKey, previous.identity.seedVersion)]
-        var outcomes: [Outcome] = []
+        var outcomes: [StableIDs.Outcome] = []
         var renumbered = Set<String>()
         defer { for name in renumbered { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(mapName(name)))") } }
-        for table in tables where !table.withoutRowID {
+        for table in tables where !table.withoutRowID && !table.isDerived {
             let (highWater, outcome, isIdentity) = try numberIDs(of: table, renumbered: renumbered)
             if !isIdentity { renumbered.insert(table.name) }
             if let outcome { outcomes.append(outcome) }
             metadata.append((PreviousSeed.maximumIDPrefix + table.name, String(highWater)))
             timer?.mark("ids \(table.name)")
         }
-        for table in tables {
-            try refill(table, renumbered: renumbered)
-            timer?.mark("rows \(table.name)")
+        for table in tables where !table.isDerived {
+            try rewrite(table, renumbered: renumbered)
         }
         for name in renumbered { try connection.execute("DROP TABLE temp.\(q(mapName(name)))") }
         renumbered = []
@@ -80,7 +82,7 @@ struct StableIDs {
     /// Fills the table's id map, `temp."seedgen_ids_<table>" (new, stable)`.
     /// - Returns: the new high-water mark, the counts, and whether every id stayed as loaded
     ///   (then the map is dropped).
-    private func numberIDs(of table: Table, renumbered: Set<String>) throws -> (Int64, Outcome?, Bool) {
+    private func numberIDs(of table: Table, renumbered: Set<String>) throws -> (Int64, StableIDs.Outcome?, Bool) {
         let name = q(table.name), id = q(table.rowID), map = "temp.\(q(mapName(table.name)))"
         let previousSQL = try definition(of: table.name, in: "previous")
         let loadedMaximum = try connection.scalar("SELECT max(\(id)) FROM main.\(name)")?.integer ?? 0
@@ -91,7 +93,10 @@ struct StableIDs {
 
         try connection.execute("CREATE TEMP TABLE \(q(mapName(table.name))) (new INTEGER PRIMARY KEY, stable INTEGER)")
         if previousSQL == (try definition(of: table.name, in: "main")) {
-            let key = table.key.isEmpty ? table.layout.filter { $0.role != .rowID }.map(\.name) : table.key
+            // The whole row for a table without a key: every stored value but the id and what
+            // is computed after loading (expression columns, a derive marker).
+            let computed = Set(table.columns.filter { $0.expression != nil }.map(\.name) + [table.derive?.marker].compactMap { $0 })
+            let key = table.key.isEmpty ? table.layout.filter { $0.role != .rowID && !computed.contains($0.name) }.map(\.name) : table.key
             let keyNames = key.indices.map { "k\($0)" }
             let oldKeys = key.map { "t.\(q($0))" }
             let newKeys = key.map { mapped(table, column: $0, renumbered: renumbered) }
@@ -100,9 +105,11 @@ struct StableIDs {
                     + ", row_number() OVER (PARTITION BY \(expressions.joined(separator: ", ")) ORDER BY t.\(id)) AS n"
             }
             let matching = (keyNames.map { "o.\($0) IS n.\($0)" } + ["o.n = n.n"]).joined(separator: " AND ")
+            // The previous seed's derived rows are not rows to match.
+            let previousRows = table.derive?.marker.map { "previous.\(name) AS t WHERE t.\(q($0)) IS NOT 1" } ?? "previous.\(name) AS t"
             // Rows sharing a key are paired in id order (n); the previous side is indexed.
             try connection.execute("""
-                CREATE TEMP TABLE seedgen_previous_keys AS SELECT t.\(id) AS id, \(select(oldKeys)) FROM previous.\(name) AS t;
+                CREATE TEMP TABLE seedgen_previous_keys AS SELECT t.\(id) AS id, \(select(oldKeys)) FROM \(previousRows);
                 CREATE INDEX temp.seedgen_previous_keys_key ON seedgen_previous_keys (\(keyNames.joined(separator: ", ")), n);
                 INSERT INTO \(map) (new, stable)
                   SELECT n.id, o.id FROM (SELECT t.\(id) AS id, \(select(newKeys)) FROM main.\(name) AS t) AS n
@@ -123,7 +130,7 @@ struct StableIDs {
         let maximum = try connection.scalar("SELECT max(stable) FROM \(map)")?.integer ?? 0
         let isIdentity = try connection.scalar("SELECT count(*) FROM \(map) WHERE new <> stable")?.integer == 0
         if isIdentity { try connection.execute("DROP TABLE \(map)") }
-        return (max(highWater, maximum), Outcome(table: table.name, kept: kept, added: added), isIdentity)
+        return (max(highWater, maximum), StableIDs.Outcome(table: table.name, kept: kept, added: added), isIdentity)
     }
 
     /// The SQL for column `column` of a row `t` of `table` with its references renumbered.
@@ -138,44 +145,25 @@ struct StableIDs {
 
     // MARK: - Rows
 
-    /// Renumbers the table's rows into a scratch table, then refills the table: from the
-    /// previous seed's rows and the differences when it has the same table, else from the
-    /// scratch table.
-    private func refill(_ table: Table, renumbered: Set<String>) throws {
+    /// Rewrites the table's rows with their new ids and references, when any changed: into a
+    /// scratch table, then back in key order.
+    private func rewrite(_ table: Table, renumbered: Set<String>) throws {
         let name = q(table.name)
         guard let sql = try definition(of: table.name, in: "main") else { return }
-        let previousSQL = try definition(of: table.name, in: "previous")
         let layout = table.layout
-        let changesRows = layout.contains { mapped(table, column: $0.name, renumbered: renumbered) != "t.\(q($0.name))" }
-        guard previousSQL == sql || changesRows else { return }
-
+        guard layout.contains(where: { mapped(table, column: $0.name, renumbered: renumbered) != "t.\(q($0.name))" }) else { return }
         let scratch = "seedgen_new_" + table.name
         let prefix = "CREATE TABLE \(name) "
         guard sql.hasPrefix(prefix) else { throw BuildError.output(path: table.name, message: "unexpected table definition: \(sql)") }
         try connection.execute("CREATE TEMP TABLE \(q(scratch)) " + sql.dropFirst(prefix.count))
         defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(scratch))") }
-        // Not sorted: kept rows come in nearly their previous order and new ones last, so the
-        // scratch table's b-tree mostly appends.
         let columns = layout.map { mapped(table, column: $0.name, renumbered: renumbered) }.joined(separator: ", ")
         try connection.execute("""
             INSERT INTO temp.\(q(scratch)) SELECT \(columns) FROM main.\(name) AS t;
             DELETE FROM main.\(name);
+            INSERT INTO main.\(name) SELECT * FROM temp.\(q(scratch));
             """)
-        timer?.mark("renumber \(table.name)")
-        guard previousSQL == sql else {
-            try connection.execute("INSERT INTO main.\(name) SELECT * FROM temp.\(q(scratch))")
-            return
-        }
-        // A raw copy (SQLite's transfer optimization: the table is empty, its schema the same),
-        // then the differences, as a delta would apply them.
-        try connection.execute("INSERT INTO main.\(name) SELECT * FROM previous.\(name)")
-        timer?.mark("copy \(table.name)")
-        let shape = try DeltaTableShape.read(connection, schema: "main", table: table.name)
-        let editor = try DeltaTableEditor(shape.deltaTable, connection: connection)
-        _ = try TableComparison(shape: shape, old: ("previous", table.name), new: ("temp", scratch), connection: connection).run { record in
-            try editor.apply(record)
-        }
-        try editor.finish()
+        timer?.mark("rows \(table.name)")
     }
 
     /// The table's `CREATE TABLE` text in database `schema`; nil when it has no such table.

@@ -26,11 +26,12 @@ final class BuildContext {
     @exclusivity(unchecked) private var nextIDs: [Int64] = []
     @exclusivity(unchecked) private var lastIDTable = 0
     private let idLock = NSLock()
-    /// Index statements already run before their table was loaded (see
-    /// `TableLoader.createIndexesOfAbsentReferences`); not run again after loading.
-    var createdIndexes: Set<String> = []
+    /// The build's indexes: which are made while loading, which after.
+    let indexes: SeedIndexes
     /// Row ids by integer key of the tables references look up (`BuildOptions.idMapCapacity`).
     var idMaps: IDMaps
+    /// With `--previous`, in a CSV build: the ids rows keep, found while they are read.
+    var previousIDs: PreviousIDs?
     /// The entries the lookup caches of all references hold together (writer thread).
     let referenceCacheBudget: ReferenceCacheBudget
     /// Statistics of every resolver, by `table.column`, for the summary.
@@ -57,6 +58,7 @@ final class BuildContext {
         self.cacheSize = cacheSize
         idMaps = IDMaps(schema: schema, capacity: IDMap.defaultCapacity)
         referenceCacheBudget = ReferenceCacheBudget(schema: schema, cacheSize: cacheSize)
+        indexes = SeedIndexes(schema: schema)
     }
 
     /// Hands out the next row id of `table`: 1, 2, 3, ... in input order.

@@ -1,14 +1,16 @@
 import Foundation
 import SeedArchive
+import SeedDeltas
 import SeedInstaller
 import SeedSQLite
+import SeedSystem
 
 /// Entry points for the fuzz targets (`Sources/seedfuzz`, `make fuzz`): each feeds one input
 /// of arbitrary bytes through one reader and must return (any error is fine) without a trap,
 /// a hang or unbounded memory. Package-scoped: for `seedfuzz` and the tests, not for apps.
 package enum FuzzEntry {
     /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
-    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta", "index", "pages"]
+    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta", "index"]
 
     /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
     /// XML and gzip readers read files).
@@ -22,7 +24,6 @@ package enum FuzzEntry {
         case "geojson": geojson(bytes)
         case "delta": delta(bytes, scratch: scratch)
         case "index": channelIndex(bytes)
-        case "pages": pages(bytes, scratch: scratch)
         default: fatalError("unknown fuzz target '\(target)'; one of \(targets.joined(separator: ", "))")
         }
     }
@@ -34,22 +35,6 @@ package enum FuzzEntry {
             _ = index.entry(schemaVersion: 2)?.delta(from: "x")
         }
         _ = fuzzKey?.isValidSignature(bytes, for: bytes)
-    }
-
-    /// An SQLite file's b-tree pages as `seedgen delta` reads them (`RecordFormReader`): every
-    /// page of the first 64 taken as the root of a rowid table and of a `WITHOUT ROWID` one
-    /// (one and two key columns), each walked to its end or its first error.
-    static func pages(_ bytes: [UInt8], scratch: String) {
-        let path = scratch + "/fuzz-pages.sqlite"
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return }
-        defer { unlink(path) }
-        guard let reader = try? RecordFormReader(path: path) else { return }
-        for root in 1...max(1, min(reader.pageCount, 64)) {
-            for (isRowID, keyCount) in [(true, 1), (false, 1), (false, 2)] {
-                var cursor = reader.forms(rootPage: root, table: "t", isRowID: isRowID, keyCount: keyCount)
-                while let form = try? cursor.next() { _ = form }
-            }
-        }
     }
 
     private static let fuzzKey = try? ChannelPublicKey(base64: "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")
@@ -193,24 +178,24 @@ package enum FuzzEntry {
 
 extension FuzzEntry {
     /// A seed delta through the installer's whole apply: header, body records, tables and rows
-    /// checked against a seed, applied, compacted, hashed. A header that parses is pointed at a
-    /// small base seed (its size and SHA-256), so mutated bodies reach the apply instead of
-    /// stopping at the check of the seed they start from.
+    /// checked against a seed, applied, derived again, its content digest proven. A header that
+    /// parses is pointed at a small base seed (its content digest), so mutated bodies reach the
+    /// apply instead of stopping at the check of the seed they start from.
     static func delta(_ bytes: [UInt8], scratch: String) {
         guard let base = deltaBase(scratch: scratch) else { fatalError("seedfuzz: cannot write the delta base seed in \(scratch)") }
         var input = bytes
         if let (header, length) = try? DeltaHeader.parse(Array(bytes.prefix(DeltaHeader.maximumLength)), path: "fuzz.delta") {
             var retargeted = header
-            retargeted.from = DeltaHeader.Seed(seedVersion: header.from.seedVersion, size: base.size, sha256: base.sha256)
+            retargeted.from = DeltaHeader.Seed(seedVersion: header.from.seedVersion, contentSHA256: base.contentSHA256, size: base.size)
             input = retargeted.encoded() + bytes.dropFirst(length)
         }
-        let path = scratch + "/fuzz.delta", working = scratch + "/fuzz-working.sqlite", output = scratch + "/fuzz-output.sqlite"
+        let path = scratch + "/fuzz.delta", output = scratch + "/fuzz-output.sqlite"
         guard FileManager.default.createFile(atPath: path, contents: Data(input)) else { return }
-        defer { for file in [working, output] { unlink(file) } }
+        defer { unlink(output) }
         do {
-            let patch = DeltaPatch(delta: try SeedDelta.read(path: path))
-            try patch.checkBody()
-            try patch.apply(base: base.path, working: working, output: output)
+            let patch = try DeltaPatch(path: path)
+            let tables = try patch.checkBody()
+            try patch.apply(base: base.path, baseIsProven: true, changedTables: tables, output: output)
         } catch {
             _ = "\(error)"
         }
@@ -218,7 +203,7 @@ extension FuzzEntry {
 
     /// The seed the committed delta corpus (`Tests/Fuzz/delta/`) was made from; made once per
     /// scratch folder. `scripts/fuzz-delta-corpus.py` makes the same seed and its deltas.
-    static func deltaBase(scratch: String) -> (path: String, size: Int64, sha256: String)? {
+    static func deltaBase(scratch: String) -> (path: String, size: Int64, contentSHA256: String)? {
         let path = scratch + "/fuzz-base.sqlite"
         if !FileManager.default.fileExists(atPath: path) {
             let building = scratch + "/fuzz-base-scratch.sqlite"
@@ -230,8 +215,8 @@ extension FuzzEntry {
                 return nil
             }
         }
-        guard let digest = try? FileDigest(path: path) else { return nil }
-        return (path, digest.size, digest.sha256)
+        guard let size = (try? FileSystem.status(path)) ?? nil, let digest = try? ContentDigest.compute(path: path) else { return nil }
+        return (path, size.size, digest)
     }
 
     /// The base seed's SQL: the kinds of table a delta addresses (rowid with an INTEGER

@@ -36,10 +36,7 @@ struct XMLLoad {
         let queue = context.writeQueue
         // References are looked up (and duplicate keys caught) while rows stream in.
         for table in schema.loadOrder {
-            for statement in schema.preloadIndexStatements(of: table) {
-                try queue.execute(statement)
-                context.createdIndexes.insert(statement)
-            }
+            try queue.sync { [context] connection throws(SQLiteError) in try context.indexes.createBeforeLoading(table, on: connection) }
         }
         let loaders = try mapping.tables.map { try TableLoader(table: $0.table, file: "", context: context) }
 

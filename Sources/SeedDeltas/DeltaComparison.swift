@@ -1,0 +1,59 @@
+import SeedArchive
+import SeedSQLite
+
+/// Compares two seeds attached to one connection and writes the records of the delta between
+/// them: the rows that differ in every table a delta carries, table by table in name order.
+///
+/// A delta carries a seed's *source* rows: every table with storage (`seedgen_metadata`,
+/// `seedgen_inputs`, `seedgen_derive` and `sqlite_stat1` included) except what the seed derives
+/// (its `seedgen_derive` recipes: derived tables, the derived rows of loaded tables, search and
+/// spatial indexes and their shadow tables). The installer derives those again from the patched
+/// rows, so a day's delta follows the rows that changed in the feed, not what they feed.
+package enum DeltaComparison {
+    /// One table a delta carries: its name, and the condition its carried rows meet (nil: all).
+    package struct SourceTable: Equatable, Sendable {
+        package var name: String
+        package var filter: String?
+    }
+
+    /// The tables a delta between seeds of the schema of database `schema` carries, in the
+    /// order it carries them (by name, as SQLite's BINARY collation sorts).
+    package static func sourceTables(_ connection: Connection, schema: String) throws(SQLiteError) -> [SourceTable] {
+        let recipes = try DeriveRecipe.read(connection, schema: schema)
+        var derived = Set<String>()
+        var filters: [String: String] = [:]
+        for recipe in recipes {
+            if recipe.kind == .rows { filters[recipe.target] = recipe.rows ?? "0" } else { derived.insert(recipe.target) }
+        }
+        let shadows = Set(try connection.rows("SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'shadow'", [.text(schema)])
+            .compactMap { $0.first?.text })
+        // A virtual table keeps its rows in its shadow tables, which a delta leaves out: only one
+        // a recipe derives again (an index over a table) can be patched.
+        for name in try connection.rows("SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'virtual'", [.text(schema)]).compactMap({ $0.first?.text })
+        where !derived.contains(name) {
+            throw SQLiteError(code: 1, message: "virtual table '\(name)' holds rows no recipe of seedgen_derive derives again, which a delta cannot carry")
+        }
+        return try DeltaTableShape.tables(connection, schema: schema)
+            .filter { !derived.contains($0) && !shadows.contains($0) }
+            .map { SourceTable(name: $0, filter: filters[$0]) }
+    }
+
+    /// Writes to `writer` the records that turn database `old` into database `new` (attached
+    /// names), after the caller has checked that both have the same SQL schema.
+    /// - Returns: the changes of each table that has some, in the delta's order.
+    package static func write(_ connection: Connection, old: String, new: String, to writer: DeltaWriter) throws -> [TableChanges] {
+        var tables: [TableChanges] = []
+        for table in try sourceTables(connection, schema: new) {
+            let shape = try DeltaTableShape.read(connection, schema: new, table: table.name)
+            let comparison = TableComparison(shape: shape, old: (old, table.name), new: (new, table.name), connection: connection, filter: table.filter)
+            var started = false
+            let changes = try comparison.run { record in
+                if !started { try writer.write(.table(shape.deltaTable)) }
+                started = true
+                try writer.write(record)
+            }
+            if started { tables.append(changes) }
+        }
+        return tables
+    }
+}

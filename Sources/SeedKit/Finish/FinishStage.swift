@@ -1,0 +1,22 @@
+import SeedDeltas
+import SeedSQLite
+
+/// The last stage: records what the seed is (versions, inputs, the `--previous` chain, the
+/// derive recipes), computes its content digest and records it, then analyzes, compacts and
+/// renames the scratch database over the output (`SeedDatabase.complete`).
+struct FinishStage: BuildStage {
+    func run(_ state: BuildState) throws {
+        let connection = state.connection
+        state.seedVersion = state.options.seedVersion
+            ?? SeedBuilder.defaultSeedVersion(schema: state.schema, inputs: state.records, previous: state.previous?.identity.seedVersion)
+        try state.database.writeMetadata(schema: state.schema, seedVersion: state.seedVersion, inputs: state.records, extra: state.previousMetadata)
+        try DeriveRecipe.write(state.recipes, to: connection)
+        state.progress?.phase("content digest")
+        state.contentDigest = try ContentDigest.compute(connection)
+        try connection.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
+            .run([.text(ContentDigest.metadataKey), .text(state.contentDigest)])
+        state.timer.mark("content digest")
+        try state.database.complete(timer: state.timer) { state.progress?.phase($0) }
+        state.costs = QueryIndexCost.measure(state.costs, seed: state.options.output)
+    }
+}

@@ -1,0 +1,73 @@
+import SeedDeltas
+
+/// One step of a build, run in order by `SeedBuilder`: load, stable ids, derive, index, finish.
+/// Each has one job and reads and writes the build's shared state (`BuildState`) only.
+protocol BuildStage: Sendable {
+    func run(_ state: BuildState) throws
+}
+
+/// What the stages of one build share: its inputs and schema, the scratch database, the issue
+/// log, and what each stage leaves for the next (rows loaded, derive recipes, metadata).
+/// Used by one thread at a time (the stages run one after the other); the loaders' own state
+/// while rows stream in is `BuildContext`.
+final class BuildState {
+    let options: BuildOptions
+    let schema: Schema
+    let inputs: InputSet
+    let issues: IssueLog
+    let database: SeedDatabase
+    /// The seed ids are kept from (`--previous`), checked against the schema.
+    let previous: PreviousSeed?
+    let timer = PhaseTimer()
+    weak var progress: BuildProgress?
+
+    // Load.
+    /// The tables of the CSV inputs no table of the schema reads (`extraFiles`).
+    var extraTables: [ExtraFiles.Source] = []
+    /// The loaders' shared state: reference statistics, indexes created while loading.
+    var context: BuildContext?
+    var records: [InputRecord] = []
+    /// Rows per table, in load order (derived tables' counts are set by the derive stage).
+    var rows: [(name: String, rows: Int)] = []
+    var filtered: [String: Int] = [:]
+    var rejected: [String: Int] = [:]
+
+    // Stable ids: the `seedgen_metadata` entries of `--previous`.
+    var previousMetadata: [(key: String, value: String)] = []
+
+    // Derive and index: what the seed computes from its rows, in the order it is computed (the
+    // installer derives again in this order), and what the query features cost.
+    var recipes: [DeriveRecipe] = []
+    var costs: [QueryIndexCost] = []
+
+    // Finish.
+    var seedVersion = ""
+    var contentDigest = ""
+
+    init(options: BuildOptions, schema: Schema, inputs: InputSet, issues: IssueLog, database: SeedDatabase, previous: PreviousSeed?,
+         progress: BuildProgress?) {
+        self.options = options
+        self.schema = schema
+        self.inputs = inputs
+        self.issues = issues
+        self.database = database
+        self.previous = previous
+        self.progress = progress
+    }
+
+    /// The schema's tables in load order, then the extra tables.
+    var allTables: [Table] { schema.loadOrder + extraTables.map(\.table) }
+
+    /// The scratch database's connection, once the loaders' writer thread has given it back.
+    var connection: SeedSQLite.Connection {
+        guard let connection = database.connection else { preconditionFailure("the scratch database is lent to the writer thread or closed") }
+        return connection
+    }
+
+    /// Sets the row count of `table` (adding it when the loaders did not count it).
+    func setRows(_ count: Int, of table: String) {
+        if let index = rows.firstIndex(where: { $0.name == table }) { rows[index].rows = count } else { rows.append((table, count)) }
+    }
+}
+
+import SeedSQLite

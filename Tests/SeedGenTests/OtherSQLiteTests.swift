@@ -1,0 +1,102 @@
+import Foundation
+import SeedTestSupport
+import Testing
+
+/// Issue 28: a seed is its content. Deltas the builder writes apply on other SQLite versions than
+/// the builder's (apps run on the SQLite of their device): `seedgen install` runs with another
+/// libsqlite3 loaded in place of the system's (`LD_PRELOAD`, libraries that `make other-sqlites`
+/// installs, listed in `.venv-sqlite/libraries.txt`), and the patched seed has the new seed's
+/// content digest, as computed by an independent implementation (`scripts/content_digest.py`).
+@Suite("Other SQLite versions", .serialized)
+struct OtherSQLiteTests {
+    let folder = TemporaryFolder()
+
+    /// The libraries `make other-sqlites` installed: (version, path).
+    static func libraries() throws -> [(version: String, path: String)] {
+        let list = Repository.path(".venv-sqlite/libraries.txt")
+        guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
+            throw Missing(message: "\(list) is missing: run `make other-sqlites` (make test does)")
+        }
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// `seedgen arguments...` with `library` loaded in place of the system's SQLite.
+    func seedgen(_ arguments: [String], library: String? = nil) throws -> ChildProcess.Output {
+        var environment = ProcessInfo.processInfo.environment
+        if let library { environment["LD_PRELOAD"] = library }
+        return try ChildProcess.run(SeedgenTool.path, arguments, environment: environment)
+    }
+
+    /// The content digest of each file, by the Python implementation of the spec.
+    static func pythonDigests(_ paths: [String]) throws -> [String] {
+        let run = try ChildProcess.run("/usr/bin/env", ["python3", Repository.path("scripts/content_digest.py")] + paths)
+        #expect(run.status == 0, "content_digest.py: \(run.stderr)")
+        return run.stdout.split(separator: "\n").map { String($0.prefix(64)) }
+    }
+
+    /// The digest a seed records.
+    func recorded(_ seed: String) throws -> String {
+        let run = try seedgen(["inspect", seed, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        return try #require(object?["contentSha256"] as? String)
+    }
+
+    /// The SQLite version that last wrote a database (bytes 96-99 of its header).
+    func writerVersion(_ path: String) throws -> String {
+        let header = try #require(FileManager.default.contents(atPath: path)?.prefix(100))
+        let number = header.suffix(4).reduce(0) { $0 << 8 | Int($1) }
+        return "\(number / 1_000_000).\(number / 1000 % 1000).\(number % 1000)"
+    }
+
+    @Test("a day's delta applies with SQLite 3.46 and 3.50 as with the builder's, to the new seed's content digest",
+          .realData("gtfs-daily-renfe-ld/renfe-ld-2026-03-16.zip", "gtfs-daily-renfe-ld/renfe-ld-2026-03-17.zip"))
+    func deltasApplyOnOtherVersions() throws {
+        let libraries = try Self.libraries()
+        #expect(libraries.count >= 2, "two SQLite versions besides the system's")
+        let old = folder.file("16.sqlite"), new = folder.file("17.sqlite"), delta = folder.file("16-17.delta")
+        #expect(try seedgen(["build", RealData.path("gtfs-daily-renfe-ld/renfe-ld-2026-03-16.zip"), "--out", old, "--quiet"]).status == 0)
+        #expect(try seedgen(["build", RealData.path("gtfs-daily-renfe-ld/renfe-ld-2026-03-17.zip"), "--previous", old, "--out", new, "--quiet"]).status == 0)
+        #expect(try seedgen(["pack", old]).status == 0)
+        let written = try seedgen(["delta", old, new, "--out", delta])
+        #expect(written.status == 0, "\(written.stderr)")
+        let expected = try recorded(new)
+        #expect(try Self.pythonDigests([new]) == [expected])
+        let system = try writerVersion(new)
+        for library in libraries {
+            #expect(library.version != system)
+            let destination = folder.file("\(library.version)/seed.sqlite")
+            #expect(try seedgen(["install", old + ".gz", "--to", destination], library: library.path).status == 0)
+            let patched = try seedgen(["install", delta, "--to", destination], library: library.path)
+            #expect(patched.status == 0 && patched.stdout.hasPrefix("patched "), "SQLite \(library.version): \(patched.stdout) \(patched.stderr)")
+            #expect(try writerVersion(destination) == library.version, "the patched seed was written by SQLite \(library.version)")
+            #expect(try Self.pythonDigests([destination]) == [expected], "SQLite \(library.version): the patched seed has the new seed's content")
+            // The patched seed passes verify under that SQLite too (indexes agree with their tables).
+            let verify = try seedgen(["verify", destination], library: library.path)
+            #expect(verify.status == 0, "SQLite \(library.version): \(verify.stdout)")
+        }
+    }
+
+    @Test("the builder's digest equals the Python implementation's on seeds built with SQLite 3.46 and 3.50",
+          .realData("gtfs-cairns-2014/feed"))
+    func buildersOfOtherVersionsAgree() throws {
+        var seeds = [folder.file("system.sqlite")]
+        #expect(try seedgen(["build", RealData.path("gtfs-cairns-2014/feed"), "--out", seeds[0], "--quiet"]).status == 0)
+        for library in try Self.libraries() {
+            let seed = folder.file("\(library.version).sqlite")
+            #expect(try seedgen(["build", RealData.path("gtfs-cairns-2014/feed"), "--out", seed, "--quiet"], library: library.path).status == 0)
+            #expect(try writerVersion(seed) == library.version)
+            seeds.append(seed)
+        }
+        let digests = try Self.pythonDigests(seeds)
+        #expect(Set(digests).count == 1 && digests.count == seeds.count, "\(digests)")
+        #expect(try digests.first == recorded(seeds[0]))
+    }
+}
