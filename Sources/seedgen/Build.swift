@@ -86,6 +86,9 @@ extension SeedGen {
         @Option(help: ArgumentHelp("The deepest XML element nesting accepted (default 10000).", valueName: "n"))
         var maxXmlDepth: Int = InputLimits.defaultXMLDepth
 
+        @Option(help: ArgumentHelp("Write every notice (warnings and errors) to this JSON file, whether the build succeeds or fails: each with its code (MobilityData's GTFS validator's codes, such as foreign_key_violation), severity, file, line, column, field and value, and the count of each code.", valueName: "file.json"))
+        var notices: String?
+
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
         var gzip = false
 
@@ -101,6 +104,7 @@ extension SeedGen {
             if !(1...1_000_000_000).contains(maxKeySize) { throw ValidationError("--max-key-size must be between 1 and 1000000000.") }
             if !(1...10_000_000).contains(maxXmlDepth) { throw ValidationError("--max-xml-depth must be between 1 and 10000000.") }
             if let seedVersion, seedVersion.isEmpty { throw ValidationError("--seed-version must not be empty.") }
+            if let notices, notices.isEmpty || notices == out { throw ValidationError("--notices needs a file of its own (not --out).") }
         }
 
         func run() throws {
@@ -114,6 +118,7 @@ extension SeedGen {
                                        allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)
             options.idMapCapacity = idMapSize
             options.previous = previous
+            options.notices = notices
             options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {

@@ -14,7 +14,20 @@ public struct SeedBuilder {
     }
 
     /// Runs the build. On failure nothing is written and an existing output is untouched.
+    /// With `options.notices`, the notices report is written either way.
     public func build() throws(BuildError) -> BuildSummary {
+        guard let path = options.notices else { return try build(issues: IssueLog()) }
+        let report = try NoticeReport(path: path)
+        let summary: BuildSummary
+        do { summary = try build(issues: IssueLog(observer: { report.record($0) })) } catch {
+            try? report.finish(built: false) // the build's own failure is the one to report
+            throw error
+        }
+        try report.finish(built: true)
+        return summary
+    }
+
+    private func build(issues: IssueLog) throws(BuildError) -> BuildSummary {
         let clock = ContinuousClock.now
         var inputs: InputSet
         do { inputs = try InputSet(paths: options.inputs) } catch { throw .input(error) }
@@ -25,7 +38,6 @@ public struct SeedBuilder {
         var previous: PreviousSeed?
         if let path = options.previous { previous = try PreviousSeed(path: path, schema: schema) }
 
-        let issues = IssueLog()
         let emptyFiles = schema.format == .csv ? inputs.files.filter { $0.size == 0 } : []
         for file in emptyFiles {
             issues.record(BuildIssue(kind: .emptyFile, file: file.displayPath, message: "is empty (0 bytes); treated as absent"))

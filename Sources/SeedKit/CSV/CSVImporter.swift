@@ -60,10 +60,13 @@ struct CSVImporter {
                 if !reader.repairs.isEmpty { reportRepairs(reader) }
                 if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count)
                     && !(byPosition && reader.fieldCount < header.count) { // a file the schema does not know: missing fields are NULL
-                    loader.beginRow(line: reader.line)
-                    // A file the schema does not read promises no shape: its bad rows never fail the build.
-                    issues.record(fieldCountIssue(reader, header: header, leftOut: loader.context.lenient || byPosition))
-                    continue
+                    if reader.fieldCount > header.count || loader.context.strict {
+                        loader.beginRow(line: reader.line)
+                        // A file the schema does not read promises no shape: its bad rows never fail the build.
+                        issues.record(fieldCountIssue(reader, header: header, leftOut: loader.context.lenient || byPosition))
+                        continue
+                    }
+                    issues.record(shortRowRepair(reader, header: header))
                 }
                 loader.beginRow(line: reader.line)
                 for index in placed where fieldOfColumn[index] < reader.fieldCount {
@@ -146,8 +149,8 @@ struct CSVImporter {
         return missing ? nil : mapping
     }
 
-    /// A record with too many fields names the first extra one; with too few, the place
-    /// where the first missing one would begin and the header field it lacks.
+    /// A record with too many fields names the first extra one; with too few (`--strict`), the
+    /// place where the first missing one would begin and the header field it lacks.
     /// `leftOut`: the row is left out with a warning (`--lenient`, `extraFiles` tables) instead
     /// of failing the build.
     private func fieldCountIssue(_ reader: CSVReader, header: [String], leftOut: Bool) -> BuildIssue {
@@ -157,12 +160,32 @@ struct CSVImporter {
         if reader.fieldCount > header.count {
             let place = reader.place(ofField: header.count)
             return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column,
-                              field: "field \(header.count + 1)", value: reader.string(header.count), message: message + outcome)
+                              field: "field \(header.count + 1)", value: reader.string(header.count), message: message + outcome,
+                              code: NoticeCode.invalidRowLength)
         }
         let place = reader.place(afterRecord: ())
-        let record = (0..<reader.fieldCount).map(reader.string).joined(separator: ",")
-        return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column,
-                          field: header[reader.fieldCount], value: record, message: message + "; '\(header[reader.fieldCount])' is missing" + outcome)
+        return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column, field: header[reader.fieldCount],
+                          value: recordText(reader), message: message + "; '\(header[reader.fieldCount])' is missing" + outcome
+                              + (loader.context.strict ? " (--strict; without it the missing trailing fields are read as empty)" : ""),
+                          code: NoticeCode.invalidRowLength)
+    }
+
+    /// A record that leaves off trailing fields, as Python's csv module reads it: the missing
+    /// fields are empty (a required one is then reported as missing, as any empty value is).
+    /// One warning per row, grouped per file (no `field`, so that one file is one group).
+    private func shortRowRepair(_ reader: CSVReader, header: [String]) -> BuildIssue {
+        let place = reader.place(afterRecord: ())
+        let missing = header[reader.fieldCount...]
+        let names = missing.count > 3 ? missing.prefix(2).joined(separator: ", ") + " and \(missing.count - 2) more" : missing.joined(separator: ", ")
+        return BuildIssue(kind: .repairedSyntax, file: file.displayPath, line: place.line, column: place.column, value: recordText(reader),
+                          message: "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count): "
+                              + "the missing trailing field\(missing.count == 1 ? "" : "s") (\(names)) \(missing.count == 1 ? "is" : "are") read as empty",
+                          code: NoticeCode.invalidRowLength)
+    }
+
+    /// The current record as it reads, for messages: its fields joined by commas.
+    private func recordText(_ reader: CSVReader) -> String {
+        (0..<reader.fieldCount).map(reader.string).joined(separator: ",")
     }
     /// The field index standing for `$file`: the input file's name.
     static let fileField = -2
