@@ -17,7 +17,8 @@ struct CSVImporter {
     func run() throws(BuildError) -> InputRecord {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
-        let reader = CSVReader(source: source, file: file.displayPath, maximumRecordBytes: loader.context.limits.recordBytes)
+        let decoder = TextDecodingSource(source)
+        let reader = CSVReader(source: decoder, file: file.displayPath, maximumRecordBytes: loader.context.limits.recordBytes)
         reader.strict = loader.context.strict
         let issues = loader.context.issues
         let table = loader.table
@@ -30,6 +31,7 @@ struct CSVImporter {
                 issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1, message: "the file is empty: a header row is required"))
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
+            if decoder.isUTF16 { reportUTF16(decoder) }
             let header = (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
             let headerColumns = (0..<reader.fieldCount).map { reader.place(ofField: $0).column }
             let fieldOfColumn = try mapColumns(header: header, columns: headerColumns, line: reader.line)
@@ -55,9 +57,19 @@ struct CSVImporter {
             let placedNames = Set(table.key.prefix(1) + table.references.flatMap { $0.from.prefix(1) })
             let placed = table.columns.indices.filter { placedNames.contains(table.columns[$0].name) && fieldOfColumn[$0] >= 0 }
             let fileName = Array(file.name.utf8)
+            // The fields whose text is stored as it is (text columns, extras), checked for bytes
+            // that must not be; the others are converted, and bad bytes fail their conversion.
+            var storesText = Array(repeating: false, count: header.count)
+            for (index, field) in fieldOfColumn.enumerated() where field >= 0 && table.columns[index].type == .text { storesText[field] = true }
+            if extras != nil {
+                for index in header.indices where !used.contains(index) && !header[index].isEmpty { storesText[index] = true }
+            }
+            var repairedText: [Int: [UInt8]] = [:]
             while try reader.next() {
                 records += 1
                 if !reader.repairs.isEmpty { reportRepairs(reader) }
+                if !repairedText.isEmpty { repairedText.removeAll() }
+                if !InvalidText.isPlainASCII(reader.recordBytes) { repairedText = repairText(reader, header: header, storesText: storesText) }
                 if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count)
                     && !(byPosition && reader.fieldCount < header.count) { // a file the schema does not know: missing fields are NULL
                     if reader.fieldCount > header.count || loader.context.strict {
@@ -78,10 +90,14 @@ struct CSVImporter {
                         try fileName.withUnsafeBytes { try loader.set(index, $0) }
                         continue
                     }
+                    if !repairedText.isEmpty, let repaired = repairedText[field] {
+                        try repaired.withUnsafeBytes { try loader.set(index, $0) }
+                        continue
+                    }
                     try loader.set(index, field >= 0 && field < reader.fieldCount ? reader.field(field) : nil)
                 }
                 if let extrasIndex {
-                    if let extras, extras.isEmpty == false, let json = extras.json(reader) {
+                    if let extras, extras.isEmpty == false, let json = extras.json(reader, repaired: repairedText) {
                         try json.withUnsafeBytes { try loader.set(extrasIndex, $0) }
                     } else {
                         try loader.set(extrasIndex, nil)
@@ -104,6 +120,39 @@ struct CSVImporter {
         progress?.finished(file: file.name, rows: loader.rowCount)
         return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
                            rejected: max(0, records - loader.rowCount))
+    }
+
+    /// Checks the stored fields of the current record for invalid UTF-8 and NUL bytes; returns
+    /// the repaired bytes of each field that has them (U+FFFD in their place), each reported
+    /// with its file, line and column: a warning, an error under `--strict`.
+    private func repairText(_ reader: CSVReader, header: [String], storesText: [Bool]) -> [Int: [UInt8]] {
+        var repaired: [Int: [UInt8]] = [:]
+        for index in 0..<min(reader.fieldCount, storesText.count) where storesText[index] {
+            let bytes = reader.field(index)
+            guard !InvalidText.isPlainASCII(bytes) else { continue }
+            let problems = InvalidText.problems(in: bytes)
+            guard let first = problems.first else { continue }
+            let fixed = InvalidText.repaired(bytes, problems)
+            repaired[index] = fixed
+            let place = reader.place(ofByte: first.offset, inField: index)
+            let what = bytes[first.offset] == 0 ? "a NUL byte" : "bytes that are not UTF-8 (\(InvalidText.hex(bytes, first)))"
+            let more = problems.count > 1 ? " (and \(problems.count - 1) more place\(problems.count == 2 ? "" : "s"))" : ""
+            let replaced = problems.count > 1 || bytes[first.offset] != 0 ? "each stored as U+FFFD" : "stored as U+FFFD"
+            loader.context.issues.record(BuildIssue(
+                kind: .misleading(strict: loader.context.strict), file: file.displayPath, line: place.line, column: place.column,
+                field: header[index], value: String(decoding: fixed, as: UTF8.self),
+                message: "has \(what) here\(more); \(replaced)", code: NoticeCode.invalidCharacter))
+        }
+        return repaired
+    }
+
+    /// A UTF-16 file is read as UTF-8 text: a warning (GTFS files must be UTF-8), an error under `--strict`.
+    private func reportUTF16(_ decoder: TextDecodingSource) {
+        let order = decoder.encoding == .utf16LittleEndian ? "little-endian, byte-order mark FF FE" : "big-endian, byte-order mark FE FF"
+        loader.context.issues.record(BuildIssue(
+            kind: loader.context.strict ? .malformedRow : .repairedSyntax, file: file.displayPath, line: 1, column: 1,
+            message: "is UTF-16 (\(order)); read as such and stored as UTF-8" + (loader.context.strict ? " (--strict: save it as UTF-8)" : ""),
+            code: NoticeCode.utf16Encoding))
     }
 
     /// Hands the reader's syntax repairs to the issue log as warnings (grouped per file).
