@@ -51,12 +51,15 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// it `misleadingDataError`. See `Validate/`.
         case misleadingData = "data an app would show wrongly"
         case misleadingDataError = "data an app would show wrongly (--strict)"
+        /// `--lenient` (or `--allow-dangling`): a data error found after loading (a GTFS id that
+        /// names nothing, a repeated fare rule) in a row that is kept as written.
+        case errorKept = "data error kept as written"
 
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
                  .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .filledTable,
-                 .misleadingData: return false
+                 .misleadingData, .errorKept: return false
             default: return true
             }
         }

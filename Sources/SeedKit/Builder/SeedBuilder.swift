@@ -128,6 +128,11 @@ public struct SeedBuilder {
         }
         // The writer thread has ended: the connection is this thread's again.
         let connection = database.connection!
+        if GTFSChecks.applies(to: schema) {
+            progress?.phase("checking GTFS")
+            try GTFSChecks(schema: schema, inputs: inputs, connection: connection, issues: issues, options: options).run()
+            timer.mark("GTFS checks")
+        }
         try fillComputedColumns(schema: schema, connection: connection)
         rows = try addDerivedRows(schema: schema, connection: connection, rows: rows)
         let queryIndexes = QueryIndexes(tables: schema.loadOrder, connection: connection)
@@ -218,7 +223,7 @@ public struct SeedBuilder {
             if issues.hasErrors { throw .invalidInput(issues) }
             return
         }
-        for table in schema.tables where !table.optional {
+        for table in schema.tables where !table.optional && !GTFSChecks.mayBeAbsent(table, schema: schema, inputs: inputs) {
             if let name = table.file, inputs.file(named: name) == nil {
                 issues.record(BuildIssue(kind: .missingFile, file: name, message: "is required by table '\(table.name)' but is not in \(options.inputs.joined(separator: ", "))"))
             }

@@ -82,6 +82,7 @@ extension BuildIssue.Kind {
         case .unreadObjects: NoticeCode.objectsNotRead
         case .filledTable: NoticeCode.filledTable
         case .misleadingData, .misleadingDataError: NoticeCode.misleadingData
+        case .errorKept: NoticeCode.foreignKeyViolation
         }
     }
 
