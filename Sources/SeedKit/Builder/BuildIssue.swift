@@ -54,12 +54,15 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// `--lenient` (or `--allow-dangling`): a data error found after loading (a GTFS id that
         /// names nothing, a repeated fare rule) in a row that is kept as written.
         case errorKept = "data error kept as written"
+        /// `--lenient`: an optional file whose header cannot be read as the schema says (a
+        /// required column missing, a column twice), left out whole.
+        case fileLeftOut = "file left out"
 
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
                  .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .filledTable,
-                 .misleadingData, .errorKept: return false
+                 .misleadingData, .errorKept, .fileLeftOut: return false
             default: return true
             }
         }

@@ -34,9 +34,12 @@ struct CSVImporter {
             if decoder.isUTF16 { reportUTF16(decoder) }
             let header = (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
             let headerColumns = (0..<reader.fieldCount).map { reader.place(ofField: $0).column }
-            let fieldOfColumn = try mapColumns(header: header, columns: headerColumns, line: reader.line)
+            var leftOut = false
+            let fieldOfColumn = try mapColumns(header: header, columns: headerColumns, line: reader.line, leftOut: &leftOut)
             guard let fieldOfColumn else {
-                return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
+                // A file left out (--lenient) counts its records as rejected, as rows left out do.
+                if leftOut { while try reader.next() { records += 1 } }
+                return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0, rejected: records)
             }
             let extrasIndex = table.extrasIndex
             let columnCount = extrasIndex ?? table.columns.count
@@ -165,14 +168,17 @@ struct CSVImporter {
     }
 
     /// Per column, the index of the header field it reads (-1: none). Reports unknown
-    /// header fields (warnings) and missing required ones (errors, then nil).
+    /// header fields (warnings) and a header the table cannot be read with: a required field
+    /// missing, a field named twice (errors, then nil; under `--lenient` an optional file is
+    /// left out instead, a warning, with `leftOut` set).
     /// `columns`: where each header field begins (1-based character column).
-    private func mapColumns(header: [String], columns: [Int], line: Int) throws -> [Int]? {
+    private func mapColumns(header: [String], columns: [Int], line: Int, leftOut: inout Bool) throws -> [Int]? {
         let issues = loader.context.issues
+        let table = loader.table
         var used = Set<Int>()
         var mapping: [Int] = []
-        var missing = false
-        for (index, column) in loader.table.columns.enumerated() {
+        var problems: [BuildIssue] = []
+        for (index, column) in table.columns.enumerated() {
             let field = byPosition ? (index < header.count ? index : -1)
                 : column.source.lazy.compactMap { header.firstIndex(of: $0) }.first
                     ?? (column.source.contains(XMLMapping.fileSource) ? Self.fileField : -1)
@@ -185,17 +191,42 @@ struct CSVImporter {
                 used.insert(field)
                 loader.sourceNames[index] = header[field]
             } else if column.required && column.defaultValue == nil {
-                missing = true
                 let names = column.source.map { "'\($0)'" }.joined(separator: " or ")
-                issues.record(BuildIssue(kind: .missingColumn, file: file.displayPath, line: line, field: column.name,
-                                         message: "the header has no \(names), which is required"))
+                problems.append(BuildIssue(kind: .missingColumn, file: file.displayPath, line: line, field: column.name,
+                                           message: "the header has no \(names), which is required"))
             }
         }
-        for (index, name) in header.enumerated() where !used.contains(index) && loader.table.extrasIndex == nil {
-            issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: name,
-                                     message: "is not in the schema; its values are not stored"))
+        if !byPosition {
+            var first: [String: Int] = [:]
+            for (index, name) in header.enumerated() where !name.isEmpty {
+                guard let earlier = first[name] else { first[name] = index; continue }
+                problems.append(BuildIssue(kind: .malformedRow, file: file.displayPath, line: line, column: columns[index], field: name,
+                                           message: "is a column of the header twice (fields \(earlier + 1) and \(index + 1)): which one holds the values is unknown",
+                                           code: NoticeCode.duplicatedColumn))
+            }
         }
-        return missing ? nil : mapping
+        if !problems.isEmpty {
+            leftOut = loader.context.lenient && table.optional && !byPosition
+            for var problem in problems {
+                if leftOut {
+                    problem.code = problem.noticeCode
+                    problem.kind = .fileLeftOut
+                    problem.message += "; the file is left out (--lenient: it is optional)"
+                }
+                issues.record(problem)
+            }
+            return nil
+        }
+        for (index, name) in header.enumerated() where !used.contains(index) {
+            if name.isEmpty && !byPosition {
+                issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: "field \(index + 1)",
+                                         message: "has no name in the header; its values are not stored", code: NoticeCode.emptyColumnName))
+            } else if table.extrasIndex == nil {
+                issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: name,
+                                         message: "is not in the schema; its values are not stored"))
+            }
+        }
+        return mapping
     }
 
     /// A record with too many fields names the first extra one; with too few (`--strict`), the

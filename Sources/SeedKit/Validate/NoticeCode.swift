@@ -83,6 +83,7 @@ extension BuildIssue.Kind {
         case .filledTable: NoticeCode.filledTable
         case .misleadingData, .misleadingDataError: NoticeCode.misleadingData
         case .errorKept: NoticeCode.foreignKeyViolation
+        case .fileLeftOut: NoticeCode.fileLeftOut
         }
     }
 
