@@ -104,7 +104,7 @@ struct LenientBuildTests {
         #expect(report.contains("feed/stops.txt:4:1: stop_id: is required but empty; the row is left out"))
         #expect(report.contains("trips.txt:3:7: trip_id: 'trip_id=T1' appears twice: the key of 'trips' must be unique; first copy at "))
         #expect(report.contains("feed/trips.txt:2; the later row is left out"))
-        #expect(report.contains("trips.txt:4:1: route_id: 'R9' names no route_id in routes.txt; kept with route_ref = NULL"))
+        #expect(report.contains("trips.txt:4:1: route_id: 'R9' names no route_id in routes.txt; the row is kept, referring to nothing"))
         #expect(report.contains("trips.txt:5:7: 'R1,WD' has 2 fields, the header has 3: the missing trailing field (trip_id) is read as empty [invalid_row_length]"))
         #expect(report.contains("trips.txt:5:7: trip_id: is required but empty; the row is left out [missing_required_field]"))
         #expect(report.contains("stop_times.txt:3:1: trip_id: 'T9' names no trip_id in trips.txt; the row is left out [foreign_key_violation]"))

@@ -33,7 +33,8 @@ final class UnresolvedKeys {
         }
         if keepsNull[r] {
             context.issues.record(BuildIssue(kind: .nullReference, file: file, line: line, column: column, field: field, value: key,
-                                             message: missingTarget(r, target, kept: true) + "; kept with \(reference.column) = NULL"))
+                                             message: missingTarget(r, target, kept: true)
+                                                + (context.schema.format == .csv ? "; the row is kept, referring to nothing" : "; kept with \(reference.column) = NULL")))
             return true
         }
         // `--lenient` keeps such rows like `allowDangling` (`keepsNull`); a NULL that would
