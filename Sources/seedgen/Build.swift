@@ -31,10 +31,24 @@ extension SeedGen {
                 Values are trimmed of surrounding spaces and tabs (a schema column may say \
                 trim: false). CSV that Python's csv module accepts is repaired and reported as \
                 a warning: text after a closing quote is kept as part of the value, a quote \
-                inside an unquoted field is literal, spaces before an opening quote are skipped. \
-                A 0-byte file is treated as absent. A mapping that matches nothing (a table \
-                with no rows, a column whose source matched nothing in any input) is a warning \
-                naming the schema line. --strict makes these repairs and mapping warnings errors.
+                inside an unquoted field is literal, spaces before an opening quote are skipped, \
+                a row that leaves off trailing fields reads them as empty, a UTF-16 file (with \
+                a byte-order mark) is read as text. Invalid UTF-8 and NUL bytes are stored as \
+                U+FFFD, each with a warning. A 0-byte file is treated as absent. A mapping that \
+                matches nothing (a table with no rows, a column whose source matched nothing in \
+                any input) is a warning naming the schema line. --strict makes these repairs \
+                and mapping warnings errors.
+
+                GTFS feeds are checked as MobilityData's validator checks them, with its notice \
+                codes (shown in brackets): ids that name nothing (foreign_key_violation, also \
+                trips.service_id and shape_id, fare zones and products) and repeated keys \
+                (duplicate_key) are data errors; what an app would show wrongly (times running \
+                backwards, a first or last stop without times, a time without its pair, a \
+                negative stop_sequence, a time zone that does not exist, no calendar file, \
+                invalid text) is a warning, an error under --strict. With --lenient, an optional \
+                file whose header cannot be read (a required column missing, a column twice) is \
+                left out with a warning. stops.txt may be absent beside locations.geojson or \
+                location_groups.txt. --notices FILE.json writes every notice for CI to keep.
 
                 Examples:
                   seedgen build examples/cairns --out cairns.sqlite
@@ -44,6 +58,7 @@ extension SeedGen {
                   seedgen build netex-export.zip --out netex.sqlite
                   seedgen build txc-folder/ --out txc.sqlite
                   seedgen build old-feed.zip --out seed.sqlite --lenient
+                  seedgen build feed.zip --out seed.sqlite --strict --notices notices.json
                   seedgen build feed-0317.zip --previous seed-0316.sqlite --out seed-0317.sqlite
                 """)
 
@@ -65,10 +80,10 @@ extension SeedGen {
         @Flag(help: "Keep rows whose reference names no row, with a NULL reference (reported as warnings). Implied by --lenient.")
         var allowDangling = false
 
-        @Flag(help: "Keep going past data errors: bad values become NULL, rows that cannot be kept are left out (counted in seedgen_inputs.rejected), dangling references become NULL; each is a warning.")
+        @Flag(help: "Keep going past data errors: bad values become NULL, rows that cannot be kept are left out (counted in seedgen_inputs.rejected), dangling references become NULL, GTFS ids that name nothing are kept as written, an optional file with a bad header is left out; each is a warning.")
         var lenient = false
 
-        @Flag(help: "Fail (exit 1, nothing written) on what is otherwise a warning: CSV syntax that is repaired (text after a closing quote, a quote in an unquoted field, spaces before an opening quote) and mapping mistakes (a table with no rows, a column whose source matched nothing in any input).")
+        @Flag(help: "Fail (exit 1, nothing written) on what is otherwise a warning: CSV syntax that is repaired (text after a closing quote, a quote in an unquoted field, spaces before an opening quote, a short row, a UTF-16 file), mapping mistakes (a table with no rows, a column whose source matched nothing in any input) and GTFS data an app would show wrongly (times running backwards, a missing time zone, invalid text, no calendar).")
         var strict = false
 
         @Option(help: ArgumentHelp("Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
@@ -86,6 +101,9 @@ extension SeedGen {
         @Option(help: ArgumentHelp("The deepest XML element nesting accepted (default 10000).", valueName: "n"))
         var maxXmlDepth: Int = InputLimits.defaultXMLDepth
 
+        @Option(help: ArgumentHelp("Write every notice (warnings and errors) to this JSON file, whether the build succeeds or fails: each with its code (MobilityData's GTFS validator's codes, such as foreign_key_violation), severity, file, line, column, field and value, and the count of each code.", valueName: "file.json"))
+        var notices: String?
+
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
         var gzip = false
 
@@ -101,6 +119,7 @@ extension SeedGen {
             if !(1...1_000_000_000).contains(maxKeySize) { throw ValidationError("--max-key-size must be between 1 and 1000000000.") }
             if !(1...10_000_000).contains(maxXmlDepth) { throw ValidationError("--max-xml-depth must be between 1 and 10000000.") }
             if let seedVersion, seedVersion.isEmpty { throw ValidationError("--seed-version must not be empty.") }
+            if let notices, notices.isEmpty || notices == out { throw ValidationError("--notices needs a file of its own (not --out).") }
         }
 
         func run() throws {
@@ -114,6 +133,7 @@ extension SeedGen {
                                        allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)
             options.idMapCapacity = idMapSize
             options.previous = previous
+            options.notices = notices
             options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {

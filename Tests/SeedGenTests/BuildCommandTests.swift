@@ -100,3 +100,42 @@ struct BuildCommandTests {
         #expect(result.stdout.contains("seedgen.yaml") && result.stdout.contains("Examples:"))
     }
 }
+
+@Suite("seedgen build --notices, run as CI would")
+struct NoticesCommandTests {
+    @Test("the sample feed builds with its short rows reported; --notices writes every notice, also when the build fails")
+    func notices() throws {
+        let scratch = TemporaryFolder()
+        let sample = "Tests/Fixtures/gtfs/sample-feed"
+        let built = try SeedgenTool.run(["build", sample, "--out", scratch.file("s.sqlite"), "--notices", scratch.file("n.json")])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stdout.contains("stop_times.txt: 13 × repaired CSV syntax [invalid_row_length]; first 5:"), "\(built.stdout)")
+        #expect(built.stdout.contains("stop_times.txt:17:40: 'AB2,12:15:00,12:15:00,BEATTY_AIRPORT,2' has 5 fields, the header has 9"))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.file("n.json")))) as? [String: Any])
+        #expect(report["built"] as? Bool == true && report["counts"] as? [String: Int] == ["invalid_row_length": 13])
+
+        for (name, text) in [
+            "agency.txt": "agency_name,agency_url,agency_timezone\nA,http://a,Nowhere/Nowhere\n",
+            "stops.txt": "stop_id,stop_name\nS1,One\n",
+            "routes.txt": "route_id,route_type\nR1,3\n",
+            "trips.txt": "route_id,service_id,trip_id,shape_id\nR1,WD,T1,SH1\n",
+            "calendar_dates.txt": "service_id,date,exception_type\nWD,20260101,1\n",
+            "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\n",
+        ] { scratch.write("feed/" + name, text) }
+        let failed = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("f.sqlite"), "--notices", scratch.file("f.json")])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("trips.txt:2:10: shape_id: 'SH1' names no shape_id in shapes.txt"), "\(failed.stderr)")
+        let failure = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.file("f.json")))) as? [String: Any])
+        #expect(failure["built"] as? Bool == false)
+        #expect(failure["counts"] as? [String: Int] == ["foreign_key_violation": 1, "invalid_timezone": 1], "\(failure)")
+        let notices = try #require(failure["notices"] as? [[String: Any]])
+        #expect(notices.contains { $0["code"] as? String == "invalid_timezone" && $0["severity"] as? String == "WARNING" && $0["line"] as? Int == 2
+                    && $0["column"] as? Int == 12 && $0["field"] as? String == "agency_timezone" && $0["value"] as? String == "Nowhere/Nowhere" })
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("f.sqlite")))
+
+        let help = try SeedgenTool.run(["build", "--help"])
+        #expect(help.stdout.contains("--notices") && help.stdout.contains("foreign_key_violation"))
+        let same = try SeedgenTool.run(["build", sample, "--out", scratch.file("s.sqlite"), "--notices", scratch.file("s.sqlite")])
+        #expect(same.status != 0 && same.stderr.contains("--notices"))
+    }
+}

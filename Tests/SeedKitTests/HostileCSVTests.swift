@@ -91,10 +91,13 @@ struct HostileCSVTests {
         #expect(issue.line == 3 && issue.column == 10 && issue.value == "surplus" && issue.message.contains("4 fields"))
     }
 
-    @Test("too few fields: where the missing one would begin, and its name")
+    @Test("too few fields: where the missing one would begin, and its name (a repair; an error under --strict)")
     func tooFewFields() throws {
-        let issues = try failingBuild(["trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR1,WD\n"])
-        let issue = try #require(issues.first { $0.kind == .malformedRow })
+        let repaired = try failingBuild(["trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR1,WD\n"])
+        let repair = try #require(repaired.first { $0.kind == .repairedSyntax })
+        #expect(repair.line == 3 && repair.column == 7 && repair.value == "R1,WD" && repair.code == NoticeCode.invalidRowLength)
+        let strict = try failingBuild(["trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR1,WD\n"], strict: true)
+        let issue = try #require(strict.first { $0.kind == .malformedRow })
         #expect(issue.line == 3 && issue.column == 7 && issue.field == "trip_id" && issue.value == "R1,WD")
     }
 

@@ -195,14 +195,14 @@ struct InsertGroupTests {
         let duplicates = error.issues.filter { $0.kind == .duplicateKey }
         #expect(duplicates.map(\.line) == [22, 24])
         #expect(duplicates.first?.description.hasSuffix(
-            "stop_times.txt:22: trip_ref+stop_sequence: 'trip_ref=T1, stop_sequence=10' appears twice: the key of 'stop_times' must be unique") == true,
+            "stop_times.txt:22:1: trip_id+stop_sequence: 'trip_id=T1, stop_sequence=10' appears twice: the key of 'stop_times' must be unique") == true,
             "\(duplicates.first?.description ?? "")")
 
         guard case .success(let (summary, db)) = try build(text, lenient: true) else { Issue.record("--lenient keeps going"); return }
         #expect(summary.rejected["stop_times"] == 2)
         #expect(try db.int("SELECT rejected FROM seedgen_inputs WHERE name = 'stop_times.txt'") == 2)
         #expect(try db.int("SELECT count(*) FROM stop_times") == Int64(rows.count - 2))
-        #expect(summary.warningReport.contains("'trip_ref=T1, stop_sequence=10' appears twice: the key of 'stop_times' must be unique; the later row is left out"),
+        #expect(summary.warningReport.contains("'trip_id=T1, stop_sequence=10' appears twice: the key of 'stop_times' must be unique; the later row is left out"),
                 "\(summary.warningReport)")
     }
 
@@ -212,6 +212,6 @@ struct InsertGroupTests {
         guard case .success(let (summary, db)) = try build(stopTimes(rows), lenient: true) else { Issue.record("--lenient keeps going"); return }
         #expect(summary.rejected["stop_times"] == 1)
         #expect(try db.int("SELECT count(*) FROM stop_times") == 80)
-        #expect(summary.warningReport.contains("stop_times.txt:42:1: trip_id: 'T9' names no row of 'trips'"), "\(summary.warningReport)")
+        #expect(summary.warningReport.contains("stop_times.txt:42:1: trip_id: 'T9' names no trip_id in trips.txt; the row is left out"), "\(summary.warningReport)")
     }
 }

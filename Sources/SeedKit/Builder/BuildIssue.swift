@@ -46,10 +46,23 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// A row of a `derive:` table's `warnings` query (a calendar cut short, say).
         case derivedRows = "derived rows"
 
+        /// Data the seed can hold but an app would show wrongly (times running backwards, a
+        /// time zone that does not exist, invalid text repaired): a warning; `--strict` makes
+        /// it `misleadingDataError`. See `Validate/`.
+        case misleadingData = "data an app would show wrongly"
+        case misleadingDataError = "data an app would show wrongly (--strict)"
+        /// `--lenient` (or `--allow-dangling`): a data error found after loading (a GTFS id that
+        /// names nothing, a repeated fare rule) in a row that is kept as written.
+        case errorKept = "data error kept as written"
+        /// `--lenient`: an optional file whose header cannot be read as the schema says (a
+        /// required column missing, a column twice), left out whole.
+        case fileLeftOut = "file left out"
+
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .derivedRows: return false
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .derivedRows,
+                 .misleadingData, .errorKept, .fileLeftOut: return false
             default: return true
             }
         }
@@ -68,10 +81,14 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     public var value: String?
     /// What is wrong, in words.
     public var message: String
+    /// The notice code (`foreign_key_violation`): MobilityData's GTFS validator's code where it
+    /// has one (see `NoticeCode`); nil for the kind's own (`Kind.noticeCode`).
+    public var code: String?
 
     public init(kind: Kind, file: String, line: Int? = nil, column: Int? = nil, field: String? = nil,
-                value: String? = nil, message: String) {
+                value: String? = nil, message: String, code: String? = nil) {
         self.kind = kind
+        self.code = code
         self.file = file
         self.line = line
         self.column = column
@@ -80,16 +97,22 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    /// `file:line:column: field 'name': value 'x': message`
-    public var description: String {
+    /// `file:line:column: field 'name': value 'x': message [code]`
+    public var description: String { text(showingCode: true) }
+
+    /// The description; the code is shown when it is not the kind's own (nor, in a group, the group's).
+    func text(showingCode: Bool) -> String {
         var text = file
         if let line { text += ":\(line)" }
         if let line = line, let column, line > 0 { text += ":\(column)" }
         text += ":"
         if let field { text += " \(field):" }
         if let value { text += " '\(Self.shorten(value))'" }
-        return text + " " + message
+        return text + " " + message + (showingCode ? code.map { " [\($0)]" } ?? "" : "")
     }
+
+    /// The notice code, this issue's own or its kind's.
+    public var noticeCode: String { code ?? kind.noticeCode }
 
     static func shorten(_ value: String) -> String {
         value.count > 200 ? String(value.prefix(200)) + "..." : value
@@ -102,6 +125,8 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
 public final class IssueLog: @unchecked Sendable {
     public struct Group: Sendable {
         public var kind: BuildIssue.Kind
+        /// The notice code given to the issues of the group, when not their kind's own.
+        public var code: String?
         public var file: String
         public var field: String?
         public var count: Int
@@ -114,22 +139,27 @@ public final class IssueLog: @unchecked Sendable {
     // Guarded by `lock`.
     private var storedGroups: [Group] = []
     private var index: [String: Int] = [:]
+    /// Sees every issue as it is recorded, under the log's lock (`--notices`: `NoticeReport`).
+    private let observer: (@Sendable (BuildIssue) -> Void)?
 
-    public init(examplesPerGroup: Int = 5) {
+    /// - Parameter observer: called with every issue recorded, in order, under the log's lock.
+    public init(examplesPerGroup: Int = 5, observer: (@Sendable (BuildIssue) -> Void)? = nil) {
         self.examplesPerGroup = examplesPerGroup
+        self.observer = observer
     }
 
     /// Records an issue; safe to call from the reader and the writer thread.
     public func record(_ issue: BuildIssue) {
-        let key = "\(issue.kind.rawValue)\u{1}\(issue.file)\u{1}\(issue.field ?? "")"
+        let key = "\(issue.kind.rawValue)\u{1}\(issue.code ?? "")\u{1}\(issue.file)\u{1}\(issue.field ?? "")"
         lock.lock()
         defer { lock.unlock() }
+        observer?(issue)
         if let position = index[key] {
             storedGroups[position].count += 1
             if storedGroups[position].examples.count < examplesPerGroup { storedGroups[position].examples.append(issue) }
         } else {
             index[key] = storedGroups.count
-            storedGroups.append(Group(kind: issue.kind, file: issue.file, field: issue.field, count: 1, examples: [issue]))
+            storedGroups.append(Group(kind: issue.kind, code: issue.code, file: issue.file, field: issue.field, count: 1, examples: [issue]))
         }
     }
 
@@ -152,8 +182,9 @@ public final class IssueLog: @unchecked Sendable {
                 lines.append("\(label): \(group.examples[0])")
             } else {
                 let field = group.field.map { " (\($0))" } ?? ""
-                lines.append("\(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(field); first \(group.examples.count):")
-                for example in group.examples { lines.append("  \(example)") }
+                let code = group.code.map { " [\($0)]" } ?? ""
+                lines.append("\(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(code)\(field); first \(group.examples.count):")
+                for example in group.examples { lines.append("  " + example.text(showingCode: false)) }
             }
         }
         return lines.joined(separator: "\n")

@@ -31,6 +31,9 @@ public struct BuildOptions: Sendable {
     /// repairs (text after a closing quote, a quote inside an unquoted field, spaces before an
     /// opening quote) and mapping mistakes (a table with no rows, a source that matched nothing).
     public var strict: Bool
+    /// Where to write the notices report (`--notices`, see `NoticeReport`): every issue with its
+    /// code, severity and place, written whether the build succeeds or fails. nil: none.
+    public var notices: String?
 
     public init(inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
                 allowDangling: Bool = false, cacheSize: Int? = nil, lenient: Bool = false, strict: Bool = false) {

@@ -14,7 +14,20 @@ public struct SeedBuilder {
     }
 
     /// Runs the build. On failure nothing is written and an existing output is untouched.
+    /// With `options.notices`, the notices report is written either way.
     public func build() throws(BuildError) -> BuildSummary {
+        guard let path = options.notices else { return try build(issues: IssueLog()) }
+        let report = try NoticeReport(path: path)
+        let summary: BuildSummary
+        do { summary = try build(issues: IssueLog(observer: { report.record($0) })) } catch {
+            try? report.finish(built: false) // the build's own failure is the one to report
+            throw error
+        }
+        try report.finish(built: true)
+        return summary
+    }
+
+    private func build(issues: IssueLog) throws(BuildError) -> BuildSummary {
         let clock = ContinuousClock.now
         var inputs: InputSet
         do { inputs = try InputSet(paths: options.inputs) } catch { throw .input(error) }
@@ -25,7 +38,6 @@ public struct SeedBuilder {
         var previous: PreviousSeed?
         if let path = options.previous { previous = try PreviousSeed(path: path, schema: schema) }
 
-        let issues = IssueLog()
         let emptyFiles = schema.format == .csv ? inputs.files.filter { $0.size == 0 } : []
         for file in emptyFiles {
             issues.record(BuildIssue(kind: .emptyFile, file: file.displayPath, message: "is empty (0 bytes); treated as absent"))
@@ -55,9 +67,10 @@ public struct SeedBuilder {
                             seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs, contentDigest: state.contentDigest)
     }
 
-    /// The stages of every build, in order. Stable ids come before deriving: the installer
-    /// derives from the final ids after a delta, so the build derives from them too.
-    static let stages: [any BuildStage] = [LoadStage(), StableIDs(), DeriveStage(), IndexStage(), FinishStage()]
+    /// The stages of every build, in order. The GTFS checks read the rows as loaded. Stable ids
+    /// come before deriving: the installer derives from the final ids after a delta, so the
+    /// build derives from them too.
+    static let stages: [any BuildStage] = [LoadStage(), GTFSCheckStage(), StableIDs(), DeriveStage(), IndexStage(), FinishStage()]
 
     /// Fails before any work when a required input file is missing (all of them listed).
     private func checkRequiredFiles(schema: Schema, inputs: InputSet, issues: IssueLog) throws(BuildError) {
@@ -72,7 +85,7 @@ public struct SeedBuilder {
             if issues.hasErrors { throw .invalidInput(issues) }
             return
         }
-        for table in schema.tables where !table.optional {
+        for table in schema.tables where !table.optional && !GTFSChecks.mayBeAbsent(table, schema: schema, inputs: inputs) {
             if let name = table.file, inputs.file(named: name) == nil {
                 issues.record(BuildIssue(kind: .missingFile, file: name, message: "is required by table '\(table.name)' but is not in \(options.inputs.joined(separator: ", "))"))
             }

@@ -17,7 +17,8 @@ struct CSVImporter {
     func run() throws(BuildError) -> InputRecord {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
-        let reader = CSVReader(source: source, file: file.displayPath, maximumRecordBytes: loader.context.limits.recordBytes)
+        let decoder = TextDecodingSource(source)
+        let reader = CSVReader(source: decoder, file: file.displayPath, maximumRecordBytes: loader.context.limits.recordBytes)
         reader.strict = loader.context.strict
         let issues = loader.context.issues
         let table = loader.table
@@ -30,11 +31,15 @@ struct CSVImporter {
                 issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1, message: "the file is empty: a header row is required"))
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
+            if decoder.isUTF16 { reportUTF16(decoder) }
             let header = (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
             let headerColumns = (0..<reader.fieldCount).map { reader.place(ofField: $0).column }
-            let fieldOfColumn = try mapColumns(header: header, columns: headerColumns, line: reader.line)
+            var leftOut = false
+            let fieldOfColumn = try mapColumns(header: header, columns: headerColumns, line: reader.line, leftOut: &leftOut)
             guard let fieldOfColumn else {
-                return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
+                // A file left out (--lenient) counts its records as rejected, as rows left out do.
+                if leftOut { while try reader.next() { records += 1 } }
+                return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0, rejected: records)
             }
             let extrasIndex = table.extrasIndex
             let columnCount = extrasIndex ?? table.columns.count
@@ -55,15 +60,28 @@ struct CSVImporter {
             let placedNames = Set(table.key.prefix(1) + table.references.flatMap { $0.from.prefix(1) })
             let placed = table.columns.indices.filter { placedNames.contains(table.columns[$0].name) && fieldOfColumn[$0] >= 0 }
             let fileName = Array(file.name.utf8)
+            // The fields whose text is stored as it is (text columns, extras), checked for bytes
+            // that must not be; the others are converted, and bad bytes fail their conversion.
+            var storesText = Array(repeating: false, count: header.count)
+            for (index, field) in fieldOfColumn.enumerated() where field >= 0 && table.columns[index].type == .text { storesText[field] = true }
+            if extras != nil {
+                for index in header.indices where !used.contains(index) && !header[index].isEmpty { storesText[index] = true }
+            }
+            var repairedText: [Int: [UInt8]] = [:]
             while try reader.next() {
                 records += 1
                 if !reader.repairs.isEmpty { reportRepairs(reader) }
+                if !repairedText.isEmpty { repairedText.removeAll() }
+                if !InvalidText.isPlainASCII(reader.recordBytes) { repairedText = repairText(reader, header: header, storesText: storesText) }
                 if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count)
                     && !(byPosition && reader.fieldCount < header.count) { // a file the schema does not know: missing fields are NULL
-                    loader.beginRow(line: reader.line)
-                    // A file the schema does not read promises no shape: its bad rows never fail the build.
-                    issues.record(fieldCountIssue(reader, header: header, leftOut: loader.context.lenient || byPosition))
-                    continue
+                    if reader.fieldCount > header.count || loader.context.strict {
+                        loader.beginRow(line: reader.line)
+                        // A file the schema does not read promises no shape: its bad rows never fail the build.
+                        issues.record(fieldCountIssue(reader, header: header, leftOut: loader.context.lenient || byPosition))
+                        continue
+                    }
+                    issues.record(shortRowRepair(reader, header: header))
                 }
                 loader.beginRow(line: reader.line)
                 for index in placed where fieldOfColumn[index] < reader.fieldCount {
@@ -75,10 +93,14 @@ struct CSVImporter {
                         try fileName.withUnsafeBytes { try loader.set(index, $0) }
                         continue
                     }
+                    if !repairedText.isEmpty, let repaired = repairedText[field] {
+                        try repaired.withUnsafeBytes { try loader.set(index, $0) }
+                        continue
+                    }
                     try loader.set(index, field >= 0 && field < reader.fieldCount ? reader.field(field) : nil)
                 }
                 if let extrasIndex {
-                    if let extras, extras.isEmpty == false, let json = extras.json(reader) {
+                    if let extras, extras.isEmpty == false, let json = extras.json(reader, repaired: repairedText) {
                         try json.withUnsafeBytes { try loader.set(extrasIndex, $0) }
                     } else {
                         try loader.set(extrasIndex, nil)
@@ -103,6 +125,39 @@ struct CSVImporter {
                            rejected: max(0, records - loader.rowCount))
     }
 
+    /// Checks the stored fields of the current record for invalid UTF-8 and NUL bytes; returns
+    /// the repaired bytes of each field that has them (U+FFFD in their place), each reported
+    /// with its file, line and column: a warning, an error under `--strict`.
+    private func repairText(_ reader: CSVReader, header: [String], storesText: [Bool]) -> [Int: [UInt8]] {
+        var repaired: [Int: [UInt8]] = [:]
+        for index in 0..<min(reader.fieldCount, storesText.count) where storesText[index] {
+            let bytes = reader.field(index)
+            guard !InvalidText.isPlainASCII(bytes) else { continue }
+            let problems = InvalidText.problems(in: bytes)
+            guard let first = problems.first else { continue }
+            let fixed = InvalidText.repaired(bytes, problems)
+            repaired[index] = fixed
+            let place = reader.place(ofByte: first.offset, inField: index)
+            let what = bytes[first.offset] == 0 ? "a NUL byte" : "bytes that are not UTF-8 (\(InvalidText.hex(bytes, first)))"
+            let more = problems.count > 1 ? " (and \(problems.count - 1) more place\(problems.count == 2 ? "" : "s"))" : ""
+            let replaced = problems.count > 1 || bytes[first.offset] != 0 ? "each stored as U+FFFD" : "stored as U+FFFD"
+            loader.context.issues.record(BuildIssue(
+                kind: .misleading(strict: loader.context.strict), file: file.displayPath, line: place.line, column: place.column,
+                field: header[index], value: String(decoding: fixed, as: UTF8.self),
+                message: "has \(what) here\(more); \(replaced)", code: NoticeCode.invalidCharacter))
+        }
+        return repaired
+    }
+
+    /// A UTF-16 file is read as UTF-8 text: a warning (GTFS files must be UTF-8), an error under `--strict`.
+    private func reportUTF16(_ decoder: TextDecodingSource) {
+        let order = decoder.encoding == .utf16LittleEndian ? "little-endian, byte-order mark FF FE" : "big-endian, byte-order mark FE FF"
+        loader.context.issues.record(BuildIssue(
+            kind: loader.context.strict ? .malformedRow : .repairedSyntax, file: file.displayPath, line: 1, column: 1,
+            message: "is UTF-16 (\(order)); read as such and stored as UTF-8" + (loader.context.strict ? " (--strict: save it as UTF-8)" : ""),
+            code: NoticeCode.utf16Encoding))
+    }
+
     /// Hands the reader's syntax repairs to the issue log as warnings (grouped per file).
     private func reportRepairs(_ reader: CSVReader) {
         for repair in reader.repairs {
@@ -113,14 +168,17 @@ struct CSVImporter {
     }
 
     /// Per column, the index of the header field it reads (-1: none). Reports unknown
-    /// header fields (warnings) and missing required ones (errors, then nil).
+    /// header fields (warnings) and a header the table cannot be read with: a required field
+    /// missing, a field named twice (errors, then nil; under `--lenient` an optional file is
+    /// left out instead, a warning, with `leftOut` set).
     /// `columns`: where each header field begins (1-based character column).
-    private func mapColumns(header: [String], columns: [Int], line: Int) throws -> [Int]? {
+    private func mapColumns(header: [String], columns: [Int], line: Int, leftOut: inout Bool) throws -> [Int]? {
         let issues = loader.context.issues
+        let table = loader.table
         var used = Set<Int>()
         var mapping: [Int] = []
-        var missing = false
-        for (index, column) in loader.table.columns.enumerated() {
+        var problems: [BuildIssue] = []
+        for (index, column) in table.columns.enumerated() {
             let field = byPosition ? (index < header.count ? index : -1)
                 : column.source.lazy.compactMap { header.firstIndex(of: $0) }.first
                     ?? (column.source.contains(XMLMapping.fileSource) ? Self.fileField : -1)
@@ -133,21 +191,46 @@ struct CSVImporter {
                 used.insert(field)
                 loader.sourceNames[index] = header[field]
             } else if column.required && column.defaultValue == nil {
-                missing = true
                 let names = column.source.map { "'\($0)'" }.joined(separator: " or ")
-                issues.record(BuildIssue(kind: .missingColumn, file: file.displayPath, line: line, field: column.name,
-                                         message: "the header has no \(names), which is required"))
+                problems.append(BuildIssue(kind: .missingColumn, file: file.displayPath, line: line, field: column.name,
+                                           message: "the header has no \(names), which is required"))
             }
         }
-        for (index, name) in header.enumerated() where !used.contains(index) && loader.table.extrasIndex == nil {
-            issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: name,
-                                     message: "is not in the schema; its values are not stored"))
+        if !byPosition {
+            var first: [String: Int] = [:]
+            for (index, name) in header.enumerated() where !name.isEmpty {
+                guard let earlier = first[name] else { first[name] = index; continue }
+                problems.append(BuildIssue(kind: .malformedRow, file: file.displayPath, line: line, column: columns[index], field: name,
+                                           message: "is a column of the header twice (fields \(earlier + 1) and \(index + 1)): which one holds the values is unknown",
+                                           code: NoticeCode.duplicatedColumn))
+            }
         }
-        return missing ? nil : mapping
+        if !problems.isEmpty {
+            leftOut = loader.context.lenient && table.optional && !byPosition
+            for var problem in problems {
+                if leftOut {
+                    problem.code = problem.noticeCode
+                    problem.kind = .fileLeftOut
+                    problem.message += "; the file is left out (--lenient: it is optional)"
+                }
+                issues.record(problem)
+            }
+            return nil
+        }
+        for (index, name) in header.enumerated() where !used.contains(index) {
+            if name.isEmpty && !byPosition {
+                issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: "field \(index + 1)",
+                                         message: "has no name in the header; its values are not stored", code: NoticeCode.emptyColumnName))
+            } else if table.extrasIndex == nil {
+                issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: name,
+                                         message: "is not in the schema; its values are not stored"))
+            }
+        }
+        return mapping
     }
 
-    /// A record with too many fields names the first extra one; with too few, the place
-    /// where the first missing one would begin and the header field it lacks.
+    /// A record with too many fields names the first extra one; with too few (`--strict`), the
+    /// place where the first missing one would begin and the header field it lacks.
     /// `leftOut`: the row is left out with a warning (`--lenient`, `extraFiles` tables) instead
     /// of failing the build.
     private func fieldCountIssue(_ reader: CSVReader, header: [String], leftOut: Bool) -> BuildIssue {
@@ -157,12 +240,32 @@ struct CSVImporter {
         if reader.fieldCount > header.count {
             let place = reader.place(ofField: header.count)
             return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column,
-                              field: "field \(header.count + 1)", value: reader.string(header.count), message: message + outcome)
+                              field: "field \(header.count + 1)", value: reader.string(header.count), message: message + outcome,
+                              code: NoticeCode.invalidRowLength)
         }
         let place = reader.place(afterRecord: ())
-        let record = (0..<reader.fieldCount).map(reader.string).joined(separator: ",")
-        return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column,
-                          field: header[reader.fieldCount], value: record, message: message + "; '\(header[reader.fieldCount])' is missing" + outcome)
+        return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column, field: header[reader.fieldCount],
+                          value: recordText(reader), message: message + "; '\(header[reader.fieldCount])' is missing" + outcome
+                              + (loader.context.strict ? " (--strict; without it the missing trailing fields are read as empty)" : ""),
+                          code: NoticeCode.invalidRowLength)
+    }
+
+    /// A record that leaves off trailing fields, as Python's csv module reads it: the missing
+    /// fields are empty (a required one is then reported as missing, as any empty value is).
+    /// One warning per row, grouped per file (no `field`, so that one file is one group).
+    private func shortRowRepair(_ reader: CSVReader, header: [String]) -> BuildIssue {
+        let place = reader.place(afterRecord: ())
+        let missing = header[reader.fieldCount...]
+        let names = missing.count > 3 ? missing.prefix(2).joined(separator: ", ") + " and \(missing.count - 2) more" : missing.joined(separator: ", ")
+        return BuildIssue(kind: .repairedSyntax, file: file.displayPath, line: place.line, column: place.column, value: recordText(reader),
+                          message: "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count): "
+                              + "the missing trailing field\(missing.count == 1 ? "" : "s") (\(names)) \(missing.count == 1 ? "is" : "are") read as empty",
+                          code: NoticeCode.invalidRowLength)
+    }
+
+    /// The current record as it reads, for messages: its fields joined by commas.
+    private func recordText(_ reader: CSVReader) -> String {
+        (0..<reader.fieldCount).map(reader.string).joined(separator: ",")
     }
     /// The field index standing for `$file`: the input file's name.
     static let fileField = -2

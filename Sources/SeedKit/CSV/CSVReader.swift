@@ -175,6 +175,30 @@ final class CSVReader {
         return (origin.line, characterColumn(at: origin.offset, lineStart: origin.lineStart))
     }
 
+    /// The bytes of the current record from its first field to the end of its last value,
+    /// delimiters and quotes included: scanned at once for text that needs a closer look.
+    var recordBytes: UnsafeRawBufferPointer {
+        guard fieldCount > 0 else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let first = min(fields[0].origin.offset, fields[0].start)
+        return UnsafeRawBufferPointer(start: buffer + first, count: max(0, fields[fieldCount - 1].end - first))
+    }
+
+    /// Where byte `offset` of the value of field `index` is: its line and 1-based character
+    /// column (a value may span lines). For messages.
+    func place(ofByte offset: Int, inField index: Int) -> (line: Int, column: Int) {
+        let field = fields[index]
+        let target = min(field.start + offset, field.end)
+        let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+        var line = field.origin.line
+        var lineStart = field.origin.lineStart
+        var i = field.origin.offset
+        while i < target {
+            if bytes[i] == Self.lineFeed { line += 1; lineStart = base + Int64(i) + 1 }
+            i += 1
+        }
+        return (line, characterColumn(at: target, lineStart: lineStart))
+    }
+
     /// The place just after the current record's last field, where a missing field would
     /// begin. For messages.
     func place(afterRecord: Void) -> (line: Int, column: Int) {

@@ -26,9 +26,18 @@ struct ExtrasObject {
 
     /// The JSON object for the reader's current record, or nil when every undeclared field
     /// is empty.
-    func json(_ reader: CSVReader) -> [UInt8]? {
+    /// `repaired`: the fields whose text was repaired (`InvalidText`), by index.
+    func json(_ reader: CSVReader, repaired: [Int: [UInt8]] = [:]) -> [UInt8]? {
         var out: [UInt8] = []
         for field in fields where field.index < reader.fieldCount {
+            if let text = repaired[field.index] {
+                let value = text.withUnsafeBytes { Array(ValueConverter.trim($0)) }
+                if value.isEmpty { continue }
+                out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))
+                out += field.key
+                Self.appendString(value, to: &out)
+                continue
+            }
             let value = ValueConverter.trim(reader.field(field.index))
             if value.isEmpty { continue }
             out.append(out.isEmpty ? UInt8(ascii: "{") : UInt8(ascii: ","))

@@ -26,24 +26,34 @@ final class DuplicateKeys {
     /// error, or under `--lenient` a row left out.
     func report(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int, failure: String) throws(SQLiteError) {
         let columns = uniqueColumns(failedIn: failure)
+        // Named as the input names them (a reference by its source fields: trip_id, not
+        // trip_ref), values in the source's format (a time as 07:00:00, not 25200 seconds).
+        let sourceNames = fields.names
+        let sourceName = { (index: Int) in sourceNames[index] ?? self.table.columns[index].name }
+        var names: [String] = []
         let keyText = columns.map { name -> String in
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
-                return "\(name)=\(batch.messageText(batch.cell(row, index)))"
+                names.append(sourceName(index))
+                return "\(sourceName(index))=\(SourceText.value(batch, batch.cell(row, index), column: table.columns[index]))"
             }
             let r = table.references.firstIndex { $0.column == name }!
-            return "\(name)=\(referenceColumns[r].map { batch.messageText(batch.cell(row, $0)) }.joined(separator: ","))"
+            names.append(referenceColumns[r].map(sourceName).joined(separator: ","))
+            return "\(names.last!)=\(referenceColumns[r].map { SourceText.value(batch, batch.cell(row, $0), column: table.columns[$0]) }.joined(separator: ","))"
         }.joined(separator: ", ")
         var column = Int(batch.sourceColumns[row])
         if fields.columnsPerValue {
-            let first = columns.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
+            let first = columns.first.flatMap { name in
+                table.columns.firstIndex { $0.name == name } ?? table.references.firstIndex { $0.column == name }.map { referenceColumns[$0][0] }
+            }
             column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0
         }
         var message = columns == table.key ? "appears twice: the key of '\(table.name)' must be unique"
-            : "appears twice: '\(table.name)' has a unique index on \(columns.joined(separator: ", "))"
+            : "appears twice: '\(table.name)' has a unique index on \(names.joined(separator: ", "))"
         if let first = try placeOfFirstCopy(batch, row, resolved: resolved, slot: slot, columns: columns) { message += "; first copy at \(first)" }
         if context.lenient { message += "; the later row is left out" }
         context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .duplicateKey, file: fields.file, line: Int(batch.lines[row]),
-                                         column: column > 0 ? column : nil, field: columns.joined(separator: "+"), value: keyText, message: message))
+                                         column: column > 0 ? column : nil, field: names.joined(separator: "+"), value: keyText, message: message,
+                                         code: context.lenient ? NoticeCode.duplicateKey : nil))
     }
 
     /// The columns of the unique index SQLite names in `failure` ("UNIQUE constraint failed:

@@ -129,7 +129,8 @@ final class TableLoader {
             if bytes.count > lengthLimits[index] {
                 batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
                 reject(index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
-                       message: "is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit with --max-key-size)")
+                       message: "is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit with --max-key-size)",
+                       code: NoticeCode.invalidValue)
                 return
             }
             if store(index, converters[index].convert(bytes), bytes) { return }
@@ -140,7 +141,7 @@ final class TableLoader {
             if required[index] {
                 if context.lenient {
                     rowIsValid = false
-                    report(.rowLeftOut, index, value: nil, message: "is required but empty; the row is left out")
+                    report(.rowLeftOut, index, value: nil, message: "is required but empty; the row is left out", code: NoticeCode.missingRequiredField)
                 } else {
                     report(.missingValue, index, value: nil, message: "is required but empty")
                 }
@@ -169,22 +170,22 @@ final class TableLoader {
             text.withUTF8 { batch.setText(cell, UnsafeRawBufferPointer($0)) }
         case .invalid(let reason):
             reject(index, value: String(decoding: bytes, as: UTF8.self),
-                   message: "is not a valid \(converters[index].type.rawValue): \(reason)")
+                   message: "is not a valid \(converters[index].type.rawValue): \(reason)", code: NoticeCode.invalidValue(of: converters[index].type))
         }
         return true
     }
 
     /// A value column `index` cannot take: an error; under `--lenient`, the row is left out
     /// (a required column) or the value is NULL, as a warning.
-    private func reject(_ index: Int, value: String, message: String) {
+    private func reject(_ index: Int, value: String, message: String, code: String) {
         if !context.lenient && !invalidAsNull[index] {
-            report(.invalidValue, index, value: value, message: message)
+            report(.invalidValue, index, value: value, message: message, code: code)
         } else if required[index] {
             rowIsValid = false
-            report(.rowLeftOut, index, value: value, message: message + "; the row is left out")
+            report(.rowLeftOut, index, value: value, message: message + "; the row is left out", code: code)
         } else {
             batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
-            report(.invalidValueAsNull, index, value: value, message: message + "; kept as NULL")
+            report(.invalidValueAsNull, index, value: value, message: message + "; kept as NULL", code: code)
         }
     }
 
@@ -239,12 +240,13 @@ final class TableLoader {
         inFlight = false
     }
 
-    private func report(_ kind: BuildIssue.Kind, _ index: Int, value: String?, message: String) {
+    private func report(_ kind: BuildIssue.Kind, _ index: Int, value: String?, message: String, code: String? = nil) {
         if kind.isError { rowIsValid = false }
         let place = fields.place(of: index)
         let (line, column) = valuePlace.map { $0(index) } ?? (self.line, place.position ?? self.column)
         context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: column,
-                                         field: place.field ?? table.columns[index].name, value: value, message: message))
+                                         field: place.field ?? table.columns[index].name, value: value, message: message,
+                                         code: code == kind.noticeCode ? nil : code))
     }
 
     /// Creates, before any row is loaded, the indexes of the references whose source columns

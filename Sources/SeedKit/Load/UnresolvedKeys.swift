@@ -33,16 +33,31 @@ final class UnresolvedKeys {
         }
         if keepsNull[r] {
             context.issues.record(BuildIssue(kind: .nullReference, file: file, line: line, column: column, field: field, value: key,
-                                             message: "names no row of '\(reference.to)' in any input; kept with \(reference.column) = NULL"))
+                                             message: missingTarget(r, target, kept: true)
+                                                + (context.schema.format == .csv ? "; the row is kept, referring to nothing" : "; kept with \(reference.column) = NULL")))
             return true
         }
         // `--lenient` keeps such rows like `allowDangling` (`keepsNull`); a NULL that would
         // be part of a WITHOUT ROWID key cannot be kept, so the row is left out.
         context.issues.record(BuildIssue(kind: context.lenient ? .rowLeftOut : .danglingReference, file: file, line: line, column: column, field: field, value: key,
-                                         message: "names no row of '\(reference.to)' (\(reference.toColumns == nil ? "key" : "columns") \(reference.targetColumns(in: target).joined(separator: ", "))): " + (forwardOnly
-                                            ? "not found before it (a withoutRowID table cannot refer to rows further on)"
-                                            : "not found in any input") + (context.lenient ? "; the row is left out" : "")))
+                                         message: missingTarget(r, target) + (context.lenient ? "; the row is left out" : ""),
+                                         code: context.lenient ? NoticeCode.foreignKeyViolation : nil))
         return false
+    }
+
+    /// What a key names nothing of, in the input's terms: a CSV file and its fields
+    /// (`names no trip_id in trips.txt`), else the table and its key columns.
+    private func missingTarget(_ r: Int, _ target: Table, kept: Bool = false) -> String {
+        let reference = table.references[r]
+        let columns = reference.targetColumns(in: target)
+        if context.schema.format == .csv, let file = target.file {
+            let names = columns.map { name in target.columns.first { $0.name == name }?.source.first ?? name }
+            return "names no \(names.joined(separator: "+")) in \(file)"
+        }
+        if kept { return "names no row of '\(reference.to)' in any input" }
+        return "names no row of '\(reference.to)' (\(reference.toColumns == nil ? "key" : "columns") \(columns.joined(separator: ", "))): " + (forwardOnly
+            ? "not found before it (a withoutRowID table cannot refer to rows further on)"
+            : "not found in any input")
     }
 
     /// One warning for all the keys of reference `r` kept as ids of objects outside the input.

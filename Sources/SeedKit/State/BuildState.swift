@@ -1,6 +1,7 @@
 import SeedDeltas
 
-/// One step of a build, run in order by `SeedBuilder`: load, stable ids, derive, index, finish.
+/// One step of a build, run in order by `SeedBuilder`: load, GTFS checks, stable ids, derive,
+/// index, finish.
 /// Each has one job and reads and writes the build's shared state (`BuildState`) only.
 protocol BuildStage: Sendable {
     func run(_ state: BuildState) throws

@@ -39,16 +39,30 @@ package enum FuzzEntry {
 
     private static let fuzzKey = try? ChannelPublicKey(base64: "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")
 
-    /// The CSV reader with a small buffer and record limit, so growth and the limit are hit.
+    /// The CSV reader with a small buffer and record limit, so growth and the limit are hit,
+    /// behind the UTF-16 decoder (an input starting FF FE or FE FF is transcoded), and the
+    /// importer's invalid-text repair of every field.
     static func csv(_ bytes: [UInt8]) {
-        let reader = CSVReader(source: MemoryByteSource(bytes, chunk: 7), file: "fuzz.csv", bufferSize: 16, maximumRecordBytes: 4096)
+        let reader = CSVReader(source: TextDecodingSource(MemoryByteSource(bytes, chunk: 7)), file: "fuzz.csv",
+                               bufferSize: 16, maximumRecordBytes: 4096)
         do {
             var records = 0
             while try reader.next(), records < 100_000 {
                 records += 1
+                let plain = InvalidText.isPlainASCII(reader.recordBytes)
                 for field in 0..<reader.fieldCount {
                     _ = reader.string(field)
                     _ = reader.place(ofField: field)
+                    let value = reader.field(field)
+                    let problems = InvalidText.problems(in: value)
+                    precondition(!plain || problems.isEmpty, "a plain ASCII record has a field with invalid text")
+                    if let first = problems.first {
+                        let repaired = InvalidText.repaired(value, problems)
+                        let again = repaired.withUnsafeBytes { InvalidText.problems(in: $0) }
+                        precondition(again.isEmpty && String(decoding: repaired, as: UTF8.self).utf8.elementsEqual(repaired), "the repair is valid UTF-8 without NUL")
+                        _ = reader.place(ofByte: first.offset, inField: field)
+                        _ = InvalidText.hex(value, first)
+                    }
                 }
                 _ = reader.place(afterRecord: ())
             }

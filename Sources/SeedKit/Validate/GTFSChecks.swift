@@ -1,0 +1,161 @@
+import Foundation
+import SeedSQLite
+
+/// The checks of MobilityData's GTFS validator that the transit schema cannot declare, run on
+/// the loaded tables before the seed is finished, each reported with the validator's notice
+/// code and placed in its file (`CSVRowLocator`):
+///
+/// - Data errors (fail the build; `--lenient` or `--allow-dangling` keep the row as written, a
+///   warning): GTFS ids that name nothing but are not references of the schema, since they may
+///   name rows of several files (`trips.service_id`, `trips.shape_id`, fare zones, networks,
+///   timeframes, fare products and leg groups): `foreign_key_violation`; a fare rule given
+///   twice: `duplicate_key`.
+/// - What the seed can hold but an app would show wrongly (warnings; errors under `--strict`):
+///   a feed with neither calendar file, time zones that do not exist, and along each trip
+///   (`StopTimeChecks`): negative stop_sequence, an arrival without a departure or the
+///   reverse, a first or last stop without times, times that run backwards.
+struct GTFSChecks {
+    let schema: Schema
+    let inputs: InputSet
+    let connection: Connection
+    let issues: IssueLog
+    let options: BuildOptions
+
+    /// Whether the schema is the transit schema (built in, or a copy of it given with `--schema`).
+    static func applies(to schema: Schema) -> Bool { schema.name == "transit" && schema.format == .csv }
+
+    /// Whether required `table` may be absent all the same: stops.txt, when GTFS-Flex's
+    /// locations.geojson or location_groups.txt give the places (the reference makes stops.txt
+    /// conditionally required).
+    static func mayBeAbsent(_ table: Table, schema: Schema, inputs: InputSet) -> Bool {
+        applies(to: schema) && table.name == "stops"
+            && (inputs.file(named: "locations.geojson") != nil || inputs.file(named: "location_groups.txt") != nil)
+    }
+
+    func run() throws {
+        let hasCalendar = ["calendar", "calendar_dates"].contains { has(table: $0) && file(of: $0) != nil }
+        if has(table: "calendar") && has(table: "calendar_dates") && !hasCalendar {
+            issues.record(BuildIssue(kind: .misleading(strict: options.strict), file: "calendar.txt",
+                                     message: "is missing, and so is calendar_dates.txt: no trip has a day it runs on",
+                                     code: NoticeCode.missingCalendarFiles))
+        }
+        for key in Self.foreignKeys where hasCalendar || !key.targets.contains(where: { $0.table.hasPrefix("calendar") }) {
+            try check(key)
+        }
+        try checkTimeZones(table: "agency", field: "agency_timezone")
+        try checkTimeZones(table: "stops", field: "stop_timezone")
+        try checkRepeatedRows(table: "fare_rules", fields: ["fare_id", "route_id", "origin_id", "destination_id", "contains_id"])
+        if has(table: "stop_times"), has(table: "trips"), let file = file(of: "stop_times") {
+            try StopTimeChecks(checks: self, file: file).run()
+        }
+    }
+
+    // MARK: Foreign keys
+
+    /// A GTFS id that must name a row of one of `targets` (table, column).
+    struct ForeignKey {
+        var table: String
+        var field: String
+        var targets: [(table: String, field: String)]
+    }
+
+    /// The GTFS foreign keys that are plain text columns in the transit schema (the others are
+    /// its references, resolved while loading).
+    static let foreignKeys: [ForeignKey] = {
+        let services = [("calendar", "service_id"), ("calendar_dates", "service_id")]
+        let networks = [("networks", "network_id"), ("routes", "network_id")]
+        let zones = [("stops", "zone_id")]
+        return [
+            ForeignKey(table: "trips", field: "service_id", targets: services),
+            ForeignKey(table: "trips", field: "shape_id", targets: [("shapes", "shape_id")]),
+            ForeignKey(table: "fare_rules", field: "origin_id", targets: zones),
+            ForeignKey(table: "fare_rules", field: "destination_id", targets: zones),
+            ForeignKey(table: "fare_rules", field: "contains_id", targets: zones),
+            ForeignKey(table: "timeframes", field: "service_id", targets: services),
+            ForeignKey(table: "booking_rules", field: "prior_notice_service_id", targets: services),
+            ForeignKey(table: "fare_leg_rules", field: "network_id", targets: networks),
+            ForeignKey(table: "fare_leg_rules", field: "from_timeframe_group_id", targets: [("timeframes", "timeframe_group_id")]),
+            ForeignKey(table: "fare_leg_rules", field: "to_timeframe_group_id", targets: [("timeframes", "timeframe_group_id")]),
+            ForeignKey(table: "fare_leg_rules", field: "fare_product_id", targets: [("fare_products", "fare_product_id")]),
+            ForeignKey(table: "fare_leg_join_rules", field: "from_network_id", targets: networks),
+            ForeignKey(table: "fare_leg_join_rules", field: "to_network_id", targets: networks),
+            ForeignKey(table: "fare_transfer_rules", field: "from_leg_group_id", targets: [("fare_leg_rules", "leg_group_id")]),
+            ForeignKey(table: "fare_transfer_rules", field: "to_leg_group_id", targets: [("fare_leg_rules", "leg_group_id")]),
+            ForeignKey(table: "fare_transfer_rules", field: "fare_product_id", targets: [("fare_products", "fare_product_id")]),
+        ]
+    }()
+
+    private func check(_ key: ForeignKey) throws {
+        guard has(table: key.table, column: key.field), let file = file(of: key.table) else { return }
+        let targets = key.targets.filter { has(table: $0.table, column: $0.field) }
+        guard !targets.isEmpty else { return }
+        let known = targets.map { "SELECT \(quoted($0.field)) FROM \(quoted($0.table)) WHERE \(quoted($0.field)) IS NOT NULL" }
+        let sql = "SELECT DISTINCT \(quoted(key.field)) FROM \(quoted(key.table)) WHERE \(quoted(key.field)) IS NOT NULL"
+            + (known.isEmpty ? "" : " AND \(quoted(key.field)) NOT IN (\(known.joined(separator: " UNION ALL ")))")
+        let missing = Set(try connection.rows(sql).map { [CSVRowLocator.key($0[0])] })
+        guard !missing.isEmpty else { return }
+        let names = key.targets.map { "\($0.field) in \($0.table).txt" }.joined(separator: " or ")
+        try locator(file, key.table).locate(matching: [key.field], keys: missing, showing: [key.field]) { _, row in
+            let place = row.fields[key.field]
+            dataError(file: file, line: row.line, column: place?.column, field: key.field, value: place?.text,
+                      message: "names no \(names)", code: NoticeCode.foreignKeyViolation, kind: .danglingReference)
+        }
+    }
+
+    /// A data error found after loading: an error, or with `--lenient`/`--allow-dangling` a
+    /// warning, the row kept as written.
+    func dataError(file: InputFile, line: Int?, column: Int?, field: String?, value: String?, message: String, code: String, kind: BuildIssue.Kind) {
+        let keeps = options.lenient || options.allowDangling
+        issues.record(BuildIssue(kind: keeps ? .errorKept : kind, file: file.displayPath, line: line, column: column, field: field,
+                                 value: value, message: message + (keeps ? "; the row is kept as written" : ""),
+                                 code: code == (keeps ? BuildIssue.Kind.errorKept : kind).noticeCode ? nil : code))
+    }
+
+    // MARK: Time zones
+
+    private func checkTimeZones(table: String, field: String) throws {
+        guard has(table: table, column: field), let file = file(of: table) else { return }
+        let values = try connection.rows("SELECT DISTINCT \(quoted(field)) FROM \(quoted(table)) WHERE \(quoted(field)) IS NOT NULL ORDER BY 1")
+        let invalid = Set(values.map { CSVRowLocator.key($0[0]) }.filter { TimeZone(identifier: $0) == nil }.map { [$0] })
+        try locator(file, table).locate(matching: [field], keys: invalid, showing: [field]) { _, row in
+            let place = row.fields[field]
+            issues.record(BuildIssue(kind: .misleading(strict: options.strict), file: file.displayPath, line: row.line, column: place?.column,
+                                     field: field, value: place?.text,
+                                     message: "is not a time zone of the IANA database (such as America/Los_Angeles): times would be shown in the wrong zone",
+                                     code: NoticeCode.invalidTimezone))
+        }
+    }
+
+    // MARK: Repeated rows
+
+    /// Rows of a table without a key that repeat another row in every one of `fields`.
+    private func checkRepeatedRows(table: String, fields: [String]) throws {
+        guard fields.allSatisfy({ has(table: table, column: $0) }), let file = file(of: table) else { return }
+        let list = fields.map(quoted).joined(separator: ", ")
+        let repeated = Set(try connection.rows("SELECT \(list) FROM \(quoted(table)) GROUP BY \(list) HAVING count(*) > 1").map { $0.map(CSVRowLocator.key) })
+        var first: [[String]: Int] = [:]
+        try locator(file, table).locate(matching: fields, keys: repeated, showing: fields) { key, row in
+            guard let original = first[key] else { first[key] = row.line; return }
+            let place = row.fields[fields[0]]
+            dataError(file: file, line: row.line, column: place?.column, field: fields.joined(separator: "+"),
+                      value: zip(fields, key).map { "\($0)=\($1)" }.joined(separator: ", "),
+                      message: "appears twice: the same \(table) row as line \(original)", code: NoticeCode.duplicateKey, kind: .duplicateKey)
+        }
+    }
+
+    // MARK: Schema and inputs
+
+    func has(table name: String, column: String? = nil) -> Bool {
+        guard let table = schema.table(named: name) else { return false }
+        return column.map { column in table.columns.contains { $0.name == column && $0.stored } } ?? true
+    }
+
+    /// The input file of table `name`, when the feed has it.
+    func file(of name: String) -> InputFile? {
+        schema.table(named: name)?.file.flatMap { inputs.file(named: $0) }
+    }
+
+    func locator(_ file: InputFile, _ table: String) -> CSVRowLocator {
+        CSVRowLocator(file: file, table: schema.table(named: table)!, limits: options.limits)
+    }
+}

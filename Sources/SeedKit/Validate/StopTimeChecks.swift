@@ -1,0 +1,141 @@
+import SeedSQLite
+
+/// The checks along each trip of stop_times, in stop_sequence order (as MobilityData's
+/// validator sorts them, whatever the file's order): one pass over the table, clustered by
+/// (trip_ref, stop_sequence), so in that order already. What it finds is placed in the file
+/// in batches (`CSVRowLocator`), so memory stays bounded however broken the feed.
+///
+/// All are warnings (errors under `--strict`): the seed holds such rows, an app would show
+/// them wrongly.
+struct StopTimeChecks {
+    let checks: GTFSChecks
+    let file: InputFile
+
+    /// Findings placed per pass over the file.
+    static let batchSize = 20_000
+
+    private enum Problem {
+        case negativeSequence
+        case arrivalOnly, departureOnly
+        case missingEdge(last: Bool)
+        case backwards(previousSequence: Int64, previousDeparture: Int64)
+    }
+
+    private struct Finding {
+        var trip: Int64
+        var sequence: Int64
+        var arrival: Int64?
+        var departure: Int64?
+        var problem: Problem
+    }
+
+    func run() throws {
+        let table = checks.schema.table(named: "stop_times")!
+        let window = ["start_pickup_drop_off_window", "end_pickup_drop_off_window"].map { name in
+            table.columns.contains { $0.name == name && $0.stored } ? quoted(name) : "NULL"
+        }
+        let statement = try checks.connection.prepare("""
+            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(window[0]) IS NOT NULL OR \(window[1]) IS NOT NULL
+            FROM stop_times ORDER BY trip_ref, stop_sequence
+            """)
+        var findings: [Finding] = []
+        var trip: Int64? = nil
+        var previous: (sequence: Int64, departure: Int64)? = nil
+        var last: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool)? = nil
+        var rowsOfTrip = 0
+        func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool), trip: Int64, last: Bool) {
+            guard !row.windowed, row.arrival == nil || row.departure == nil else { return }
+            findings.append(Finding(trip: trip, sequence: row.sequence, arrival: row.arrival, departure: row.departure, problem: .missingEdge(last: last)))
+        }
+        while try statement.step() {
+            let rowTrip = statement.int64(at: 0)
+            let sequence = statement.int64(at: 1)
+            let arrival = statement.storageClass(at: 2) == .null ? nil : Optional(statement.int64(at: 2))
+            let departure = statement.storageClass(at: 3) == .null ? nil : Optional(statement.int64(at: 3))
+            let row = (sequence: sequence, arrival: arrival, departure: departure, windowed: statement.int64(at: 4) != 0)
+            if rowTrip != trip {
+                if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
+                rowsOfTrip = 0
+                trip = rowTrip
+                previous = nil
+                edge(row, trip: rowTrip, last: false)
+                last = nil
+            }
+            func add(_ problem: Problem) {
+                findings.append(Finding(trip: rowTrip, sequence: sequence, arrival: arrival, departure: departure, problem: problem))
+            }
+            if sequence < 0 { add(.negativeSequence) }
+            if arrival != nil && departure == nil { add(.arrivalOnly) }
+            if arrival == nil && departure != nil { add(.departureOnly) }
+            if let arrival, let previous, arrival < previous.departure {
+                add(.backwards(previousSequence: previous.sequence, previousDeparture: previous.departure))
+            }
+            if let departure { previous = (sequence, departure) }
+            last = row
+            rowsOfTrip += 1
+            if findings.count >= Self.batchSize { try report(findings); findings.removeAll() }
+        }
+        // A trip of one stop is its own first and last: reported once.
+        if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
+        try report(findings)
+    }
+
+    /// Places `findings` in the file and records them.
+    private func report(_ findings: [Finding]) throws {
+        guard !findings.isEmpty else { return }
+        var tripIDs: [Int64: String] = [:]
+        let lookup = try checks.connection.prepare("SELECT trip_id FROM trips WHERE id = ?")
+        for trip in Set(findings.map(\.trip)) {
+            try lookup.bind([.integer(trip)])
+            if try lookup.step() { tripIDs[trip] = CSVRowLocator.key(lookup.value(at: 0)) }
+            lookup.reset()
+        }
+        var keys = Set<[String]>()
+        for finding in findings {
+            let trip = tripIDs[finding.trip] ?? ""
+            keys.insert([trip, String(finding.sequence)])
+            if case .backwards(let sequence, _) = finding.problem { keys.insert([trip, String(sequence)]) }
+        }
+        var rows: [[String]: CSVRowLocator.Row] = [:]
+        let shown = ["arrival_time", "departure_time", "stop_sequence"]
+        try checks.locator(file, "stop_times").locate(matching: ["trip_id", "stop_sequence"], keys: keys, showing: shown) { key, row in
+            if rows[key] == nil { rows[key] = row } // a repeated key: the row kept is the first
+        }
+        for finding in findings {
+            let trip = tripIDs[finding.trip] ?? ""
+            let row = rows[[trip, String(finding.sequence)]]
+            func written(_ field: String, _ stored: Int64?) -> String? {
+                row?.fields[field]?.text ?? stored.map(SourceText.time)
+            }
+            let field: String
+            let value: String?
+            let message: String
+            let code: String
+            switch finding.problem {
+            case .negativeSequence:
+                (field, value, code) = ("stop_sequence", row?.fields["stop_sequence"]?.text ?? String(finding.sequence), NoticeCode.numberOutOfRange)
+                message = "is negative (trip_id '\(trip)'): stop_sequence must be 0 or more"
+            case .arrivalOnly:
+                (field, value, code) = ("arrival_time", written("arrival_time", finding.arrival), NoticeCode.onlyArrivalOrDeparture)
+                message = "is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop time needs both or neither"
+            case .departureOnly:
+                (field, value, code) = ("departure_time", written("departure_time", finding.departure), NoticeCode.onlyArrivalOrDeparture)
+                message = "is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop time needs both or neither"
+            case .missingEdge(let last):
+                field = finding.arrival == nil ? "arrival_time" : "departure_time"
+                (value, code) = (nil, NoticeCode.missingTripEdge)
+                message = "is empty on the \(last ? "last" : "first") stop of trip_id '\(trip)' (stop_sequence \(finding.sequence)): "
+                    + "a trip's first and last stops need arrival_time and departure_time"
+            case .backwards(let previousSequence, let previousDeparture):
+                let before = rows[[trip, String(previousSequence)]]
+                let previousText = before?.fields["departure_time"]?.text ?? SourceText.time(previousDeparture)
+                let previousLine = before.map { " on line \($0.line)" } ?? ""
+                (field, value, code) = ("arrival_time", written("arrival_time", finding.arrival), NoticeCode.arrivalBeforePreviousDeparture)
+                message = "is before departure_time '\(previousText)' of the previous stop (stop_sequence \(previousSequence)\(previousLine)) "
+                    + "on trip_id '\(trip)': times run backwards"
+            }
+            checks.issues.record(BuildIssue(kind: .misleading(strict: checks.options.strict), file: file.displayPath, line: row?.line,
+                                            column: row?.fields[field]?.column, field: field, value: value, message: message, code: code))
+        }
+    }
+}
