@@ -11,7 +11,7 @@ public enum TransitSchema {
     /// `PRAGMA user_version` of every seed built from this schema.
     public static let schemaVersion = 2
     /// SHA-256 of the schema file the code was generated from.
-    public static let schemaSHA256 = "3aab7f8e1fb13c94e753f501e723ac4d97ecddcfcb8024b8d7d7c7f80940c444"
+    public static let schemaSHA256 = "aff36e4122e6a75d5d59f9335aff3b0a36332324ab9a5a8e9792322013478729"
     /// Every table, in load order (a table after the tables it references).
     public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "service_dates", "trips", "shapes", "frequencies", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
 
