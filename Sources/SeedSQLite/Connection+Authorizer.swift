@@ -37,7 +37,7 @@ extension Connection {
     public func withAuthorizer<Result>(_ allow: @escaping (AuthorizerRequest) -> Bool,
                                        _ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
         let rule = Unmanaged.passRetained(AuthorizerRule(allow))
-        sqlite3_set_authorizer(handle, { context, code, first, second, database, _ in
+        sqlite3_set_authorizer(handle, { context, code, first, _, database, _ in
             guard let context else { return SQLITE_DENY }
             let rule = Unmanaged<AuthorizerRule>.fromOpaque(context).takeUnretainedValue()
             let text = { (pointer: UnsafePointer<CChar>?) in pointer.map { String(cString: $0) } }
@@ -50,7 +50,6 @@ extension Connection {
             case SQLITE_SELECT, SQLITE_FUNCTION, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT: action = .query
             default: action = .other(code: code, first: text(first))
             }
-            _ = second
             return rule.allow(AuthorizerRequest(action: action, database: text(database))) ? SQLITE_OK : SQLITE_DENY
         }, rule.toOpaque())
         defer {

@@ -1,4 +1,5 @@
 import SeedDeltas
+import SeedSQLite
 
 /// One step of a build, run in order by `SeedBuilder`: load, GTFS checks, stable ids, derive,
 /// index, finish.
@@ -60,7 +61,7 @@ final class BuildState {
     var allTables: [Table] { schema.loadOrder + extraTables.map(\.table) }
 
     /// The scratch database's connection, once the loaders' writer thread has given it back.
-    var connection: SeedSQLite.Connection {
+    var connection: Connection {
         guard let connection = database.connection else { preconditionFailure("the scratch database is lent to the writer thread or closed") }
         return connection
     }
@@ -70,5 +71,3 @@ final class BuildState {
         if let index = rows.firstIndex(where: { $0.name == table }) { rows[index].rows = count } else { rows.append((table, count)) }
     }
 }
-
-import SeedSQLite
