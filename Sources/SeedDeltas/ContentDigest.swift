@@ -53,7 +53,7 @@ package enum ContentDigest {
         return stream.finalize()
     }
 
-    /// The digest of the seed file at `path`, opened read-only (and immutable: no sidecar files).
+    /// The digest of the seed file at `path`, opened read-only.
     package static func compute(path: String) throws(SQLiteError) -> String {
         try compute(Connection(path: path, mode: .readOnly))
     }
@@ -101,7 +101,8 @@ package enum ContentDigest {
                     break
                 }
                 // The row does not fit in what is left: hash what the buffer holds, and grow it
-                // when even an empty one is too small (a row of long values).
+                // when even an empty one is too small (a row of long values: the buffer is at most
+                // twice the longest row, which SQLite bounds by SQLITE_MAX_LENGTH per value).
                 if used == 0 {
                     let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 8)
                     buffer.deallocate()
@@ -149,11 +150,6 @@ struct DigestStream {
 
     mutating func appendUInt32(_ value: UInt32) {
         for shift in stride(from: 24, through: 0, by: -8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
-
-    mutating func appendUInt64(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-        if buffer.count >= Self.flushSize { flush() }
     }
 
     /// `u32(length)`, then the bytes.
