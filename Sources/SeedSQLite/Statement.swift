@@ -124,6 +124,14 @@ public final class Statement {
     /// The number of columns in a result row.
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// The names of the statement's parameters, in order, with their prefix (`:stop`); a
+    /// parameter without a name (`?`) is left out.
+    public var parameterNames: [String] {
+        (1...max(1, Int(sqlite3_bind_parameter_count(handle)))).compactMap { index in
+            sqlite3_bind_parameter_name(handle, Int32(index)).map { String(cString: $0) }
+        }
+    }
+
     /// The name of result column `index`.
     public func columnName(at index: Int) -> String {
         String(cString: sqlite3_column_name(handle, Int32(index)))

@@ -19,8 +19,9 @@ extension SeedGen {
                 manifest), size (bytes of the uncompressed seed), pageSize, pageCount, \
                 freelistCount, journalMode (delete or wal), applicationId, tableDetails \
                 [{name, rows, bytes, columns: [{name, type, notNull, primaryKey, references}]}], \
-                indexes [{name, table, unique, columns, bytes}], queryIndexes [{name, kind (search \
-                or spatial), table, rows, bytes}], inputs [{name, sha256, bytes, rows, rejected}], \
+                indexes [{name, table, unique, columns, bytes}], queryIndexes [{name, kind (search, \
+                spatial, derived or index), table, rows, bytes (for an index: beyond the reference's index it \
+                replaces), replaces, indexBytes}], inputs [{name, sha256, bytes, rows, rejected}], \
                 gzip {size, sha256, comment}, manifest (the manifest beside the seed). Fields that \
                 do not apply are left out.
 
@@ -90,7 +91,7 @@ extension SeedGen {
             }
             if let indexes = report.queryIndexes {
                 lines.append("")
-                lines.append("search and spatial indexes")
+                lines.append("query features (search, spatial, derived tables, indexes beyond a reference's)")
                 lines += SummaryText.costLines(indexes, seedBytes: report.size)
             }
             if let inputs = report.inputs, !inputs.isEmpty {

@@ -24,7 +24,7 @@ struct SummaryText {
             lines.append(line)
         }
         if !summary.queryIndexes.isEmpty {
-            lines.append("  search and spatial indexes, filled tables:")
+            lines.append("  query features (search, spatial, derived tables, indexes beyond a reference's):")
             lines += Self.costLines(summary.queryIndexes, seedBytes: summary.outputBytes).map { "  " + $0 }
         }
         let rate = summary.seconds > 0 ? Int(Double(summary.totalRows) / summary.seconds) : 0
@@ -49,6 +49,9 @@ extension SummaryText {
             line += "  " + Format.count(Int(cost.rows)) + (cost.kind == .spatial ? " boxes" : " rows")
             if let leftOut = cost.leftOut, leftOut > 0 { line += " (\(Format.count(Int(leftOut))) rows without coordinates left out)" }
             if let bytes = cost.bytes { line += ", " + Format.bytes(bytes) + share(bytes) }
+            if let replaces = cost.replaces, let indexBytes = cost.indexBytes {
+                line += " beyond the \(replaces) index it replaces (\(Format.bytes(indexBytes)) in all)"
+            }
             return line
         }
         let sizes = costs.compactMap(\.bytes)

@@ -58,7 +58,7 @@ struct ShipCommandTests {
             """) {
             counts[row[0].description] = Int(try db.scalar("SELECT count(*) FROM \"\(row[0])\"")?.integer ?? -1)
         }
-        #expect(counts.count == 33) // GTFS's 32 and service_dates
+        #expect(counts.count == 33) // GTFS's 32 and service_days
         let content = try #require(try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'")?.text)
         for path in [cairns.seed, cairns.seed + ".gz", cairns.scratch.file("cairns.sqlite.manifest.json")] {
             let result = try SeedgenTool.run(["inspect", path, "--json"])
@@ -197,7 +197,7 @@ struct ShipCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let db = try Connection(path: ":memory:")
         try db.execute(result.stdout)
-        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(33)) // with service_dates
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(33)) // with service_days
         #expect(try SeedgenTool.run(["schema", "sql", "transit"]).stdout == result.stdout, "a built-in schema by name")
     }
 

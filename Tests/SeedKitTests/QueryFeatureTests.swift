@@ -169,7 +169,7 @@ struct QueryFeatureTests {
         let recipes = try DeriveRecipe.read(db)
         #expect(recipes.contains { $0.kind == .search && $0.target == "stops_search" && $0.reads == ["stops"] })
         #expect(recipes.contains { $0.kind == .spatial && $0.target == "stops_rtree" && $0.reads == ["stops"] })
-        #expect(recipes.contains { $0.kind == .table && $0.target == "service_dates" && Set($0.reads) == ["calendar", "calendar_dates"] })
+        #expect(recipes.contains { $0.kind == .table && $0.target == "service_days" && Set($0.reads) == ["calendar", "calendar_dates"] })
 
         let summary = try SeedDeltaWriter().write(old: old, new: new, to: folder.file("d.delta"))
         #expect(summary.verified && summary.header.to.contentSHA256 == built.contentDigest)
@@ -184,34 +184,36 @@ struct QueryFeatureTests {
         #expect(try ContentDigest.compute(patched) == built.contentDigest)
     }
 
-    @Test("service_dates: calendar_dates only, no calendars at all, and a calendar of two centuries (cut, with a warning)")
-    func serviceDates() throws {
+    @Test("service_days: calendar_dates only, no calendars at all, and a calendar of two centuries (whole, no warning)")
+    func serviceDays() throws {
         let folder = TemporaryFolder()
         MinimalFeed.write(into: folder, ["calendar.txt": nil,
                                          "calendar_dates.txt": "service_id,date,exception_type\nWD,20260105,1\nWD,20260104,1\nWD,20260106,2\n"])
         _ = try SeedBuilder.build([folder.file("feed")], to: folder.file("a.sqlite"))
         var db = try Connection(path: folder.file("a.sqlite"), mode: .readOnly)
-        #expect(try db.rows("SELECT service_id, date FROM service_dates").map { "\($0[0]) \($0[1])" } == ["WD 2026-01-04", "WD 2026-01-05"])
+        #expect(try db.rows(ServiceDays.expanded + " ORDER BY date").map { "\($0[0]) \($0[1])" } == ["WD 2026-01-04", "WD 2026-01-05"])
 
         let bare = TemporaryFolder()
         MinimalFeed.write(into: bare, ["calendar.txt": nil])
         let summary = try SeedBuilder.build([bare.file("feed")], to: folder.file("b.sqlite"))
-        #expect(summary.tables.first { $0.name == "service_dates" }?.rows == 0)
+        #expect(summary.tables.first { $0.name == "service_days" }?.rows == 0)
         db = try Connection(path: folder.file("b.sqlite"), mode: .readOnly)
-        #expect(try db.int("SELECT count(*) FROM service_dates") == 0)
+        #expect(try db.int("SELECT count(*) FROM service_days") == 0)
 
+        // Two centuries of Mondays, with a Monday removed and a Sunday added at each end.
         let long = TemporaryFolder()
         MinimalFeed.write(into: long, ["calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,0,0,0,0,0,0,19000101,21001231\n",
-                                       ])
-        let cut = try SeedBuilder.build([long.file("feed")], to: folder.file("c.sqlite"))
-        #expect(cut.warningReport.contains("calendar service 'WD' runs from 1900-01-01 to 2100-12-31 (73414 days): service_dates holds its first 3660 days"), "\(cut.warningReport)")
-        #expect(!BuildIssue.Kind.derivedRows.isError)
-        // The derived table's cost, of kind "derived".
-        let cost = try #require(cut.queryIndexes.first { $0.name == "service_dates" })
-        #expect(cost.kind == .derived && cost.table == "service_dates" && cost.rows == 523)
+                                       "calendar_dates.txt": "service_id,date,exception_type\nWD,19000101,2\nWD,19000107,1\nWD,21001227,2\nWD,21001226,1\n"])
+        let whole = try SeedBuilder.build([long.file("feed")], to: folder.file("c.sqlite"))
+        #expect(whole.warnings == 0, "\(whole.warningReport)")
+        let cost = try #require(whole.queryIndexes.first { $0.name == "service_days" })
+        #expect(cost.kind == .derived && cost.table == "service_days" && cost.rows == 1148, "a row per 64 days: \(cost.rows)")
         #expect(String(decoding: try JSONEncoder().encode(cost), as: UTF8.self).contains("\"kind\":\"derived\""))
         db = try Connection(path: folder.file("c.sqlite"), mode: .readOnly)
-        #expect(try db.int("SELECT count(*) FROM service_dates") == 523) // the Mondays of 3,660 days from 1900-01-01, a Monday
-        #expect(try db.text("SELECT max(date) FROM service_dates") == "1910-01-03")
+        let dates = try db.rows(ServiceDays.expanded + " ORDER BY date").map { $0[1].description }
+        // 10,488 Mondays from 1900-01-01 (a Monday) to 2100-12-27; one at each end swapped for a Sunday.
+        #expect(dates.count == 10_488 && dates.first == "1900-01-07" && dates.last == "2100-12-26" && dates.contains("2026-11-30") && !dates.contains("2026-11-29"))
+        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2026-11-30")]).map(\.[0].description) == ["WD"])
+        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2026-12-01")]).isEmpty)
     }
 }

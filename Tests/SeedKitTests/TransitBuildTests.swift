@@ -27,7 +27,7 @@ struct TransitBuildTests {
             let table = String(file.dropLast(4))
             #expect(try db.int("SELECT count(*) FROM \(table)") == Int64(try dataRows(Self.feed + "/" + file)), "\(table)")
         }
-        #expect(summary.totalRows == 62_365 + 247) // the feed's rows, and service_dates' 247
+        #expect(summary.totalRows == 62_365 + 16) // the feed's rows, and service_days' 16
         // Times past midnight, blank times of non-timepoint stops, dates, reals.
         #expect(try db.int("SELECT max(arrival_time) FROM stop_times") == 29 * 3600 + 39 * 60)
         #expect(try db.int("SELECT count(*) FROM stop_times WHERE arrival_time IS NULL") == 65)
@@ -54,7 +54,7 @@ struct TransitBuildTests {
         #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
         #expect(try db.text("PRAGMA integrity_check") == "ok")
         #expect(try db.int("PRAGMA freelist_count") == 0)
-        #expect(try db.int("PRAGMA user_version") == 2)
+        #expect(try db.int("PRAGMA user_version") == 3)
         #expect(try db.text("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'") == summary.seedVersion)
         #expect(try db.int("SELECT count(*) FROM seedgen_inputs") == 8)
         // Page 1 header: file format read/write versions 1 = rollback journal (2 would be WAL).

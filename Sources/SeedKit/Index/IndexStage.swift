@@ -11,6 +11,9 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
         case spatial
         /// A table computed after loading (`derive:`).
         case derived
+        /// A declared index that stands in for the plain index of a reference column, with more
+        /// columns (`stop_times_departures` on `(stop_ref, departure_time)` instead of `stop_ref`).
+        case index
     }
 
     /// The index's (or derived table's) name.
@@ -24,8 +27,11 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
     /// Spatial: rows of the table left out because a coordinate is missing.
     public var leftOut: Int64?
     /// Bytes of its pages in the seed (the virtual table's shadow tables); nil when SQLite
-    /// cannot say (no `dbstat`).
+    /// cannot say (no `dbstat`). For an `index`: what it adds beyond the index it replaces.
     public var bytes: Int64?
+    /// For an `index`: the reference column whose plain index it replaces, and its own bytes.
+    public var replaces: String?
+    public var indexBytes: Int64?
 }
 
 /// The stage that creates the indexes once the rows are final (`SeedIndexes`): the secondary
@@ -46,6 +52,12 @@ struct IndexStage: BuildStage {
         try connection.execute("COMMIT")
         state.recipes += recipes
         state.costs += costs
+        for table in state.schema.loadOrder {
+            for (index, column) in table.indexesReplacingReferences {
+                let rows = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
+                state.costs.append(QueryIndexCost(name: index.name, table: table.name, kind: .index, rows: rows, replaces: column))
+            }
+        }
         state.timer.mark("search and spatial indexes")
     }
 }
@@ -57,7 +69,23 @@ extension QueryIndexCost {
         return costs.map { cost in
             var cost = cost
             cost.bytes = QueryIndexSizes.bytes(of: cost.name, in: connection)
+            if cost.kind == .index, let bytes = cost.bytes, let table = cost.table {
+                cost.indexBytes = bytes
+                cost.bytes = QueryIndexSizes.addedBytes(of: cost.name, table: table, bytes: bytes, in: connection)
+            }
             return cost
+        }
+    }
+}
+
+extension Table {
+    /// The declared indexes that lead with a reference (or parent) column: they stand in for
+    /// that column's plain index, which is then not created (`indexStatements`).
+    var indexesReplacingReferences: [(index: Index, column: String)] {
+        let columns = references.map(\.column) + (parent.map { [$0.column] } ?? [])
+        return indexes.compactMap { index in
+            guard index.columns.count > 1, let first = index.columns.first, columns.contains(first) else { return nil }
+            return (index, first)
         }
     }
 }
@@ -74,9 +102,35 @@ enum QueryIndexSizes {
             SELECT sum(pgsize) FROM dbstat WHERE name IN (
               SELECT ?1
               UNION SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE ?2 ESCAPE '\\'
+                AND substr(name, length(?1) + 2) NOT LIKE '%\\_%' ESCAPE '\\'
               UNION SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1)
             """
         guard let value = try? connection.scalar(query, [.text(name), .text(escaped + "\\_%")]) else { return nil }
         return value.integer ?? 0
+    }
+
+    /// What index `name` of `table` (`bytes` in all) adds beyond the plain index of its first
+    /// column: its pages in the share its other columns (but the table's key) take of its
+    /// records, counted from the values as SQLite's record format stores them (a header byte
+    /// and the value's bytes). One pass over the index; nil without `dbstat`.
+    static func addedBytes(of name: String, table: String, bytes: Int64, in connection: Connection) -> Int64? {
+        guard let columns = try? connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]).compactMap(\.[0].text),
+              let key = try? Set(connection.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0", [.text(table)]).compactMap(\.[0].text)),
+              let payload = try? connection.scalar("SELECT sum(payload) FROM dbstat WHERE name = ?", [.text(name)])?.integer, payload > 0 else { return nil }
+        let added = columns.dropFirst().filter { !key.contains($0) }
+        guard !added.isEmpty else { return 0 }
+        let sizes = added.map { column in
+            let value = quoted(column)
+            return """
+                CASE typeof(\(value)) WHEN 'null' THEN 1 WHEN 'real' THEN 9
+                  WHEN 'integer' THEN 1 + CASE WHEN \(value) IN (0, 1) THEN 0 WHEN \(value) BETWEEN -128 AND 127 THEN 1
+                    WHEN \(value) BETWEEN -32768 AND 32767 THEN 2 WHEN \(value) BETWEEN -8388608 AND 8388607 THEN 3
+                    WHEN \(value) BETWEEN -2147483648 AND 2147483647 THEN 4 WHEN \(value) BETWEEN -140737488355328 AND 140737488355327 THEN 6 ELSE 8 END
+                  ELSE 1 + length(CAST(\(value) AS BLOB)) END
+                """
+        }
+        let query = "SELECT sum(\(sizes.joined(separator: " + "))) FROM \(quoted(table)) INDEXED BY \(quoted(name))"
+        guard let addedPayload = try? connection.scalar(query)?.integer else { return nil }
+        return Int64((Double(bytes) * Double(addedPayload) / Double(payload)).rounded())
     }
 }

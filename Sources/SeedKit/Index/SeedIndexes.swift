@@ -79,14 +79,19 @@ final class SeedIndexes: @unchecked Sendable {
         var recipes: [DeriveRecipe] = [], costs: [QueryIndexCost] = []
         for table in tables {
             if let search = table.search {
-                let name = quoted(search.name)
-                try connection.execute(search.createStatement(table: table.name, rowID: table.rowID))
-                // 'rebuild' reads the table in id order; 'optimize' (the recipe's finish) merges it into one segment.
-                let recipe = DeriveRecipe(kind: .search, target: search.name, reads: [table.name], fill: "INSERT INTO \(name)(\(name)) VALUES('rebuild')")
-                try recipe.derive(connection)
-                recipes.append(recipe)
+                try connection.execute(search.viewStatement(table: table.name, rowID: table.rowID))
+                if search.substring { try connection.execute(search.substringViewStatement(table: table.name, rowID: table.rowID)) }
                 let rows = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
-                costs.append(QueryIndexCost(name: search.name, table: table.name, kind: .search, rows: rows))
+                for (index, create) in [(search.name, search.createStatement(rowID: table.rowID))]
+                    + (search.substring ? [(search.substringName, search.substringStatement(rowID: table.rowID))] : []) {
+                    try connection.execute(create)
+                    // 'rebuild' reads the table in id order; 'optimize' (the recipe's finish) merges it into one segment.
+                    let recipe = DeriveRecipe(kind: .search, target: index, reads: [table.name],
+                                              fill: "INSERT INTO \(quoted(index))(\(quoted(index))) VALUES('rebuild')")
+                    try recipe.derive(connection)
+                    recipes.append(recipe)
+                    costs.append(QueryIndexCost(name: index, table: table.name, kind: .search, rows: rows))
+                }
             }
             if let spatial = table.spatial {
                 try connection.execute(spatial.createStatement)

@@ -62,7 +62,7 @@ extension Schema {
     func validateDerivedNames(file: String) throws(SchemaError) {
         var taken = Dictionary(tables.map { ($0.name.lowercased(), "table '\($0.name)'") }, uniquingKeysWith: { first, _ in first })
         for table in tables {
-            let derived: [(String, [String])] = [table.search.map { ($0.name, [$0.name] + $0.shadowTables) },
+            let derived: [(String, [String])] = [table.search.map { ($0.name, [$0.name] + $0.addedNames) },
                                                  table.spatial.map { ($0.name, [$0.name] + $0.shadowTables) }].compactMap { $0 }
             for (index, names) in derived {
                 for name in names {

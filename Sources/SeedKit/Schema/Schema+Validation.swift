@@ -25,6 +25,7 @@ extension Schema {
         }
         try validateDerivedNames(file: file)
         try validateDerives(file: file)
+        try validateQueries(file: file)
         let order = loadOrder.map(\.name)
         for table in tables {
             let position = order.firstIndex(of: table.name)!

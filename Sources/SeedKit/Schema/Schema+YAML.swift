@@ -53,6 +53,8 @@ extension Schema {
             throw top.error("'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not '\(entitiesText)'")
         }
         _ = try top.string("description")
+        var queries: [SchemaQuery] = []
+        for var object in try top.objects("queries", what: "a query") { queries.append(try SchemaQuery.parse(&object)) }
         var tables: [Table] = []
         var places = SchemaPlaces()
         places.file = file
@@ -74,6 +76,7 @@ extension Schema {
                             tables: tables, sha256: SHA256.hex(of: bytes))
         schema.places = places
         schema.extraFiles = extraFiles
+        schema.queries = queries
         schema.reportUnreadObjects = reportUnreadObjects
         schema.entities = entities
         try schema.validate(file: file)
@@ -149,7 +152,8 @@ extension Table {
                     prefix.append(length)
                 }
             }
-            table.search = SearchIndex(name: try search.string("name") ?? name + "_search", columns: columns, prefix: prefix)
+            table.search = SearchIndex(name: try search.string("name") ?? name + "_search", columns: columns, prefix: prefix,
+                                       substring: try search.bool("substring") ?? false)
             try search.rejectUnknownKeys(in: "'search' of \(what)")
         }
         if var spatial = try object.object("spatial", what: "the spatial index of \(what)") {

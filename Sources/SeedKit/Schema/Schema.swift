@@ -29,6 +29,9 @@ public struct Schema: Sendable, Equatable {
     /// CSV: every input file no table reads becomes a table `extra_<file name without
     /// extension>` with an `id` and every column as text.
     public var extraFiles: Bool = false
+    /// The queries an app runs on the seed (`queries:`), for the generated Swift code and the
+    /// guide; they do not change the seed.
+    public var queries: [SchemaQuery] = []
     /// XML: after the load, a warning per element name of the objects no table reads
     /// (elements with an `id` outside every record that hold no record), with their count.
     public var reportUnreadObjects: Bool = false

@@ -103,6 +103,18 @@ struct YAMLObject {
         return result
     }
 
+    /// A mapping of text to text, in the order written (`{ stop: integer, date: date }`).
+    mutating func orderedStrings(_ key: String) throws(SchemaError) -> [(String, String)] {
+        guard let node = value(key) else { return [] }
+        guard case .mapping(let mapping) = node else { throw error("'\(key)' must be a mapping", at: node) }
+        var result: [(String, String)] = []
+        for (k, v) in mapping {
+            guard let name = k.string, let text = v.string else { throw error("'\(key)' must map text to text", at: k) }
+            result.append((name, text))
+        }
+        return result
+    }
+
     /// Throws when the mapping has a key nobody asked for.
     func rejectUnknownKeys(in what: String) throws(SchemaError) {
         for pair in pairs where !read.contains(pair.key) {

@@ -19,16 +19,21 @@ extension Connection {
     /// table they index (FTS5's `content=` table; for an R*Tree, the table its name is made
     /// from, `<table>_rtree`, when there is one).
     func searchAndSpatialIndexes() throws(SQLiteError) -> [(name: String, kind: QueryIndexCost.Kind, table: String?)] {
-        try rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY rowid").compactMap { row in
-            guard let name = row[0].text, let sql = row[1].text else { return nil }
+        var indexes: [(name: String, kind: QueryIndexCost.Kind, table: String?)] = []
+        for row in try rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY rowid") {
+            guard let name = row[0].text, let sql = row[1].text else { continue }
             if sql.range(of: "USING fts5(", options: .caseInsensitive) != nil {
-                return (name, .search, QueryIndexCheck.option("content", in: sql))
+                // The content may be a view of the table (SearchIndex.textView): name the table.
+                var table = QueryIndexCheck.option("content", in: sql)
+                if let content = table, try scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'view' AND name = ?", [.text(content)])?.integer == 1 {
+                    table = try tablesRead(by: "SELECT * FROM \(quoted(content))").sorted().first
+                }
+                indexes.append((name, .search, table))
+            } else if sql.range(of: "USING rtree(", options: .caseInsensitive) != nil {
+                indexes.append((name, .spatial, name.hasSuffix("_rtree") ? String(name.dropLast(6)) : nil))
             }
-            if sql.range(of: "USING rtree(", options: .caseInsensitive) != nil {
-                return (name, .spatial, name.hasSuffix("_rtree") ? String(name.dropLast(6)) : nil)
-            }
-            return nil
         }
+        return indexes
     }
 
     /// The number of rows of each data table.

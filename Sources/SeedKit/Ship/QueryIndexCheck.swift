@@ -35,7 +35,7 @@ struct QueryIndexCheck {
         for index in indexes {
             switch index.kind {
             case .search:
-                if let problem = try checkSearch(index.name, content: index.table) { problems.append("\(index.name): \(problem)") }
+                if let problem = try checkSearch(index.name) { problems.append("\(index.name): \(problem)") }
                 if let search = declared.first(where: { $0.search?.name == index.name })?.search {
                     let columns = try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(index.name)]).map(\.[0].description)
                     if columns != search.columns { problems.append("\(index.name) indexes \(columns.joined(separator: ", ")), the schema says \(search.columns.joined(separator: ", "))") }
@@ -47,7 +47,7 @@ struct QueryIndexCheck {
                    let problem = try compare(spatial, table: table) {
                     problems.append("\(index.name): \(problem)")
                 }
-            case .derived:
+            case .derived, .index:
                 break
             }
         }
@@ -56,8 +56,10 @@ struct QueryIndexCheck {
     }
 
     /// FTS5's integrity check, on a copy (see the type's comment); nil when it passes.
-    private func checkSearch(_ name: String, content: String?) throws -> String? {
+    private func checkSearch(_ name: String) throws -> String? {
         guard let sql = try connection.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", [.text(name)])?.text else { return "not found" }
+        // Its content: a table, or a view of one (SearchIndex.textView), copied as a table.
+        let content = Self.option("content", in: sql)
         let scratch = try Connection(path: "") // a temporary database, deleted when closed
         try SeedIdentity.attach(path, as: "seed", to: scratch)
         if let content {
@@ -67,8 +69,9 @@ struct QueryIndexCheck {
             try scratch.execute("INSERT INTO main.\(quoted(content)) SELECT \(quoted(rowID)), \(columns.joined(separator: ", ")) FROM seed.\(quoted(content))")
         }
         try scratch.execute(sql)
-        let shadows = try connection.rows("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE ? ESCAPE '\\'",
-                                          [.text(name.replacingOccurrences(of: "_", with: "\\_") + "\\_%")]).map(\.[0].description)
+        // Its own shadow tables (`<name>_data`), not those of an index named after it (`<name>_substring_data`).
+        let shadows = try connection.rows("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE ?1 ESCAPE '\\' AND substr(name, length(?2) + 2) NOT LIKE '%\\_%' ESCAPE '\\'",
+                                          [.text(name.replacingOccurrences(of: "_", with: "\\_") + "\\_%"), .text(name)]).map(\.[0].description)
         for shadow in shadows {
             try scratch.execute("DELETE FROM main.\(quoted(shadow)); INSERT INTO main.\(quoted(shadow)) SELECT * FROM seed.\(quoted(shadow))")
         }

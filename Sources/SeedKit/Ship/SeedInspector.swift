@@ -1,5 +1,6 @@
 import Foundation
 import SeedArchive
+import SeedDeltas
 import SeedSQLite
 
 /// Reads a seed's facts for `seedgen inspect`: versions, tables, indexes, pages, inputs.
@@ -75,10 +76,25 @@ public enum SeedInspector {
             indexes.append(SeedReport.IndexInfo(name: name, table: table, unique: unique, columns: columns, bytes: bytes?[name]))
         }
         report.indexes = indexes
-        let queryIndexes = try connection.searchAndSpatialIndexes().map { index throws(SQLiteError) in
+        var queryIndexes = try connection.searchAndSpatialIndexes().map { index throws(SQLiteError) in
             QueryIndexCost(name: index.name, table: index.table, kind: index.kind,
                            rows: try connection.scalar("SELECT count(*) FROM \(quoted(index.name))")?.integer ?? 0,
                            bytes: bytes == nil ? nil : QueryIndexSizes.bytes(of: index.name, in: connection))
+        }
+        // Derived tables (their recipes) and the indexes that stand in for a reference's.
+        for recipe in try DeriveRecipe.read(connection) where recipe.kind == .table {
+            queryIndexes.append(QueryIndexCost(name: recipe.target, table: recipe.target, kind: .derived, rows: counts[recipe.target] ?? 0,
+                                               bytes: bytes == nil ? nil : QueryIndexSizes.bytes(of: recipe.target, in: connection)))
+        }
+        for index in indexes where !index.unique && index.columns.count > 1 {
+            let references = try connection.rows("SELECT \"from\" FROM pragma_foreign_key_list(?)", [.text(index.table)]).compactMap(\.[0].text)
+            guard let first = index.columns.first, references.contains(first) else { continue }
+            var cost = QueryIndexCost(name: index.name, table: index.table, kind: .index, rows: counts[index.table] ?? 0, replaces: first)
+            if let indexBytes = index.bytes {
+                cost.indexBytes = indexBytes
+                cost.bytes = QueryIndexSizes.addedBytes(of: index.name, table: index.table, bytes: indexBytes, in: connection)
+            }
+            queryIndexes.append(cost)
         }
         if !queryIndexes.isEmpty { report.queryIndexes = queryIndexes }
 

@@ -1,0 +1,139 @@
+import SeedSQLite
+
+/// A named query an app runs on the seed (`queries:` in a schema): its SQL, its named
+/// parameters and its result columns, each with a type. The schema checks the SQL against its
+/// tables when it is read, and `seedgen schema swift --grdb` turns each query into a typed
+/// request (`TransitSchema.Queries.departures(stop:date:from:to:limit:)`). The transit
+/// schema's queries are those of Documentation/querying.md, which prints them: one SQL, in the
+/// schema, the guide and the app.
+public struct SchemaQuery: Sendable, Equatable {
+    /// A parameter or a result column: a name, a type and whether it may be NULL.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var type: ColumnType
+        public var optional: Bool
+    }
+
+    /// How a query of times on a service day's clock answers "from an instant on": the time
+    /// zone of the clock, the parameters that give a window on it, and the result columns of a
+    /// row's time and service day. GTFS counts a day's times from noon minus 12 hours in the
+    /// agency's time zone, which is midnight but on the days the clocks change.
+    public struct Clock: Sendable, Equatable {
+        /// A query for the time zone's name (IANA: `Europe/Berlin`).
+        public var timeZone: String
+        /// The date, window and limit parameters.
+        public var date: String, from: String, to: String, limit: String
+        /// The result columns: a row's time on the clock of `date`, and its service day.
+        public var time: String, serviceDate: String
+    }
+
+    /// The name, as the guide's block names it (`departures`, `services-on-a-date`).
+    public var name: String
+    /// One line on what it answers (the guide's block starts with it).
+    public var summary: String
+    public var sql: String
+    public var parameters: [Field]
+    public var columns: [Field]
+    public var clock: Clock?
+
+    /// The guide's block of this query: `-- name: summary`, then the SQL.
+    public var guideText: String {
+        "-- \(name): \(summary)\n" + sql.trimmingTrailingNewlines
+    }
+}
+
+extension SchemaQuery {
+    static func parse(_ object: inout YAMLObject) throws(SchemaError) -> SchemaQuery {
+        let name = try object.requiredString("name", in: "a query")
+        let what = "query '\(name)'"
+        var query = SchemaQuery(name: name, summary: try object.requiredString("summary", in: what),
+                                sql: try object.requiredString("sql", in: what),
+                                parameters: try fields(&object, "parameters", of: what),
+                                columns: try fields(&object, "columns", of: what))
+        if var clock = try object.object("clock", what: "the clock of \(what)") {
+            func text(_ key: String) throws(SchemaError) -> String { try clock.requiredString(key, in: "the clock of \(what)") }
+            query.clock = Clock(timeZone: try text("timeZone"), date: try text("date"), from: try text("from"), to: try text("to"),
+                                limit: try text("limit"), time: try text("time"), serviceDate: try text("serviceDate"))
+            try clock.rejectUnknownKeys(in: "the clock of \(what)")
+        }
+        try object.rejectUnknownKeys(in: what)
+        return query
+    }
+
+    /// `{ stop: integer, limit: integer? }`, in order.
+    private static func fields(_ object: inout YAMLObject, _ key: String, of what: String) throws(SchemaError) -> [Field] {
+        var fields: [Field] = []
+        for (name, typeText) in try object.orderedStrings(key) {
+            let optional = typeText.hasSuffix("?")
+            guard let type = ColumnType(rawValue: optional ? String(typeText.dropLast()) : typeText) else {
+                throw object.error("\(what): '\(key)': '\(name)' has an unknown type '\(typeText)' (\(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")), with '?' when it may be NULL)")
+            }
+            fields.append(Field(name: name, type: type, optional: optional))
+        }
+        return fields
+    }
+}
+
+extension Schema {
+    /// Each query must compile against the schema's tables and indexes, take exactly the
+    /// parameters it declares and return the columns it declares, in order.
+    func validateQueries(file: String) throws(SchemaError) {
+        guard !queries.isEmpty else { return }
+        func fail(_ query: SchemaQuery, _ message: String) -> SchemaError {
+            SchemaError(file: file, message: "query '\(query.name)': \(message)")
+        }
+        guard Set(queries.map(\.name)).count == queries.count else { throw SchemaError(file: file, message: "two queries have the same name") }
+        do {
+            let connection = try Connection(path: ":memory:")
+            for table in tables {
+                try connection.execute(table.createStatement)
+                if let search = table.search {
+                    try connection.execute(search.viewStatement(table: table.name, rowID: table.rowID))
+                    try connection.execute(search.createStatement(rowID: table.rowID))
+                    if search.substring {
+                        try connection.execute(search.substringViewStatement(table: table.name, rowID: table.rowID))
+                        try connection.execute(search.substringStatement(rowID: table.rowID))
+                    }
+                }
+                if let spatial = table.spatial { try connection.execute(spatial.createStatement) }
+            }
+            for query in queries {
+                let statement: Statement
+                do { statement = try connection.prepare(query.sql) } catch {
+                    throw fail(query, "'sql' is not a valid query over the schema's tables: \(error.message)")
+                }
+                let names = (0..<statement.columnCount).map { statement.columnName(at: $0) }
+                guard names == query.columns.map(\.name) else {
+                    throw fail(query, "'sql' returns \(names.joined(separator: ", ")); 'columns' says \(query.columns.map(\.name).joined(separator: ", "))")
+                }
+                let parameters = statement.parameterNames.map { String($0.dropFirst()) }
+                guard Set(parameters) == Set(query.parameters.map(\.name)) else {
+                    throw fail(query, "'sql' takes :\(parameters.sorted().joined(separator: ", :")); 'parameters' says :\(query.parameters.map(\.name).sorted().joined(separator: ", :"))")
+                }
+                if let clock = query.clock {
+                    for name in [clock.date, clock.from, clock.to, clock.limit] where !parameters.contains(name) {
+                        throw fail(query, "'clock' names a parameter '\(name)' the query does not take")
+                    }
+                    for name in [clock.time, clock.serviceDate] where !names.contains(name) {
+                        throw fail(query, "'clock' names a column '\(name)' the query does not return")
+                    }
+                    do { _ = try connection.prepare(clock.timeZone) } catch {
+                        throw fail(query, "'clock': 'timeZone' is not a valid query: \(error.message)")
+                    }
+                }
+            }
+        } catch let error as SchemaError {
+            throw error
+        } catch {
+            throw SchemaError(file: file, message: "cannot check the queries: \(error)")
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var text = self
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}
