@@ -169,7 +169,8 @@ def next_departures(feed, stop_id, instant, limit, zone):
         for at, trip, sequence, service_date, stop in events(feed, stop_id, day.isoformat(), instant - base, instant - base + 2 * 86400):
             if service_date == day.isoformat():
                 found.append((base + at, trip, sequence, service_date, stop))
-    return sorted(found)[:limit]
+    # Ties (one instant on two service days' clocks): the earlier service day first.
+    return sorted(found, key=lambda row: (row[0], row[3], row[1], row[2]))[:limit]
 
 
 def route_trips(feed, route_id, date):

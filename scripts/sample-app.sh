@@ -52,4 +52,24 @@ for run in "$first" "$second"; do
   expect "$run" "favourites: "
   expect "$run" "the attached seed is read-only"
 done
-echo "ok   sample app: installed, then up to date, read through GRDB"
+expect "$first" "departure board at 750118 "
+expect "$first" "^  07:5"
+
+# The board of the generated API against an independent answer (Python's zoneinfo): Cairns on
+# an ordinary morning, and a Berlin feed around both changes of the clocks in 2026.
+board_check() { # SEED FEED STOP UNIX_TIME ZONE
+  got=$("$app" --board "$1" "$3" "$4" 10)
+  want=$(python3 scripts/gtfs_reference.py next-departures "$2" "$3" "$4" 10 "$5" | awk -F'\t' '{print $1, $2, $3, $4}')
+  if [ "$got" != "$want" ]; then
+    echo "sample app: the board at $3 from $4 differs from scripts/gtfs_reference.py" >&2
+    diff <(echo "$want") <(echo "$got") >&2 || true
+    exit 1
+  fi
+}
+"$SEEDGEN" build examples/cairns --out "$data/cairns.sqlite" --quiet
+"$SEEDGEN" build Tests/Fixtures/gtfs/dst-berlin --out "$data/berlin.sqlite" --quiet
+board_check "$data/cairns.sqlite" examples/cairns 750118 1401659400 Australia/Brisbane
+for instant in 1774733400 1774738800 1774742400 1774760000 1792884600 1792888200 1792891800; do
+  board_check "$data/berlin.sqlite" Tests/Fixtures/gtfs/dst-berlin HBF "$instant" Europe/Berlin
+done
+echo "ok   sample app: installed, then up to date, read through GRDB; departure boards equal Python's"

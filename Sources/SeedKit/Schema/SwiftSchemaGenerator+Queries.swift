@@ -118,7 +118,7 @@ extension SwiftSchemaGenerator {
             timeColumn?.optional == true ? "" : "                let time = \(time)",
             "                let at = serviceOrigin.addingTimeInterval(TimeInterval(time - Int64(clock.days(from: day, to: \(serviceDate))) * 86_400))",
             "                return at >= instant ? (Timed(at: at, row: row), index) : nil",
-            "            }.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : $0.1 < $1.1 }.map(\\.0)",
+            "            }.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : ($0.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $0.1) < ($1.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $1.1) }.map(\\.0)",
             "            if timed.count >= limit || window >= 8 * 86_400 { return Array(timed.prefix(limit)) }",
             "            window *= 4",
             "        }",

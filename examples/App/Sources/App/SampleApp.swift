@@ -7,6 +7,18 @@ import SeedInstaller
 @main
 struct SampleApp {
     static func main() throws {
+        // `App --board SEED STOP_ID UNIX_TIME LIMIT`: the board of any seed, one line per
+        // departure (`unix-time trip_id stop_sequence service_date`), for scripts/sample-app.sh.
+        let arguments = CommandLine.arguments
+        if arguments.count == 6, arguments[1] == "--board", let time = Double(arguments[4]), let limit = Int(arguments[5]) {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let seed = try DatabaseQueue(path: arguments[2], configuration: configuration)
+            let board = try seed.read { db in try departureBoard(db, stopID: arguments[3], at: Date(timeIntervalSince1970: time), limit: limit) }
+            for departure in board { print("\(Int(departure.at.timeIntervalSince1970)) \(departure.row.tripID) \(departure.row.stopSequence) \(departure.row.serviceDate)") }
+            return
+        }
+
         // 1. One call at startup, before the seed is opened. The seed is a SwiftPM resource.
         let result = try SeedInstaller.installIfNeeded(bundle: .module, resource: "seed",
                                                        schemaVersion: TransitSchema.schemaVersion)
@@ -45,6 +57,19 @@ struct SampleApp {
         print("stop \(stop.stopID) \(stop.stopName ?? ""): \(departures.count) departures, first at \(departures.first.map { clock($0.stopTime.departureTime) } ?? "-") on trip \(departures.first?.trip.tripID ?? "-")")
         print("\(routes) trips with their route")
 
+        // A departure board: the next departures after an instant, in absolute time (the feed's
+        // time zone and GTFS's service-day clock), one call of the generated API.
+        let now = Date(timeIntervalSince1970: 1_401_659_400) // Monday 2014-06-02 07:50 in Cairns
+        let board = try seed.read { db in try departureBoard(db, stopID: stop.stopID, at: now, limit: 5) }
+        var brisbane = Calendar(identifier: .gregorian)
+        brisbane.timeZone = TimeZone(identifier: "Australia/Brisbane")!
+        print("departure board at \(stop.stopID) \(stop.stopName ?? "") from 07:50:")
+        for departure in board {
+            let time = brisbane.dateComponents([.hour, .minute], from: departure.at)
+            print(String(format: "  %02d:%02d  %@  %@", time.hour ?? 0, time.minute ?? 0,
+                         departure.row.routeShortName ?? "", departure.row.tripHeadsign ?? departure.row.tripID))
+        }
+
         // 4. User data lives in its own database and survives seed updates; it reads the seed
         //    through ATTACH, read-only.
         let userPath = URL(fileURLWithPath: result.path).deletingLastPathComponent().appendingPathComponent("user.sqlite").path
@@ -66,6 +91,14 @@ struct SampleApp {
                 print("the attached seed is read-only")
             }
         }
+    }
+
+    /// The next `limit` departures at the stop `stopID` (a station: at its platforms) from `instant` on.
+    static func departureBoard(_ db: Database, stopID: String, at instant: Date, limit: Int) throws -> [TransitSchema.Queries.Timed<TransitSchema.Queries.Departures.Row>] {
+        guard let stop = try TransitSchema.Stops.Record.filter(TransitSchema.Stops.Columns.stopID == stopID).fetchOne(db) else {
+            throw ValidationFailure("no stop \(stopID)")
+        }
+        return try TransitSchema.Queries.departures(db, stop: stop.id, after: instant, limit: limit)
     }
 
     /// `90600` -> `25:10:00`.
