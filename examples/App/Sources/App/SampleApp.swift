@@ -9,11 +9,17 @@ struct SampleApp {
     static func main() throws {
         // `App --board SEED STOP_ID UNIX_TIME LIMIT`: the board of any seed, one line per
         // departure (`unix-time trip_id stop_sequence service_date`), for scripts/sample-app.sh.
+        // `App --board SEED STOP_ID 0 LIMIT --time-on DATE`: times the board from each quarter
+        // hour of DATE, five times each, and prints the median (`make bench`, job queries).
         let arguments = CommandLine.arguments
-        if arguments.count == 6, arguments[1] == "--board", let time = Double(arguments[4]), let limit = Int(arguments[5]) {
+        if arguments.count >= 6, arguments[1] == "--board", let time = Double(arguments[4]), let limit = Int(arguments[5]) {
             var configuration = Configuration()
             configuration.readonly = true
             let seed = try DatabaseQueue(path: arguments[2], configuration: configuration)
+            if arguments.count == 8, arguments[6] == "--time-on" {
+                print(try timeBoards(seed, stopID: arguments[3], date: arguments[7], limit: limit))
+                return
+            }
             let board = try seed.read { db in try departureBoard(db, stopID: arguments[3], at: Date(timeIntervalSince1970: time), limit: limit) }
             for departure in board { print("\(Int(departure.at.timeIntervalSince1970)) \(departure.row.tripID) \(departure.row.stopSequence) \(departure.row.serviceDate)") }
             return
@@ -99,6 +105,26 @@ struct SampleApp {
             throw ValidationFailure("no stop \(stopID)")
         }
         return try TransitSchema.Queries.departures(db, stop: stop.id, after: instant, limit: limit)
+    }
+
+    /// The median time of a board of `limit` departures from each quarter hour of `date`.
+    static func timeBoards(_ seed: DatabaseQueue, stopID: String, date: String, limit: Int) throws -> String {
+        try seed.read { db in
+            let zone = try String.fetchOne(db, sql: "SELECT agency_timezone FROM agency ORDER BY id LIMIT 1").flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+            guard let origin = TransitSchema.Queries.ServiceDayClock(timeZone: zone).origin(of: date) else { throw ValidationFailure("not a date: \(date)") }
+            var times: [Double] = []
+            var found = 0
+            for quarter in 0..<96 {
+                for _ in 0..<5 {
+                    let started = DispatchTime.now().uptimeNanoseconds
+                    found += try departureBoard(db, stopID: stopID, at: origin.addingTimeInterval(Double(quarter * 900)), limit: limit).count
+                    times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+                }
+            }
+            times.sort()
+            return String(format: "%d boards of %d from each quarter hour of %@ (%d departures): p95 %.3f ms, median %.3f ms",
+                          times.count, limit, date, found, times[times.count * 95 / 100], times[times.count / 2])
+        }
     }
 
     /// `90600` -> `25:10:00`.
