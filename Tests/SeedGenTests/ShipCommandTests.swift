@@ -36,7 +36,7 @@ struct ShipCommandTests {
         #expect(manifest["size"] as? Int == seed.count)
         #expect(manifest["gzipSha256"] as? String == SHA256.hex(of: packed))
         #expect(manifest["gzipSize"] as? Int == packed.count)
-        #expect(manifest["schemaVersion"] as? Int == 2)
+        #expect(manifest["schemaVersion"] as? Int == 3)
         #expect((manifest["tables"] as? [String: Int])?["stop_times"] == 37_790)
 
         // gzip itself restores the seed byte for byte.
@@ -64,7 +64,7 @@ struct ShipCommandTests {
             let result = try SeedgenTool.run(["inspect", path, "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             let report = try json(result.stdout)
-            #expect(report["schemaVersion"] as? Int == 2, "\(path)")
+            #expect(report["schemaVersion"] as? Int == 3, "\(path)")
             #expect(report["seedVersion"] as? String == seedVersion, "\(path)")
             #expect(report["tables"] as? [String: Int] == counts, "\(path)")
             #expect(report["toolVersion"] as? String != nil && report["schemaName"] as? String == "transit")
@@ -76,23 +76,28 @@ struct ShipCommandTests {
         #expect((report["indexes"] as? [[String: Any]])?.contains { $0["name"] as? String == "stops_key" && $0["unique"] as? Bool == true } == true)
         let queryIndexes = try #require(report["queryIndexes"] as? [[String: Any]])
         #expect(queryIndexes.map { [$0["name"] as? String, $0["kind"] as? String, $0["table"] as? String] }
-                == [["shapes_rtree", "spatial", "shapes"], ["stops_search", "search", "stops"], ["stops_rtree", "spatial", "stops"]])
+                == [["shapes_rtree", "spatial", "shapes"], ["stops_search", "search", "stops"], ["stops_search_substring", "search", "stops"],
+                    ["stops_rtree", "spatial", "stops"], ["service_days", "derived", "service_days"], ["stop_times_departures", "index", "stop_times"]])
         #expect(queryIndexes.map { $0["rows"] as? Int } == [
-            Int(try db.scalar("SELECT count(DISTINCT shape_id) FROM shapes")?.integer ?? -1), counts["stops"], counts["stops"],
+            Int(try db.scalar("SELECT count(DISTINCT shape_id) FROM shapes")?.integer ?? -1), counts["stops"], counts["stops"], counts["stops"],
+            counts["service_days"], counts["stop_times"],
         ])
+        // The departures index: what it adds beyond the stop_ref index it replaces, and its size.
+        #expect(queryIndexes[5]["replaces"] as? String == "stop_ref" && (queryIndexes[5]["bytes"] as? Int ?? 0) < (queryIndexes[5]["indexBytes"] as? Int ?? 0))
         // Each index's size is that of all its shadow tables, which dbstat measures one by one.
         let shadowBytes = try db.scalar("""
             SELECT sum(pgsize) FROM dbstat WHERE name IN
-              (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE 'stops\\_search\\_%' ESCAPE '\\')
+              (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE 'stops\\_search\\_%' ESCAPE '\\'
+                AND name NOT LIKE 'stops\\_search\\_substring%' ESCAPE '\\')
             """)?.integer
         #expect(queryIndexes[1]["bytes"] as? Int == shadowBytes.map(Int.init))
         #expect(queryIndexes.allSatisfy { ($0["bytes"] as? Int ?? 0) > 0 })
 
         let text = try SeedgenTool.run(["inspect", cairns.seed + ".gz"])
-        #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=2"))
+        #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=3"))
         #expect(text.stdout.contains("content sha256 \(content)"), "\(text.stdout)")
         #expect(text.stdout.contains("stop_times") && text.stdout.contains("37,790 rows"))
-        #expect(text.stdout.contains("search and spatial indexes") && text.stdout.contains("search  stops_search  on stops  416 rows, "))
+        #expect(text.stdout.contains("query features") && text.stdout.contains("search  stops_search            on stops  416 rows, "))
         let missing = try SeedgenTool.run(["inspect", "no/such.sqlite"])
         #expect(missing.status != 0 && missing.stderr.contains("no/such.sqlite: no such file"))
     }
@@ -115,7 +120,7 @@ struct ShipCommandTests {
         #expect(bad.stdout.contains("FAIL content_digest: the seed records content digest"), "a row changed after the build: \(bad.stdout)")
         #expect(bad.stdout.contains("ok   integrity_check") && bad.stdout.contains("2 of "))
 
-        let wrong = try SeedgenTool.run(["verify", cairns.seed, "--schema-version", "3", "--json"])
+        let wrong = try SeedgenTool.run(["verify", cairns.seed, "--schema-version", "4", "--json"])
         #expect(wrong.status == 1)
         let report = try json(wrong.stdout)
         #expect(report["passed"] as? Bool == false)
@@ -217,7 +222,7 @@ struct ShipCommandTests {
         let compiled = try ChildProcess.run(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
         #expect(compiled.status == 0, "\(compiled.stderr)")
         let run = try ChildProcess.run(scratch.file("app"), [], in: scratch.path)
-        #expect(run.stdout == "2 stops stop_ref 33\nINTEGER Int64 false trips id\n")
+        #expect(run.stdout == "3 stops stop_ref 33\nINTEGER Int64 false trips id\n")
     }
 
     @Test("every ship command's --help teaches with an example")

@@ -53,7 +53,12 @@ struct DailyDeltaTests {
         return lines
     }
 
-    @Test("each daily delta is at most 8 % of the full .gz, a week apart at most 15 %; applied, it gives the seed CI built")
+    /// The bound of a day's delta was 8 % while a seed held a row per service date; the whole
+    /// calendar as day bitmaps made the full .gz a quarter smaller (1.71 MB for 03-17, was
+    /// 2.23 MB) and left the deltas as they were (138 KB), which are now 8.1 to 8.3 % of it.
+    static let dailyBound = 0.085
+
+    @Test("each daily delta is at most 8.5 % of the full .gz, a week apart at most 15 %; applied, it gives the seed CI built")
     func eightDays() throws {
         try #require(Self.days.count == 8, "the shared data has eight days")
         let seeds = try chain()
@@ -66,7 +71,7 @@ struct DailyDeltaTests {
             let full = try packed(seeds[index])
             let share = Double(summary.size) / Double(full)
             sizes.append(String(format: "%d->%d %.1f%%", index - 1, index, share * 100))
-            #expect(share <= 0.08, "day \(index - 1) -> \(index): the delta is \(summary.size) bytes, \(share * 100) % of the \(full)-byte .gz")
+            #expect(share <= Self.dailyBound, "day \(index - 1) -> \(index): the delta is \(summary.size) bytes, \(share * 100) % of the \(full)-byte .gz")
             // Applied to the installed seed, day after day, as an app on a channel would.
             let result = try SeedInstaller(source: delta, destination: destination).install()
             #expect(result.status == .patched)

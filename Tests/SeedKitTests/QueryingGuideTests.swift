@@ -194,6 +194,25 @@ struct QueryingGuideTests {
         #expect(try events("2026-01-06", 8 * 3600, 9 * 3600 + 600, "arrivals", at: "ST") == ["31200 T3 2026-01-06"])
     }
 
+    @Test("departures on the days the clocks change (Berlin, 2026) equal an independent reference, on the service day's clock")
+    func departuresWhenTheClocksChange() throws {
+        let folder = TemporaryFolder()
+        let feed = Repository.path("Tests/Fixtures/gtfs/dst-berlin")
+        let output = folder.file("berlin.sqlite")
+        _ = try SeedBuilder.build([feed], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        let station = try db.int("SELECT id FROM stops WHERE stop_id = 'HBF'")
+        for date in ["2026-03-28", "2026-03-29", "2026-10-25"] {
+            for (from, to) in [(0, 4 * 3600), (22 * 3600, 30 * 3600)] {
+                let seed = try QueryingGuide.run("departures", on: db, ["stop": .integer(station), "date": .text(date), "from": .integer(Int64(from)),
+                                                                         "to": .integer(Int64(to)), "limit": .null])
+                    .map { [$0[0].description, $0[1].description, $0[2].description, $0[3].description, $0[6].description] }
+                let reference = try Reference.run(["departures", feed, "HBF", date, String(from), String(to)])
+                #expect(!reference.isEmpty && seed.sorted { $0.lexicographicallyPrecedes($1) } == reference.sorted { $0.lexicographicallyPrecedes($1) }, "\(date) \(from)-\(to)")
+            }
+        }
+    }
+
     @Test("stops match typed prefixes without regard to case, accents or letters without a base letter; inside names in scripts without spaces")
     func search() throws {
         let folder = TemporaryFolder()

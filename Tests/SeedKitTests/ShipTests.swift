@@ -49,7 +49,7 @@ struct ShipPackTests {
         #expect(manifest.size == Int64(seedBytes.count))
         #expect(manifest.gzipSha256 == SHA256.hex(of: a))
         #expect(manifest.gzipSize == Int64(a.count))
-        #expect(manifest.schemaVersion == 2 && manifest.schemaName == "transit" && manifest.toolVersion == toolVersion)
+        #expect(manifest.schemaVersion == 3 && manifest.schemaName == "transit" && manifest.toolVersion == toolVersion)
         let db = try Connection(path: seed, mode: .readOnly)
         #expect(manifest.seedVersion == (try db.text("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'")))
         #expect(manifest.tables["stop_times"] == 3 && manifest.tables["stops"] == 2 && manifest.tables["feed_info"] == 0)
@@ -119,19 +119,19 @@ struct ShipVerifyTests {
         let seed = try minimalSeed(in: folder)
         try tamper(seed, "PRAGMA user_version = 7")
         #expect(try failures(seed) == ["versions"])
-        #expect(try checks(seed)["versions"]?.detail == "PRAGMA user_version is 7 but seedgen_metadata says schema_version 2")
+        #expect(try checks(seed)["versions"]?.detail == "PRAGMA user_version is 7 but seedgen_metadata says schema_version 3")
         #expect(try failures(seed, schema: Self.transit) == ["versions"])
 
         let other = try minimalSeed(in: folder, "other.sqlite")
         var newer = Self.transit
-        newer.schemaVersion = 3
+        newer.schemaVersion = 4
         newer.tables[1].columns.append(Column(name: "stop_color"))
         #expect(try failures(other, schema: newer) == ["schema", "versions"])
         let results = try checks(other, schema: newer)
-        #expect(results["versions"]?.detail == "the schema version is 2, expected 3")
+        #expect(results["versions"]?.detail == "the schema version is 3, expected 4")
         #expect(results["schema"]?.detail == "stops.stop_color is missing")
         #expect(try failures(other) == [], "without a schema the seed is consistent")
-        #expect(SeedVerifier(schemaVersion: 3).verify(try SeedFile(path: other)).filter { !$0.passed }.map(\.name) == ["versions"])
+        #expect(SeedVerifier(schemaVersion: 4).verify(try SeedFile(path: other)).filter { !$0.passed }.map(\.name) == ["versions"])
     }
 
     @Test("a manifest whose checksum is off fails manifest_checksums")
@@ -273,7 +273,7 @@ struct ShipSwiftSchemaTests {
         let schema = try SchemaLocator.builtIns[0].load()
         let source = SwiftSchemaGenerator(schema: schema).source
         #expect(source.contains("public enum TransitSchema {"))
-        #expect(source.contains("public static let schemaVersion = 2"))
+        #expect(source.contains("public static let schemaVersion = 3"))
         #expect(source.contains("public enum StopTimes {") && source.contains("public static let table = \"stop_times\""))
         #expect(source.contains("public static let stopID = ColumnInfo(name: \"stop_id\""))
         #expect(source == SwiftSchemaGenerator(schema: schema).source)

@@ -14,7 +14,7 @@ struct SeedUpdaterTests {
 
     var destination: String { fixture.file("app/seed.sqlite") }
 
-    func updater(_ server: LoopbackServer, schemaVersion: Int? = 2, publicKey: ChannelPublicKey? = nil, timeout: TimeInterval = 5) -> SeedUpdater {
+    func updater(_ server: LoopbackServer, schemaVersion: Int? = 3, publicKey: ChannelPublicKey? = nil, timeout: TimeInterval = 5) -> SeedUpdater {
         SeedUpdater(channel: server.url, destination: URL(fileURLWithPath: destination), schemaVersion: schemaVersion,
                     publicKey: publicKey, timeout: timeout)
     }
@@ -196,7 +196,7 @@ struct SeedUpdaterTests {
         try fixture.publish(1)
         let server = try LoopbackServer(root: fixture.channel)
         let error = await expectError(.noSeedForSchema) { () throws(SeedUpdaterError) in try await updater(server, schemaVersion: 9).update() }
-        #expect(error?.message.contains("schema version 9") == true && error?.message.contains("serves schema versions 2") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("schema version 9") == true && error?.message.contains("serves schema versions 3") == true, "\(String(describing: error))")
         #expect(server.requests.map(\.path) == ["index.json"])
         #expect(!FileManager.default.fileExists(atPath: destination))
     }
