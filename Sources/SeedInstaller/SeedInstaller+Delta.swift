@@ -65,6 +65,9 @@ extension SeedInstaller {
         guard stamp == expected else {
             throw SeedInstallerError(code: .versionMismatch, message: "the patched seed contains \(MessageText.stamp(stamp)) but the delta says \(MessageText.stamp(expected))", path: delta.path)
         }
+        // A delta carries no sequence: the stamp is the one the caller gives, never the base's.
+        try SeedOwnStamp.writeSequence(sequence, to: output.path)
+        _ = try checkOwnStamp(output.path, sequence: sequence, source: delta.path)
         let size = (try? FileSystem.status(output.path))??.size ?? delta.to.size
         try moveIntoPlace(output, stamp: stamp, digest: InstalledDigest(size: size, sha256: nil, contentSHA256: delta.to.contentSHA256),
                           gzip: nil, files: files)

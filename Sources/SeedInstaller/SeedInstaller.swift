@@ -96,6 +96,13 @@ public struct SeedInstaller: Sendable {
     /// sequence is lower than the installed seed's (of the same schema version) does not
     /// replace it, so a seed downloaded later is not put back by the older bundled one.
     public var sequence: Int64? = nil
+    /// The seed version the caller was promised (a channel's index names it), or nil. The new
+    /// seed's own stamp is read once it is written beside the destination: another seed version
+    /// is refused (``SeedInstallerError/Code/versionMismatch``) and the installed seed kept.
+    public var expectedSeedVersion: String? = nil
+    /// The content digest the caller was promised, or nil: the new seed must record it (a full
+    /// seed) or have it (a patched one), else it is refused and the installed seed kept.
+    public var expectedContentSHA256: String? = nil
 
     /// Creates an installer for one shipped seed and one destination. Nothing is read or
     /// written until ``install()`` or ``installInBackground(qos:)``.
@@ -156,20 +163,36 @@ public struct SeedInstaller: Sendable {
         if let record, isUpToDate(record, shipped: shipped, files: files) {
             return try upToDate(record, shipped: shipped, files: files)
         }
-        let installedFile = try? FileSystem.status(files.destination)
-        let isModified = record != nil && installedFile != nil && installedFile != record?.file
+        // The record no longer names the file in place (touched, copied, restored, or written
+        // to): the seed says itself which seed it is, and its content digest whether it is intact.
+        var isModified = false
+        if let installedFile = (try? FileSystem.status(files.destination)) ?? nil, installedFile != record?.file {
+            if let installed = InstalledSeed.read(destination: files.destination), installed.contentSHA256 != nil {
+                if installed.hasRecordedContent() {
+                    if keeps(installed, over: shipped) { return try recognised(installed, shipped: shipped, files: files) }
+                } else {
+                    isModified = true
+                }
+            } else {
+                // No seed here, or one that records no content digest (built before them): what
+                // the record says is all there is.
+                isModified = record != nil
+            }
+        }
         try checkFreeSpace(for: shipped, files: files)
 
         let temporary = TemporaryFile(path: files.newTemporaryPath())
         let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files))
         let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
-        var content = shipped.manifest?.contentSHA256
-        if content == nil { content = try SeedFileCheck.readContentDigest(temporary.path) }
+        let sequence = self.sequence ?? shipped.sequence
+        if sequence != nil { try SeedOwnStamp.writeSequence(sequence, to: temporary.path) }
+        let own = try checkOwnStamp(temporary.path, sequence: sequence, source: shipped.path)
+        let content = shipped.manifest?.contentSHA256 ?? own.contentSHA256
         try moveIntoPlace(temporary, stamp: stamp, digest: InstalledDigest(size: copy.size, sha256: copy.sha256, contentSHA256: content),
-                          gzip: shipped.trailer, files: files, sequence: sequence ?? shipped.sequence)
+                          gzip: shipped.trailer, files: files, sequence: sequence)
         var why = reason(record: record, stamp: stamp, shipped: shipped)
         if isModified {
-            let lost = "the installed seed was modified after it was installed; its changes are lost"
+            let lost = "the installed seed's content was modified after it was installed; its changes are lost"
             why = why == "installed file missing or changed" ? lost : lost + "; " + why
         }
         return SeedInstallResult(status: isModified ? .replacedModified : .installed, seedVersion: stamp.seedVersion,
@@ -266,9 +289,65 @@ public struct SeedInstaller: Sendable {
     /// version, and the installed one's is higher. A seed of another schema version is never
     /// older: it is replaced regardless.
     private func isOlder(_ shipped: ShippedSeed, than record: InstallRecord) -> Bool {
-        guard let shippedSequence = sequence ?? shipped.sequence, let installedSequence = record.sequence,
-              let stamp = shipped.stamp else { return false }
-        return stamp.schemaVersion == record.schemaVersion && installedSequence > shippedSequence
+        isOlder(shipped, thanSequence: record.sequence, schemaVersion: record.schemaVersion)
+    }
+
+    private func isOlder(_ shipped: ShippedSeed, thanSequence installedSequence: Int64?, schemaVersion: Int) -> Bool {
+        guard let shippedSequence = sequence ?? shipped.sequence, let installedSequence, let stamp = shipped.stamp else { return false }
+        return stamp.schemaVersion == schemaVersion && installedSequence > shippedSequence
+    }
+
+    /// True when an intact installed seed the record no longer names stays: it is the shipped
+    /// seed (same versions and content), or of a later sequence than it.
+    private func keeps(_ installed: InstalledSeed, over shipped: ShippedSeed) -> Bool {
+        if isOlder(shipped, thanSequence: installed.sequence, schemaVersion: installed.schemaVersion) { return true }
+        guard let stamp = shipped.stamp, stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion) else { return false }
+        if let content = shipped.manifest?.contentSHA256 { return content == installed.contentSHA256 }
+        return true
+    }
+
+    /// Records a recognised seed as the installed one (the record then names the file as it is
+    /// now, so the next start decides without reading it) and reports it up to date.
+    private func recognised(_ installed: InstalledSeed, shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
+        try checkSchemaVersion(installed.schemaVersion, path: shipped.path)
+        do throws(SystemCallError) {
+            guard let status = try FileSystem.status(files.destination) else {
+                throw SystemCallError(call: "stat", path: files.destination, errno: ENOENT)
+            }
+            let isShipped = shipped.stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion)
+            try writeRecord(InstallRecord(seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion,
+                                          sha256: isShipped ? shipped.manifest?.sha256 : nil, contentSHA256: installed.contentSHA256,
+                                          size: status.size, file: status, gzip: isShipped ? shipped.trailer : nil,
+                                          sequence: installed.sequence), files: files)
+        } catch {
+            throw error.installerError("cannot write the install record")
+        }
+        return SeedInstallResult(status: .upToDate, seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion,
+                                 path: files.destination)
+    }
+
+    /// Reads the new seed's own stamp (beside the destination, before its rename) and refuses
+    /// it unless it is what was promised: ``expectedSeedVersion``, ``expectedContentSHA256``
+    /// and the `sequence` just stamped.
+    func checkOwnStamp(_ path: String, sequence: Int64?, source: String) throws(SeedInstallerError) -> SeedOwnStamp {
+        let own: SeedOwnStamp
+        do { own = try SeedOwnStamp.read(path) } catch {
+            throw SeedInstallerError(code: error.code, message: "the new seed: " + error.message, path: source, systemError: error.systemError, errno: error.errno)
+        }
+        var wrong: [String] = []
+        if let expectedSeedVersion, own.stamp.seedVersion != expectedSeedVersion {
+            wrong.append("seed version \(MessageText.value(own.stamp.seedVersion)), not \(MessageText.value(expectedSeedVersion))")
+        }
+        if let expectedContentSHA256, own.contentSHA256 != expectedContentSHA256 {
+            wrong.append("content digest \(MessageText.value(own.contentSHA256 ?? "none")), not \(MessageText.value(expectedContentSHA256))")
+        }
+        if let sequence, own.sequence != sequence {
+            wrong.append("sequence \(own.sequence.map(String.init) ?? "none"), not \(sequence)")
+        }
+        guard wrong.isEmpty else {
+            throw SeedInstallerError(code: .versionMismatch, message: "the new seed's own stamp says \(wrong.joined(separator: ", ")) as promised: refused; the installed seed is unchanged", path: source)
+        }
+        return own
     }
 
     private func reason(record: InstallRecord?, stamp: SeedStamp, shipped: ShippedSeed) -> String {

@@ -116,7 +116,7 @@ public struct ChannelPublisher {
 
         let entry = ChannelIndex.Entry(schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sequence: sequence,
                                        path: packedPath, size: packed.manifest.gzipSize, sha256: packed.manifest.gzipSha256, deltas: deltas,
-                                       contentSHA256: packed.manifest.contentSHA256)
+                                       contentSHA256: packed.manifest.contentSHA256, seedSize: packed.manifest.size)
         let newIndex = (index ?? ChannelIndex(seeds: [])).replacing(entry)
         try writeIndex(newIndex, to: indexPath)
         let removed = try prune(seedsFolder: seedsFolder, deltasFolder: deltasFolder, keeping: Set([sequence] + history), deltas: Set(deltas.map(\.path)))
