@@ -1,17 +1,35 @@
 import Foundation
 import GRDB
-import SeedInstaller
+import SeedUpdater   // the installer and the channel's key type come with it
 
-/// Installs the shipped seed, reads it with GRDB through the generated `TransitSchema`, and keeps
-/// the user's favourites in a database of its own that reads the seed through `ATTACH ... AS seed`.
+/// Installs the shipped seed, updates it from a channel when one is configured, reads it with
+/// GRDB through the generated `TransitSchema`, and keeps the user's favourites in a database of
+/// its own that reads the seed through `ATTACH ... AS seed`.
 @main
 struct SampleApp {
-    static func main() throws {
+    static func main() async throws {
         // 1. One call at startup, before the seed is opened. The seed is a SwiftPM resource.
-        let result = try SeedInstaller.installIfNeeded(bundle: .module, resource: "seed",
+        var result = try SeedInstaller.installIfNeeded(bundle: .module, resource: "seed",
                                                        schemaVersion: TransitSchema.schemaVersion)
         print(result)
         if result.status == .replacedModified { print("warning: \(result.reason ?? "")") }
+
+        // 1b. Then a newer seed from the channel, when there is one (`seedgen publish` wrote it);
+        //     a failure keeps the seed installed above.
+        let environment = ProcessInfo.processInfo.environment
+        if let channel = environment["SAMPLE_CHANNEL"].flatMap(URL.init(string:)) {
+            let updater = SeedUpdater(channel: channel, destination: URL(fileURLWithPath: result.path),
+                                      schemaVersion: TransitSchema.schemaVersion,
+                                      publicKey: try environment["SAMPLE_CHANNEL_PUBLIC_KEY"].map { try ChannelPublicKey(base64: $0) })
+            do {
+                let update = try await updater.update()
+                print("update: \(update)")
+                result = SeedInstallResult(status: .upToDate, seedVersion: update.seedVersion, schemaVersion: update.schemaVersion,
+                                           path: update.path)
+            } catch {
+                print("update failed, the installed seed stays: \(error.code): \(error)")
+            }
+        }
 
         // 2. Open the installed seed read-only: a seed the app writes to is replaced at the next start.
         var configuration = Configuration()
