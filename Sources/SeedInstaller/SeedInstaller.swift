@@ -31,6 +31,10 @@ import Darwin
 /// A plain `gzip` of a seed (no stamp, no manifest) is compared by its gzip trailer (CRC-32 and
 /// size of the content) and file size instead, recorded at install; its versions are read from
 /// the seed once decompressed.
+/// When the record no longer names the file in place (touched, copied, restored), the seed's
+/// own stamp decides instead, under the lock (``InstalledSeed``): its content digest is computed
+/// once; an intact seed that is the shipped one, or of a later sequence, is kept and recorded
+/// again; only a seed whose content changed is `.replacedModified`.
 /// Deciding opens the shipped seed, its manifest, the record and the installed seed once each,
 /// takes no lock and does not list the folder, so it costs the same however many files the
 /// folder holds. It needs no lock: the record is replaced atomically and names the new seed's
@@ -53,7 +57,10 @@ import Darwin
 ///    `PRAGMA quick_check` before writing the manifest, so it is not read a second time.
 ///    Without a manifest, `PRAGMA quick_check` runs on it. It is opened with `immutable=1`,
 ///    so verifying creates no sidecar files. On Apple platforms, mark it excluded from backups
-///    (an extended attribute, kept by the rename).
+///    (an extended attribute, kept by the rename). Stamp the sequence, when known, into the
+///    seed (`publication_sequence` in `seedgen_metadata`; not part of the content digest) and
+///    read the seed's own stamp back: it must be ``expectedSeedVersion``,
+///    ``expectedContentSHA256`` and the sequence, else the install is refused.
 /// 5. Write the new install record (temporary file + `rename`). It names the temporary file's
 ///    inode, which is not the destination's until step 7, so until then it matches nothing.
 /// 6. Remove `<dest>-wal`, `<dest>-shm` and `<dest>-journal` (exactly these), `fsync` the folder.
@@ -73,7 +80,7 @@ import Darwin
 /// Another process that has the old seed open while it is replaced keeps reading the old file
 /// (its inode) and, if it writes in WAL mode, may create a `-wal` for it that SQLite would then
 /// apply to the new file. Install before opening the seed, and open the seed read-only.
-/// A seed the app writes to is no longer the recorded file, so the next start replaces it.
+/// A seed the app writes to has another content than it records, so the next start replaces it.
 ///
 /// Files in the folder other than the seed's own (`seed.sqlite` and its `-wal`, `-shm` and
 /// `-journal`, `seed.sqlite.seedgen-install`, `seed.sqlite.seedgen-lock` and

@@ -266,9 +266,18 @@ public struct SeedUpdater: Sendable {
             throw Self.statusError(response.status, url: url)
         }
         if let publicKey {
-            if signature == nil { signature = try await readSignature(run: run) }
+            var signatureModified: Date?
+            if signature == nil { (signature, signatureModified) = try await readSignature(run: run) }
             guard let signature, publicKey.isValidSignature(signature, for: bytes) else {
-                throw SeedUpdaterError(code: .badSignature, message: "\(ChannelIndex.signatureFileName) is not the channel key's signature of \(ChannelIndex.fileName) (tampered, or signed with another key): refused, nothing was downloaded", location: url.absoluteString)
+                // Usually a stale signature: a cache keeping index.json.sig longer than index.json.
+                // Told apart from tampering when it signs the index read before, or is older.
+                let indexModified = response.headers["last-modified"].flatMap(Self.httpDate)
+                let signsOlderIndex = cached.map { $0.index != bytes && publicKey.isValidSignature(signature ?? [], for: $0.index) } ?? false
+                let isOlder = signatureModified.flatMap { signed in indexModified.map { $0.timeIntervalSince(signed) > 60 } } ?? false
+                let why = signsOlderIndex || isOlder
+                    ? "it is stale (\(signsOlderIndex ? "the signature of the index this updater read before" : "older than the index, by Last-Modified")): a cache (CDN) keeps \(ChannelIndex.signatureFileName) longer than \(ChannelIndex.fileName) (serve both with Cache-Control: no-cache), or it was not uploaded with the index"
+                    : "tampered, or signed with another key"
+                throw SeedUpdaterError(code: .badSignature, message: "\(ChannelIndex.signatureFileName) is not the channel key's signature of \(ChannelIndex.fileName) (\(why)): refused, nothing was downloaded", location: url.absoluteString)
             }
         }
         let index: ChannelIndex
@@ -281,7 +290,8 @@ public struct SeedUpdater: Sendable {
         return index
     }
 
-    private func readSignature(run: Run) async throws(SeedUpdaterError) -> [UInt8] {
+    /// `index.json.sig`, and when it was last modified (`Last-Modified`), if the server says.
+    private func readSignature(run: Run) async throws(SeedUpdaterError) -> ([UInt8], Date?) {
         let url = indexURL.deletingLastPathComponent().appendingPathComponent(ChannelIndex.signatureFileName)
         let response: HTTPTransfer.Response
         do {
@@ -293,7 +303,16 @@ public struct SeedUpdater: Sendable {
             throw SeedUpdaterError(code: .unsigned, message: "the channel's index is not signed (no \(ChannelIndex.signatureFileName)) and a public key is set: refused, nothing was downloaded", location: url.absoluteString)
         }
         guard response.status == 200 else { throw Self.statusError(response.status, url: url) }
-        return response.body
+        return (response.body, response.headers["last-modified"].flatMap(Self.httpDate))
+    }
+
+    /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
     }
 
     static func statusError(_ status: Int, url: URL) -> SeedUpdaterError {

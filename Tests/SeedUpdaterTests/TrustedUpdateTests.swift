@@ -178,6 +178,27 @@ struct TrustedUpdateTests {
         #expect(contents(destination) == before)
     }
 
+    @Test("a stale signature (a cache keeping index.json.sig longer than index.json) is named as such, not as tampering")
+    func staleSignature() async throws {
+        try publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        try await updater(server).update()
+        let first = try savedIndex()
+        try publish(2)
+        // Yesterday's signature beside today's index, as a CDN serves it.
+        try first.signature.write(to: URL(fileURLWithPath: fixture.channel + "/index.json.sig"))
+        try shell("touch -d '-1 day' '\(fixture.channel)/index.json.sig'")
+        let stale = await expectError(.badSignature) { () throws(SeedUpdaterError) in try await updater(server).update() }
+        #expect(stale?.message.contains("stale") == true && stale?.message.contains("Cache-Control: no-cache") == true, "\(String(describing: stale))")
+        #expect(stale?.message.contains("tampered") == false)
+
+        // Another key's signature, as new as the index: tampering, or the wrong key.
+        let index = try #require(contents(fixture.channel + "/index.json"))
+        try Data(ChannelSigningKey().signatureFile(for: Array(index))).write(to: URL(fileURLWithPath: fixture.channel + "/index.json.sig"))
+        let foreign = await expectError(.badSignature) { () throws(SeedUpdaterError) in try await updater(server).update() }
+        #expect(foreign?.message.contains("tampered, or signed with another key") == true, "\(String(describing: foreign))")
+    }
+
     @Test("bytesDownloaded counts every byte received: a delta that failed its checksum, then the full seed")
     func everyByteCounted() async throws {
         try publish(1)

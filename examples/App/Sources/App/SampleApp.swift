@@ -8,8 +8,15 @@ import SeedUpdater   // the installer and the channel's key type come with it
 @main
 struct SampleApp {
     static func main() async throws {
+        let path = try await installAndUpdate()
+        try read(seedAt: path)
+    }
+
+    /// Puts the seed in place: the bundled one, then a newer one from the channel, if any.
+    /// - Returns: the installed seed's path.
+    static func installAndUpdate() async throws -> String {
         // 1. One call at startup, before the seed is opened. The seed is a SwiftPM resource.
-        var result = try SeedInstaller.installIfNeeded(bundle: .module, resource: "seed",
+        let result = try SeedInstaller.installIfNeeded(bundle: .module, resource: "seed",
                                                        schemaVersion: TransitSchema.schemaVersion)
         print(result)
         if result.status == .replacedModified { print("warning: \(result.reason ?? "")") }
@@ -22,19 +29,20 @@ struct SampleApp {
                                       schemaVersion: TransitSchema.schemaVersion,
                                       publicKey: try environment["SAMPLE_CHANNEL_PUBLIC_KEY"].map { try ChannelPublicKey(base64: $0) })
             do {
-                let update = try await updater.update()
-                print("update: \(update)")
-                result = SeedInstallResult(status: .upToDate, seedVersion: update.seedVersion, schemaVersion: update.schemaVersion,
-                                           path: update.path)
+                print("update: \(try await updater.update())")
             } catch {
                 print("update failed, the installed seed stays: \(error.code): \(error)")
             }
         }
+        return result.path
+    }
 
+    /// Reads the installed seed with GRDB, and the user's own database beside it.
+    static func read(seedAt path: String) throws {
         // 2. Open the installed seed read-only: a seed the app writes to is replaced at the next start.
         var configuration = Configuration()
         configuration.readonly = true
-        let seed = try DatabaseQueue(path: result.path, configuration: configuration)
+        let seed = try DatabaseQueue(path: path, configuration: configuration)
 
         // 3. Query through the generated code: records, columns and associations.
         typealias Stops = TransitSchema.Stops
@@ -65,12 +73,12 @@ struct SampleApp {
 
         // 4. User data lives in its own database and survives seed updates; it reads the seed
         //    through ATTACH, read-only.
-        let userPath = URL(fileURLWithPath: result.path).deletingLastPathComponent().appendingPathComponent("user.sqlite").path
+        let userPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("user.sqlite").path
         let user = try DatabaseQueue(path: userPath)
         try user.writeWithoutTransaction { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS favourite_stops(stop_id TEXT PRIMARY KEY)")
             try db.execute(sql: "INSERT OR IGNORE INTO favourite_stops VALUES (?)", arguments: [stop.stopID])
-            try db.execute(sql: "ATTACH DATABASE ? AS seed", arguments: ["file:" + result.path + "?mode=ro"])
+            try db.execute(sql: "ATTACH DATABASE ? AS seed", arguments: ["file:" + path + "?mode=ro"])
             defer { try? db.execute(sql: "DETACH DATABASE seed") }
             let names = try String.fetchAll(db, sql: """
                 SELECT s.\(Stops.Columns.stopName) FROM favourite_stops f
