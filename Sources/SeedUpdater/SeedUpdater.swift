@@ -22,7 +22,7 @@ import SeedSystem
 /// One call:
 /// 1. Takes the updaters' lock (`<dest>.seedgen-update-lock`): updaters of the same
 ///    destination take turns, and those that waited find the seed up to date.
-/// 2. Reads the installed seed's own stamp from the seed file (``InstalledSeed``): its seed
+/// 2. Reads the installed seed's own stamp from the seed file (`InstalledSeed`): its seed
 ///    version, content digest and publication sequence. A touched, copied or restored seed is
 ///    recognised the same.
 /// 3. Reads `index.json` (with `If-None-Match`: an unchanged index is not transferred again).
@@ -35,7 +35,7 @@ import SeedSystem
 ///    Otherwise checks the free space the download and its install need, then downloads the
 ///    delta from the installed seed when the channel has one, else the full `.gz`: into a
 ///    partial file beside the destination, resumed with `Range` after an interruption, checked
-///    against the index's size and SHA-256, then installed by ``SeedInstaller`` (lock,
+///    against the index's size and SHA-256, then installed by `SeedInstaller` (lock,
 ///    temporary file, verification, sidecars removed, atomic rename, crash-safe), which refuses
 ///    a seed whose own stamp is not the one the index names. A delta that fails in any way
 ///    (download, checksum, applying) is followed by the full seed, once.

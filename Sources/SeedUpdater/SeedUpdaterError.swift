@@ -53,7 +53,7 @@ public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equata
     public let location: String
     /// The HTTP status, for `.httpStatus`.
     public let httpStatus: Int?
-    /// The error underneath, when there is one: a ``SeedInstallerError``, a `ChannelError`
+    /// The error underneath, when there is one: a `SeedInstallerError`, a `ChannelError`
     /// (the index), an `Error` of the file system or of URLSession.
     public let cause: (any Error & Sendable)?
     /// The downloads this update tried, in order, each with its bytes and its failure: a delta
