@@ -39,6 +39,7 @@ extension SeedInstaller {
         try checkBase(delta, record: record, files: files)
         try checkFreeSpace(for: delta, files: files)
 
+        progress?(SeedInstallProgress(phase: .apply, bytesDone: 0, bytesTotal: delta.to.size))
         let patch = DeltaPatch(path: delta.path, header: delta.header)
         var trace = PatchTrace()
         let tables: Set<String>
@@ -54,6 +55,7 @@ extension SeedInstaller {
         } catch {
             throw installerError(error, delta: delta, files: files)
         }
+        progress?(SeedInstallProgress(phase: .verify, bytesDone: delta.to.size, bytesTotal: delta.to.size))
         let stamp: SeedStamp
         do throws(SeedInstallerError) {
             try SeedFileCheck.checkHeader(output.path)

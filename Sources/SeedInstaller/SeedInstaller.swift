@@ -110,6 +110,10 @@ public struct SeedInstaller: Sendable {
     /// The content digest the caller was promised, or nil: the new seed must record it (a full
     /// seed) or have it (a patched one), else it is refused and the installed seed kept.
     public var expectedContentSHA256: String? = nil
+    /// Called while a seed is written (not when up to date): the phase (apply, verify) and,
+    /// for a full seed, the bytes decompressed so far; on the installing thread. For a progress
+    /// display (`seedgen install` on a terminal).
+    public var progress: (@Sendable (SeedInstallProgress) -> Void)? = nil
 
     /// Creates an installer for one shipped seed and one destination. Nothing is read or
     /// written until ``install()`` or ``installInBackground(qos:)``.
@@ -189,7 +193,12 @@ public struct SeedInstaller: Sendable {
         try checkFreeSpace(for: shipped, files: files)
 
         let temporary = TemporaryFile(path: files.newTemporaryPath())
-        let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files))
+        let total = shipped.manifest?.size ?? shipped.expectedSize
+        progress?(SeedInstallProgress(phase: .apply, bytesDone: 0, bytesTotal: total))
+        let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files), progress: progress.map { report in
+            { report(SeedInstallProgress(phase: .apply, bytesDone: $0, bytesTotal: total)) }
+        })
+        progress?(SeedInstallProgress(phase: .verify, bytesDone: copy.size, bytesTotal: total))
         let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
         let sequence = self.sequence ?? shipped.sequence
         if sequence != nil { try SeedOwnStamp.writeSequence(sequence, to: temporary.path) }

@@ -86,9 +86,11 @@ public struct SeedUpdateProgress: Sendable, Equatable {
     public enum Phase: String, Sendable {
         /// Receiving it (``bytesDone`` of ``bytesTotal``).
         case download
-        /// Checking the download's size and SHA-256 against the index.
+        /// Checking the download's size and SHA-256 against the index; after `apply`, checking
+        /// the new seed (versions, stamp) before it is renamed into place.
         case verify
-        /// Installing it: decompressing or patching beside the seed, proving the result, renaming.
+        /// Installing it: decompressing (``bytesDone`` of the seed's size) or patching a copy
+        /// of the installed seed beside it.
         case apply
     }
     public var file: File

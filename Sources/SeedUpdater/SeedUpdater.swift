@@ -171,8 +171,7 @@ public struct SeedUpdater: Sendable {
                 try await attempt(download, run: run) { () throws(SeedUpdaterError) in
                     try checkFreeSpace(needed, for: download)
                     try await download.run(timeout: timeout, limits: run.limits, counter: run.counter, progress: progress)
-                    progress?(SeedUpdateProgress(file: .delta, phase: .apply, bytesDone: download.size, bytesTotal: download.size))
-                    try install(download.path, schema: schema, entry: entry)
+                    try install(download, schema: schema, entry: entry, progress: progress)
                 }
                 try? FileManager.default.removeItem(atPath: download.path)
                 return SeedUpdateResult(status: .patched, seedVersion: entry.seedVersion, previousSeedVersion: current.seedVersion,
@@ -195,8 +194,7 @@ public struct SeedUpdater: Sendable {
             try checkFreeSpace(needed, for: download)
             try await download.run(timeout: timeout, limits: run.limits, counter: run.counter, progress: progress)
             defer { try? FileManager.default.removeItem(atPath: download.path) }
-            progress?(SeedUpdateProgress(file: .seed, phase: .apply, bytesDone: download.size, bytesTotal: download.size))
-            try install(download.path, schema: schema, entry: entry)
+            try install(download, schema: schema, entry: entry, progress: progress)
         }
         return SeedUpdateResult(status: .installed, seedVersion: entry.seedVersion, previousSeedVersion: installed?.seedVersion,
                                 schemaVersion: schema, sequence: entry.sequence, previousSequence: installed?.sequence,
@@ -227,12 +225,21 @@ public struct SeedUpdater: Sendable {
     }
 
     /// Installs a verified download with the installer's guarantees, stamping the entry's
-    /// sequence into it; the installer refuses a seed whose own stamp is not the entry's.
-    private func install(_ file: String, schema: Int, entry: ChannelIndex.Entry) throws(SeedUpdaterError) {
-        var installer = SeedInstaller(source: file, destination: destination.path, expectedSchemaVersion: schema)
+    /// sequence into it; the installer refuses a seed whose own stamp is not the entry's. Its
+    /// progress (apply, verify) is reported as the update's.
+    private func install(_ download: ChannelDownload, schema: Int, entry: ChannelIndex.Entry,
+                         progress: (@Sendable (SeedUpdateProgress) -> Void)?) throws(SeedUpdaterError) {
+        var installer = SeedInstaller(source: download.path, destination: destination.path, expectedSchemaVersion: schema)
         installer.sequence = entry.sequence
         installer.expectedSeedVersion = entry.seedVersion
         installer.expectedContentSHA256 = entry.contentSHA256
+        if let progress {
+            let file = download.file
+            installer.progress = { step in
+                progress(SeedUpdateProgress(file: file, phase: step.phase == .apply ? .apply : .verify,
+                                            bytesDone: step.bytesDone, bytesTotal: step.bytesTotal ?? step.bytesDone))
+            }
+        }
         do { try installer.install() } catch {
             throw SeedUpdaterError(code: .install, message: "the installer refused the download: \(error.code): \(error.message)", location: destination.path, cause: error)
         }

@@ -85,7 +85,7 @@ extension SeedGen {
             let updater = SeedUpdater(channel: URL(string: channel)!, destination: URL(fileURLWithPath: destination),
                                       schemaVersion: schemaVersion, publicKey: key, timeout: timeout,
                                       deadline: deadline > 0 ? deadline : nil, minimumRate: minimumRate)
-            let display = !json && isatty(2) == 1 ? UpdateProgressLine() : nil
+            let display = ProgressLine.forTerminal(json: json)
             var progress: (@Sendable (SeedUpdateProgress) -> Void)?
             if let display { progress = { display.show($0) } }
             do throws(SeedUpdaterError) {

@@ -183,6 +183,41 @@ struct ChannelCommandTests {
         #expect(result.stderr.contains("\u{1B}[K") == false, "no progress when standard error is not a terminal")
     }
 
+    @Test("on a terminal, update and install show their progress (phase, bytes of total, rate); with --json, none")
+    func progressOnATerminal() throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        let entry = try fixture.entry()
+        // About a second of download, so that the rate is drawn.
+        server.setFault(.slow(chunk: 8192, delay: 0.08), for: try #require(entry["path"] as? String))
+        /// Runs seedgen under `script`, which gives it a pseudo-terminal; returns what it showed.
+        func onTerminal(_ arguments: [String]) throws -> String {
+            let command = ([SeedgenTool.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let result = try ChildProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            return result.stdout
+        }
+        let update = try onTerminal(["update", "--channel", server.url.absoluteString, "--to", fixture.file("srv/seed.sqlite")])
+        let size = try #require(entry["size"] as? Int)
+        #expect(update.contains("\u{1B}[Kdownload seed: ") && update.contains(" of \(Self.bytes(Int64(size)))") && update.contains("/s"), "\(update.debugDescription)")
+        #expect(update.contains("\u{1B}[Kapply seed: ") && update.contains("\u{1B}[Kverify seed"), "\(update.debugDescription)")
+        #expect(update.contains("installed seed-version="))
+
+        let install = try onTerminal(["install", fixture.seed(2), "--to", fixture.file("other/seed.sqlite")])
+        #expect(install.contains("\u{1B}[Kapply seed: ") && install.contains("\u{1B}[Kverify seed") && install.contains("installed seed-version="),
+                "\(install.debugDescription)")
+        let json = try onTerminal(["install", fixture.seed(1), "--to", fixture.file("third/seed.sqlite"), "--json"])
+        #expect(!json.contains("\u{1B}[K") && json.contains("\"status\": \"installed\""), "\(json.debugDescription)")
+    }
+
+    /// As the tool prints sizes: 1.2 MB.
+    static func bytes(_ value: Int64) -> String {
+        let units = ["bytes", "KB", "MB", "GB"]
+        var size = Double(value), unit = 0
+        while size >= 1000 && unit < units.count - 1 { size /= 1000; unit += 1 }
+        return unit == 0 ? "\(value) bytes" : String(format: "%.1f %@", size, units[unit])
+    }
+
     @Test("kill -9 during download and during apply: afterwards the old seed or the new one, never a mix")
     func killedUpdates() throws {
         try fixture.publish(1)

@@ -58,7 +58,10 @@ struct SeedUpdaterTests {
         let seedSize = try #require(fixture.entry()["size"] as? Int)
         #expect(first.bytesDownloaded == Int64(seedSize) + (try indexSize()), "every byte received: the index and the seed")
         let total = Int64(seedSize)
-        #expect(recorder.phases == [.download, .verify, .apply], "downloaded, checked, then installed")
+        #expect(recorder.phases == [.download, .verify, .apply, .verify], "downloaded, checked, decompressed, checked")
+        let seedBytes = try #require(try FileManager.default.attributesOfItem(atPath: fixture.seed(1))[.size] as? Int)
+        #expect(recorder.reports.last { $0.phase == .apply } == SeedUpdateProgress(file: .seed, phase: .apply, bytesDone: Int64(seedBytes), bytesTotal: Int64(seedBytes)),
+                "the installer's progress: the seed decompressed")
         #expect(recorder.reports.last { $0.phase == .download } == SeedUpdateProgress(file: .seed, bytesDone: total, bytesTotal: total))
 
         try fixture.publish(2)
