@@ -18,7 +18,11 @@ extension SeedGen {
 
                 With --public-key, an index that is unsigned or not signed by that key is \
                 refused; an index whose sequence is lower than the installed seed's is always \
-                refused (no rollback). Several updates of one DEST at once take turns.
+                refused (no rollback). The installed seed's version, content digest and \
+                sequence are read from the seed itself (the installer stamps the sequence into \
+                it), so a touched, copied or restored seed is still recognised and gets deltas. \
+                The new seed must be the one the index names, else it is refused and the old \
+                one kept. Several updates of one DEST at once take turns.
 
                 --deadline bounds the whole update (default 60 s: a service's startup waits \
                 no longer, then goes on with the seed it has; 0 for none); --timeout each wait \
