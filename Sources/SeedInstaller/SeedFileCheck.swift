@@ -65,15 +65,6 @@ enum SeedFileCheck {
         }
     }
 
-    /// The content digest the seed records (`content_sha256` in `seedgen_metadata`), if any.
-    static func readContentDigest(_ path: String) throws(SeedInstallerError) -> String? {
-        do {
-            return try open(path).scalar("SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'")?.text
-        } catch {
-            throw sqliteFailure(error, path: path)
-        }
-    }
-
     /// Runs `PRAGMA quick_check` (every page and index entry read once; no cross-checks of
     /// index contents) and refuses the file unless it says `ok`.
     static func quickCheck(_ path: String) throws(SeedInstallerError) {

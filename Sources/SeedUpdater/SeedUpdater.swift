@@ -278,7 +278,7 @@ public struct SeedUpdater: Sendable {
             guard let signature, publicKey.isValidSignature(signature, for: bytes) else {
                 // Usually a stale signature: a cache keeping index.json.sig longer than index.json.
                 // Told apart from tampering when it signs the index read before, or is older.
-                let indexModified = response.headers["last-modified"].flatMap(Self.httpDate)
+                let indexModified = response.headers["last-modified"].flatMap(HTTPDate.parse)
                 let signsOlderIndex = cached.map { $0.index != bytes && publicKey.isValidSignature(signature ?? [], for: $0.index) } ?? false
                 let isOlder = signatureModified.flatMap { signed in indexModified.map { $0.timeIntervalSince(signed) > 60 } } ?? false
                 let why = signsOlderIndex || isOlder
@@ -310,16 +310,7 @@ public struct SeedUpdater: Sendable {
             throw SeedUpdaterError(code: .unsigned, message: "the channel's index is not signed (no \(ChannelIndex.signatureFileName)) and a public key is set: refused, nothing was downloaded", location: url.absoluteString)
         }
         guard response.status == 200 else { throw Self.statusError(response.status, url: url) }
-        return (response.body, response.headers["last-modified"].flatMap(Self.httpDate))
-    }
-
-    /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+        return (response.body, response.headers["last-modified"].flatMap(HTTPDate.parse))
     }
 
     static func statusError(_ status: Int, url: URL) -> SeedUpdaterError {

@@ -152,19 +152,11 @@ final class ChannelURLFiles: ChannelFiles {
                     return
                 }
             }
-            let modified = http.value(forHTTPHeaderField: "Last-Modified").flatMap(Self.httpDate)
+            let modified = http.value(forHTTPHeaderField: "Last-Modified").flatMap(HTTPDate.parse)
             box.outcome = .success(http.statusCode, modified)
         }
         task.resume()
         done.wait()
         return box.outcome
-    }
-
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
     }
 }
