@@ -48,7 +48,7 @@ extension SeedGen {
                       --public-key "$SEED_CHANNEL_KEY"
                 """)
 
-        @Option(help: ArgumentHelp("The channel's URL (its folder, or its index.json).", valueName: "url"))
+        @Option(help: ArgumentHelp("The channel's http(s) URL (its folder, or its index.json).", valueName: "url"))
         var channel: String
 
         @Option(name: .customLong("to"), help: ArgumentHelp("The installed seed.", valueName: "dest"))
@@ -73,8 +73,9 @@ extension SeedGen {
         var json = false
 
         func validate() throws {
-            guard let url = URL(string: channel), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-                throw ValidationError("--channel must be an http, https or file URL.")
+            guard let url = URL(string: channel), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+                // URLSession reads no channel from a file URL: say so here, not as a network error.
+                throw ValidationError("--channel must be an http or https URL (a channel folder on disk: serve it, e.g. python3 -m http.server, or check it with seedgen channel check DIR).")
             }
             if timeout <= 0 { throw ValidationError("--timeout must be positive.") }
             if deadline < 0 { throw ValidationError("--deadline must be 0 (none) or positive.") }
