@@ -30,7 +30,7 @@ extension SeedInstaller {
         }
         // Refused before the folder or the lock file is made: nothing, or another seed, to patch.
         if !FileSystem.isDirectory(files.destination) { try checkBase(delta, record: nil, files: files) }
-        let lock = try lockForInstalling(files)
+        let lock = try Self.lockForInstalling(files)
         defer { withExtendedLifetime(lock) {} }
         let record = InstallRecord.read(path: files.recordPath)
         if let record, isPatched(record, delta: delta, files: files) {

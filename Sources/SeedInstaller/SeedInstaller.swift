@@ -165,7 +165,7 @@ public struct SeedInstaller: Sendable {
             return try upToDate(record, shipped: shipped, files: files)
         }
 
-        let lock = try lockForInstalling(files)
+        let lock = try Self.lockForInstalling(files)
         defer { withExtendedLifetime(lock) {} }
 
         // Decide again under the lock: a process that waited finds the seed another one just
@@ -219,7 +219,7 @@ public struct SeedInstaller: Sendable {
     /// Refuses a destination that is a folder, creates the destination's folder, takes the
     /// installers' exclusive lock (waiting for any other installer) and removes temporary files
     /// an earlier crash left (steps 1 of ``install()``). Hold the returned file while installing.
-    func lockForInstalling(_ files: SeedFiles) throws(SeedInstallerError) -> FileDescriptor {
+    static func lockForInstalling(_ files: SeedFiles) throws(SeedInstallerError) -> FileDescriptor {
         // Refused before anything (folder, lock, record) is written.
         if FileSystem.isDirectory(files.destination) {
             throw SystemCallError(call: "open", path: files.destination, errno: EISDIR)
@@ -255,7 +255,7 @@ public struct SeedInstaller: Sendable {
                                           sha256: digest.sha256, contentSHA256: digest.contentSHA256, size: digest.size,
                                           file: try FileSystem.openForReading(temporary.path).status(), gzip: gzip,
                                           sequence: sequence ?? self.sequence)
-            try writeRecord(newRecord, files: files)
+            try Self.writeRecord(newRecord, files: files)
         } catch {
             throw error.installerError("cannot write the install record")
         }
@@ -326,20 +326,46 @@ public struct SeedInstaller: Sendable {
     /// now, so the next start decides without reading it) and reports it up to date.
     private func recognised(_ installed: InstalledSeed, shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
         try checkSchemaVersion(installed.schemaVersion, path: shipped.path)
+        let isShipped = shipped.stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion)
+        try Self.record(installed, files: files, sha256: isShipped ? shipped.manifest?.sha256 : nil, gzip: isShipped ? shipped.trailer : nil)
+        return SeedInstallResult(status: .upToDate, seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion,
+                                 path: files.destination)
+    }
+
+    /// Records the intact seed at `destination` as installed, when the install record no longer
+    /// names it (after a `touch`, a copy or a restore from a backup): its content digest is
+    /// computed once (every row read), and if it is the one the seed records, the record is
+    /// written for the file as it is now, under the installers' lock. The next check then
+    /// decides without reading the seed. `SeedUpdater` calls it when it finds such a seed up to
+    /// date.
+    /// - Returns: the seed as now recorded, or nil when there is no seed, or its content is not
+    ///   the one it records (it was modified: the next install replaces it).
+    /// - Throws: when the lock or the record cannot be written.
+    @discardableResult
+    public static func recordIntactSeed(destination: String) throws(SeedInstallerError) -> InstalledSeed? {
+        let files = SeedFiles(destination: destination)
+        let lock = try lockForInstalling(files)
+        defer { withExtendedLifetime(lock) {} }
+        guard var installed = InstalledSeed.read(destination: files.destination) else { return nil }
+        if installed.isRecordedFile { return installed }
+        guard installed.contentSHA256 != nil, installed.hasRecordedContent() else { return nil }
+        try record(installed, files: files, sha256: nil, gzip: nil)
+        installed.isRecordedFile = true
+        return installed
+    }
+
+    /// Writes the install record of `installed`, naming the file as it is now.
+    private static func record(_ installed: InstalledSeed, files: SeedFiles, sha256: String?, gzip: GzipTrailer?) throws(SeedInstallerError) {
         do throws(SystemCallError) {
             guard let status = try FileSystem.status(files.destination) else {
                 throw SystemCallError(call: "stat", path: files.destination, errno: ENOENT)
             }
-            let isShipped = shipped.stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion)
-            try writeRecord(InstallRecord(seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion,
-                                          sha256: isShipped ? shipped.manifest?.sha256 : nil, contentSHA256: installed.contentSHA256,
-                                          size: status.size, file: status, gzip: isShipped ? shipped.trailer : nil,
+            try writeRecord(InstallRecord(seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion, sha256: sha256,
+                                          contentSHA256: installed.contentSHA256, size: status.size, file: status, gzip: gzip,
                                           sequence: installed.sequence), files: files)
         } catch {
             throw error.installerError("cannot write the install record")
         }
-        return SeedInstallResult(status: .upToDate, seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion,
-                                 path: files.destination)
     }
 
     /// Reads the new seed's own stamp (beside the destination, before its rename) and refuses
@@ -429,7 +455,7 @@ public struct SeedInstaller: Sendable {
         }
     }
 
-    private func writeRecord(_ record: InstallRecord, files: SeedFiles) throws(SystemCallError) {
+    private static func writeRecord(_ record: InstallRecord, files: SeedFiles) throws(SystemCallError) {
         let temporary = TemporaryFile(path: files.newTemporaryPath())
         let output = try FileSystem.createExclusively(temporary.path)
         try record.encoded().withUnsafeBytes { bytes in Result { () throws(SystemCallError) in try output.write(bytes) } }.get()

@@ -150,7 +150,7 @@ public struct SeedUpdater: Sendable {
             throw SeedUpdaterError(code: .rollback, message: "the index offers sequence \(entry.sequence) (seed version \(entry.seedVersion)) but sequence \(sequence) (seed version \(current.seedVersion)) is installed: an older index (replayed?) is refused; nothing was downloaded", location: indexURL.absoluteString)
         }
         if let current, current.seedVersion == entry.seedVersion, entry.contentSHA256 == nil || current.contentSHA256 == entry.contentSHA256,
-           current.hasRecordedContent() {
+           isIntact(current) {
             ChannelDownload.removeOthers(destination: path, keeping: [])
             return SeedUpdateResult(status: .upToDate, seedVersion: entry.seedVersion, previousSeedVersion: nil, schemaVersion: schema,
                                     sequence: current.sequence ?? entry.sequence, bytesDownloaded: run.counter.value, path: path)
@@ -199,6 +199,17 @@ public struct SeedUpdater: Sendable {
         return SeedUpdateResult(status: .installed, seedVersion: entry.seedVersion, previousSeedVersion: installed?.seedVersion,
                                 schemaVersion: schema, sequence: entry.sequence, previousSequence: installed?.sequence,
                                 bytesDownloaded: run.counter.value, path: path, deltaFailure: deltaFailure, attempts: run.attempts)
+    }
+
+    /// True when the installed seed's content is the one it records. A seed the install record
+    /// no longer names (touched, copied, restored) is proven once and recorded again, so the
+    /// next update decides without reading it; if the record cannot be written, it is proven all
+    /// the same.
+    private func isIntact(_ installed: InstalledSeed) -> Bool {
+        if installed.isRecordedFile { return true }
+        do { return try SeedInstaller.recordIntactSeed(destination: installed.path) != nil } catch {
+            return installed.hasRecordedContent()
+        }
     }
 
     /// Runs one download and its install, recording it in `run.attempts` with its bytes and

@@ -105,7 +105,10 @@ struct TrustedUpdateTests {
             }
         }
 
+        // Up to date, a touched seed is proven once and recorded again: the next run reads nothing of it.
         try replay(second)
+        #expect(try await updater(server, destination: copied).update().status == .upToDate)
+        #expect(InstalledSeed.read(destination: copied)?.isRecordedFile == true)
         try publish(3)
         for seed in seeds {
             let result = try await updater(server, destination: seed).update()
