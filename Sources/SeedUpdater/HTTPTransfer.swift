@@ -23,8 +23,6 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         var status: Int
         var headers: [String: String]
         var body: [UInt8]
-        /// Bytes received in this transfer.
-        var received: Int64
         /// For a file: the body started over at byte 0 (the server ignored the range).
         var restarted: Bool
     }
@@ -212,7 +210,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             for (name, value) in response.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
             }
-            continuation.resume(returning: Response(status: response.statusCode, headers: headers, body: body, received: received, restarted: restarted))
+            continuation.resume(returning: Response(status: response.statusCode, headers: headers, body: body, restarted: restarted))
         } else if let error = error as? URLError {
             continuation.resume(throwing: error.code == .cancelled ? Failure.cancelled : Failure.url(error))
         } else {
