@@ -48,7 +48,7 @@ let package = Package(
 
         // Fetches seeds and deltas from a channel (`seedgen publish`) and installs them with
         // SeedInstaller: URLSession (FoundationNetworking on Linux).
-        .target(name: "SeedUpdater", dependencies: ["SeedInstaller", "SeedArchive"]),
+        .target(name: "SeedUpdater", dependencies: ["SeedInstaller", "SeedArchive", "SeedSystem"]),
 
         // Build time: readers, schema, mapping, resolver, writer. It links the installer so that
         // `seedgen delta` proves each delta with the code apps apply it with.
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedTestSupport"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
-        .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedInstaller", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
+        .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedArchive", "SeedDeltas", "SeedTestSupport", "ChannelTestSupport"]),
         // A loopback HTTP server that misbehaves on request (cuts, stalls, wrong bytes), and
         // seeds of consecutive days to publish, for the channel's and the updater's fault tests.
         .target(name: "ChannelTestSupport", dependencies: ["SeedArchive", "SeedTestSupport"], path: "Tests/ChannelTestSupport"),

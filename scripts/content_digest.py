@@ -98,10 +98,11 @@ def content_digest(path):
             cursor = db.execute(_rows(db, name, name in without_rowid))
             columns = [d[0] for d in cursor.description]
             h.update(b"T" + _text(name) + _u32(len(columns)))
-            # The digest's own record: seedgen_metadata's row whose key is content_sha256.
+            # The digest's own record and the install's sequence stamp: seedgen_metadata's rows
+            # whose key is content_sha256 or publication_sequence.
             skip = columns.index("key") if name == b"seedgen_metadata" and "key" in columns else None
             for row in cursor:
-                if skip is not None and type(row[skip]) is _Text and row[skip] == b"content_sha256":
+                if skip is not None and type(row[skip]) is _Text and row[skip] in (b"content_sha256", b"publication_sequence"):
                     continue
                 h.update(b"R" + b"".join(map(_value, row)))
         h.update(b"E")

@@ -5,7 +5,10 @@
 #   2. builds the seed from examples/cairns with the just-built seedgen into the app's
 #      resources (seed.sqlite.gz + manifest; never committed);
 #   3. builds the app and runs it twice against a fresh data folder: it must install, then
-#      find the seed up to date, and read it through GRDB both times.
+#      find the seed up to date, and read it through GRDB both times; then publishes a newer
+#      seed to a signed channel served by `python3 -m http.server` on 127.0.0.1, and runs it
+#      once more: it must update from the channel (`import SeedUpdater` alone) and read the
+#      new seed.
 #   scripts/sample-app.sh              all three steps (`make app`)
 #   scripts/sample-app.sh --prepare    steps 1 and 2 only
 #   scripts/sample-app.sh --run BIN    step 3 with an app built elsewhere: `make test` builds the
@@ -72,4 +75,20 @@ board_check "$data/cairns.sqlite" examples/cairns 750118 1401659400 Australia/Br
 for instant in 1774733400 1774738800 1774742400 1774760000 1792884600 1792888200 1792891800; do
   board_check "$data/berlin.sqlite" Tests/Fixtures/gtfs/dst-berlin HBF "$instant" Europe/Berlin
 done
-echo "ok   sample app: installed, then up to date, read through GRDB; departure boards equal Python's"
+
+# A newer seed on a signed channel, served over HTTP on 127.0.0.1.
+channel="$data/channel"
+"$SEEDGEN" keygen --out "$data/channel.key" > "$data/public.key"
+"$SEEDGEN" build examples/cairns --schema Schema/transit.yaml --out "$data/next.sqlite" --seed-version sample-next --quiet
+"$SEEDGEN" publish "$data/next.sqlite" --channel "$channel" --sign-key "$data/channel.key" --quiet
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$channel" >/dev/null 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null; rm -rf "$data"' EXIT
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/index.json" >/dev/null 2>&1 && break; sleep 0.1; done
+third=$(SEEDGEN_SEED_DEST="$data/seed.sqlite" SAMPLE_CHANNEL="http://127.0.0.1:$port/" \
+        SAMPLE_CHANNEL_PUBLIC_KEY="$(cat "$data/public.key")" "$app")
+printf '%s\n' "$third"
+expect "$third" "^update: installed seed-version=sample-next schema-version=3 sequence=1"
+expect "$third" "departures, first at"
+echo "ok   sample app: installed, then up to date, then updated from a signed channel, read through GRDB; departure boards equal Python's"

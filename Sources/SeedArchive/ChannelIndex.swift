@@ -24,7 +24,9 @@ import Foundation
 /// The keys are a contract with every app that reads a channel: `format` (1), `seeds`, and in
 /// each entry `schemaVersion`, `seedVersion`, `sequence`, `path` (relative to the channel),
 /// `size` and `sha256` of the file at `path` (the packed seed), and `deltas`, each a `from`
-/// seed version with the `path`, `size` and `sha256` of a delta from it to this seed.
+/// seed version with the `path`, `size` and `sha256` of a delta from it to this seed; and,
+/// when published by this version, `contentSha256` (the content digest) and `seedSize` (the
+/// seed decompressed).
 /// ``encoded()`` is deterministic (sorted keys, entries by schema version), so publishing the
 /// same seeds gives the same bytes, and a signature made once stays valid.
 public struct ChannelIndex: Codable, Equatable, Sendable {
@@ -68,14 +70,18 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
         /// whichever SQLite wrote a file of it. JSON key `contentSha256`; absent in indexes
         /// published before content digests, whose deltas an updater then does not use.
         public var contentSHA256: String?
+        /// The seed's size once decompressed, in bytes: what an updater checks the free space
+        /// for before it downloads. Absent in indexes published before it was written.
+        public var seedSize: Int64?
 
         private enum CodingKeys: String, CodingKey {
-            case schemaVersion, seedVersion, sequence, path, size, sha256, deltas
+            case schemaVersion, seedVersion, sequence, path, size, sha256, deltas, seedSize
             case contentSHA256 = "contentSha256"
         }
 
         public init(schemaVersion: Int, seedVersion: String, sequence: Int64, path: String, size: Int64, sha256: String, deltas: [Delta],
-                    contentSHA256: String? = nil) {
+                    contentSHA256: String? = nil, seedSize: Int64? = nil) {
+            self.seedSize = seedSize
             self.schemaVersion = schemaVersion
             self.seedVersion = seedVersion
             self.sequence = sequence
@@ -155,6 +161,9 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
                 throw ChannelError(source: source, message: "\(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not printable ASCII without spaces")
             }
             try check(path: entry.path, size: entry.size, sha256: entry.sha256, in: name, source: source)
+            if let seedSize = entry.seedSize, seedSize < 0 || seedSize > 1 << 50 {
+                throw ChannelError(source: source, message: "\(name): seedSize \(seedSize) is out of range")
+            }
             if let content = entry.contentSHA256, !isDigest(content) {
                 throw ChannelError(source: source, message: "\(name): contentSha256 must be 64 lower-case hexadecimal digits")
             }

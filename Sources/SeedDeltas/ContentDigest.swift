@@ -10,12 +10,17 @@ import SeedSQLite
 /// the `sqlite_schema` entries (not `sqlite_*`, not shadow tables) by type and name; then per
 /// content table (not virtual, not shadow, not `sqlite_*`), by name, its rows in key order (a
 /// rowid table: the rowid, then `SELECT *`), each value as a tag and its bytes, lengths written;
-/// `E` at the end. The `content_sha256` row of `seedgen_metadata` is left out: it holds the digest.
+/// `E` at the end. The `content_sha256` and `publication_sequence` rows of `seedgen_metadata`
+/// are left out: one holds the digest, the other where a channel put the seed in its order
+/// (stamped at install), neither what the seed holds.
 ///
 /// Memory stays bounded: rows stream from one statement per table into a 64 KiB buffer.
 package enum ContentDigest {
     /// The `seedgen_metadata` key that records a seed's digest.
     package static let metadataKey = "content_sha256"
+    /// The `seedgen_metadata` key of the publication sequence an installer stamps into the seed
+    /// it installs; not part of the content either.
+    package static let sequenceKey = "publication_sequence"
     /// The first bytes of the digested stream: the encoding's name and version.
     static let magic = Array("seedgen-content-1\n".utf8)
 
@@ -83,15 +88,16 @@ package enum ContentDigest {
         stream.append(UInt8(ascii: "T"))
         stream.appendText(table)
         stream.appendUInt32(UInt32(count))
-        // The digest's own row is not part of what it digests.
+        // The digest's own row and the install's sequence stamp are not part of what it digests.
         let skipsDigestRow = table == "seedgen_metadata"
         let keyColumn = skipsDigestRow ? (0..<count).first { statement.columnName(at: $0) == "key" } : nil
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: DigestStream.flushSize, alignment: 8)
         defer { buffer.deallocate() }
         var used = 0
         while try statement.step() {
-            if let keyColumn, statement.storageClass(at: keyColumn) == .text, statement.bytes(at: keyColumn).elementsEqual(metadataKey.utf8) {
-                continue
+            if let keyColumn, statement.storageClass(at: keyColumn) == .text {
+                let key = statement.bytes(at: keyColumn)
+                if key.elementsEqual(metadataKey.utf8) || key.elementsEqual(sequenceKey.utf8) { continue }
             }
             while true {
                 buffer[used] = UInt8(ascii: "R")

@@ -1,12 +1,14 @@
 import SeedArchive
 import SeedSystem
 
-/// What the installer last put in place, kept outside the seed (the seed stays byte for byte
-/// the shipped file) in `<dest>.seedgen-install`, written atomically.
+/// What the installer last put in place, kept outside the seed in `<dest>.seedgen-install`,
+/// written atomically: a cache of the seed's own stamp (``SeedOwnStamp``) that spares reading
+/// the seed at every start.
 ///
 /// Deciding "up to date" compares the shipped seed's versions with `seedVersion` and
 /// `schemaVersion`, and the installed file's device, inode, size and modification time with
-/// `file`: a replaced, touched or rewritten seed no longer matches and is installed again.
+/// `file`: a replaced, touched or rewritten seed no longer matches, and the seed itself then
+/// decides (its stamp and content digest; see ``SeedInstaller/install()``).
 /// An unstamped gzip without a manifest has no versions to compare before decompressing: its
 /// `gzip` trailer (CRC-32 and size of the content, and the file's size) is compared instead.
 ///
@@ -22,7 +24,7 @@ import SeedSystem
 /// gzip 3735928559 159383552 34123456
 /// sequence 42
 /// ```
-/// `sha256` is the installed file's SHA-256 when the installer computed it (a full install; a
+/// `sha256` is the shipped seed's SHA-256 when the installer computed it (a full install; a
 /// patched seed has none: its digest is `content-sha256`, the seed's content digest, which
 /// proves which seed it is whatever SQLite wrote it).
 /// `file` is device, inode, size, modification seconds and nanoseconds; `gzip` (only for a

@@ -1,32 +1,61 @@
 import SeedSystem
 
-/// The seed installed at a destination, as its install record says, for code that decides what
-/// to fetch next (`SeedUpdater`): which versions, which file, which publication sequence.
+/// The seed installed at a destination, as the seed file itself says, for code that decides
+/// what to fetch next (`SeedUpdater`): which versions, which content, which publication sequence.
+///
+/// It is read from the seed (`seedgen_metadata` and `PRAGMA user_version`), never from a record
+/// keyed by the file's inode or modification time, so a seed that was touched, copied with
+/// `cp -a` or restored from a backup is still recognised: it keeps its sequence (the rollback
+/// guard holds) and gets deltas.
 public struct InstalledSeed: Sendable, Equatable {
     /// The installed seed version.
     public var seedVersion: String
     /// The installed schema version.
     public var schemaVersion: Int
-    /// The installed file's size, as installed.
+    /// The installed file's size.
     public var size: Int64
-    /// The installed file's SHA-256 (lower-case hex), when the installer computed it (a full
-    /// install; a patched seed is proven by its content digest instead).
+    /// The SHA-256 of the seed file as shipped, when the install record still names this file
+    /// and a full install computed it (a patched seed is proven by its content digest instead).
     public var sha256: String?
-    /// The installed seed's content digest (`content_sha256`), when known: which seed it is,
-    /// whatever SQLite version wrote the file.
+    /// The content digest the seed records (`content_sha256`; for a seed that records none, the
+    /// install record's while it names this file): which seed it is, whatever SQLite wrote it.
     public var contentSHA256: String?
-    /// The publication sequence recorded at install, if the seed had one.
+    /// The publication sequence stamped into the seed when it was installed
+    /// (`publication_sequence`), if it came with one.
     public var sequence: Int64?
+    /// True when the install record names this very file (same device, inode, size and
+    /// modification time) and the same seed: its content is then the installed one without
+    /// reading it. False after a `touch`, a copy or a restore: ``hasRecordedContent()`` tells.
+    public var isRecordedFile: Bool
+    /// The installed seed's path.
+    public var path: String
 
-    /// The seed installed at `destination`, or nil when nothing is recorded there or the file is
-    /// no longer the one recorded (missing, modified or replaced: the next install replaces it).
-    /// Reads the install record and the file's status; takes no lock.
+    /// The seed at `destination`, read from the seed file itself; nil when there is none or it
+    /// is not a readable seedgen seed. Takes no lock; reads a few rows.
     public static func read(destination: String) -> InstalledSeed? {
         let files = SeedFiles(destination: destination)
-        guard let record = InstallRecord.read(path: files.recordPath),
-              let installed = try? FileSystem.openForReading(files.destination).status(), installed == record.file
-        else { return nil }
-        return InstalledSeed(seedVersion: record.seedVersion, schemaVersion: record.schemaVersion, size: record.size,
-                             sha256: record.sha256, contentSHA256: record.contentSHA256, sequence: record.sequence)
+        guard let status = (try? FileSystem.status(files.destination)) ?? nil, status.isRegularFile,
+              let own = try? SeedOwnStamp.read(files.destination) else { return nil }
+        let record = InstallRecord.read(path: files.recordPath)
+        let isRecorded = record.map { $0.file == status && $0.seedVersion == own.stamp.seedVersion && $0.schemaVersion == own.stamp.schemaVersion } ?? false
+        var sequence = own.sequence
+        // A seed installed before seeds carried their sequence: the record kept it, and speaks
+        // for the file while it names this file or this content.
+        if sequence == nil, let record, record.seedVersion == own.stamp.seedVersion,
+           isRecorded || (record.contentSHA256 != nil && record.contentSHA256 == own.contentSHA256) {
+            sequence = record.sequence
+        }
+        return InstalledSeed(seedVersion: own.stamp.seedVersion, schemaVersion: own.stamp.schemaVersion, size: status.size,
+                             sha256: isRecorded ? record?.sha256 : nil,
+                             contentSHA256: own.contentSHA256 ?? (isRecorded ? record?.contentSHA256 : nil), sequence: sequence,
+                             isRecordedFile: isRecorded, path: files.destination)
+    }
+
+    /// True when the seed's content is the one it records: at once when the install record
+    /// names this file, otherwise by computing its content digest (every row read once: about
+    /// a second for a 170 MB seed). A seed the app wrote to, or one without a recorded digest,
+    /// is not.
+    public func hasRecordedContent() -> Bool {
+        isRecordedFile || SeedOwnStamp.hasRecordedContent(path, recorded: contentSHA256)
     }
 }

@@ -24,7 +24,9 @@ struct SeedCopy {
         }
     }
 
-    static func write(_ shipped: ShippedSeed, to temporary: TemporaryFile, limit: Limit) throws(SeedInstallerError) -> SeedCopy {
+    /// - Parameter progress: called after each buffer written, with the bytes written so far.
+    static func write(_ shipped: ShippedSeed, to temporary: TemporaryFile, limit: Limit,
+                      progress: ((Int64) -> Void)? = nil) throws(SeedInstallerError) -> SeedCopy {
         let output: FileDescriptor
         do { output = try FileSystem.createExclusively(temporary.path) } catch {
             throw error.installerError("cannot create the temporary file for the new seed")
@@ -50,6 +52,7 @@ struct SeedCopy {
             }
             hasher.update(chunk)
             size += Int64(count)
+            progress?(size)
         }
 
         if shipped.isCompressed {

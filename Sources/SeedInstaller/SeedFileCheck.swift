@@ -65,15 +65,6 @@ enum SeedFileCheck {
         }
     }
 
-    /// The content digest the seed records (`content_sha256` in `seedgen_metadata`), if any.
-    static func readContentDigest(_ path: String) throws(SeedInstallerError) -> String? {
-        do {
-            return try open(path).scalar("SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'")?.text
-        } catch {
-            throw sqliteFailure(error, path: path)
-        }
-    }
-
     /// Runs `PRAGMA quick_check` (every page and index entry read once; no cross-checks of
     /// index contents) and refuses the file unless it says `ok`.
     static func quickCheck(_ path: String) throws(SeedInstallerError) {
@@ -87,7 +78,7 @@ enum SeedFileCheck {
         }
     }
 
-    private static func open(_ path: String) throws(SQLiteError) -> Connection {
+    static func open(_ path: String) throws(SQLiteError) -> Connection {
         // The URI form needs SQLite built with URI support (Debian's and Apple's are); fall back
         // to a plain read-only open, which on a rollback-journal file creates nothing either.
         if let connection = try? Connection(path: "file:" + percentEncoded(path) + "?immutable=1", mode: .readOnly) {
@@ -96,7 +87,7 @@ enum SeedFileCheck {
         return try Connection(path: path, mode: .readOnly)
     }
 
-    private static func sqliteFailure(_ error: any Error, path: String) -> SeedInstallerError {
+    static func sqliteFailure(_ error: any Error, path: String) -> SeedInstallerError {
         if let error = error as? SQLiteError, error.primaryCode == 26 /* SQLITE_NOTADB */ {
             return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path)
         }

@@ -3,7 +3,8 @@ import SeedSystem
 /// The names of a destination seed's own files. The installer creates, replaces or removes
 /// these and nothing else in the folder:
 ///
-/// - `seed.sqlite`: the installed seed, byte for byte the shipped one;
+/// - `seed.sqlite`: the installed seed, byte for byte the shipped one but for the
+///   `publication_sequence` row the installer stamps into it when it knows a sequence;
 /// - `seed.sqlite-wal`, `seed.sqlite-shm`, `seed.sqlite-journal`: SQLite's sidecars of the
 ///   seed, removed (exact names) just before a new seed is renamed into place;
 /// - `seed.sqlite.seedgen-install`: the install record (a few lines of text), see ``InstallRecord``;

@@ -30,7 +30,7 @@ extension SeedInstaller {
         }
         // Refused before the folder or the lock file is made: nothing, or another seed, to patch.
         if !FileSystem.isDirectory(files.destination) { try checkBase(delta, record: nil, files: files) }
-        let lock = try lockForInstalling(files)
+        let lock = try Self.lockForInstalling(files)
         defer { withExtendedLifetime(lock) {} }
         let record = InstallRecord.read(path: files.recordPath)
         if let record, isPatched(record, delta: delta, files: files) {
@@ -39,6 +39,7 @@ extension SeedInstaller {
         try checkBase(delta, record: record, files: files)
         try checkFreeSpace(for: delta, files: files)
 
+        progress?(SeedInstallProgress(phase: .apply, bytesDone: 0, bytesTotal: delta.to.size))
         let patch = DeltaPatch(path: delta.path, header: delta.header)
         var trace = PatchTrace()
         let tables: Set<String>
@@ -54,6 +55,7 @@ extension SeedInstaller {
         } catch {
             throw installerError(error, delta: delta, files: files)
         }
+        progress?(SeedInstallProgress(phase: .verify, bytesDone: delta.to.size, bytesTotal: delta.to.size))
         let stamp: SeedStamp
         do throws(SeedInstallerError) {
             try SeedFileCheck.checkHeader(output.path)
@@ -65,6 +67,9 @@ extension SeedInstaller {
         guard stamp == expected else {
             throw SeedInstallerError(code: .versionMismatch, message: "the patched seed contains \(MessageText.stamp(stamp)) but the delta says \(MessageText.stamp(expected))", path: delta.path)
         }
+        // A delta carries no sequence: the stamp is the one the caller gives, never the base's.
+        try SeedOwnStamp.writeSequence(sequence, to: output.path)
+        _ = try checkOwnStamp(output.path, sequence: sequence, source: delta.path)
         let size = (try? FileSystem.status(output.path))??.size ?? delta.to.size
         try moveIntoPlace(output, stamp: stamp, digest: InstalledDigest(size: size, sha256: nil, contentSHA256: delta.to.contentSHA256),
                           gzip: nil, files: files)

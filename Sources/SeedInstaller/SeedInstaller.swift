@@ -31,6 +31,10 @@ import Darwin
 /// A plain `gzip` of a seed (no stamp, no manifest) is compared by its gzip trailer (CRC-32 and
 /// size of the content) and file size instead, recorded at install; its versions are read from
 /// the seed once decompressed.
+/// When the record no longer names the file in place (touched, copied, restored), the seed's
+/// own stamp decides instead, under the lock (``InstalledSeed``): its content digest is computed
+/// once; an intact seed that is the shipped one, or of a later sequence, is kept and recorded
+/// again; only a seed whose content changed is `.replacedModified`.
 /// Deciding opens the shipped seed, its manifest, the record and the installed seed once each,
 /// takes no lock and does not list the folder, so it costs the same however many files the
 /// folder holds. It needs no lock: the record is replaced atomically and names the new seed's
@@ -53,7 +57,10 @@ import Darwin
 ///    `PRAGMA quick_check` before writing the manifest, so it is not read a second time.
 ///    Without a manifest, `PRAGMA quick_check` runs on it. It is opened with `immutable=1`,
 ///    so verifying creates no sidecar files. On Apple platforms, mark it excluded from backups
-///    (an extended attribute, kept by the rename).
+///    (an extended attribute, kept by the rename). Stamp the sequence, when known, into the
+///    seed (`publication_sequence` in `seedgen_metadata`; not part of the content digest) and
+///    read the seed's own stamp back: it must be ``expectedSeedVersion``,
+///    ``expectedContentSHA256`` and the sequence, else the install is refused.
 /// 5. Write the new install record (temporary file + `rename`). It names the temporary file's
 ///    inode, which is not the destination's until step 7, so until then it matches nothing.
 /// 6. Remove `<dest>-wal`, `<dest>-shm` and `<dest>-journal` (exactly these), `fsync` the folder.
@@ -73,7 +80,7 @@ import Darwin
 /// Another process that has the old seed open while it is replaced keeps reading the old file
 /// (its inode) and, if it writes in WAL mode, may create a `-wal` for it that SQLite would then
 /// apply to the new file. Install before opening the seed, and open the seed read-only.
-/// A seed the app writes to is no longer the recorded file, so the next start replaces it.
+/// A seed the app writes to has another content than it records, so the next start replaces it.
 ///
 /// Files in the folder other than the seed's own (`seed.sqlite` and its `-wal`, `-shm` and
 /// `-journal`, `seed.sqlite.seedgen-install`, `seed.sqlite.seedgen-lock` and
@@ -96,6 +103,17 @@ public struct SeedInstaller: Sendable {
     /// sequence is lower than the installed seed's (of the same schema version) does not
     /// replace it, so a seed downloaded later is not put back by the older bundled one.
     public var sequence: Int64? = nil
+    /// The seed version the caller was promised (a channel's index names it), or nil. The new
+    /// seed's own stamp is read once it is written beside the destination: another seed version
+    /// is refused (``SeedInstallerError/Code/versionMismatch``) and the installed seed kept.
+    public var expectedSeedVersion: String? = nil
+    /// The content digest the caller was promised, or nil: the new seed must record it (a full
+    /// seed) or have it (a patched one), else it is refused and the installed seed kept.
+    public var expectedContentSHA256: String? = nil
+    /// Called while a seed is written (not when up to date): the phase (apply, verify) and,
+    /// for a full seed, the bytes decompressed so far; on the installing thread. For a progress
+    /// display (`seedgen install` on a terminal).
+    public var progress: (@Sendable (SeedInstallProgress) -> Void)? = nil
 
     /// Creates an installer for one shipped seed and one destination. Nothing is read or
     /// written until ``install()`` or ``installInBackground(qos:)``.
@@ -147,7 +165,7 @@ public struct SeedInstaller: Sendable {
             return try upToDate(record, shipped: shipped, files: files)
         }
 
-        let lock = try lockForInstalling(files)
+        let lock = try Self.lockForInstalling(files)
         defer { withExtendedLifetime(lock) {} }
 
         // Decide again under the lock: a process that waited finds the seed another one just
@@ -156,20 +174,41 @@ public struct SeedInstaller: Sendable {
         if let record, isUpToDate(record, shipped: shipped, files: files) {
             return try upToDate(record, shipped: shipped, files: files)
         }
-        let installedFile = try? FileSystem.status(files.destination)
-        let isModified = record != nil && installedFile != nil && installedFile != record?.file
+        // The record no longer names the file in place (touched, copied, restored, or written
+        // to): the seed says itself which seed it is, and its content digest whether it is intact.
+        var isModified = false
+        if let installedFile = (try? FileSystem.status(files.destination)) ?? nil, installedFile != record?.file {
+            if let installed = InstalledSeed.read(destination: files.destination), installed.contentSHA256 != nil {
+                if installed.hasRecordedContent() {
+                    if keeps(installed, over: shipped) { return try recognised(installed, shipped: shipped, files: files) }
+                } else {
+                    isModified = true
+                }
+            } else {
+                // No seed here, or one that records no content digest (built before them): what
+                // the record says is all there is.
+                isModified = record != nil
+            }
+        }
         try checkFreeSpace(for: shipped, files: files)
 
         let temporary = TemporaryFile(path: files.newTemporaryPath())
-        let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files))
+        let total = shipped.manifest?.size ?? shipped.expectedSize
+        progress?(SeedInstallProgress(phase: .apply, bytesDone: 0, bytesTotal: total))
+        let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files), progress: progress.map { report in
+            { report(SeedInstallProgress(phase: .apply, bytesDone: $0, bytesTotal: total)) }
+        })
+        progress?(SeedInstallProgress(phase: .verify, bytesDone: copy.size, bytesTotal: total))
         let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
-        var content = shipped.manifest?.contentSHA256
-        if content == nil { content = try SeedFileCheck.readContentDigest(temporary.path) }
+        let sequence = self.sequence ?? shipped.sequence
+        if sequence != nil { try SeedOwnStamp.writeSequence(sequence, to: temporary.path) }
+        let own = try checkOwnStamp(temporary.path, sequence: sequence, source: shipped.path)
+        let content = shipped.manifest?.contentSHA256 ?? own.contentSHA256
         try moveIntoPlace(temporary, stamp: stamp, digest: InstalledDigest(size: copy.size, sha256: copy.sha256, contentSHA256: content),
-                          gzip: shipped.trailer, files: files, sequence: sequence ?? shipped.sequence)
+                          gzip: shipped.trailer, files: files, sequence: sequence)
         var why = reason(record: record, stamp: stamp, shipped: shipped)
         if isModified {
-            let lost = "the installed seed was modified after it was installed; its changes are lost"
+            let lost = "the installed seed's content was modified after it was installed; its changes are lost"
             why = why == "installed file missing or changed" ? lost : lost + "; " + why
         }
         return SeedInstallResult(status: isModified ? .replacedModified : .installed, seedVersion: stamp.seedVersion,
@@ -180,7 +219,7 @@ public struct SeedInstaller: Sendable {
     /// Refuses a destination that is a folder, creates the destination's folder, takes the
     /// installers' exclusive lock (waiting for any other installer) and removes temporary files
     /// an earlier crash left (steps 1 of ``install()``). Hold the returned file while installing.
-    func lockForInstalling(_ files: SeedFiles) throws(SeedInstallerError) -> FileDescriptor {
+    static func lockForInstalling(_ files: SeedFiles) throws(SeedInstallerError) -> FileDescriptor {
         // Refused before anything (folder, lock, record) is written.
         if FileSystem.isDirectory(files.destination) {
             throw SystemCallError(call: "open", path: files.destination, errno: EISDIR)
@@ -216,7 +255,7 @@ public struct SeedInstaller: Sendable {
                                           sha256: digest.sha256, contentSHA256: digest.contentSHA256, size: digest.size,
                                           file: try FileSystem.openForReading(temporary.path).status(), gzip: gzip,
                                           sequence: sequence ?? self.sequence)
-            try writeRecord(newRecord, files: files)
+            try Self.writeRecord(newRecord, files: files)
         } catch {
             throw error.installerError("cannot write the install record")
         }
@@ -266,9 +305,91 @@ public struct SeedInstaller: Sendable {
     /// version, and the installed one's is higher. A seed of another schema version is never
     /// older: it is replaced regardless.
     private func isOlder(_ shipped: ShippedSeed, than record: InstallRecord) -> Bool {
-        guard let shippedSequence = sequence ?? shipped.sequence, let installedSequence = record.sequence,
-              let stamp = shipped.stamp else { return false }
-        return stamp.schemaVersion == record.schemaVersion && installedSequence > shippedSequence
+        isOlder(shipped, thanSequence: record.sequence, schemaVersion: record.schemaVersion)
+    }
+
+    private func isOlder(_ shipped: ShippedSeed, thanSequence installedSequence: Int64?, schemaVersion: Int) -> Bool {
+        guard let shippedSequence = sequence ?? shipped.sequence, let installedSequence, let stamp = shipped.stamp else { return false }
+        return stamp.schemaVersion == schemaVersion && installedSequence > shippedSequence
+    }
+
+    /// True when an intact installed seed the record no longer names stays: it is the shipped
+    /// seed (same versions and content), or of a later sequence than it.
+    private func keeps(_ installed: InstalledSeed, over shipped: ShippedSeed) -> Bool {
+        if isOlder(shipped, thanSequence: installed.sequence, schemaVersion: installed.schemaVersion) { return true }
+        guard let stamp = shipped.stamp, stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion) else { return false }
+        if let content = shipped.manifest?.contentSHA256 { return content == installed.contentSHA256 }
+        return true
+    }
+
+    /// Records a recognised seed as the installed one (the record then names the file as it is
+    /// now, so the next start decides without reading it) and reports it up to date.
+    private func recognised(_ installed: InstalledSeed, shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
+        try checkSchemaVersion(installed.schemaVersion, path: shipped.path)
+        let isShipped = shipped.stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion)
+        try Self.record(installed, files: files, sha256: isShipped ? shipped.manifest?.sha256 : nil, gzip: isShipped ? shipped.trailer : nil)
+        return SeedInstallResult(status: .upToDate, seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion,
+                                 path: files.destination)
+    }
+
+    /// Records the intact seed at `destination` as installed, when the install record no longer
+    /// names it (after a `touch`, a copy or a restore from a backup): its content digest is
+    /// computed once (every row read), and if it is the one the seed records, the record is
+    /// written for the file as it is now, under the installers' lock. The next check then
+    /// decides without reading the seed. `SeedUpdater` calls it when it finds such a seed up to
+    /// date.
+    /// - Returns: the seed as now recorded, or nil when there is no seed, or its content is not
+    ///   the one it records (it was modified: the next install replaces it).
+    /// - Throws: when the lock or the record cannot be written.
+    @discardableResult
+    public static func recordIntactSeed(destination: String) throws(SeedInstallerError) -> InstalledSeed? {
+        let files = SeedFiles(destination: destination)
+        let lock = try lockForInstalling(files)
+        defer { withExtendedLifetime(lock) {} }
+        guard var installed = InstalledSeed.read(destination: files.destination) else { return nil }
+        if installed.isRecordedFile { return installed }
+        guard installed.contentSHA256 != nil, installed.hasRecordedContent() else { return nil }
+        try record(installed, files: files, sha256: nil, gzip: nil)
+        installed.isRecordedFile = true
+        return installed
+    }
+
+    /// Writes the install record of `installed`, naming the file as it is now.
+    private static func record(_ installed: InstalledSeed, files: SeedFiles, sha256: String?, gzip: GzipTrailer?) throws(SeedInstallerError) {
+        do throws(SystemCallError) {
+            guard let status = try FileSystem.status(files.destination) else {
+                throw SystemCallError(call: "stat", path: files.destination, errno: ENOENT)
+            }
+            try writeRecord(InstallRecord(seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion, sha256: sha256,
+                                          contentSHA256: installed.contentSHA256, size: status.size, file: status, gzip: gzip,
+                                          sequence: installed.sequence), files: files)
+        } catch {
+            throw error.installerError("cannot write the install record")
+        }
+    }
+
+    /// Reads the new seed's own stamp (beside the destination, before its rename) and refuses
+    /// it unless it is what was promised: ``expectedSeedVersion``, ``expectedContentSHA256``
+    /// and the `sequence` just stamped.
+    func checkOwnStamp(_ path: String, sequence: Int64?, source: String) throws(SeedInstallerError) -> SeedOwnStamp {
+        let own: SeedOwnStamp
+        do { own = try SeedOwnStamp.read(path) } catch {
+            throw SeedInstallerError(code: error.code, message: "the new seed: " + error.message, path: source, systemError: error.systemError, errno: error.errno)
+        }
+        var wrong: [String] = []
+        if let expectedSeedVersion, own.stamp.seedVersion != expectedSeedVersion {
+            wrong.append("seed version \(MessageText.value(own.stamp.seedVersion)), not \(MessageText.value(expectedSeedVersion))")
+        }
+        if let expectedContentSHA256, own.contentSHA256 != expectedContentSHA256 {
+            wrong.append("content digest \(MessageText.value(own.contentSHA256 ?? "none")), not \(MessageText.value(expectedContentSHA256))")
+        }
+        if let sequence, own.sequence != sequence {
+            wrong.append("sequence \(own.sequence.map(String.init) ?? "none"), not \(sequence)")
+        }
+        guard wrong.isEmpty else {
+            throw SeedInstallerError(code: .versionMismatch, message: "the new seed's own stamp says \(wrong.joined(separator: ", ")) as promised: refused; the installed seed is unchanged", path: source)
+        }
+        return own
     }
 
     private func reason(record: InstallRecord?, stamp: SeedStamp, shipped: ShippedSeed) -> String {
@@ -334,7 +455,7 @@ public struct SeedInstaller: Sendable {
         }
     }
 
-    private func writeRecord(_ record: InstallRecord, files: SeedFiles) throws(SystemCallError) {
+    private static func writeRecord(_ record: InstallRecord, files: SeedFiles) throws(SystemCallError) {
         let temporary = TemporaryFile(path: files.newTemporaryPath())
         let output = try FileSystem.createExclusively(temporary.path)
         try record.encoded().withUnsafeBytes { bytes in Result { () throws(SystemCallError) in try output.write(bytes) } }.get()

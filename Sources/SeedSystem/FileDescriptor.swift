@@ -95,6 +95,16 @@ public final class FileDescriptor {
         }
     }
 
+    /// Takes an exclusive `flock` if no one else holds it: false when another holder does.
+    /// For a waiter that must stay cancellable (it polls instead of blocking a thread).
+    public func tryLockExclusively() throws(SystemCallError) -> Bool {
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EWOULDBLOCK { return false }
+            if errno != EINTR { throw SystemCallError(call: "flock", path: path, errno: errno) }
+        }
+        return true
+    }
+
     /// The file's identity and size (`fstat`).
     public func status() throws(SystemCallError) -> FileStatus {
         var st = stat()

@@ -34,23 +34,31 @@ struct ChannelDownload {
         }
     }
 
-    /// Downloads what is missing and checks the whole file.
-    /// - Returns: the bytes received in this call.
-    func run(timeout: TimeInterval, progress: (@Sendable (SeedUpdateProgress) -> Void)?) async throws(SeedUpdaterError) -> Int64 {
-        var received: Int64 = 0
+    /// Bytes already on disk from an interrupted download of this file (0 when none, or when
+    /// what is there cannot be a start of it).
+    var bytesOnDisk: Int64 {
+        let onDisk = fileSize()
+        return onDisk <= size ? onDisk : 0
+    }
+
+    /// Downloads what is missing and checks the whole file. Every body byte received is added
+    /// to `counter`, whatever the outcome.
+    func run(timeout: TimeInterval, limits: HTTPTransfer.Limits, counter: HTTPTransfer.ByteCount,
+             progress: (@Sendable (SeedUpdateProgress) -> Void)?) async throws(SeedUpdaterError) {
         var onDisk = fileSize()
         if onDisk > size {
             try? FileManager.default.removeItem(atPath: path)
             onDisk = 0
         }
         if onDisk < size {
-            received = try await fetch(from: onDisk, timeout: timeout, progress: progress)
+            try await fetch(from: onDisk, timeout: timeout, limits: limits, counter: counter, progress: progress)
         }
+        progress?(SeedUpdateProgress(file: file, phase: .verify, bytesDone: size, bytesTotal: size))
         try verify()
-        return received
     }
 
-    private func fetch(from offset: Int64, timeout: TimeInterval, progress: (@Sendable (SeedUpdateProgress) -> Void)?) async throws(SeedUpdaterError) -> Int64 {
+    private func fetch(from offset: Int64, timeout: TimeInterval, limits: HTTPTransfer.Limits, counter: HTTPTransfer.ByteCount,
+                       progress: (@Sendable (SeedUpdateProgress) -> Void)?) async throws(SeedUpdaterError) {
         if offset == 0 { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else {
             throw SeedUpdaterError(code: .fileSystem, message: "cannot write the download beside the seed", location: path)
@@ -63,17 +71,17 @@ struct ChannelDownload {
         progress?(SeedUpdateProgress(file: file, bytesDone: offset, bytesTotal: total))
         let response: HTTPTransfer.Response
         do {
-            response = try await HTTPTransfer.get(url, headers: [:], sink: .file(handle, offset: offset), timeout: timeout) { done in
+            response = try await HTTPTransfer.get(url, headers: [:], sink: .file(handle, offset: offset), timeout: timeout,
+                                                  limits: limits, counter: counter) { done in
                 progress?(SeedUpdateProgress(file: file, bytesDone: done, bytesTotal: total))
             }
         } catch {
-            throw SeedUpdater.error(error, url: url)
+            throw SeedUpdater.error(error, url: url, limits: limits)
         }
         guard response.status == 200 || response.status == 206 else {
             if response.status == 416 { try? FileManager.default.removeItem(atPath: path) }
             throw SeedUpdater.statusError(response.status, url: url)
         }
-        return response.received
     }
 
     /// Size, then SHA-256 of the whole file; a mismatch removes it.

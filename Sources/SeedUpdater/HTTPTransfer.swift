@@ -23,8 +23,6 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         var status: Int
         var headers: [String: String]
         var body: [UInt8]
-        /// Bytes received in this transfer.
-        var received: Int64
         /// For a file: the body started over at byte 0 (the server ignored the range).
         var restarted: Bool
     }
@@ -33,10 +31,37 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         case url(URLError)
         case other(String)
         case cancelled
+        /// The update's deadline passed during the transfer.
+        case deadline
+        /// Fewer than `bytes` arrived in the last `seconds`: below the minimum rate.
+        case stalled(bytes: Int64, seconds: Double)
+    }
+
+    /// What bounds a transfer besides the wait for data (`timeout`): the update's deadline, and
+    /// a minimum rate over each window of `window`.
+    struct Limits: Sendable {
+        var deadline: ContinuousClock.Instant?
+        /// Bytes per second; 0 checks nothing.
+        var minimumRate: Int64 = 0
+        var window: Duration = .seconds(10)
+    }
+
+    /// Every body byte received, across transfers and whatever their outcome: what a report
+    /// says was downloaded.
+    final class ByteCount: @unchecked Sendable {
+        // @unchecked: `value` is behind `lock`.
+        private let lock = NSLock()
+        private var count: Int64 = 0
+        func add(_ bytes: Int64) { lock.lock(); count += bytes; lock.unlock() }
+        var value: Int64 { lock.lock(); defer { lock.unlock() }; return count }
     }
 
     private let sink: Sink
+    private let limits: Limits
+    private let counter: ByteCount?
     private let onData: @Sendable (Int64) -> Void
+    private var windowStart = ContinuousClock.now
+    private var windowBytes: Int64 = 0
     private var response: HTTPURLResponse?
     private var body: [UInt8] = []
     private var received: Int64 = 0
@@ -44,15 +69,20 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private var failure: Failure?
     private var continuation: CheckedContinuation<Response, Error>?
 
-    private init(sink: Sink, onData: @escaping @Sendable (Int64) -> Void) {
+    private init(sink: Sink, limits: Limits, counter: ByteCount?, onData: @escaping @Sendable (Int64) -> Void) {
         self.sink = sink
+        self.limits = limits
+        self.counter = counter
         self.onData = onData
     }
 
     /// GETs `url` with `headers`; for a file sink, `onData` gets the bytes on disk so far.
-    static func get(_ url: URL, headers: [String: String], sink: Sink, timeout: TimeInterval,
-                    onData: @escaping @Sendable (Int64) -> Void = { _ in }) async throws(Failure) -> Response {
-        let transfer = HTTPTransfer(sink: sink, onData: onData)
+    /// `timeout` bounds each wait for data; `limits` the whole transfer (deadline, minimum
+    /// rate); `counter` adds every body byte received, even of a transfer that then fails.
+    static func get(_ url: URL, headers: [String: String], sink: Sink, timeout: TimeInterval, limits: Limits = Limits(),
+                    counter: ByteCount? = nil, onData: @escaping @Sendable (Int64) -> Void = { _ in }) async throws(Failure) -> Response {
+        if let deadline = limits.deadline, deadline <= .now { throw .deadline }
+        let transfer = HTTPTransfer(sink: sink, limits: limits, counter: counter, onData: onData)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -65,6 +95,14 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if case .file(_, let offset) = sink, offset > 0 { request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range") }
         let task = session.dataTask(with: request)
+        // The deadline and the minimum rate are checked on the delegate queue, four times a second.
+        let watchdog = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 250_000_000)
+                queue.addOperation { transfer.checkLimits(task) }
+            }
+        }
+        defer { watchdog.cancel() }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -87,6 +125,26 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         } catch {
             throw .other("\(error)")
         }
+    }
+
+    /// Cuts the transfer when the deadline passed or fewer bytes than the minimum rate arrived
+    /// in the last window. Runs on the delegate queue.
+    private func checkLimits(_ task: URLSessionTask) {
+        guard failure == nil, continuation != nil else { return }
+        let now = ContinuousClock.now
+        if let deadline = limits.deadline, now >= deadline {
+            failure = .deadline
+            return task.cancel()
+        }
+        guard limits.minimumRate > 0, now - windowStart >= limits.window else { return }
+        let seconds = Double((now - windowStart).components.seconds) + Double((now - windowStart).components.attoseconds) / 1e18
+        let bytes = received - windowBytes
+        if Double(bytes) < Double(limits.minimumRate) * seconds {
+            failure = .stalled(bytes: bytes, seconds: seconds)
+            return task.cancel()
+        }
+        windowStart = now
+        windowBytes = received
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -125,6 +183,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard failure == nil else { return }
         received += Int64(data.count)
+        counter?.add(Int64(data.count))
         switch sink {
         case .memory(let limit):
             guard body.count + data.count <= limit else {
@@ -151,7 +210,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             for (name, value) in response.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
             }
-            continuation.resume(returning: Response(status: response.statusCode, headers: headers, body: body, received: received, restarted: restarted))
+            continuation.resume(returning: Response(status: response.statusCode, headers: headers, body: body, restarted: restarted))
         } else if let error = error as? URLError {
             continuation.resume(throwing: error.code == .cancelled ? Failure.cancelled : Failure.url(error))
         } else {

@@ -18,48 +18,91 @@ public struct SeedUpdateResult: Sendable, Equatable, CustomStringConvertible {
     public var schemaVersion: Int
     /// The channel's sequence of the installed seed.
     public var sequence: Int64
-    /// Bytes received for seeds and deltas in this call (a resumed download counts the rest only).
+    /// The sequence of the seed installed before, when it had one (nil when up to date).
+    public var previousSequence: Int64?
+    /// Every body byte received in this call: the index and its signature, and every download,
+    /// including one that then failed (a resumed download counts the rest only).
     public var bytesDownloaded: Int64
     /// The installed seed's path.
     public var path: String
     /// When the channel had a delta that could not be used (and the full seed was installed
-    /// instead): why.
-    public var deltaFailure: String?
+    /// instead): why, with its code (`checksum-mismatch`, `http-status`, `install`, ...).
+    public var deltaFailure: SeedUpdaterError?
+    /// The downloads of this call, in order: the delta, and the full seed after a failed delta.
+    public var attempts: [SeedUpdateAttempt]
 
     public init(status: Status, seedVersion: String, previousSeedVersion: String?, schemaVersion: Int, sequence: Int64,
-                bytesDownloaded: Int64, path: String, deltaFailure: String? = nil) {
+                previousSequence: Int64? = nil, bytesDownloaded: Int64, path: String, deltaFailure: SeedUpdaterError? = nil,
+                attempts: [SeedUpdateAttempt] = []) {
         self.status = status
         self.seedVersion = seedVersion
         self.previousSeedVersion = previousSeedVersion
         self.schemaVersion = schemaVersion
         self.sequence = sequence
+        self.previousSequence = previousSequence
         self.bytesDownloaded = bytesDownloaded
         self.path = path
         self.deltaFailure = deltaFailure
+        self.attempts = attempts
     }
 
-    /// One line: `patched seed-version=B schema-version=2 sequence=7 (was seed-version=A) 812 bytes downloaded at /path`.
+    /// One line: `patched seed-version=B schema-version=2 sequence=7 (was seed-version=A sequence=6) 812 bytes downloaded at /path`.
     public var description: String {
         var line = "\(status.rawValue) seed-version=\(seedVersion) schema-version=\(schemaVersion) sequence=\(sequence)"
-        if let previousSeedVersion, status != .upToDate { line += " (was seed-version=\(previousSeedVersion))" }
+        if let previousSeedVersion, status != .upToDate {
+            line += " (was seed-version=\(previousSeedVersion)" + (previousSequence.map { " sequence=\($0)" } ?? "") + ")"
+        }
         if status != .upToDate { line += " \(bytesDownloaded) bytes downloaded" }
-        if let deltaFailure { line += " [the delta failed, full seed installed: \(deltaFailure)]" }
+        if let deltaFailure { line += " [the delta failed, full seed installed: \(deltaFailure.code): \(deltaFailure)]" }
         return line + " at \(path)"
     }
 }
 
-/// Progress of a download: bytes of the current file done out of its total.
+/// One download of an update: a delta or the full seed, what it received and how it ended.
+public struct SeedUpdateAttempt: Sendable, Equatable {
+    /// `.delta` or `.seed`.
+    public var file: SeedUpdateProgress.File
+    /// The file's URL.
+    public var url: String
+    /// Body bytes received for it in this call.
+    public var bytesDownloaded: Int64
+    /// Why it failed; nil when it was installed.
+    public var failure: SeedUpdaterError?
+
+    public init(file: SeedUpdateProgress.File, url: String, bytesDownloaded: Int64, failure: SeedUpdaterError?) {
+        self.file = file
+        self.url = url
+        self.bytesDownloaded = bytesDownloaded
+        self.failure = failure
+    }
+}
+
+/// Progress of an update: what it is doing (``phase``) to which file, and for a download the
+/// bytes done of its total.
 public struct SeedUpdateProgress: Sendable, Equatable {
     /// What is downloaded: `.delta` or `.seed`.
     public enum File: String, Sendable { case delta, seed }
+    /// What the update is doing with the file.
+    public enum Phase: String, Sendable {
+        /// Receiving it (``bytesDone`` of ``bytesTotal``).
+        case download
+        /// Checking the download's size and SHA-256 against the index; after `apply`, checking
+        /// the new seed (versions, stamp) before it is renamed into place.
+        case verify
+        /// Installing it: decompressing (``bytesDone`` of the seed's size) or patching a copy
+        /// of the installed seed beside it.
+        case apply
+    }
     public var file: File
+    public var phase: Phase
     /// Bytes of the file on disk so far (a resumed download starts at what was already there).
     public var bytesDone: Int64
     /// The file's size, from the index.
     public var bytesTotal: Int64
 
-    public init(file: File, bytesDone: Int64, bytesTotal: Int64) {
+    public init(file: File, phase: Phase = .download, bytesDone: Int64, bytesTotal: Int64) {
         self.file = file
+        self.phase = phase
         self.bytesDone = bytesDone
         self.bytesTotal = bytesTotal
     }

@@ -30,13 +30,17 @@ extension SeedGen {
             decompressed; the next run compares the gzip trailer and file size instead).
 
             A seed delta (`seedgen delta OLD NEW --out FILE`, recognised by its first bytes) is \
-            applied to the seed installed at DEST, which must be exactly OLD (else it is \
-            refused, delta-base-mismatch, and nothing changes): a copy of DEST is patched and \
-            compacted beside it, checked to be NEW byte for byte (SHA-256), then renamed into \
-            place like a full seed. Any failure leaves DEST as it was; install the full seed then.
+            applied to the seed installed at DEST, which must have OLD's content (else it is \
+            refused, delta-base-mismatch, and nothing changes): a copy of DEST is patched beside \
+            it, checked to have NEW's content (its content digest), then renamed into place like \
+            a full seed. Any failure leaves DEST as it was; install the full seed then.
 
-            Prints one line starting with `installed`, `replaced-modified` (the installed seed \
-            had been written to since it was installed; those changes are gone), `patched` (a \
+            On a terminal, progress is shown on standard error (apply: bytes decompressed of \
+            the seed's size, rate; verify); with --json or when standard error is not a \
+            terminal, none.
+
+            Prints one line starting with `installed`, `replaced-modified` (the installed seed's \
+            content had been changed since it was installed; those changes are gone), `patched` (a \
             delta was applied) or `up-to-date` and exits 0; otherwise prints the reason to standard error and exits 1 \
             (3 when the schema version differs).
 
@@ -67,11 +71,15 @@ extension SeedGen {
             signal(SIGXFSZ, SIG_IGN)
             // A delta is applied with SQLite: its memory statistics only cost a global mutex.
             Connection.disableMemoryStatistics()
-            let installer = SeedInstaller(source: seed, destination: destination, expectedSchemaVersion: schemaVersion, manifest: manifest)
+            var installer = SeedInstaller(source: seed, destination: destination, expectedSchemaVersion: schemaVersion, manifest: manifest)
+            let display = ProgressLine.forTerminal(json: json)
+            if let display { installer.progress = { display.show($0) } }
             do {
                 let result = try installer.install()
+                display?.clear()
                 print(json ? Self.json(result) : result.description)
             } catch {
+                display?.clear()
                 if json {
                     print(Self.json(error))
                 }

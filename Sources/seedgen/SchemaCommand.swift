@@ -113,7 +113,7 @@ extension SeedGen {
             guard let path else { return print(text, terminator: "") }
             if let existing = FileManager.default.contents(atPath: path), existing == Data(text.utf8) { return }
             do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-                throw ShipText.fail(ShipError(path: path, message: "cannot write: \(error.localizedDescription)"))
+                throw ShipText.fail(ShipError.io(path: path, message: "cannot write: \(error.localizedDescription)", cause: error))
             }
         }
     }

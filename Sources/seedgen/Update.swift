@@ -18,11 +18,29 @@ extension SeedGen {
 
                 With --public-key, an index that is unsigned or not signed by that key is \
                 refused; an index whose sequence is lower than the installed seed's is always \
-                refused (no rollback). Several updates of one DEST at once take turns.
+                refused (no rollback). The installed seed's version, content digest and \
+                sequence are read from the seed itself (the installer stamps the sequence into \
+                it), so a touched, copied or restored seed is still recognised and gets deltas. \
+                The new seed must be the one the index names, else it is refused and the old \
+                one kept. Several updates of one DEST at once take turns.
+
+                --deadline bounds the whole update (default 60 s: a service's startup waits \
+                no longer, then goes on with the seed it has; 0 for none); --timeout each wait \
+                for data; --min-rate the speed of a download (default 4096 bytes/s over 10 s), \
+                below which it counts as stalled and stops. What arrived is kept: the next \
+                update resumes it. The free space a download and its install need is checked \
+                before anything is downloaded.
+
+                On a terminal, progress is shown on standard error (phase, bytes of total, \
+                rate); with --json or when standard error is not a terminal, none.
 
                 Prints one line starting with up-to-date, installed (full seed) or patched \
                 (delta) and exits 0; --json prints status, seedVersion, previousSeedVersion, \
-                schemaVersion, bytesDownloaded and path. Otherwise prints the error and exits 1.
+                schemaVersion, sequence, previousSequence, bytesDownloaded (every byte \
+                received, a failed delta's included), deltaFailure (code and message, or null), \
+                attempts (each download: file, url, bytes, failure) and path. Otherwise prints \
+                every failure of the run, in order, and exits 1 (--json: status "error", code, \
+                message, bytesDownloaded, attempts).
 
                 Example, at a service's startup:
                   seedgen update --channel https://cdn.example.com/seeds/ \\
@@ -30,7 +48,7 @@ extension SeedGen {
                       --public-key "$SEED_CHANNEL_KEY"
                 """)
 
-        @Option(help: ArgumentHelp("The channel's URL (its folder, or its index.json).", valueName: "url"))
+        @Option(help: ArgumentHelp("The channel's http(s) URL (its folder, or its index.json).", valueName: "url"))
         var channel: String
 
         @Option(name: .customLong("to"), help: ArgumentHelp("The installed seed.", valueName: "dest"))
@@ -45,14 +63,23 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Seconds without data before a request fails.", valueName: "seconds"))
         var timeout: Double = 30
 
-        @Flag(help: "Print one JSON object instead of a line of text.")
+        @Option(help: ArgumentHelp("Seconds for the whole update, then it stops (0: no deadline).", valueName: "seconds"))
+        var deadline: Double = SeedUpdater.defaultDeadline
+
+        @Option(name: .customLong("min-rate"), help: ArgumentHelp("Bytes per second a download must average over 10 s, else it counts as stalled and stops (0: no minimum).", valueName: "bytes"))
+        var minimumRate: Int64 = SeedUpdater.defaultMinimumRate
+
+        @Flag(help: "Print one JSON object instead of a line of text (and no progress).")
         var json = false
 
         func validate() throws {
-            guard let url = URL(string: channel), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme) else {
-                throw ValidationError("--channel must be an http, https or file URL.")
+            guard let url = URL(string: channel), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+                // URLSession reads no channel from a file URL: say so here, not as a network error.
+                throw ValidationError("--channel must be an http or https URL (a channel folder on disk: serve it, e.g. python3 -m http.server, or check it with seedgen channel check DIR).")
             }
             if timeout <= 0 { throw ValidationError("--timeout must be positive.") }
+            if deadline < 0 { throw ValidationError("--deadline must be 0 (none) or positive.") }
+            if minimumRate < 0 { throw ValidationError("--min-rate must be 0 (none) or positive.") }
         }
 
         func run() async throws {
@@ -61,22 +88,56 @@ extension SeedGen {
                 do { key = try ChannelPublicKey(base64: publicKey) } catch { throw ShipText.fail(CommandFailure("seedgen update: --public-key: \(error.message)")) }
             }
             let updater = SeedUpdater(channel: URL(string: channel)!, destination: URL(fileURLWithPath: destination),
-                                      schemaVersion: schemaVersion, publicKey: key, timeout: timeout)
-            do {
-                let result = try await updater.update()
+                                      schemaVersion: schemaVersion, publicKey: key, timeout: timeout,
+                                      deadline: deadline > 0 ? deadline : nil, minimumRate: minimumRate)
+            let display = ProgressLine.forTerminal(json: json)
+            var progress: (@Sendable (SeedUpdateProgress) -> Void)?
+            if let display { progress = { display.show($0) } }
+            do throws(SeedUpdaterError) {
+                let result = try await updater.update(progress: progress)
+                display?.clear()
                 print(json ? Self.json(result) : result.description)
             } catch {
-                if json { print("{\"status\": \"error\", \"code\": \(Self.quoted(error.code.name)), \"message\": \(Self.quoted(error.description))}") }
-                throw ShipText.fail(CommandFailure("seedgen update: \(error.code): \(error)"))
+                display?.clear()
+                if json { print(Self.json(error)) }
+                var lines: [String] = []
+                for attempt in error.attempts.dropLast() {
+                    if let failure = attempt.failure { lines.append("seedgen update: the \(attempt.file.rawValue) failed first: \(failure.code): \(failure)") }
+                }
+                lines.append("seedgen update: \(error.code): \(error)")
+                throw ShipText.fail(CommandFailure(lines.joined(separator: "\n")))
             }
         }
 
         static func json(_ result: SeedUpdateResult) -> String {
             let fields = [("status", quoted(result.status.rawValue)), ("seedVersion", quoted(result.seedVersion)),
                           ("previousSeedVersion", result.previousSeedVersion.map(quoted) ?? "null"),
-                          ("schemaVersion", String(result.schemaVersion)), ("bytesDownloaded", String(result.bytesDownloaded)),
-                          ("path", quoted(result.path))]
-            return "{" + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+                          ("schemaVersion", String(result.schemaVersion)), ("sequence", String(result.sequence)),
+                          ("previousSequence", result.previousSequence.map(String.init) ?? "null"),
+                          ("bytesDownloaded", String(result.bytesDownloaded)),
+                          ("deltaFailure", result.deltaFailure.map(failure) ?? "null"),
+                          ("attempts", attempts(result.attempts)), ("path", quoted(result.path))]
+            return object(fields)
+        }
+
+        static func json(_ error: SeedUpdaterError) -> String {
+            object([("status", quoted("error")), ("code", quoted(error.code.name)), ("message", quoted(error.description)),
+                    ("bytesDownloaded", String(error.bytesDownloaded)), ("attempts", attempts(error.attempts))])
+        }
+
+        private static func failure(_ error: SeedUpdaterError) -> String {
+            object([("code", quoted(error.code.name)), ("message", quoted(error.description))])
+        }
+
+        private static func attempts(_ attempts: [SeedUpdateAttempt]) -> String {
+            "[" + attempts.map { attempt in
+                object([("file", quoted(attempt.file.rawValue)), ("url", quoted(attempt.url)),
+                        ("bytesDownloaded", String(attempt.bytesDownloaded)), ("failure", attempt.failure.map(failure) ?? "null")])
+            }.joined(separator: ", ") + "]"
+        }
+
+        private static func object(_ fields: [(String, String)]) -> String {
+            "{" + fields.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
         }
 
         private static func quoted(_ text: String) -> String { Install.quoted(text) }

@@ -8,6 +8,7 @@ import Darwin
 /// A small HTTP/1.1 server on 127.0.0.1 (a port the kernel picks) for the updater's fault
 /// tests: it serves a folder (GET, `Range`, `ETag`/`If-None-Match`) and misbehaves on request
 /// for one path: a status, a cut after some bytes, a stall, other bytes, a slow body.
+/// `Last-Modified` is the file's modification time, as static hosts send it.
 /// One thread per connection, `Connection: close`; it stops when released or on ``stop()``.
 public final class LoopbackServer: @unchecked Sendable {
     // @unchecked: the mutable state is behind `lock`.
@@ -86,7 +87,7 @@ public final class LoopbackServer: @unchecked Sendable {
         }
     }
 
-    /// Answers `path` (relative, e.g. `deltas/v2/1-2.delta`) with `fault` until cleared (nil).
+    /// Answers `path` (relative, e.g. `deltas/v3/1-2.delta`) with `fault` until cleared (nil).
     public func setFault(_ fault: Fault?, for path: String) {
         lock.lock()
         faults[path] = fault
@@ -163,6 +164,9 @@ public final class LoopbackServer: @unchecked Sendable {
         }
         var status = 200
         var headers = ["ETag": etag, "Accept-Ranges": "bytes"]
+        if let modified = (try? FileManager.default.attributesOfItem(atPath: file))?[.modificationDate] as? Date {
+            headers["Last-Modified"] = Self.httpDate(modified)
+        }
         if let range = request.headers["range"], range.hasPrefix("bytes="), range.hasSuffix("-"),
            let start = Int(range.dropFirst("bytes=".count).dropLast()) {
             guard start < body.count else {
@@ -234,6 +238,15 @@ public final class LoopbackServer: @unchecked Sendable {
             offset += count
         }
         return true
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`, as HTTP writes dates.
+    private static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     private static func fnv(_ bytes: [UInt8]) -> String {

@@ -147,12 +147,13 @@ struct ContentDigestTests {
         #expect(bytes(layouts["page size 1024"]!) != bytes(layouts["vacuum into"]!))
     }
 
-    @Test("what is not content does not count: the digest's own row, sqlite_stat1, FTS5 and R*Tree indexes")
+    @Test("what is not content does not count: the digest's own row, the sequence stamp, sqlite_stat1, FTS5 and R*Tree indexes")
     func leavesOut() throws {
         let base = try ContentDigest.compute(path: try sample())
         let same = [
             "its own row": "UPDATE seedgen_metadata SET value = '\(String(repeating: "e", count: 64))' WHERE key = 'content_sha256'",
             "its own row absent": "DELETE FROM seedgen_metadata WHERE key = 'content_sha256'",
+            "the install's sequence stamp": "INSERT INTO seedgen_metadata (rowid, key, value) VALUES (-1, 'publication_sequence', '42')",
             "statistics": "DELETE FROM sqlite_stat1 WHERE tbl = 'items'",
             "statistics gone": "DROP TABLE sqlite_stat1",
             "search index emptied": "INSERT INTO docs(docs) VALUES ('delete-all')",
@@ -182,6 +183,7 @@ struct ContentDigestTests {
             "a row added": "INSERT INTO swapped VALUES (5, 'five', 50)",
             "a row removed": "DELETE FROM pairs WHERE k = 'banana2'",
             "a metadata row": "INSERT INTO seedgen_metadata VALUES ('content_sha256 ', 'near')",
+            "a metadata row near the stamp's key": "INSERT INTO seedgen_metadata VALUES ('publication_sequence ', '42')",
             "an empty table": "CREATE TABLE extra (x)",
             "an index": "CREATE INDEX items_weight ON items (weight)",
             "a view's text": "DROP VIEW heavy; CREATE VIEW heavy AS SELECT id, name FROM items WHERE weight >  10",

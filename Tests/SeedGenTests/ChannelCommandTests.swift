@@ -39,7 +39,9 @@ struct ChannelCommandTests {
         let index = try fixture.index()
         #expect(Set(index.keys) == ["format", "seeds"] && index["format"] as? Int == 1)
         let entry = try fixture.entry()
-        #expect(Set(entry.keys) == ["schemaVersion", "seedVersion", "sequence", "path", "size", "sha256", "deltas", "contentSha256"])
+        #expect(Set(entry.keys) == ["schemaVersion", "seedVersion", "sequence", "path", "size", "sha256", "deltas", "contentSha256", "seedSize"])
+        let seedSize = try FileManager.default.attributesOfItem(atPath: fixture.seed(3))[.size] as? Int
+        #expect(entry["seedSize"] as? Int == seedSize, "the seed's size decompressed: what an updater checks the free space for")
         // The seed's content digest: the one it records, and its manifest's.
         let content = try #require(try ChannelFixture.contentDigest(of: fixture.seed(3)))
         #expect(entry["contentSha256"] as? String == content)
@@ -113,8 +115,11 @@ struct ChannelCommandTests {
         let patched = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination, "--schema-version", "3", "--json"])
         #expect(patched.status == 0, "\(patched.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(patched.stdout.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["status", "seedVersion", "previousSeedVersion", "schemaVersion", "bytesDownloaded", "path"])
+        #expect(Set(object.keys) == ["status", "seedVersion", "previousSeedVersion", "schemaVersion", "sequence", "previousSequence",
+                                     "bytesDownloaded", "deltaFailure", "attempts", "path"])
         #expect(object["status"] as? String == "patched" && object["schemaVersion"] as? Int == 3 && object["path"] as? String == destination)
+        #expect(object["sequence"] as? Int == 2 && object["previousSequence"] as? Int == 1 && object["deltaFailure"] is NSNull)
+        #expect((object["attempts"] as? [[String: Any]])?.map { $0["file"] as? String } == ["delta"])
         let content = try ChannelFixture.contentDigest(of: destination), second = try ChannelFixture.contentDigest(of: fixture.seed(2))
         #expect(content != nil && content == second, "the second seed's content")
         let upToDate = try SeedgenTool.run(["update", "--channel", server.url.absoluteString + "index.json", "--to", destination])
@@ -123,6 +128,94 @@ struct ChannelCommandTests {
         server.setFault(.status(500), for: "index.json")
         let failed = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination])
         #expect(failed.status == 1 && failed.stderr.contains("http-status") && failed.stderr.contains("500"), "\(failed.stderr)")
+    }
+
+    @Test("update --json reports a delta's failure, both downloads and every byte; when both fail, every failure is printed in order")
+    func updateReportsEveryFailure() throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        let destination = fixture.file("srv/seed.sqlite")
+        let arguments = ["update", "--channel", server.url.absoluteString, "--to", destination, "--json"]
+        #expect(try SeedgenTool.run(arguments).status == 0)
+        try fixture.publish(2)
+        let entry = try fixture.entry()
+        let seedPath = try #require(entry["path"] as? String)
+        let deltaPath = try #require((entry["deltas"] as? [[String: Any]])?.first?["path"] as? String)
+        server.setFault(.wrongBytes, for: deltaPath)
+        server.resetCounts()
+        let fellBack = try SeedgenTool.run(arguments)
+        #expect(fellBack.status == 0, "\(fellBack.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(fellBack.stdout.utf8)) as? [String: Any])
+        let failure = try #require(object["deltaFailure"] as? [String: Any], "\(fellBack.stdout)")
+        #expect(failure["code"] as? String == "checksum-mismatch" && (failure["message"] as? String)?.contains("SHA-256") == true)
+        let sent = ["index.json", deltaPath, seedPath].map(server.bytesSent).reduce(0, +)
+        #expect(object["bytesDownloaded"] as? Int == sent, "every byte received: \(object["bytesDownloaded"] ?? "") of \(sent) sent")
+        let attempts = try #require(object["attempts"] as? [[String: Any]])
+        #expect(attempts.map { $0["file"] as? String } == ["delta", "seed"] && attempts[1]["failure"] is NSNull)
+        #expect(attempts[0]["bytesDownloaded"] as? Int == server.bytesSent(deltaPath))
+        #expect(object["status"] as? String == "installed" && object["sequence"] as? Int == 2 && object["previousSequence"] as? Int == 1)
+
+        try fixture.publish(3)
+        let entry3 = try fixture.entry()
+        server.setFault(.wrongBytes, for: try #require((entry3["deltas"] as? [[String: Any]])?.first?["path"] as? String))
+        server.setFault(.status(500), for: try #require(entry3["path"] as? String))
+        let failed = try SeedgenTool.run(Array(arguments.dropLast()))
+        #expect(failed.status == 1)
+        let lines = failed.stderr.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].contains("the delta failed first: checksum-mismatch") && lines[1].contains("http-status"), "\(failed.stderr)")
+        let json = try SeedgenTool.run(arguments)
+        let error = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        #expect(error["status"] as? String == "error" && error["code"] as? String == "http-status")
+        #expect((error["attempts"] as? [[String: Any]])?.compactMap { ($0["failure"] as? [String: Any])?["code"] as? String } == ["checksum-mismatch", "http-status"])
+    }
+
+    @Test("update --deadline: a server trickling bytes is cut at the deadline, not at --timeout")
+    func updateDeadline() throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        server.setFault(.slow(chunk: 1, delay: 0.5), for: try #require(try fixture.entry()["path"] as? String))
+        let start = ContinuousClock.now
+        let result = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", fixture.file("srv/seed.sqlite"),
+                                          "--timeout", "10", "--deadline", "2", "--min-rate", "0"])
+        let elapsed = ContinuousClock.now - start
+        #expect(result.status == 1 && result.stderr.contains("deadline:"), "\(result.stderr)")
+        #expect(elapsed < .seconds(8), "\(elapsed)")
+        #expect(result.stderr.contains("\u{1B}[K") == false, "no progress when standard error is not a terminal")
+    }
+
+    @Test("on a terminal, update and install show their progress (phase, bytes of total, rate); with --json, none")
+    func progressOnATerminal() throws {
+        try fixture.publish(1)
+        let server = try LoopbackServer(root: fixture.channel)
+        let entry = try fixture.entry()
+        // About a second of download, so that the rate is drawn.
+        server.setFault(.slow(chunk: 8192, delay: 0.08), for: try #require(entry["path"] as? String))
+        /// Runs seedgen under `script`, which gives it a pseudo-terminal; returns what it showed.
+        func onTerminal(_ arguments: [String]) throws -> String {
+            let command = ([SeedgenTool.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let result = try ChildProcess.run("/usr/bin/script", ["-qec", command, "/dev/null"])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            return result.stdout
+        }
+        let update = try onTerminal(["update", "--channel", server.url.absoluteString, "--to", fixture.file("srv/seed.sqlite")])
+        let size = try #require(entry["size"] as? Int)
+        #expect(update.contains("\u{1B}[Kdownload seed: ") && update.contains(" of \(Self.bytes(Int64(size)))") && update.contains("/s"), "\(update.debugDescription)")
+        #expect(update.contains("\u{1B}[Kapply seed: ") && update.contains("\u{1B}[Kverify seed"), "\(update.debugDescription)")
+        #expect(update.contains("installed seed-version="))
+
+        let install = try onTerminal(["install", fixture.seed(2), "--to", fixture.file("other/seed.sqlite")])
+        #expect(install.contains("\u{1B}[Kapply seed: ") && install.contains("\u{1B}[Kverify seed") && install.contains("installed seed-version="),
+                "\(install.debugDescription)")
+        let json = try onTerminal(["install", fixture.seed(1), "--to", fixture.file("third/seed.sqlite"), "--json"])
+        #expect(!json.contains("\u{1B}[K") && json.contains("\"status\": \"installed\""), "\(json.debugDescription)")
+    }
+
+    /// As the tool prints sizes: 1.2 MB.
+    static func bytes(_ value: Int64) -> String {
+        let units = ["bytes", "KB", "MB", "GB"]
+        var size = Double(value), unit = 0
+        while size >= 1000 && unit < units.count - 1 { size /= 1000; unit += 1 }
+        return unit == 0 ? "\(value) bytes" : String(format: "%.1f %@", size, units[unit])
     }
 
     @Test("kill -9 during download and during apply: afterwards the old seed or the new one, never a mix")
@@ -136,10 +229,10 @@ struct ChannelCommandTests {
         let entry = try fixture.entry()
         let seedPath = try #require(entry["path"] as? String)
         let deltaPath = try #require((entry["deltas"] as? [[String: Any]])?.first?["path"] as? String)
-        let old = FileManager.default.contents(atPath: fixture.seed(1)), new = FileManager.default.contents(atPath: fixture.seed(2))
+        let old = FileManager.default.contents(atPath: destination)
         let newContent = try #require(try ChannelFixture.contentDigest(of: fixture.seed(2)))
-        /// The new seed in full (the same bytes) or patched (the same content).
-        func isNew(_ bytes: Data?) throws -> Bool { try bytes == new || (bytes != old && ChannelFixture.contentDigest(of: destination) == newContent) }
+        /// The new seed, in full or patched: its content (the installed file carries its sequence stamp).
+        func isNew(_ bytes: Data?) throws -> Bool { try bytes != old && ChannelFixture.contentDigest(of: destination) == newContent }
         var generator = SystemRandomNumberGenerator()
         for round in 0..<6 {
             // Even rounds: the full seed, slowly (the delta refused); odd: the delta, killed while applied.
@@ -154,7 +247,7 @@ struct ChannelCommandTests {
             #expect(now == old || isNewSeed, "round \(round): the installed file is neither seed")
             if isNewSeed {
                 // Back to the old seed for the next round.
-                #expect(try SeedgenTool.run(["install", fixture.seed(1), "--to", destination]).status == 0)
+                try old?.write(to: URL(fileURLWithPath: destination))
             }
         }
         server.setFault(nil, for: seedPath)
@@ -185,7 +278,7 @@ struct ChannelCommandTests {
         #expect(try install(bundled).hasPrefix("installed"))
         #expect(try install(try pack(3, sequence: 3)).hasPrefix("installed"), "the download of sequence 3")
         #expect(try install(bundled).hasPrefix("up-to-date"), "the bundled sequence 1 is not put back")
-        #expect(FileManager.default.contents(atPath: destination) == FileManager.default.contents(atPath: fixture.seed(3)))
+        #expect(try ChannelFixture.contentDigest(of: destination) == ChannelFixture.contentDigest(of: fixture.seed(3)))
         #expect(try install(try pack(4, sequence: 4)).hasPrefix("installed"), "an app update bundling sequence 4 replaces it")
 
         // Another schema version replaces regardless of sequences.

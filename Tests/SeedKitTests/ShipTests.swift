@@ -2,6 +2,7 @@ import Foundation
 import SeedArchive
 import SeedDeltas
 import SeedSQLite
+import SeedSystem
 import SeedTestSupport
 import Testing
 @testable import SeedKit
@@ -72,8 +73,23 @@ struct ShipPackTests {
     func notASeed() throws {
         let folder = TemporaryFolder()
         let path = folder.write("x.sqlite", "hello")
-        #expect(throws: ShipError.self) { try SeedPacker().pack(seed: path) }
+        let refused = #expect(throws: ShipError.self) { try SeedPacker().pack(seed: path) }
+        #expect(refused?.code == .notASeed, "\(String(describing: refused))")
         #expect(!FileManager.default.fileExists(atPath: path + ".gz"))
+    }
+
+    @Test("a full disk is told from a bad seed by its code, with the failed call underneath")
+    func diskFullHasACodeAndACause() throws {
+        let folder = TemporaryFolder()
+        let seed = folder.file("seed.sqlite")
+        _ = try SeedBuilder.build([Repository.path("examples/cairns")], to: seed)
+        let mount = folder.file("mnt")
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        guard (try? ChildProcess.shell("mount -t tmpfs -o size=64k tmpfs '\(mount)'"))?.status == 0 else { return } // not permitted here
+        defer { _ = try? ChildProcess.shell("umount '\(mount)'") }
+        let refused = #expect(throws: ShipError.self) { try SeedPacker().pack(seed: seed, to: mount + "/seed.sqlite.gz") }
+        #expect(refused?.code == .diskFull, "\(String(describing: refused))")
+        #expect((refused?.cause as? SystemCallError)?.errno == ENOSPC, "\(String(describing: refused?.cause))")
     }
 }
 
@@ -171,7 +187,7 @@ struct ShipVerifyTests {
         let actual = try ContentDigest.compute(path: seed)
         #expect(actual != recorded && detail.contains("records content digest \(recorded)") && detail.contains("changed after it was built") && detail.contains(actual), "\(detail)")
         let refused = #expect(throws: ShipError.self) { try SeedPacker().pack(seed: seed, to: folder.file("x.sqlite.gz")) }
-        #expect(refused?.message.contains("changed after it was built") == true, "\(String(describing: refused))")
+        #expect(refused?.code == .damaged && refused?.message.contains("changed after it was built") == true, "\(String(describing: refused))")
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.sqlite.gz")) && !FileManager.default.fileExists(atPath: folder.file("x.sqlite.manifest.json")))
 
         // A schema entry is content too; a seed without a recorded digest fails.

@@ -1,7 +1,7 @@
 import ChannelTestSupport
 import Foundation
 import SeedArchive
-import SeedInstaller
+import SeedDeltas
 import SeedUpdater
 import SeedTestSupport
 import Testing
@@ -14,12 +14,24 @@ struct SeedUpdaterTests {
 
     var destination: String { fixture.file("app/seed.sqlite") }
 
+    /// No deadline: when the whole suite runs, tests that build seeds synchronously can hold
+    /// the concurrency pool's threads for many seconds, and an update test waits meanwhile.
+    /// The deadline has tests of its own (TrustedUpdateTests).
     func updater(_ server: LoopbackServer, schemaVersion: Int? = 3, publicKey: ChannelPublicKey? = nil, timeout: TimeInterval = 5) -> SeedUpdater {
         SeedUpdater(channel: server.url, destination: URL(fileURLWithPath: destination), schemaVersion: schemaVersion,
-                    publicKey: publicKey, timeout: timeout)
+                    publicKey: publicKey, timeout: timeout, deadline: nil)
     }
 
     func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// The content digest of the seed at `path`: which seed it holds (an installed seed carries
+    /// its sequence stamp, so its bytes are not the built file's).
+    func content(_ path: String) -> String? { try? ContentDigest.compute(path: path) }
+
+    /// The size of the channel's `index.json`: what reading it costs.
+    func indexSize() throws -> Int64 {
+        Int64(try #require(try FileManager.default.attributesOfItem(atPath: fixture.channel + "/index.json")[.size] as? Int))
+    }
 
     /// The updater's partial downloads beside the destination.
     func partialDownloads() -> [String] {
@@ -45,17 +57,23 @@ struct SeedUpdaterTests {
         let recorder = ProgressRecorder()
         let first = try await updater(server).update { recorder.add($0) }
         #expect(first.status == .installed && first.previousSeedVersion == nil)
-        #expect(contents(destination) == contents(fixture.seed(1)))
+        #expect(content(destination) == content(fixture.seed(1)))
         let seedSize = try #require(fixture.entry()["size"] as? Int)
-        #expect(first.bytesDownloaded == Int64(seedSize))
-        #expect(recorder.last == SeedUpdateProgress(file: .seed, bytesDone: Int64(seedSize), bytesTotal: Int64(seedSize)))
+        #expect(first.bytesDownloaded == Int64(seedSize) + (try indexSize()), "every byte received: the index and the seed")
+        let total = Int64(seedSize)
+        #expect(recorder.phases == [.download, .verify, .apply, .verify], "downloaded, checked, decompressed, checked")
+        let seedBytes = try #require(try FileManager.default.attributesOfItem(atPath: fixture.seed(1))[.size] as? Int)
+        #expect(recorder.reports.last { $0.phase == .apply } == SeedUpdateProgress(file: .seed, phase: .apply, bytesDone: Int64(seedBytes), bytesTotal: Int64(seedBytes)),
+                "the installer's progress: the seed decompressed")
+        #expect(recorder.reports.last { $0.phase == .download } == SeedUpdateProgress(file: .seed, bytesDone: total, bytesTotal: total))
 
         try fixture.publish(2)
         let deltas = try #require(fixture.entry()["deltas"] as? [[String: Any]])
         let deltaSize = try #require(deltas.first?["size"] as? Int)
         let second = try await updater(server).update()
         #expect(second.status == .patched && second.previousSeedVersion == first.seedVersion, "\(second)")
-        #expect(second.bytesDownloaded == Int64(deltaSize) && deltaSize < seedSize / 2, "delta \(deltaSize), seed \(seedSize)")
+        #expect(second.bytesDownloaded == Int64(deltaSize) + (try indexSize()) && deltaSize < seedSize / 2, "delta \(deltaSize), seed \(seedSize)")
+        #expect(second.sequence == 2 && second.previousSequence == 1)
         // The second seed's content (the patched file is this SQLite's, not the built bytes),
         // recorded by its content digest, which the index names.
         let content = try #require(fixture.entry()["contentSha256"] as? String)
@@ -93,7 +111,7 @@ struct SeedUpdaterTests {
         #expect(result.bytesDownloaded == Int64(size - size / 3))
         #expect(server.bytesSent(path) == size - size / 3)
         #expect(server.requests.first { $0.path == path }?.headers["range"] == "bytes=\(size / 3)-")
-        #expect(contents(destination) == contents(fixture.seed(1)))
+        #expect(content(destination) == content(fixture.seed(1)))
         #expect(partialDownloads().isEmpty)
     }
 
@@ -108,8 +126,8 @@ struct SeedUpdaterTests {
         server.setFault(.wrongBytes, for: deltaPath)
         let result = try await updater(server).update()
         #expect(result.status == .installed, "\(result)")
-        #expect(result.deltaFailure?.contains("SHA-256") == true, "\(result.deltaFailure ?? "")")
-        #expect(contents(destination) == contents(fixture.seed(2)))
+        #expect(result.deltaFailure?.code == .checksumMismatch && result.deltaFailure?.message.contains("SHA-256") == true, "\(String(describing: result.deltaFailure))")
+        #expect(content(destination) == content(fixture.seed(2)))
 
         try fixture.publish(3)
         let seedPath = try #require(try fixture.entry()["path"] as? String)
@@ -117,7 +135,7 @@ struct SeedUpdaterTests {
         server.setFault(.wrongBytes, for: seedPath)
         server.setFault(.status(404), for: deltaPath3)
         await expectError(.checksumMismatch) { () throws(SeedUpdaterError) in try await updater(server).update() }
-        #expect(contents(destination) == contents(fixture.seed(2)), "the old seed is in use")
+        #expect(content(destination) == content(fixture.seed(2)), "the old seed is in use")
         #expect(partialDownloads().isEmpty, "a file that fails its checksum is not kept")
     }
 
@@ -130,8 +148,8 @@ struct SeedUpdaterTests {
         let deltaPath = try #require((try fixture.entry()["deltas"] as? [[String: Any]])?.first?["path"] as? String)
         try FileManager.default.removeItem(atPath: fixture.channel + "/" + deltaPath)
         let result = try await updater(server).update()
-        #expect(result.status == .installed && result.deltaFailure?.contains("404") == true, "\(result)")
-        #expect(contents(destination) == contents(fixture.seed(2)))
+        #expect(result.status == .installed && result.deltaFailure?.httpStatus == 404, "\(result)")
+        #expect(content(destination) == content(fixture.seed(2)))
     }
 
     @Test("an index published before content digests (no contentSha256): its deltas are not used, the full seed is installed and deltaFailure says why")
@@ -153,10 +171,10 @@ struct SeedUpdaterTests {
         let result = try await updater(server).update()
         let published = try fixture.entry()["seedVersion"] as? String
         #expect(result.status == .installed && result.seedVersion == published, "\(result)")
-        #expect(result.deltaFailure?.contains("before content digests") == true && result.deltaFailure?.contains("full seed") == true,
-                "\(result.deltaFailure ?? "no deltaFailure")")
+        #expect(result.deltaFailure?.message.contains("before content digests") == true && result.deltaFailure?.message.contains("full seed") == true,
+                "\(String(describing: result.deltaFailure))")
         #expect(!server.requests.contains { $0.path == deltaPath }, "the delta is not downloaded: \(server.requests.map(\.path))")
-        #expect(contents(destination) == contents(fixture.seed(2)))
+        #expect(content(destination) == content(fixture.seed(2)))
         #expect(InstalledSeed.read(destination: destination)?.sequence == 2)
     }
 
@@ -273,7 +291,7 @@ struct SeedUpdaterTests {
         }
         #expect(statuses.filter { $0 == .installed }.count == 1 && statuses.filter { $0 == .upToDate }.count == 3, "\(statuses)")
         #expect(server.bytesSent(path) == size, "the seed was downloaded once")
-        #expect(contents(destination) == contents(fixture.seed(1)))
+        #expect(content(destination) == content(fixture.seed(1)))
     }
 
     @Test("cancelling stops the download and keeps what arrived for the next call")
@@ -297,24 +315,29 @@ struct SeedUpdaterTests {
         #expect(partialDownloads().count == 1)
         server.setFault(nil, for: path)
         #expect(try await updater.update().status == .installed)
-        #expect(contents(destination) == contents(fixture.seed(1)))
+        #expect(content(destination) == content(fixture.seed(1)))
     }
 }
 
 /// Collects progress reports from the updater's delegate queue.
 final class ProgressRecorder: @unchecked Sendable {
     private let lock = NSLock()
-    private var reports: [SeedUpdateProgress] = []
+    private var storage: [SeedUpdateProgress] = []
 
     func add(_ report: SeedUpdateProgress) {
         lock.lock()
-        reports.append(report)
+        storage.append(report)
         lock.unlock()
     }
 
-    var last: SeedUpdateProgress? {
+    var reports: [SeedUpdateProgress] {
         lock.lock()
         defer { lock.unlock() }
-        return reports.last
+        return storage
+    }
+
+    /// The phases reported, each once, in order.
+    var phases: [SeedUpdateProgress.Phase] {
+        reports.map(\.phase).reduce(into: []) { if $0.last != $1 { $0.append($1) } }
     }
 }

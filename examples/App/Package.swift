@@ -17,7 +17,8 @@ let package = Package(
         .executableTarget(
             name: "App",
             dependencies: [
-                .product(name: "SeedInstaller", package: "seedgen"),
+                // SeedUpdater brings SeedInstaller with it: one import for installing and updating.
+                .product(name: "SeedUpdater", package: "seedgen"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // The seed and its manifest, as `seedgen build ... --gzip` writes them.

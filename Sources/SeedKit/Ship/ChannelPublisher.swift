@@ -57,7 +57,7 @@ public struct ChannelPublisher {
     public func publish(seed: String) throws(ShipError) -> Result {
         let source = try SeedFile(path: seed)
         guard source.kind != .manifest, let database = source.databasePath else {
-            throw ShipError(path: seed, message: "publish takes the seed (.sqlite, or .sqlite.gz), not its manifest")
+            throw ShipError(code: .notASeed, path: seed, message: "publish takes the seed (.sqlite, or .sqlite.gz), not its manifest")
         }
         let stamp = try Self.stamp(of: database, path: seed)
         let ownSequence = source.gzipHeader?.comment.flatMap(SeedStamp.sequence(inComment:)) ?? source.manifest?.sequence
@@ -76,7 +76,7 @@ public struct ChannelPublisher {
         let previous = index?.entry(schemaVersion: stamp.schemaVersion)
         let sequence = ownSequence ?? (index?.lastSequence ?? 0) + 1
         if let previous, sequence <= previous.sequence {
-            throw ShipError(path: seed, message: "its sequence \(sequence) is not above the channel's \(previous.sequence) (seed version \(previous.seedVersion)) for schema version \(stamp.schemaVersion): updaters would refuse it as a rollback")
+            throw ShipError(code: .channel, path: seed, message: "its sequence \(sequence) is not above the channel's \(previous.sequence) (seed version \(previous.seedVersion)) for schema version \(stamp.schemaVersion): updaters would refuse it as a rollback")
         }
 
         let seedsFolder = "seeds/v\(stamp.schemaVersion)", deltasFolder = "deltas/v\(stamp.schemaVersion)"
@@ -116,7 +116,7 @@ public struct ChannelPublisher {
 
         let entry = ChannelIndex.Entry(schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sequence: sequence,
                                        path: packedPath, size: packed.manifest.gzipSize, sha256: packed.manifest.gzipSha256, deltas: deltas,
-                                       contentSHA256: packed.manifest.contentSHA256)
+                                       contentSHA256: packed.manifest.contentSHA256, seedSize: packed.manifest.size)
         let newIndex = (index ?? ChannelIndex(seeds: [])).replacing(entry)
         try writeIndex(newIndex, to: indexPath)
         let removed = try prune(seedsFolder: seedsFolder, deltasFolder: deltasFolder, keeping: Set([sequence] + history), deltas: Set(deltas.map(\.path)))
@@ -128,20 +128,20 @@ public struct ChannelPublisher {
         do {
             let connection = try SeedFile.openReadOnly(database)
             guard let seedVersion = try connection.seedMetadata()["seed_version"] else {
-                throw ShipError(path: path, message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
+                throw ShipError(code: .notASeed, path: path, message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
             }
             return SeedStamp(schemaVersion: Int(try connection.pragmaInteger("user_version")), seedVersion: seedVersion)
         } catch let error as ShipError {
             throw error
         } catch {
-            throw ShipError(path: path, message: "cannot read the seed: \(error)")
+            throw ShipError(code: .sqlite, path: path, message: "cannot read the seed: \(error)", cause: error)
         }
     }
 
     private func readIndex(_ path: String) throws(ShipError) -> ChannelIndex? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         do { return try ChannelIndex.decode(Array(data), source: path) } catch {
-            throw ShipError(path: path, message: error.message + "; refusing to publish over it")
+            throw ShipError(code: .channel, path: path, message: error.message + "; refusing to publish over it", cause: error)
         }
     }
 
@@ -150,7 +150,7 @@ public struct ChannelPublisher {
         let manifestPath = SeedManifest.path(forSeed: channel + "/" + entry.path)
         guard let manifest = try? SeedManifest.read(path: manifestPath) else { return }
         if manifest.sha256 != digest.sha256 {
-            throw ShipError(path: seed, message: "the channel already serves seed version \(entry.seedVersion) with other content (SHA-256 \(manifest.sha256), this seed has \(digest.sha256)); a new seed needs a new seed version")
+            throw ShipError(code: .channel, path: seed, message: "the channel already serves seed version \(entry.seedVersion) with other content (SHA-256 \(manifest.sha256), this seed has \(digest.sha256)); a new seed needs a new seed version")
         }
     }
 
@@ -179,7 +179,7 @@ public struct ChannelPublisher {
                 }
                 if isKept { continue }
                 do { try FileSystem.remove(channel + "/" + relative) } catch {
-                    throw ShipError(path: channel + "/" + relative, message: "cannot remove a file no longer published: \(error.reason)")
+                    throw ShipError.io(path: channel + "/" + relative, message: "cannot remove a file no longer published: \(error.reason)", cause: error)
                 }
                 removed.append(relative)
             }
@@ -215,22 +215,22 @@ public struct ChannelPublisher {
         let temporary = ScratchFile(beside: path, kind: "publish")
         guard FileManager.default.createFile(atPath: temporary.path, contents: Data(bytes)),
               let handle = FileHandle(forWritingAtPath: temporary.path) else {
-            throw ShipError(path: path, message: "cannot write a temporary file beside it")
+            throw ShipError(code: .fileSystem, path: path, message: "cannot write a temporary file beside it")
         }
         do {
             try handle.synchronize()
             try handle.close()
         } catch {
-            throw ShipError(path: path, message: "cannot flush a temporary file beside it: \(error.localizedDescription)")
+            throw ShipError.io(path: path, message: "cannot flush a temporary file beside it: \(error.localizedDescription)", cause: error)
         }
         do { try temporary.moveIntoPlace(at: path) } catch {
-            throw ShipError(path: path, message: "cannot rename the new file into place: \(error.reason)")
+            throw ShipError.io(path: path, message: "cannot rename the new file into place: \(error.reason)", cause: error)
         }
     }
 
     private func createFolder(_ path: String) throws(ShipError) {
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw ShipError(path: path, message: "cannot create the folder: \(error.localizedDescription)")
+            throw ShipError.io(path: path, message: "cannot create the folder: \(error.localizedDescription)", cause: error)
         }
     }
 }

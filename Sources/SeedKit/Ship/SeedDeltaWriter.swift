@@ -58,12 +58,12 @@ public struct SeedDeltaWriter {
             try SeedIdentity.attach(old, as: "old", to: connection)
             try SeedIdentity.attach(new, as: "new", to: connection)
         } catch {
-            throw ShipError(path: new, message: "cannot open the seeds: \(error)")
+            throw ShipError(code: .sqlite, path: new, message: "cannot open the seeds: \(error)", cause: error)
         }
         let oldIdentity = try SeedIdentity.read(connection, schema: "old", path: old)
         let newIdentity = try SeedIdentity.read(connection, schema: "new", path: new)
         guard oldIdentity.hasSameSchema(as: newIdentity) else {
-            throw ShipError(path: new, message: "was built with \(newIdentity.schemaDescription), \(old) with \(oldIdentity.schemaDescription): a schema change gives no delta; ship the full seed")
+            throw ShipError(code: .noDelta, path: new, message: "was built with \(newIdentity.schemaDescription), \(old) with \(oldIdentity.schemaDescription): a schema change gives no delta; ship the full seed")
         }
         try checkSameStructure(connection, old: old, new: new)
 
@@ -77,10 +77,10 @@ public struct SeedDeltaWriter {
                                  from: try side(oldIdentity, "old", old), to: try side(newIdentity, "new", new),
                                  sqliteVersion: try Self.writerVersion(of: new), toolVersion: toolVersion)
         } catch {
-            throw ShipError(path: new, message: "cannot read the seeds' content: \(error)")
+            throw ShipError(code: .sqlite, path: new, message: "cannot read the seeds' content: \(error)", cause: error)
         }
         for (seed, path) in [(header.from, old), (header.to, new)] where !SeedStamp(schemaVersion: 0, seedVersion: seed.seedVersion).isValid {
-            throw ShipError(path: path, message: "its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable ASCII without spaces)")
+            throw ShipError(code: .invalidSeedVersion, path: path, message: "its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable ASCII without spaces)")
         }
 
         let temporary = ScratchFile(beside: output, kind: "delta")
@@ -91,13 +91,13 @@ public struct SeedDeltaWriter {
             tables = try DeltaComparison.write(connection, old: "old", new: "new", to: writer)
             summary = try writer.finish()
         } catch let error as DeltaError {
-            throw ShipError(path: output, message: "\(error.message); ship the full seed")
+            throw ShipError(code: .noDelta, path: output, message: "\(error.message); ship the full seed", cause: error)
         } catch {
-            throw ShipError(path: output, message: "cannot write the delta: \(error)")
+            throw ShipError.io(path: output, message: "cannot write the delta: \(error)", cause: error)
         }
         if verify { try Self.verify(delta: temporary.path, header: header, old: old, output: output) }
         do { try temporary.moveIntoPlace(at: output) } catch {
-            throw ShipError(path: output, message: "cannot rename the delta into place: \(error.reason)")
+            throw ShipError.io(path: output, message: "cannot rename the delta into place: \(error.reason)", cause: error)
         }
         return Summary(output: output, size: summary.gzipSize, sha256: summary.gzipSha256, header: header, tables: tables,
                        verified: verify, seconds: (ContinuousClock.now - clock).seconds)
@@ -122,18 +122,18 @@ public struct SeedDeltaWriter {
                 } else {
                     difference = "their entries differ"
                 }
-                throw ShipError(path: new, message: "has another database schema than \(old) (\(difference)): a schema change gives no delta; ship the full seed")
+                throw ShipError(code: .noDelta, path: new, message: "has another database schema than \(old) (\(difference)): a schema change gives no delta; ship the full seed")
             }
             for pragma in ["encoding", "application_id", "user_version"] {
                 let before = try connection.scalar("PRAGMA old.\(pragma)"), after = try connection.scalar("PRAGMA new.\(pragma)")
                 guard before == after else {
-                    throw ShipError(path: new, message: "has \(pragma) \(after?.description ?? "?") but \(old) has \(before?.description ?? "?"): a delta cannot change it; ship the full seed")
+                    throw ShipError(code: .noDelta, path: new, message: "has \(pragma) \(after?.description ?? "?") but \(old) has \(before?.description ?? "?"): a delta cannot change it; ship the full seed")
                 }
             }
         } catch let error as ShipError {
             throw error
         } catch {
-            throw ShipError(path: new, message: "cannot compare the database schemas: \(error)")
+            throw ShipError(code: .sqlite, path: new, message: "cannot compare the database schemas: \(error)", cause: error)
         }
     }
 
@@ -148,7 +148,7 @@ public struct SeedDeltaWriter {
             let tables = try patch.checkBody()
             try patch.apply(base: old, baseIsProven: true, changedTables: tables, output: result.path)
         } catch {
-            throw ShipError(path: output, message: "the delta does not turn \(old) into the new seed (\(error)); ship the full seed")
+            throw ShipError(code: .noDelta, path: output, message: "the delta does not turn \(old) into the new seed (\(error)); ship the full seed", cause: error)
         }
     }
 

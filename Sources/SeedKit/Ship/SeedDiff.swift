@@ -66,8 +66,8 @@ public struct SeedDiff: Codable, Equatable, Sendable {
     ///   - schema: gives the natural key of each table; nil to use the seeds' `<table>_key` indexes.
     ///   - limit: how many example keys to keep per table and kind of change.
     public static func compare(old: SeedFile, new: SeedFile, schema: Schema? = nil, limit: Int = 5) throws(ShipError) -> SeedDiff {
-        guard let oldPath = old.databasePath else { throw ShipError(path: old.path, message: "there is no seed beside this manifest") }
-        guard let newPath = new.databasePath else { throw ShipError(path: new.path, message: "there is no seed beside this manifest") }
+        guard let oldPath = old.databasePath else { throw ShipError(code: .notASeed, path: old.path, message: "there is no seed beside this manifest") }
+        guard let newPath = new.databasePath else { throw ShipError(code: .notASeed, path: new.path, message: "there is no seed beside this manifest") }
         do {
             let connection = try Connection(path: ":memory:")
             try attach(oldPath, as: "old", to: connection)
@@ -83,7 +83,7 @@ public struct SeedDiff: Codable, Equatable, Sendable {
         } catch let error as ShipError {
             throw error
         } catch {
-            throw ShipError(path: new.path, message: "cannot compare with \(old.path): \(error)")
+            throw ShipError(code: .sqlite, path: new.path, message: "cannot compare with \(old.path): \(error)", cause: error)
         }
     }
 

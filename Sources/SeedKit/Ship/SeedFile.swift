@@ -59,7 +59,7 @@ public final class SeedFile {
         }
         if let manifestPath = self.manifestPath {
             do { manifest = try SeedManifest.read(path: manifestPath) } catch {
-                throw ShipError(path: manifestPath, message: error.message)
+                throw ShipError(code: .invalidFile, path: manifestPath, message: error.message, cause: error)
             }
         } else {
             manifest = nil
@@ -72,7 +72,7 @@ public final class SeedFile {
         if try Self.kind(of: seedPath) == .gzip {
             gzipPath = seedPath
             do { gzipHeader = try GzipHeader.read(path: seedPath) } catch {
-                throw ShipError(path: seedPath, message: error.message)
+                throw ShipError(code: .invalidFile, path: seedPath, message: error.message, cause: error)
             }
             // Dropped (and removed) with this SeedFile, or at once when decompressing fails.
             let temporary = ScratchFile(folder: NSTemporaryDirectory(), name: URL(fileURLWithPath: seedPath).lastPathComponent, kind: "read")
@@ -87,14 +87,14 @@ public final class SeedFile {
 
     /// Opens the database read-only, without creating `-wal` or `-shm` files beside it.
     public func open() throws(ShipError) -> Connection {
-        guard let databasePath else { throw ShipError(path: path, message: "there is no seed beside this manifest") }
+        guard let databasePath else { throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest") }
         return try SeedFile.openReadOnly(databasePath)
     }
 
     /// Size and SHA-256 of the uncompressed seed (computed once, streamed).
     public func digest() throws(ShipError) -> FileDigest {
         if let databaseDigest { return databaseDigest }
-        guard let databasePath else { throw ShipError(path: path, message: "there is no seed beside this manifest") }
+        guard let databasePath else { throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest") }
         let digest = try FileDigest(path: databasePath)
         databaseDigest = digest
         return digest
@@ -104,7 +104,7 @@ public final class SeedFile {
     /// never writes beside it, even when it is in WAL mode or on read-only media. Falls back
     /// to a plain read-only open where SQLite does not take URI file names.
     static func openReadOnly(_ path: String) throws(ShipError) -> Connection {
-        guard FileManager.default.fileExists(atPath: path) else { throw ShipError(path: path, message: "no such file") }
+        guard FileManager.default.fileExists(atPath: path) else { throw ShipError(code: .fileSystem, path: path, message: "no such file") }
         if let connection = try? Connection(path: uri(path, immutable: true), mode: .readOnly),
            (try? connection.scalar("SELECT count(*) FROM sqlite_schema")) != nil {
             return connection
@@ -114,7 +114,7 @@ public final class SeedFile {
             _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
             return connection
         } catch {
-            throw ShipError(path: path, message: "not a readable SQLite database (\(error.message))")
+            throw ShipError(code: .notASeed, path: path, message: "not a readable SQLite database (\(error.message))", cause: error)
         }
     }
 
@@ -136,23 +136,23 @@ public final class SeedFile {
     static func kind(of path: String) throws(ShipError) -> Kind {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw ShipError(path: path, message: exists ? "cannot read the file" : "no such file")
+            throw ShipError(code: .fileSystem, path: path, message: exists ? "cannot read the file" : "no such file")
         }
         defer { try? handle.close() }
         let head = Array((try? handle.read(upToCount: 16)) ?? Data())
         if head.starts(with: Array("SQLite format 3\u{0}".utf8)) { return .sqlite }
         if head.starts(with: [0x1f, 0x8b]) { return .gzip }
         if head.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) == UInt8(ascii: "{") { return .manifest }
-        throw ShipError(path: path, message: "not a seed: neither a SQLite database, a gzip file nor a JSON manifest")
+        throw ShipError(code: .notASeed, path: path, message: "not a seed: neither a SQLite database, a gzip file nor a JSON manifest")
     }
 
     private static func decompress(_ path: String, to output: String) throws(ShipError) -> FileDigest {
         guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
-            throw ShipError(path: output, message: "cannot create a temporary file to decompress \(path) into")
+            throw ShipError(code: .fileSystem, path: output, message: "cannot create a temporary file to decompress \(path) into")
         }
         defer { try? handle.close() }
         let reader: GzipReader
-        do { reader = try GzipReader(path: path) } catch { throw ShipError(path: path, message: error.message) }
+        do { reader = try GzipReader(path: path) } catch { throw ShipError(code: .invalidFile, path: path, message: error.message, cause: error) }
         var hash = SHA256()
         var size: Int64 = 0
         do {
@@ -163,8 +163,8 @@ public final class SeedFile {
             }
         } catch {
             switch error {
-            case .gzip(let gzip): throw ShipError(path: path, message: gzip.message + (gzip.offset.map { " (at byte \($0))" } ?? ""))
-            case .body(let failure): throw ShipError(path: output, message: "cannot write the decompressed seed: \(failure)")
+            case .gzip(let gzip): throw ShipError(code: .invalidFile, path: path, message: gzip.message + (gzip.offset.map { " (at byte \($0))" } ?? ""), cause: gzip)
+            case .body(let failure): throw ShipError.io(path: output, message: "cannot write the decompressed seed: \(failure)", cause: failure)
             }
         }
         return FileDigest(size: size, sha256: hash.hexDigest())
@@ -183,14 +183,14 @@ public struct FileDigest: Equatable, Sendable {
 
     /// Reads `path` in 1 MiB chunks.
     public init(path: String) throws(ShipError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShipError(path: path, message: "cannot read the file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShipError(code: .fileSystem, path: path, message: "cannot read the file") }
         defer { try? handle.close() }
         var hash = SHA256()
         var size: Int64 = 0
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw ShipError(path: path, message: "cannot read the file: \(error.localizedDescription)")
+                throw ShipError.io(path: path, message: "cannot read the file: \(error.localizedDescription)", cause: error)
             }
             if chunk.isEmpty { break }
             chunk.withUnsafeBytes { hash.update($0) }

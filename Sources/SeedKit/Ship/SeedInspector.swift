@@ -28,7 +28,7 @@ public enum SeedInspector {
         do {
             try fill(&report, from: connection)
         } catch {
-            throw ShipError(path: seed.path, message: "cannot read the seed: \(error)")
+            throw ShipError(code: .sqlite, path: seed.path, message: "cannot read the seed: \(error)", cause: error)
         }
         if let databasePath = seed.databasePath {
             report.size = fileSize(databasePath)
@@ -126,7 +126,7 @@ struct SeedHeader {
     let bytes: [UInt8]
 
     init(path: String) throws(ShipError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShipError(path: path, message: "cannot read the file") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShipError(code: .fileSystem, path: path, message: "cannot read the file") }
         defer { try? handle.close() }
         bytes = Array((try? handle.read(upToCount: 100)) ?? Data())
     }

@@ -39,17 +39,17 @@ public struct SeedPacker {
     public func pack(seed: String, to output: String? = nil) throws(ShipError) -> Result {
         let output = output ?? Self.defaultOutput(forSeed: seed)
         guard try SeedFile.kind(of: seed) == .sqlite else {
-            throw ShipError(path: seed, message: "not a SQLite seed (pack takes the .sqlite file that seedgen build wrote)")
+            throw ShipError(code: .notASeed, path: seed, message: "not a SQLite seed (pack takes the .sqlite file that seedgen build wrote)")
         }
         guard !(try SeedHeader(path: seed).isWAL) else {
-            throw ShipError(path: seed, message: "the seed is in WAL mode; a shipped seed must use a rollback journal (see seedgen verify)")
+            throw ShipError(code: .notASeed, path: seed, message: "the seed is in WAL mode; a shipped seed must use a rollback journal (see seedgen verify)")
         }
         let stamp: SeedStamp, tables: [String: Int64], metadata: [String: String], content: String
         do {
             let connection = try SeedFile.openReadOnly(seed)
             metadata = try connection.seedMetadata()
             guard let seedVersion = metadata["seed_version"] else {
-                throw ShipError(path: seed, message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
+                throw ShipError(code: .notASeed, path: seed, message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
             }
             stamp = SeedStamp(schemaVersion: Int(try connection.pragmaInteger("user_version")), seedVersion: seedVersion)
             tables = try connection.seedRowCounts()
@@ -57,31 +57,31 @@ public struct SeedPacker {
             // size and SHA-256 skips its own quick_check. So check here, once, before shipping.
             let problems = try connection.rows("PRAGMA quick_check(20)").compactMap { $0.first?.text }
             guard problems == ["ok"] else {
-                throw ShipError(path: seed, message: "the seed fails SQLite's quick_check, it is damaged: \(problems.prefix(3).joined(separator: "; "))")
+                throw ShipError(code: .damaged, path: seed, message: "the seed fails SQLite's quick_check, it is damaged: \(problems.prefix(3).joined(separator: "; "))")
             }
             // The manifest names the seed by its content: what it records must be what it holds.
             content = try ContentDigest.compute(connection)
             if let recorded = metadata[ContentDigest.metadataKey], recorded != content {
-                throw ShipError(path: seed, message: "the seed records content digest \(recorded) but its content gives \(content): it was changed after it was built; build it again")
+                throw ShipError(code: .damaged, path: seed, message: "the seed records content digest \(recorded) but its content gives \(content): it was changed after it was built; build it again")
             }
         } catch let error as ShipError {
             throw error
         } catch {
-            throw ShipError(path: seed, message: "cannot read the seed: \(error)")
+            throw ShipError(code: .sqlite, path: seed, message: "cannot read the seed: \(error)", cause: error)
         }
         guard stamp.isValid else {
-            throw ShipError(path: seed, message: "the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII without spaces")
+            throw ShipError(code: .invalidSeedVersion, path: seed, message: "the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII without spaces")
         }
 
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ShipError(path: output, message: "the folder \(folder) does not exist")
+            throw ShipError(code: .fileSystem, path: output, message: "the folder \(folder) does not exist")
         }
         let temporary = ScratchFile(beside: output, kind: "pack")
         let summary = try compress(seed, into: temporary.path, comment: stamp.comment(sequence: sequence))
         do { try temporary.moveIntoPlace(at: output) } catch {
-            throw ShipError(path: output, message: "cannot rename the gzip file into place: \(error.reason)")
+            throw ShipError.io(path: output, message: "cannot rename the gzip file into place: \(error.reason)", cause: error)
         }
         var manifest = SeedManifest(stamp: stamp, summary: summary, tables: tables,
                                     toolVersion: metadata["tool_version"], schemaName: metadata["schema_name"])
@@ -89,13 +89,13 @@ public struct SeedPacker {
         manifest.contentSHA256 = content
         let manifestPath = SeedManifest.path(forSeed: output)
         do { try manifest.write(path: manifestPath) } catch {
-            throw ShipError(path: manifestPath, message: error.message)
+            throw ShipError(code: .invalidFile, path: manifestPath, message: error.message, cause: error)
         }
         return Result(gzipPath: output, manifestPath: manifestPath, manifest: manifest)
     }
 
     private func compress(_ seed: String, into path: String, comment: String) throws(ShipError) -> GzipSummary {
-        guard let input = FileHandle(forReadingAtPath: seed) else { throw ShipError(path: seed, message: "cannot read the seed") }
+        guard let input = FileHandle(forReadingAtPath: seed) else { throw ShipError(code: .fileSystem, path: seed, message: "cannot read the seed") }
         defer { try? input.close() }
         do {
             let writer = try GzipWriter(path: path, level: level, comment: comment)
@@ -104,7 +104,10 @@ public struct SeedPacker {
             }
             return try writer.finish()
         } catch {
-            throw ShipError(path: error.path, message: error.message + (error.cause.map { ": \($0.text)" } ?? ""))
+            // Writing the gzip file: a full disk or another failed write (`error.cause`).
+            let message = error.message + (error.cause.map { ": \($0.text)" } ?? "")
+            if let cause = error.cause { throw ShipError.io(path: error.path, message: message, cause: cause) }
+            throw ShipError(code: .fileSystem, path: error.path, message: message, cause: error)
         }
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
-import SeedInstaller
+import SeedUpdater   // the installer and the channel's key type come with it
 
-/// Installs the shipped seed, reads it with GRDB through the generated `TransitSchema`, and keeps
-/// the user's favourites in a database of its own that reads the seed through `ATTACH ... AS seed`.
+/// Installs the shipped seed, updates it from a channel when one is configured, reads it with
+/// GRDB through the generated `TransitSchema`, and keeps the user's favourites in a database of
+/// its own that reads the seed through `ATTACH ... AS seed`.
 @main
 struct SampleApp {
-    static func main() throws {
+    static func main() async throws {
         // `App --board SEED STOP_ID UNIX_TIME LIMIT`: the board of any seed, one line per
         // departure (`unix-time trip_id stop_sequence service_date`), for scripts/sample-app.sh.
         // `App --board SEED STOP_ID 0 LIMIT --time-on DATE`: times the board from each quarter
@@ -24,17 +25,41 @@ struct SampleApp {
             for departure in board { print("\(Int(departure.at.timeIntervalSince1970)) \(departure.row.tripID) \(departure.row.stopSequence) \(departure.row.serviceDate)") }
             return
         }
+        let path = try await installAndUpdate()
+        try read(seedAt: path)
+    }
 
+    /// Puts the seed in place: the bundled one, then a newer one from the channel, if any.
+    /// - Returns: the installed seed's path.
+    static func installAndUpdate() async throws -> String {
         // 1. One call at startup, before the seed is opened. The seed is a SwiftPM resource.
         let result = try SeedInstaller.installIfNeeded(bundle: .module, resource: "seed",
                                                        schemaVersion: TransitSchema.schemaVersion)
         print(result)
         if result.status == .replacedModified { print("warning: \(result.reason ?? "")") }
 
+        // 1b. Then a newer seed from the channel, when there is one (`seedgen publish` wrote it);
+        //     a failure keeps the seed installed above.
+        let environment = ProcessInfo.processInfo.environment
+        if let channel = environment["SAMPLE_CHANNEL"].flatMap(URL.init(string:)) {
+            let updater = SeedUpdater(channel: channel, destination: URL(fileURLWithPath: result.path),
+                                      schemaVersion: TransitSchema.schemaVersion,
+                                      publicKey: try environment["SAMPLE_CHANNEL_PUBLIC_KEY"].map { try ChannelPublicKey(base64: $0) })
+            do {
+                print("update: \(try await updater.update())")
+            } catch {
+                print("update failed, the installed seed stays: \(error.code): \(error)")
+            }
+        }
+        return result.path
+    }
+
+    /// Reads the installed seed with GRDB, and the user's own database beside it.
+    static func read(seedAt path: String) throws {
         // 2. Open the installed seed read-only: a seed the app writes to is replaced at the next start.
         var configuration = Configuration()
         configuration.readonly = true
-        let seed = try DatabaseQueue(path: result.path, configuration: configuration)
+        let seed = try DatabaseQueue(path: path, configuration: configuration)
 
         // 3. Query through the generated code: records, columns and associations.
         typealias Stops = TransitSchema.Stops
@@ -78,12 +103,12 @@ struct SampleApp {
 
         // 4. User data lives in its own database and survives seed updates; it reads the seed
         //    through ATTACH, read-only.
-        let userPath = URL(fileURLWithPath: result.path).deletingLastPathComponent().appendingPathComponent("user.sqlite").path
+        let userPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("user.sqlite").path
         let user = try DatabaseQueue(path: userPath)
         try user.writeWithoutTransaction { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS favourite_stops(stop_id TEXT PRIMARY KEY)")
             try db.execute(sql: "INSERT OR IGNORE INTO favourite_stops VALUES (?)", arguments: [stop.stopID])
-            try db.execute(sql: "ATTACH DATABASE ? AS seed", arguments: ["file:" + result.path + "?mode=ro"])
+            try db.execute(sql: "ATTACH DATABASE ? AS seed", arguments: ["file:" + path + "?mode=ro"])
             defer { try? db.execute(sql: "DETACH DATABASE seed") }
             let names = try String.fetchAll(db, sql: """
                 SELECT s.\(Stops.Columns.stopName) FROM favourite_stops f
