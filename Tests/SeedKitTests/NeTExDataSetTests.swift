@@ -179,4 +179,31 @@ struct NeTExDataSetTests {
             #expect(!text.contains("$file") && !text.contains("r.xml,1"), "\(text)")
         }
     }
+
+    @Test("two versions of a route in two files, each naming a line further on: the newer version's line, no internal error")
+    func versionsNamingLinesFurtherOn() throws {
+        // A Dutch export of two files failed with "UNIQUE constraint failed:
+        // seedgen_pending_route_line_ref.row": both versions' keys were kept under one row.
+        let folder = TemporaryFolder()
+        let output = folder.file("seed.sqlite")
+        let summary = try SeedBuilder.build([Repository.path("Tests/Fixtures/xml/netex-two-versions")], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.text("""
+            SELECT group_concat(r.netex_id || ' v' || r.version || ' ' || l.netex_id, '; ')
+            FROM (SELECT * FROM route ORDER BY netex_id) r JOIN line l ON l.id = r.line_ref
+            """) == "NL:Route:1 v2 NL:Line:1; NL:Route:2 v2 NL:Line:2")
+        #expect(summary.warningReport.contains("the highest, '2', is kept"), "\(summary.warningReport)")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("SQLite refusing a statement of seedgen's own: the message names the input, never an internal table")
+    func internalFailureMessage() {
+        let error = SQLiteError(code: SQLiteError.constraintUnique, message: "UNIQUE constraint failed: seedgen_pending_route_line_ref.row",
+                                sql: "INSERT INTO temp.\"seedgen_pending_route_line_ref\" VALUES (?, ?, ?, ?, ?)")
+        let failure = InternalFailure(file: "nl/b.xml", line: 8, column: 13, element: "Route", key: "NL:Route:1", error: error)
+        let text = failure.buildError.description
+        #expect(text.hasPrefix("error: nl/b.xml:8:13: Route 'NL:Route:1': seedgen could not store this object (SQLite error 2067, constraint failed)"), "\(text)")
+        #expect(!text.contains("seedgen_"), "\(text)")
+        #expect(failure.buildError.code == .internalFailure)
+    }
 }

@@ -55,6 +55,11 @@ public struct SeedBuilder {
             case let error as BuildError: throw error
             case let error as SQLiteError where error.isDiskFull:
                 throw .output(path: options.output, message: "the disk is full (\(error.message))", cause: error)
+            case let error as SQLiteError:
+                // SQLite's message and SQL name seedgen's scratch tables: not for the user.
+                throw BuildError(code: .internalFailure, message: "SQLite error \(error.code) "
+                                 + "(\(error.codeDescription)) while building: a bug in seedgen, not in the input: please report it with the input",
+                                 path: options.output, cause: error)
             default: throw .output(path: options.output, message: "\(error)", cause: error)
             }
         }

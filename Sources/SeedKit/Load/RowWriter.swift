@@ -137,10 +137,22 @@ final class RowWriter: @unchecked Sendable {
         idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) } }
     }
 
-    /// Inserts every row of `batch`.
+    /// Inserts every row of `batch`. A failure SQLite reports is noted with the place of
+    /// the row being stored (`BuildContext.noteWriteFailure`) before it is thrown.
     func write(_ batch: RowBatch) throws(SQLiteError) {
+        var current = 0
+        do {
+            try writeRows(batch, current: &current)
+        } catch {
+            noteFailure(error, batch: batch, row: current)
+            throw error
+        }
+    }
+
+    private func writeRows(_ batch: RowBatch, current: inout Int) throws(SQLiteError) {
         let file = places != nil ? fields.file : "" // the reader changes it only between files
         rows: for row in 0..<batch.count {
+            current = row
             let slot = group?.count ?? 0 // where the row's resolved ids are kept until it is bound
             guard try resolveReferences(batch, row, slot: slot) else {
                 context.noteDroppedRow(in: table.name)
@@ -287,6 +299,21 @@ final class RowWriter: @unchecked Sendable {
         group.removeAll()
     }
 
+    /// Notes the input behind `error`: the file, line and column of row `row` of `batch` (nil:
+    /// after loading, the table as a whole), its element and its key.
+    private func noteFailure(_ error: SQLiteError, batch: RowBatch?, row: Int) {
+        var failure = InternalFailure(file: fields.file, element: table.element ?? table.file ?? table.name, error: error)
+        if let batch, row < batch.count {
+            failure.line = Int(batch.lines[row])
+            failure.column = sourceColumn(0, batch, row)
+            let keyColumns = table.key.compactMap { name in table.columns.firstIndex { $0.name == name } }
+            let parts = keyColumns.filter { table.columns[$0].source != [XMLMapping.fileSource] }
+                .map { batch.messageText(batch.cell(row, $0)) }
+            if !parts.isEmpty { failure.key = parts.joined(separator: ",") }
+        }
+        context.noteWriteFailure(failure)
+    }
+
     /// The character column where the field of column `index` begins in `row` (CSV), or
     /// the record's column (XML); nil when unknown.
     private func sourceColumn(_ index: Int, _ batch: RowBatch, _ row: Int) -> Int? {
@@ -307,6 +334,9 @@ final class RowWriter: @unchecked Sendable {
             try bind(batch, row, slot: slot, to: statement, nulls: nulls, offset: 0)
         }
         guard let merged, merged.outcome == .replaced else { return }
+        // The replaced version's keys kept aside are no longer the row's (they were added
+        // under the same row id: two versions naming a line further on failed here).
+        for case let kept? in pending { try kept.forget(row: merged.keptID) }
         for (r, key) in deferredKeys {
             let place = fields.place(of: referenceColumns[r][0])
             try pending[r]!.add(row: merged.keptID, line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
@@ -318,6 +348,15 @@ final class RowWriter: @unchecked Sendable {
     /// deferred keys and self-references in one statement each, judges the keys that name
     /// no row. Returns the statistics of each reference, by `table.column`.
     func finish() throws(SQLiteError) -> [String: ReferenceStatistics] {
+        do {
+            return try finishReferences()
+        } catch {
+            noteFailure(error, batch: nil, row: 0)
+            throw error
+        }
+    }
+
+    private func finishReferences() throws(SQLiteError) -> [String: ReferenceStatistics] {
         var statistics: [String: ReferenceStatistics] = [:]
         for (r, reference) in table.references.enumerated() {
             let name = "\(table.name).\(reference.column)"
