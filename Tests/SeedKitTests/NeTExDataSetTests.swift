@@ -206,4 +206,44 @@ struct NeTExDataSetTests {
         #expect(!text.contains("seedgen_"), "\(text)")
         #expect(failure.buildError.code == .internalFailure)
     }
+
+    static let txcJourneyRefs = Repository.path("Tests/Fixtures/xml/txc-journey-refs")
+
+    @Test("TransXChange: a journey naming another by VehicleJourneyRef runs its pattern and timing links, through chains")
+    func vehicleJourneyRef() throws {
+        let folder = TemporaryFolder()
+        let output = folder.file("seed.sqlite")
+        _ = try SeedBuilder.build([Self.txcJourneyRefs], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        // VJ2 names VJ1, VJ3 names VJ2: both run JP1, each at its own departure time.
+        #expect(try db.text("""
+            SELECT group_concat(v.vehicle_journey_code || ' ' || coalesce(r.vehicle_journey_code, '-') || ' ' || p.txc_id || ' ' || v.departure_time, '; ')
+            FROM vehicle_journey v LEFT JOIN vehicle_journey r ON r.id = v.runs_vehicle_journey_ref
+            JOIN journey_pattern p ON p.id = v.runs_journey_pattern_ref ORDER BY v.id
+            """) == "VJ1 - JP1 25200; VJ2 VJ1 JP1 27000; VJ3 VJ2 JP1 28800")
+        // As read: only VJ1 names a pattern.
+        #expect(try db.int("SELECT count(*) FROM vehicle_journey WHERE journey_pattern_ref IS NOT NULL") == 1)
+        // The times of VJ3 follow from its pattern's timing links.
+        #expect(try db.text("""
+            SELECT group_concat(t, ' ') FROM (
+              SELECT v.departure_time + sum(l.run_time) OVER (ORDER BY l.position) AS t
+              FROM vehicle_journey v JOIN journey_pattern p ON p.id = v.runs_journey_pattern_ref
+              JOIN journey_pattern_timing_link l ON l.journey_pattern_section_ref = p.journey_pattern_section_ref
+              WHERE v.vehicle_journey_code = 'VJ3' ORDER BY l.position)
+            """) == "28980 29220")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("TransXChange: a VehicleJourneyRef naming no journey of its file is an error naming the element and the code")
+    func vehicleJourneyRefNamingNothing() throws {
+        let text = try String(contentsOfFile: Self.txcJourneyRefs + "/journeys.xml", encoding: .utf8)
+            .replacingOccurrences(of: "<VehicleJourneyRef>VJ2", with: "<VehicleJourneyRef>VJ9")
+        do {
+            _ = try Self.build(["r.xml": text])
+            Issue.record("the build must fail")
+        } catch {
+            let messages = error.issues.map(\.description).joined(separator: "\n")
+            #expect(messages.contains("VehicleJourney/VehicleJourneyRef: 'VJ9' names no row of 'vehicle_journey'"), "\(messages)")
+        }
+    }
 }

@@ -409,11 +409,11 @@ final class RowWriter: @unchecked Sendable {
             "SELECT \(quoted(table.rowID)), \(reference.from.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(quoted(reference.column)) IS NULL AND \(present) ORDER BY 1")
         var statistics = ReferenceStatistics()
         statistics.unresolved = unresolvedRows.count
+        let place = fields.place(of: referenceColumns[r][shownParts[r][0]])
         for row in unresolvedRows {
-            let place = fields.place(of: referenceColumns[r][0])
             var rowPlace: (file: String, line: Int)?
             if let places, places.takeLookup() { rowPlace = places.place(ofRow: row[0].integer ?? 0) }
-            let key = row.dropFirst().map(\.description).joined(separator: ",")
+            let key = shownParts[r].map { row[1 + $0].description }.joined(separator: ",")
             _ = unresolvedKeys.judge(r, file: rowPlace?.file ?? place.file, line: rowPlace?.line, column: place.position, field: place.field, key: key)
         }
         return statistics
