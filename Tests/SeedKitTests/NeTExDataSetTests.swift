@@ -246,4 +246,52 @@ struct NeTExDataSetTests {
             #expect(messages.contains("VehicleJourney/VehicleJourneyRef: 'VJ9' names no row of 'vehicle_journey'"), "\(messages)")
         }
     }
+
+    @Test("siblings the XSD keys by id, version and order, given one id: every one kept, in order, for each such type")
+    func orderedSiblings() throws {
+        let folder = TemporaryFolder()
+        let output = folder.file("seed.sqlite")
+        let summary = try SeedBuilder.build([Repository.path("Tests/Fixtures/xml/netex-ordered-siblings")], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        // StopPointInJourneyPattern_UniqueBy_Id_Version_Order: the UK profile's points in sequence.
+        #expect(try db.text("""
+            SELECT group_concat(p.order_number || ':' || s.name, ' ') FROM (SELECT * FROM stop_point_in_journey_pattern ORDER BY order_number) p
+            JOIN scheduled_stop_point s ON s.id = p.scheduled_stop_point_ref
+            JOIN journey_pattern j ON j.id = p.journey_pattern_ref WHERE p.netex_id = 'stg:JourneyPattern@1'
+            """) == "1:A 2:B 3:C")
+        // PassengerStopAssignment_UniqueBy_Id_Version_Order: one id, two quays.
+        #expect(try db.text("""
+            SELECT group_concat(a.order_number || ':' || q.name, ' ') FROM (SELECT * FROM passenger_stop_assignment ORDER BY order_number) a
+            JOIN quay q ON q.id = a.quay_ref WHERE a.netex_id = 'IT:PSA:1'
+            """) == "117:Binario 1 118:Binario 2")
+        // DayTypeAssignment_UniqueBy_Id_Version_Order: one id, two dates.
+        #expect(try db.text("SELECT group_concat(order_number || ':' || date, ' ') FROM (SELECT * FROM day_type_assignment ORDER BY order_number)")
+                == "1:2024-03-04 2:2024-03-05")
+        // A passing time names a point by its id alone: the first, with one warning.
+        #expect(try db.int("SELECT p.order_number FROM timetabled_passing_time t JOIN stop_point_in_journey_pattern p ON p.id = t.stop_point_in_journey_pattern_ref") == 1)
+        #expect(summary.warningReport.contains("names several rows of 'stop_point_in_journey_pattern', told apart by order_number"), "\(summary.warningReport)")
+        #expect(!summary.warningReport.contains("objects not read"), "\(summary.warningReport)")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("siblings repeating id, version and order with other values break the XSD key: an error naming both places; --lenient keeps the first")
+    func orderedSiblingsBreakingTheKey() throws {
+        let points = """
+            <JourneyPattern id="JP1" version="1"><pointsInSequence>
+            <StopPointInJourneyPattern id="P" version="1" order="1"><ScheduledStopPointRef ref="A"/></StopPointInJourneyPattern>
+            <StopPointInJourneyPattern id="P" version="1" order="2"><ScheduledStopPointRef ref="B"/></StopPointInJourneyPattern>
+            <StopPointInJourneyPattern id="P" version="1" order="2"><ScheduledStopPointRef ref="C"/></StopPointInJourneyPattern>
+            </pointsInSequence></JourneyPattern>
+            """
+        do {
+            _ = try Self.build(["a.xml": Self.netex(points)])
+            Issue.record("the build must fail")
+        } catch {
+            let text = error.issues.map(\.description).joined(separator: "\n")
+            #expect(text.contains("netex_id+order_number"), "\(text)")
+            #expect(text.contains("'P'") || text.contains("P,2"), "\(text)")
+        }
+        let (_, db, _) = try Self.build(["a.xml": Self.netex(points)], lenient: true)
+        #expect(try db.text("SELECT group_concat(order_number || scheduled_stop_point_id, ' ') FROM (SELECT * FROM stop_point_in_journey_pattern ORDER BY id)") == "1A 2B")
+    }
 }

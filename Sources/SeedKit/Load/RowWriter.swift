@@ -369,8 +369,30 @@ final class RowWriter: @unchecked Sendable {
                 continue
             }
             unresolvedKeys.reportOutside(r)
+            try reportAmbiguous(r)
         }
         return statistics
+    }
+
+    /// A reference matching the first columns of its target's key (a NeTEx object by id,
+    /// whose key adds `order`): one warning when some of its keys name several rows.
+    private func reportAmbiguous(_ r: Int) throws(SQLiteError) {
+        let reference = table.references[r]
+        guard referenceParameters[r] != 0, let target = context.schema.table(named: reference.to), reference.matchesKeyPrefix(of: target) else { return }
+        let matches = zip(reference.targetColumns(in: target), reference.from).map { "p.\(quoted($0)) = t.\(quoted($1))" }.joined(separator: " AND ")
+        let found = try connection.rows("""
+            SELECT count(*), min(t.\(quoted(table.rowID))) FROM \(quoted(table.name)) AS t WHERE t.\(quoted(reference.column)) IS NOT NULL
+              AND EXISTS (SELECT 1 FROM \(quoted(target.name)) AS p WHERE \(matches) AND p.\(quoted(target.rowID)) <> t.\(quoted(reference.column)))
+            """)
+        guard let count = found.first?[0].integer, count > 0, let first = found.first?[1].integer else { return }
+        let example = try connection.rows("SELECT \(reference.from.map { quoted($0) }.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(quoted(table.rowID)) = \(first)")
+        let key = shownParts[r].map { example.first?[$0].description ?? "" }.joined(separator: ",")
+        let place = fields.place(of: referenceColumns[r][shownParts[r][0]])
+        let rest = target.key.dropFirst(reference.from.count).joined(separator: ", ")
+        context.issues.record(BuildIssue(
+            kind: .ambiguousReference, file: place.file, field: place.field, value: key,
+            message: "names several rows of '\(target.name)', told apart by \(rest), which a reference by id cannot give: "
+                + "the first is used (\(count) \(count == 1 ? "row" : "rows") of '\(table.name)' \(count == 1 ? "names" : "name") such an id)"))
     }
 
     /// Resolves the keys of reference `r` kept aside while loading.

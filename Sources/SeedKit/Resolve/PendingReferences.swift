@@ -66,11 +66,20 @@ final class PendingReferences {
         defer { try? connection.execute("DROP TABLE temp.\(name)") }
         guard count > 0 else { return 0 }
         let matches = reference.targetColumns(in: target).enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
-        try connection.execute("""
-            UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
-            FROM temp.\(name) AS d, main.\(quoted(target.name)) AS p
-            WHERE t.\(quoted(table.rowID)) = d.row AND \(matches)
-            """)
+        if reference.matchesKeyPrefix(of: target) {
+            // Several rows may match: the first, as the resolver's lookup takes it.
+            try connection.execute("""
+                UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) =
+                  (SELECT min(p.\(quoted(target.rowID))) FROM main.\(quoted(target.name)) AS p WHERE \(matches))
+                FROM temp.\(name) AS d WHERE t.\(quoted(table.rowID)) = d.row
+                """)
+        } else {
+            try connection.execute("""
+                UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
+                FROM temp.\(name) AS d, main.\(quoted(target.name)) AS p
+                WHERE t.\(quoted(table.rowID)) = d.row AND \(matches)
+                """)
+        }
         let keys = reference.from.indices.map { "d.k\($0)" }.joined(separator: ", ")
         let unresolved = try connection.prepare("""
             SELECT d.line, d.col, d.file, \(keys) FROM temp.\(name) AS d

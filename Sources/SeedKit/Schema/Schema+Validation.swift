@@ -115,9 +115,10 @@ extension Schema {
             }
             let matched = reference.targetColumns(in: target)
             if let columns = reference.toColumns {
-                guard Set(columns) == Set(target.key) || target.indexes.contains(where: { $0.unique && Set($0.columns) == Set(columns) }) else {
+                guard Set(columns) == Set(target.key) || reference.matchesKeyPrefix(of: target)
+                      || target.indexes.contains(where: { $0.unique && Set($0.columns) == Set(columns) }) else {
                     throw fail("reference '\(reference.column)' matches \(columns.map { "'\($0)'" }.joined(separator: ", ")) of '\(reference.to)', "
-                               + "which is neither its key nor a unique index (declare { columns: [\(columns.joined(separator: ", "))], unique: true })")
+                               + "which is neither its key, the first columns of its key, nor a unique index (declare { columns: [\(columns.joined(separator: ", "))], unique: true })")
                 }
                 if target.withoutRowID { throw fail("reference '\(reference.column)': 'toColumns' needs a target with row ids") }
             }
