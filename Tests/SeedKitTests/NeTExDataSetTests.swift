@@ -294,4 +294,25 @@ struct NeTExDataSetTests {
         let (_, db, _) = try Self.build(["a.xml": Self.netex(points)], lenient: true)
         #expect(try db.text("SELECT group_concat(order_number || scheduled_stop_point_id, ' ') FROM (SELECT * FROM stop_point_in_journey_pattern ORDER BY id)") == "1A 2B")
     }
+
+    @Test("a dropped parent and its children: the parent is named, outermost first, with what it holds")
+    func unreadParentNamed() throws {
+        let (summary, db, _) = try Self.build(["a.xml": Self.netex("""
+            <ServiceJourney id="SJ1" version="1"><passingTimes><TimetabledPassingTime><DepartureTime>07:00:00</DepartureTime></TimetabledPassingTime></passingTimes></ServiceJourney>
+            <TemplateServiceJourney id="TSJ1" version="1"><passingTimes>
+            <TimetabledPassingTime id="T1" version="1"><DepartureTime>08:00:00</DepartureTime></TimetabledPassingTime>
+            <TimetabledPassingTime id="T2" version="1"><DepartureTime>08:10:00</DepartureTime></TimetabledPassingTime>
+            </passingTimes></TemplateServiceJourney>
+            <Block id="B1" version="1"><blockParts><BlockPart id="BP1" version="1"/><BlockPart id="BP2" version="1"/></blockParts></Block>
+            <Block id="B2" version="1"><blockParts><BlockPart id="BP3" version="1"/></blockParts></Block>
+            <DeadRun id="DR1" version="1"/>
+            """)])
+        let report = summary.warningReport
+        #expect(report.contains("a.xml: Block: 2 objects not read, with 3 objects inside them (BlockPart: 3)"), "\(report)")
+        #expect(report.contains("a.xml: TemplateServiceJourney: 1 object not read, with 2 objects inside it (TimetabledPassingTime: 2)"), "\(report)")
+        #expect(report.contains("a.xml: DeadRun: 1 object not read: no table"), "\(report)")
+        #expect(!report.contains("BlockPart: 3 objects not read") && !report.contains("GeneralFrame"), "\(report)")
+        // The template's passing times are not the journey's.
+        #expect(try db.int("SELECT count(*) FROM timetabled_passing_time") == 1)
+    }
 }
