@@ -315,4 +315,22 @@ struct NeTExDataSetTests {
         // The template's passing times are not the journey's.
         #expect(try db.int("SELECT count(*) FROM timetabled_passing_time") == 1)
     }
+
+    @Test("TransXChange route links keep their tracks, in order: latitude and longitude, or easting and northing")
+    func routeLinkTracks() throws {
+        let folder = TemporaryFolder()
+        let output = folder.file("seed.sqlite")
+        let summary = try SeedBuilder.build([Self.txcJourneyRefs], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.text("""
+            SELECT group_concat(l.txc_id || ':' || coalesce(c.latitude || ',' || c.longitude, c.easting || ',' || c.northing), ' ')
+            FROM (SELECT * FROM route_link_location ORDER BY route_link_ref, position) c JOIN route_link l ON l.id = c.route_link_ref
+            """) == "RL1:51.449,-2.581 RL1:51.447,-2.585 RL1:51.445,-2.59 RL2:358900.0,171800.0 RL2:358700.0,171500.0")
+        // A timing link names the route link whose track it follows.
+        #expect(try db.text("""
+            SELECT group_concat(t.txc_id || '>' || l.txc_id, ' ') FROM journey_pattern_timing_link t JOIN route_link l ON l.id = t.route_link_ref
+            """) == "JPTL1>RL1 JPTL2>RL2")
+        #expect(!summary.warningReport.contains("RouteLink") && !summary.warningReport.contains("Location"), "\(summary.warningReport)")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
 }
