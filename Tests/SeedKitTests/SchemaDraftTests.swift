@@ -36,6 +36,21 @@ struct SchemaDraftTests {
         #expect(text.contains("type: datetime"))
     }
 
+    @Test("a folder of GPX files (1.0 and 1.1, varied waypoint and track point fields) drafts and builds; tables are named after the element and its nearest distinct parent")
+    func gpxFolder() throws {
+        let text = try checkDraft(of: Repository.path("Tests/Fixtures/xml/gpx"))
+        let names = text.split(separator: "\n").compactMap { line -> String? in
+            line.hasPrefix("  - name: ") ? String(line.dropFirst("  - name: ".count)) : nil
+        }
+        // GPX 1.0 and 1.1 are two namespaces: alike elements, numbered, never `trk_trkseg_trkseg_trkpt`.
+        #expect(names == ["gpx", "trk", "trk_trkseg", "trkseg_trkpt", "gpx_2", "wpt", "rtept", "trk_trkseg_2", "trkseg_trkpt_2"], "\(names)")
+        // A segment that holds only track points is a table (its rows their parents) that builds.
+        #expect(text.contains("  - name: trk_trkseg_2\n    element: \"/ns1:gpx/trk/trkseg\""), "\(text)")
+        // An elevation written 'unknown' in one waypoint makes the column text; track points' are real.
+        #expect(text.contains("{ name: ele, source: \"ele\" }   # 3 of 4"), "\(text)")
+        #expect(text.contains("{ name: ele, type: real, source: \"ele\" }   # 6 of 7"), "\(text)")
+    }
+
     /// Drafts a schema for `input`, builds it, and checks every table's rows against the
     /// elements; returns the draft's text.
     @discardableResult
