@@ -47,8 +47,12 @@ public struct SeedBuilder {
         let database = try SeedDatabase(outputPath: options.output)
         let state = BuildState(options: options, schema: schema, inputs: inputs, issues: issues, database: database, previous: previous,
                                progress: progress)
+        var stageName = ""
         do {
-            for stage in Self.stages { try stage.run(state) }
+            for stage in Self.stages {
+                stageName = String(describing: type(of: stage))
+                try stage.run(state)
+            }
         } catch {
             database.discard()
             switch error {
@@ -56,10 +60,11 @@ public struct SeedBuilder {
             case let error as SQLiteError where error.isDiskFull:
                 throw .output(path: options.output, message: "the disk is full (\(error.message))", cause: error)
             case let error as SQLiteError:
-                // SQLite's message and SQL name seedgen's scratch tables: not for the user.
-                throw BuildError(code: .internalFailure, message: "SQLite error \(error.code) "
-                                 + "(\(error.codeDescription)) while building: a bug in seedgen, not in the input: please report it with the input",
-                                 path: options.output, cause: error)
+                // Never seedgen's scratch tables in a message: SQLite's own words only when
+                // they name none (a derive recipe's table or column helps).
+                let detail = error.message.contains("seedgen_") ? "" : ": \(error.message)"
+                throw .output(path: options.output, message: "SQLite error \(error.code) (\(error.codeDescription)) in stage \(stageName)\(detail)",
+                              cause: error)
             default: throw .output(path: options.output, message: "\(error)", cause: error)
             }
         }
