@@ -334,7 +334,7 @@ struct NeTExDataSetTests {
         #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
     }
 
-    @Test("NeTEx links keep their line in order: gml:pos on the link or in its projection, a projection's gml:posList")
+    @Test("NeTEx links keep their line in order: gml:pos or gml:posList, on the link or in its projection")
     func linkGeometry() throws {
         let (summary, db, _) = try Self.build(["a.xml": """
             <PublicationDelivery xmlns="http://www.netex.org.uk/netex" xmlns:gml="http://www.opengis.net/gml/3.2" version="1.0"><dataObjects>
@@ -343,6 +343,7 @@ struct NeTExDataSetTests {
             <ServiceLink id="SL2" version="1"><projections><LinkSequenceProjection id="P2" version="1"><gml:LineString gml:id="L2">
               <gml:posList>60.3 7.3
                 60.4 7.4</gml:posList></gml:LineString></LinkSequenceProjection></projections></ServiceLink>
+            <RouteLink id="RL2" version="1"><gml:LineString gml:id="L4"><gml:posList>53.4 9.4 53.5 9.5</gml:posList></gml:LineString></RouteLink>
             <RouteLink id="RL1" version="1"><projections><LinkSequenceProjection id="P3" version="1"><gml:LineString gml:id="L3">
               <gml:pos>53.1 9.1</gml:pos><gml:pos>53.2 9.2</gml:pos><gml:pos>53.3 9.3</gml:pos></gml:LineString></LinkSequenceProjection></projections></RouteLink>
             </members></GeneralFrame></dataObjects></PublicationDelivery>
@@ -350,6 +351,7 @@ struct NeTExDataSetTests {
         #expect(try db.text("SELECT group_concat(pos, ';') FROM (SELECT pos FROM service_link_position ORDER BY service_link_ref, position)") == "60.1 7.1;60.2 7.2")
         #expect(try db.text("SELECT group_concat(value, ' ') FROM (SELECT value FROM service_link_coordinate ORDER BY service_link_ref, position)") == "60.3 7.3 60.4 7.4")
         #expect(try db.text("SELECT group_concat(pos, ';') FROM (SELECT pos FROM route_link_position ORDER BY route_link_ref, position)") == "53.1 9.1;53.2 9.2;53.3 9.3")
+        #expect(try db.text("SELECT group_concat(value, ' ') FROM (SELECT value FROM route_link_coordinate ORDER BY position)") == "53.4 9.4 53.5 9.5")
         #expect(!summary.warningReport.contains("not read"), "\(summary.warningReport)")
     }
 }

@@ -180,7 +180,7 @@ extension Schema {
                   (list.open == nil) == (list.close == nil), list.open?.isEmpty != true, list.close?.isEmpty != true else {
                 throw fail("'list' needs either a non-empty 'separator' or both 'open' and 'close'")
             }
-            try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(list.source, namespaces: namespaces) }
+            for source in list.sources { try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(source, namespaces: namespaces) } }
             for column in table.columns where column.source.contains(where: { $0 != "." && $0 != "$position" && $0 != XMLMapping.fileSource }) {
                 throw fail("column '\(column.name)': a list item has only '.' (the item) and '$position' (and '$file') as sources")
             }
