@@ -133,6 +133,22 @@ struct SchemaDraftFixtureTests {
         #expect(try db.text("SELECT name FROM label WHERE label_id = 'L1'") == "Smáll")
     }
 
+    @Test("a table found at more paths than are listed reads only its own elements: values alike elsewhere are another table's")
+    func manyPaths() throws {
+        // Twenty wrappers hold numeric items; two records hold text items under the same names.
+        let xml = "<root>" + (0..<20).map { "<a\($0)><items><item>\($0)</item><item>\($0 + 1)</item></items></a\($0)>" }.joined()
+            + (0..<2).map { "<thing><name>T\($0)</name><items><item>text \($0)</item><item>more</item></items></thing>" }.joined() + "</root>"
+        let (_, schema, folder) = try draft(xml, file: "many.xml")
+        let items = try #require(schema.tables.first { $0.parent == nil && $0.elementAlternatives.allSatisfy { $0.hasSuffix("items/item") } },
+                                 "\(schema.tables.map(\.elementAlternatives))")
+        #expect(items.columns.contains { $0.type == .integer }, "typed from its own values")
+        let summary = try SeedBuilder(options: BuildOptions(inputs: [folder.file("in")], output: folder.file("out.sqlite"),
+                                                            schemaPath: folder.file("draft.yaml"), strict: true)).build()
+        #expect(summary.warnings == 0, "\(summary.warningReport)")
+        let db = try Connection(path: folder.file("out.sqlite"))
+        #expect(try db.int("SELECT count(*) FROM \"\(items.name)\"") == 40)
+    }
+
     @Test("columns are typed from every value: partial dates, m:ss lengths, durations, date-times with their precision, reals")
     func types() throws {
         let (_, schema, _) = try draft(Self.catalogue)
