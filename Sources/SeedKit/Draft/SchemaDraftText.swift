@@ -51,7 +51,9 @@ struct SchemaDraftText {
         lines.append("  - name: \(table.name)")
         // Another table reading elements named alike (in other records): a relative path
         // would read them too, values the columns were not typed from. Every path is listed.
-        let alike = plan.tables.filter { $0.elementName == table.elementName && $0.parentName == table.parentName }.count > 1
+        let alike = plan.tables.filter {
+            $0.elementName.localName == table.elementName.localName && $0.parentName?.localName == table.parentName?.localName
+        }.count > 1
         if paths.count == 1 {
             lines.append("    element: \(Self.quoted(paths[0]))")
         } else if paths.count <= SchemaDraftPlan.alternativeLimit || alike {
