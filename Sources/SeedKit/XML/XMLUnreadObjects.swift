@@ -11,25 +11,27 @@ import CLibXML2
 /// Per element it keeps only the open candidates (a few frames deep), and marks them once
 /// when a record starts inside them.
 final class XMLUnreadObjects {
-    /// Objects of one name not read, with the objects inside them by name.
+    /// Objects of one name not read, with the objects inside them by name (as the parser
+    /// interns names: a number per name, no string made per object).
     struct Unread {
         var count = 0
-        var inside: [String: Int] = [:]
+        var inside: [Int: Int] = [:]
 
         mutating func add(_ other: Unread) {
             count += other.count
             inside.merge(other.inside, uniquingKeysWith: +)
         }
-
     }
 
-    /// The outermost unread objects of the file, by element name.
-    private(set) var counts: [String: Unread] = [:]
+    /// The outermost unread objects of the file, by interned element name.
+    private(set) var counts: [Int: Unread] = [:]
+    /// The text of each interned name counted, made once per name.
+    private(set) var names: [Int: String] = [:]
     private var idName: UnsafePointer<xmlChar>?
     private var depth = 0
     /// Open elements with an `id` outside every record, outermost first, with the outermost
     /// unread objects found inside each so far; the first `marked` of them hold a record.
-    private var open: [(depth: Int, name: UnsafePointer<xmlChar>, found: [String: Unread])] = []
+    private var open: [(depth: Int, name: UnsafePointer<xmlChar>, found: [Int: Unread])] = []
     private var marked = 0
 
     /// Numbers `id` as `parser` interns it; before its first event.
@@ -62,12 +64,14 @@ final class XMLUnreadObjects {
             if marked > open.count {
                 marked = open.count // a container: what it holds stands for itself
             } else {
+                let key = Int(bitPattern: last.name)
+                if names[key] == nil { names[key] = String(cString: UnsafeRawPointer(last.name).assumingMemoryBound(to: CChar.self)) }
                 var object = Unread(count: 1)
                 for (name, unread) in found {
                     object.inside[name, default: 0] += unread.count
                     object.inside.merge(unread.inside, uniquingKeysWith: +)
                 }
-                found = [String(cString: UnsafeRawPointer(last.name).assumingMemoryBound(to: CChar.self)): object]
+                found = [key: object]
             }
             if open.isEmpty {
                 counts.merge(found) { var kept = $0; kept.add($1); return kept }
@@ -90,17 +94,22 @@ extension XMLUnreadObjects {
     /// The unread objects of every file of a build, by element name: one warning per name,
     /// at the first file that had some.
     struct Totals {
-        private var byName: [String: (unread: Unread, file: String, files: Int)] = [:]
+        /// Per name: the objects not read (those inside them by name), the first file, how many files.
+        private var byName: [String: (count: Int, inside: [String: Int], file: String, files: Int)] = [:]
 
         /// Adds the counts of one file.
         mutating func add(_ objects: XMLUnreadObjects, file: String) {
-            for (name, unread) in objects.counts {
+            for (key, unread) in objects.counts {
+                let name = objects.names[key]!
+                var inside: [String: Int] = [:]
+                for (innerKey, count) in unread.inside { inside[objects.names[innerKey]!, default: 0] += count }
                 if var seen = byName[name] {
-                    seen.unread.add(unread)
+                    seen.count += unread.count
+                    seen.inside.merge(inside, uniquingKeysWith: +)
                     seen.files += 1
                     byName[name] = seen
                 } else {
-                    byName[name] = (unread, file, 1)
+                    byName[name] = (unread.count, inside, file, 1)
                 }
             }
         }
@@ -109,16 +118,16 @@ extension XMLUnreadObjects {
         /// objects not read"), naming the objects inside them.
         func report(to issues: IssueLog, schema: String) {
             for name in byName.keys.sorted() {
-                let (unread, file, files) = byName[name]!
+                let (count, objectsInside, file, files) = byName[name]!
                 let more = files > 1 ? " (in \(files) files)" : ""
                 var inside = ""
-                if !unread.inside.isEmpty {
-                    let total = unread.inside.values.reduce(0, +)
-                    let names = unread.inside.keys.sorted().map { "\($0): \(unread.inside[$0]!)" }.joined(separator: ", ")
-                    inside = ", with \(total) \(total == 1 ? "object" : "objects") inside \(unread.count == 1 ? "it" : "them") (\(names))"
+                if !objectsInside.isEmpty {
+                    let total = objectsInside.values.reduce(0, +)
+                    let names = objectsInside.keys.sorted().map { "\($0): \(objectsInside[$0]!)" }.joined(separator: ", ")
+                    inside = ", with \(total) \(total == 1 ? "object" : "objects") inside \(count == 1 ? "it" : "them") (\(names))"
                 }
                 issues.record(BuildIssue(kind: .unreadObjects, file: file, field: name,
-                                         message: "\(unread.count) \(unread.count == 1 ? "object" : "objects") not read\(more)\(inside): no table of schema '\(schema)' reads them"))
+                                         message: "\(count) \(count == 1 ? "object" : "objects") not read\(more)\(inside): no table of schema '\(schema)' reads them"))
             }
         }
     }
