@@ -31,8 +31,11 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// True when the disk or the file-size limit is full.
     public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
 
+    /// SQLite's words for the result code (`constraint failed`), without its message.
+    public var codeDescription: String { String(cString: sqlite3_errstr(code)) }
+
     public var description: String {
-        var text = "SQLite error \(code) (\(String(cString: sqlite3_errstr(code)))): \(message)"
+        var text = "SQLite error \(code) (\(codeDescription)): \(message)"
         if let sql { text += " while running: \(sql)" }
         return text
     }

@@ -179,4 +179,179 @@ struct NeTExDataSetTests {
             #expect(!text.contains("$file") && !text.contains("r.xml,1"), "\(text)")
         }
     }
+
+    @Test("two versions of a route in two files, each naming a line further on: the newer version's line, no internal error")
+    func versionsNamingLinesFurtherOn() throws {
+        // A Dutch export of two files failed with "UNIQUE constraint failed:
+        // seedgen_pending_route_line_ref.row": both versions' keys were kept under one row.
+        let folder = TemporaryFolder()
+        let output = folder.file("seed.sqlite")
+        let summary = try SeedBuilder.build([Repository.path("Tests/Fixtures/xml/netex-two-versions")], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.text("""
+            SELECT group_concat(r.netex_id || ' v' || r.version || ' ' || l.netex_id, '; ')
+            FROM (SELECT * FROM route ORDER BY netex_id) r JOIN line l ON l.id = r.line_ref
+            """) == "NL:Route:1 v2 NL:Line:1; NL:Route:2 v2 NL:Line:2")
+        #expect(summary.warningReport.contains("the highest, '2', is kept"), "\(summary.warningReport)")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("SQLite refusing a statement of seedgen's own: the message names the input, never an internal table")
+    func internalFailureMessage() {
+        let error = SQLiteError(code: SQLiteError.constraintUnique, message: "UNIQUE constraint failed: seedgen_pending_route_line_ref.row",
+                                sql: "INSERT INTO temp.\"seedgen_pending_route_line_ref\" VALUES (?, ?, ?, ?, ?)")
+        let failure = InternalFailure(file: "nl/b.xml", line: 8, column: 13, element: "Route", key: "NL:Route:1", error: error)
+        let text = failure.buildError.description
+        #expect(text.hasPrefix("error: nl/b.xml:8:13: Route 'NL:Route:1': seedgen could not store this object (SQLite error 2067, constraint failed)"), "\(text)")
+        #expect(!text.contains("seedgen_"), "\(text)")
+        #expect(failure.buildError.code == .internalFailure)
+    }
+
+    static let txcJourneyRefs = Repository.path("Tests/Fixtures/xml/txc-journey-refs")
+
+    @Test("TransXChange: a journey naming another by VehicleJourneyRef runs its pattern and timing links, through chains")
+    func vehicleJourneyRef() throws {
+        let folder = TemporaryFolder()
+        let output = folder.file("seed.sqlite")
+        _ = try SeedBuilder.build([Self.txcJourneyRefs], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        // VJ2 names VJ1, VJ3 names VJ2: both run JP1, each at its own departure time.
+        #expect(try db.text("""
+            SELECT group_concat(v.vehicle_journey_code || ' ' || coalesce(r.vehicle_journey_code, '-') || ' ' || p.txc_id || ' ' || v.departure_time, '; ')
+            FROM vehicle_journey v LEFT JOIN vehicle_journey r ON r.id = v.runs_vehicle_journey_ref
+            JOIN journey_pattern p ON p.id = v.runs_journey_pattern_ref ORDER BY v.id
+            """) == "VJ1 - JP1 25200; VJ2 VJ1 JP1 27000; VJ3 VJ2 JP1 28800")
+        // As read: only VJ1 names a pattern.
+        #expect(try db.int("SELECT count(*) FROM vehicle_journey WHERE journey_pattern_ref IS NOT NULL") == 1)
+        // The times of VJ3 follow from its pattern's timing links.
+        #expect(try db.text("""
+            SELECT group_concat(t, ' ') FROM (
+              SELECT v.departure_time + sum(l.run_time) OVER (ORDER BY l.position) AS t
+              FROM vehicle_journey v JOIN journey_pattern p ON p.id = v.runs_journey_pattern_ref
+              JOIN journey_pattern_timing_link l ON l.journey_pattern_section_ref = p.journey_pattern_section_ref
+              WHERE v.vehicle_journey_code = 'VJ3' ORDER BY l.position)
+            """) == "28980 29220")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("TransXChange: a VehicleJourneyRef naming no journey of its file is an error naming the element and the code")
+    func vehicleJourneyRefNamingNothing() throws {
+        let text = try String(contentsOfFile: Self.txcJourneyRefs + "/journeys.xml", encoding: .utf8)
+            .replacingOccurrences(of: "<VehicleJourneyRef>VJ2", with: "<VehicleJourneyRef>VJ9")
+        do {
+            _ = try Self.build(["r.xml": text])
+            Issue.record("the build must fail")
+        } catch {
+            let messages = error.issues.map(\.description).joined(separator: "\n")
+            #expect(messages.contains("VehicleJourney/VehicleJourneyRef: 'VJ9' names no row of 'vehicle_journey'"), "\(messages)")
+        }
+    }
+
+    @Test("siblings the XSD keys by id, version and order, given one id: every one kept, in order, for each such type")
+    func orderedSiblings() throws {
+        let folder = TemporaryFolder()
+        let output = folder.file("seed.sqlite")
+        let summary = try SeedBuilder.build([Repository.path("Tests/Fixtures/xml/netex-ordered-siblings")], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        // StopPointInJourneyPattern_UniqueBy_Id_Version_Order: the UK profile's points in sequence.
+        #expect(try db.text("""
+            SELECT group_concat(p.order_number || ':' || s.name, ' ') FROM (SELECT * FROM stop_point_in_journey_pattern ORDER BY order_number) p
+            JOIN scheduled_stop_point s ON s.id = p.scheduled_stop_point_ref
+            JOIN journey_pattern j ON j.id = p.journey_pattern_ref WHERE p.netex_id = 'stg:JourneyPattern@1'
+            """) == "1:A 2:B 3:C")
+        // PassengerStopAssignment_UniqueBy_Id_Version_Order: one id, two quays.
+        #expect(try db.text("""
+            SELECT group_concat(a.order_number || ':' || q.name, ' ') FROM (SELECT * FROM passenger_stop_assignment ORDER BY order_number) a
+            JOIN quay q ON q.id = a.quay_ref WHERE a.netex_id = 'IT:PSA:1'
+            """) == "117:Binario 1 118:Binario 2")
+        // DayTypeAssignment_UniqueBy_Id_Version_Order: one id, two dates.
+        #expect(try db.text("SELECT group_concat(order_number || ':' || date, ' ') FROM (SELECT * FROM day_type_assignment ORDER BY order_number)")
+                == "1:2024-03-04 2:2024-03-05")
+        // A passing time names a point by its id alone: the first, with one warning.
+        #expect(try db.int("SELECT p.order_number FROM timetabled_passing_time t JOIN stop_point_in_journey_pattern p ON p.id = t.stop_point_in_journey_pattern_ref") == 1)
+        #expect(summary.warningReport.contains("names several rows of 'stop_point_in_journey_pattern', told apart by order_number"), "\(summary.warningReport)")
+        #expect(!summary.warningReport.contains("objects not read"), "\(summary.warningReport)")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("siblings repeating id, version and order with other values break the XSD key: an error naming both places; --lenient keeps the first")
+    func orderedSiblingsBreakingTheKey() throws {
+        let points = """
+            <JourneyPattern id="JP1" version="1"><pointsInSequence>
+            <StopPointInJourneyPattern id="P" version="1" order="1"><ScheduledStopPointRef ref="A"/></StopPointInJourneyPattern>
+            <StopPointInJourneyPattern id="P" version="1" order="2"><ScheduledStopPointRef ref="B"/></StopPointInJourneyPattern>
+            <StopPointInJourneyPattern id="P" version="1" order="2"><ScheduledStopPointRef ref="C"/></StopPointInJourneyPattern>
+            </pointsInSequence></JourneyPattern>
+            """
+        do {
+            _ = try Self.build(["a.xml": Self.netex(points)])
+            Issue.record("the build must fail")
+        } catch {
+            let text = error.issues.map(\.description).joined(separator: "\n")
+            #expect(text.contains("netex_id+order_number"), "\(text)")
+            #expect(text.contains("'P'") || text.contains("P,2"), "\(text)")
+        }
+        let (_, db, _) = try Self.build(["a.xml": Self.netex(points)], lenient: true)
+        #expect(try db.text("SELECT group_concat(order_number || scheduled_stop_point_id, ' ') FROM (SELECT * FROM stop_point_in_journey_pattern ORDER BY id)") == "1A 2B")
+    }
+
+    @Test("a dropped parent and its children: the parent is named, outermost first, with what it holds")
+    func unreadParentNamed() throws {
+        let (summary, db, _) = try Self.build(["a.xml": Self.netex("""
+            <ServiceJourney id="SJ1" version="1"><passingTimes><TimetabledPassingTime><DepartureTime>07:00:00</DepartureTime></TimetabledPassingTime></passingTimes></ServiceJourney>
+            <TemplateServiceJourney id="TSJ1" version="1"><passingTimes>
+            <TimetabledPassingTime id="T1" version="1"><DepartureTime>08:00:00</DepartureTime></TimetabledPassingTime>
+            <TimetabledPassingTime id="T2" version="1"><DepartureTime>08:10:00</DepartureTime></TimetabledPassingTime>
+            </passingTimes></TemplateServiceJourney>
+            <Block id="B1" version="1"><blockParts><BlockPart id="BP1" version="1"/><BlockPart id="BP2" version="1"/></blockParts></Block>
+            <Block id="B2" version="1"><blockParts><BlockPart id="BP3" version="1"/></blockParts></Block>
+            <DeadRun id="DR1" version="1"/>
+            """)])
+        let report = summary.warningReport
+        #expect(report.contains("a.xml: Block: 2 objects not read, with 3 objects inside them (BlockPart: 3)"), "\(report)")
+        #expect(report.contains("a.xml: TemplateServiceJourney: 1 object not read, with 2 objects inside it (TimetabledPassingTime: 2)"), "\(report)")
+        #expect(report.contains("a.xml: DeadRun: 1 object not read: no table"), "\(report)")
+        #expect(!report.contains("BlockPart: 3 objects not read") && !report.contains("GeneralFrame"), "\(report)")
+        // The template's passing times are not the journey's.
+        #expect(try db.int("SELECT count(*) FROM timetabled_passing_time") == 1)
+    }
+
+    @Test("TransXChange route links keep their tracks, in order: latitude and longitude, or easting and northing")
+    func routeLinkTracks() throws {
+        let folder = TemporaryFolder()
+        let output = folder.file("seed.sqlite")
+        let summary = try SeedBuilder.build([Self.txcJourneyRefs], to: output)
+        let db = try Connection(path: output, mode: .readOnly)
+        #expect(try db.text("""
+            SELECT group_concat(l.txc_id || ':' || coalesce(c.latitude || ',' || c.longitude, c.easting || ',' || c.northing), ' ')
+            FROM (SELECT * FROM route_link_location ORDER BY route_link_ref, position) c JOIN route_link l ON l.id = c.route_link_ref
+            """) == "RL1:51.449,-2.581 RL1:51.447,-2.585 RL1:51.445,-2.59 RL2:358900.0,171800.0 RL2:358700.0,171500.0")
+        // A timing link names the route link whose track it follows.
+        #expect(try db.text("""
+            SELECT group_concat(t.txc_id || '>' || l.txc_id, ' ') FROM journey_pattern_timing_link t JOIN route_link l ON l.id = t.route_link_ref
+            """) == "JPTL1>RL1 JPTL2>RL2")
+        #expect(!summary.warningReport.contains("RouteLink") && !summary.warningReport.contains("Location"), "\(summary.warningReport)")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("NeTEx links keep their line in order: gml:pos or gml:posList, on the link or in its projection")
+    func linkGeometry() throws {
+        let (summary, db, _) = try Self.build(["a.xml": """
+            <PublicationDelivery xmlns="http://www.netex.org.uk/netex" xmlns:gml="http://www.opengis.net/gml/3.2" version="1.0"><dataObjects>
+            <GeneralFrame id="F" version="1"><members>
+            <ServiceLink id="SL1" version="1"><gml:LineString gml:id="L1"><gml:pos>60.1 7.1</gml:pos><gml:pos>60.2 7.2</gml:pos></gml:LineString></ServiceLink>
+            <ServiceLink id="SL2" version="1"><projections><LinkSequenceProjection id="P2" version="1"><gml:LineString gml:id="L2">
+              <gml:posList>60.3 7.3
+                60.4 7.4</gml:posList></gml:LineString></LinkSequenceProjection></projections></ServiceLink>
+            <RouteLink id="RL2" version="1"><gml:LineString gml:id="L4"><gml:posList>53.4 9.4 53.5 9.5</gml:posList></gml:LineString></RouteLink>
+            <RouteLink id="RL1" version="1"><projections><LinkSequenceProjection id="P3" version="1"><gml:LineString gml:id="L3">
+              <gml:pos>53.1 9.1</gml:pos><gml:pos>53.2 9.2</gml:pos><gml:pos>53.3 9.3</gml:pos></gml:LineString></LinkSequenceProjection></projections></RouteLink>
+            </members></GeneralFrame></dataObjects></PublicationDelivery>
+            """])
+        #expect(try db.text("SELECT group_concat(pos, ';') FROM (SELECT pos FROM service_link_position ORDER BY service_link_ref, position)") == "60.1 7.1;60.2 7.2")
+        #expect(try db.text("SELECT group_concat(value, ' ') FROM (SELECT value FROM service_link_coordinate ORDER BY service_link_ref, position)") == "60.3 7.3 60.4 7.4")
+        #expect(try db.text("SELECT group_concat(pos, ';') FROM (SELECT pos FROM route_link_position ORDER BY route_link_ref, position)") == "53.1 9.1;53.2 9.2;53.3 9.3")
+        #expect(try db.text("SELECT group_concat(value, ' ') FROM (SELECT value FROM route_link_coordinate ORDER BY position)") == "53.4 9.4 53.5 9.5")
+        #expect(!summary.warningReport.contains("not read"), "\(summary.warningReport)")
+    }
 }

@@ -36,6 +36,21 @@ struct SchemaDraftTests {
         #expect(text.contains("type: datetime"))
     }
 
+    @Test("a folder of GPX files (1.0 and 1.1, varied waypoint and track point fields) drafts and builds; tables are named after the element and its nearest distinct parent")
+    func gpxFolder() throws {
+        let text = try checkDraft(of: Repository.path("Tests/Fixtures/xml/gpx"))
+        let names = text.split(separator: "\n").compactMap { line -> String? in
+            line.hasPrefix("  - name: ") ? String(line.dropFirst("  - name: ".count)) : nil
+        }
+        // GPX 1.0 and 1.1 are two namespaces: alike elements, numbered, never `trk_trkseg_trkseg_trkpt`.
+        #expect(names == ["gpx", "trk", "trk_trkseg", "trkseg_trkpt", "gpx_2", "wpt", "rtept", "trk_trkseg_2", "trkseg_trkpt_2"], "\(names)")
+        // A segment that holds only track points is a table (its rows their parents) that builds.
+        #expect(text.contains("  - name: trk_trkseg_2\n    element: \"/ns1:gpx/trk/trkseg\""), "\(text)")
+        // An elevation written 'unknown' in one waypoint makes the column text; track points' are real.
+        #expect(text.contains("{ name: ele, source: \"ele\" }   # 3 of 4"), "\(text)")
+        #expect(text.contains("{ name: ele, type: real, source: \"ele\" }   # 6 of 7"), "\(text)")
+    }
+
     /// Drafts a schema for `input`, builds it, and checks every table's rows against the
     /// elements; returns the draft's text.
     @discardableResult
@@ -116,6 +131,22 @@ struct SchemaDraftFixtureTests {
         #expect(try db.int("SELECT count(*) FROM track") == 3)
         #expect(try db.int("SELECT sum(c) FROM (SELECT count(*) c FROM \(artists[0].name) UNION ALL SELECT count(*) FROM \(artists[1].name))") == 4)
         #expect(try db.text("SELECT name FROM label WHERE label_id = 'L1'") == "Smáll")
+    }
+
+    @Test("a table found at more paths than are listed reads only its own elements: values alike elsewhere are another table's")
+    func manyPaths() throws {
+        // Twenty wrappers hold numeric items; two records hold text items under the same names.
+        let xml = "<root>" + (0..<20).map { "<a\($0)><items><item>\($0)</item><item>\($0 + 1)</item></items></a\($0)>" }.joined()
+            + (0..<2).map { "<thing><name>T\($0)</name><items><item>text \($0)</item><item>more</item></items></thing>" }.joined() + "</root>"
+        let (_, schema, folder) = try draft(xml, file: "many.xml")
+        let items = try #require(schema.tables.first { $0.parent == nil && $0.elementAlternatives.allSatisfy { $0.hasSuffix("items/item") } },
+                                 "\(schema.tables.map(\.elementAlternatives))")
+        #expect(items.columns.contains { $0.type == .integer }, "typed from its own values")
+        let summary = try SeedBuilder(options: BuildOptions(inputs: [folder.file("in")], output: folder.file("out.sqlite"),
+                                                            schemaPath: folder.file("draft.yaml"), strict: true)).build()
+        #expect(summary.warnings == 0, "\(summary.warningReport)")
+        let db = try Connection(path: folder.file("out.sqlite"))
+        #expect(try db.int("SELECT count(*) FROM \"\(items.name)\"") == 40)
     }
 
     @Test("columns are typed from every value: partial dates, m:ss lengths, durations, date-times with their precision, reals")

@@ -16,6 +16,8 @@ struct XMLTextTests {
         #expect(items("one::two:::three", separator: "::") == ["one", "two", ":three"])
         #expect(items("x", separator: ", ") == ["x"])
         #expect(items("", separator: ",") == [])
+        // One space splits at any white space, as an xsd:list (a GML posList wraps its lines).
+        #expect(items(" 60.78824 7.09587\n\t60.7882  7.09578 ", separator: " ") == ["60.78824", "7.09587", "60.7882", "7.09578"])
     }
 
     @Test("list items between open and close marks; a near miss is not a mark")

@@ -23,6 +23,7 @@ struct XMLTransitRealDataTests {
         "timetabled_passing_time": [["TimetabledPassingTime"]], "stop_place_quay": [["StopPlace", "quays", "QuayRef"]],
         "timing_link": [["TimingLink"]], "time_demand_type": [["TimeDemandType"]], "journey_run_time": [["JourneyRunTime"]],
         "journey_wait_time": [["JourneyWaitTime"]], "operating_day": [["OperatingDay"]],
+        "service_link": [["ServiceLink"]], "route_link": [["RouteLink"]],
     ]
     /// Rows a table holds beside the elements read (derived after loading).
     static let netexRead: [String: String] = ["timetabled_passing_time": "from_time_demand_type = 0"]
@@ -34,6 +35,8 @@ struct XMLTransitRealDataTests {
         "journey_pattern_timing_link": [["JourneyPatternTimingLink"]], "journey_pattern": [["JourneyPattern"]],
         "vehicle_journey": [["VehicleJourneys", "VehicleJourney"]],
         "vehicle_journey_day_of_week": [["VehicleJourney", "OperatingProfile", "RegularDayType", "DaysOfWeek", "*"]],
+        "route_section": [["RouteSections", "RouteSection"]], "route_link": [["RouteLink"]],
+        "route_link_location": [["RouteLink", "Track", "Mapping", "Location"]],
     ]
 
     @Test("Nordic NeTEx export (zip): built-in netex schema, routes before lines resolve, quays outside the input kept")
@@ -48,6 +51,15 @@ struct XMLTransitRealDataTests {
         for table in ["line", "route", "journey_pattern", "stop_point_in_journey_pattern", "service_journey", "timetabled_passing_time", "day_type_assignment"] {
             #expect(try db.int("SELECT count(*) FROM \(table)") > 0, "\(table) has rows")
         }
+        // Service links keep the numbers of their gml:posList, in order: latitude, longitude.
+        let numbers = try XMLTransitData.contents(InputSet(paths: [XMLTransitData.nordic]).files.first { $0.name.hasSuffix("_FLB_shared_data.xml") }!)
+        let text = String(decoding: numbers, as: UTF8.self)
+        let expected = text.matches(of: /<gis:posList[^>]*>([^<]*)</).reduce(0) { $0 + $1.output.1.split(whereSeparator: \.isWhitespace).count }
+        #expect(try db.int("SELECT count(*) FROM service_link_coordinate") == Int64(expected))
+        #expect(try db.text("""
+            SELECT group_concat(value, ' ') FROM (SELECT value FROM service_link_coordinate c JOIN service_link l ON l.id = c.service_link_ref
+            WHERE l.netex_id = 'FLB:ServiceLink:fc296f44-55bd-470c-8a32-c09f774071f4' ORDER BY c.position LIMIT 2)
+            """) == "60.77169 7.1019")
         // The file lists <routes> before <lines>: every route still has its line.
         #expect(try db.int("SELECT count(*) FROM route WHERE line_ref IS NULL") == 0)
         #expect(try db.int("SELECT count(*) FROM timetabled_passing_time WHERE stop_point_in_journey_pattern_ref IS NULL") == 0)
@@ -64,18 +76,25 @@ struct XMLTransitRealDataTests {
         #expect(FileManager.default.contents(atPath: output) == FileManager.default.contents(atPath: again), "deterministic bytes")
     }
 
-    @Test("Swiss NeTEx examples, each on its own: counts, references, no warnings", arguments: XMLTransitData.swissExamples)
+    @Test("Swiss NeTEx examples, each on its own: counts, references, no warnings but the order left out", arguments: XMLTransitData.swissExamples)
     func swissNeTEx(_ path: String) throws {
         let folder = TemporaryFolder()
         let output = folder.file("netex.sqlite")
         let summary = try SeedBuilder.build([path], to: output)
         #expect(summary.schemaName == "netex")
+        // Points and assignments without `order` (most examples leave it out): kept, with one
+        // warning naming each type and how many, as an independent count finds them.
+        let withoutOrder = try Self.withoutOrder(path)
+        for (type, count) in withoutOrder {
+            #expect(summary.warningReport.contains("\(count) \(type) with no order or order 0"), "\(summary.warningReport)")
+        }
+        let orderWarning = withoutOrder.isEmpty ? 0 : 1
         if path.hasSuffix("04_NeTEx_CH_DRT_Line_50.110.xml") {
             // A run time of three months (`P3M`, meant as minutes) is NULL, with a warning.
-            #expect(Self.warningsOtherThanUnreadObjects(summary) == 1, "\(summary.warningReport)")
+            #expect(Self.warningsOtherThanUnreadObjects(summary) == 1 + orderWarning, "\(summary.warningReport)")
             #expect(summary.warningReport.contains("RunTime: 'P3M' is not a valid duration"), "\(summary.warningReport)")
         } else {
-            #expect(Self.warningsOtherThanUnreadObjects(summary) == 0, "\(summary.warningReport)")
+            #expect(Self.warningsOtherThanUnreadObjects(summary) == orderWarning, "\(summary.warningReport)")
         }
         let db = try Connection(path: output, mode: .readOnly)
         try Self.checkCounts(db, inputs: [path], patterns: Self.netexElements, namespace: Self.netexNamespace, rowsRead: Self.netexRead)
@@ -152,6 +171,14 @@ struct XMLTransitRealDataTests {
         #expect(try db.int("SELECT count(*) FROM stop_place WHERE netex_id = 'DE::StopPlace:80026_Master::'") == 1)
         #expect(try db.int("SELECT count(*) FROM quay WHERE stop_place_ref IS NULL") == 0)
         #expect(try db.int("SELECT count(*) FROM day_type_assignment WHERE operating_period_ref IS NULL") == 0)
+        // Route links keep their line's points, in order: as many as the files' <pos> elements.
+        let positions = try FileManager.default.contentsOfDirectory(atPath: XMLTransitData.german).filter { $0.hasSuffix(".xml") }
+            .reduce(0) { $0 + XMLFixtures.occurrences(of: "<pos>", in: XMLTransitData.german + "/" + $1) }
+        #expect(try db.int("SELECT count(*) FROM route_link_position p JOIN route_link l ON l.id = p.route_link_ref") == Int64(positions))
+        #expect(try db.text("""
+            SELECT group_concat(pos, ';') FROM (SELECT pos FROM route_link_position p JOIN route_link l ON l.id = p.route_link_ref
+            WHERE l.netex_id = 'DE::RouteLink:12284_82376_2::' ORDER BY p.position LIMIT 2)
+            """) == "053.551540 009.934296;053.551537 009.934733")
         // EPIP journeys name their pattern, whose route names the line.
         #expect(try db.int("""
             SELECT count(*) FROM service_journey j JOIN journey_pattern p ON p.id = j.journey_pattern_ref
@@ -194,12 +221,33 @@ struct XMLTransitRealDataTests {
         try Self.checkCounts(db, inputs: [XMLTransitData.stagecoach], patterns: Self.txcElements, namespace: Self.txcNamespace)
         try Self.checkReferences(db, schema: "transxchange")
         #expect(try db.text("SELECT o.operator_name_on_licence FROM service s JOIN operator o ON o.id = s.operator_ref") == "Midland Red South Ltd")
-        // Route sections hold route links: the links are what is not read.
-        #expect(summary.warningReport.contains("RouteLink: 141 objects not read"), "\(summary.warningReport)")
-        #expect(!summary.warningReport.contains("RouteSection"), "\(summary.warningReport)")
+        // Route sections and links are read, with the tracks the links follow, in order.
+        #expect(!summary.warningReport.contains("RouteSection") && !summary.warningReport.contains("RouteLink"), "\(summary.warningReport)")
+        #expect(try db.int("SELECT count(*) FROM route_link_location WHERE easting IS NULL OR northing IS NULL") == 0)
+        #expect(try db.text("""
+            SELECT group_concat(CAST(easting AS INTEGER) || ',' || CAST(northing AS INTEGER), ' ') FROM (
+              SELECT easting, northing FROM route_link_location c JOIN route_link l ON l.id = c.route_link_ref
+              WHERE l.txc_id = '11507_1' ORDER BY c.position LIMIT 3)
+            """) == "433450,279090 433445,279053 433443,279048")
+        // Every timing link names its route link.
+        #expect(try db.int("SELECT count(*) FROM journey_pattern_timing_link WHERE route_link_id IS NOT NULL AND route_link_ref IS NULL") == 0)
     }
 
     /// Warnings other than the objects no table reads.
+    /// Per element keyed by id and order, how many in `path` have no `order` or order 0.
+    static func withoutOrder(_ path: String) throws -> [String: Int] {
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacing(/<!--[\s\S]*?-->/, with: "") // example 10 comments some out
+        var counts: [String: Int] = [:]
+        for type in ["StopPointInJourneyPattern", "PassengerStopAssignment", "DayTypeAssignment"] {
+            let count = text.matches(of: try Regex("<\(type)[ >][^>]*")).filter { tag in
+                let attributes = text[tag.range]
+                return !attributes.contains(" order=") || attributes.contains(" order=\"0\"")
+            }.count
+            if count > 0 { counts[type] = count }
+        }
+        return counts
+    }
+
     static func warningsOtherThanUnreadObjects(_ summary: BuildSummary) -> Int {
         summary.warningReport.split(separator: "\n").filter { $0.hasPrefix("warning:") && !$0.contains(/: \d+ objects? not read/) }.count
     }
@@ -261,9 +309,10 @@ struct XMLTransitRealDataTests {
         var counts = distinct
             ? ElementCounter.countDistinct(documents, patterns: patterns, namespace: namespace, keyAttributes: ["id"])
             : ElementCounter.count(documents, patterns: patterns, namespace: namespace)
-        if distinct, let assignments = patterns["day_type_assignment"] {
-            counts["day_type_assignment"] = ElementCounter.countDistinct(documents, patterns: ["day_type_assignment": assignments],
-                                                                         namespace: namespace, keyAttributes: ["id", "order"])["day_type_assignment"]
+        // Keyed by id and order, as the XSD keys them.
+        for table in ["day_type_assignment", "stop_point_in_journey_pattern", "passenger_stop_assignment"] where distinct {
+            guard let elements = patterns[table] else { continue }
+            counts[table] = ElementCounter.countDistinct(documents, patterns: [table: elements], namespace: namespace, keyAttributes: ["id", "order"])[table]
         }
         for table in patterns.keys.sorted() {
             let condition = rowsRead[table].map { " WHERE \($0)" } ?? ""

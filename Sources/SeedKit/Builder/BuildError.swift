@@ -20,6 +20,9 @@ public struct BuildError: Error, CustomStringConvertible {
         public static let output = Code(name: "output")
         /// The disk, or the file-size limit, is full (`cause` is the `SQLiteError`).
         public static let diskFull = Code(name: "disk-full")
+        /// SQLite refused a statement of seedgen's own: a bug; `path` names the input being
+        /// stored, `cause` is the `SQLiteError`.
+        public static let internalFailure = Code(name: "internal")
     }
 
     /// What kind of failure this is.

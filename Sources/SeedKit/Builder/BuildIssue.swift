@@ -42,6 +42,9 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case otherVersion = "another version of an object"
         /// Built-in schemas: objects (elements with an `id`) of a type no table reads.
         case unreadObjects = "objects not read"
+        /// A reference by id alone to objects told apart by more than their id (NeTEx
+        /// siblings sharing an id, told apart by `order`): the first of them is named.
+        case ambiguousReference = "reference naming several objects"
 
         /// A row of a `derive:` table's `warnings` query (a calendar cut short, say).
         case derivedRows = "derived rows"
@@ -61,7 +64,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .derivedRows,
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .ambiguousReference, .derivedRows,
                  .misleadingData, .errorKept, .fileLeftOut: return false
             default: return true
             }

@@ -62,9 +62,9 @@ struct MappingCheck {
                                             message: "matched nothing\(parent) in any input; table '\(table.name)' has no rows",
                                             paths: [.text(steps: steps)]))
                 } else if let list = table.list {
-                    findings.append(Finding(table: table.name, field: "table '\(table.name)'", value: list.source,
+                    findings.append(Finding(table: table.name, field: "table '\(table.name)'", value: list.sources.joined(separator: ", "),
                                             message: "has no rows: its list source was empty or missing in every record of '\(table.parent?.table ?? "")'",
-                                            paths: pathAlternatives(list.source)))
+                                            paths: list.sources.flatMap(pathAlternatives)))
                 } else {
                     findings.append(Finding(table: table.name, field: "table '\(table.name)'", message: "has no rows: no record referenced it", paths: []))
                 }

@@ -47,14 +47,24 @@ public struct SeedBuilder {
         let database = try SeedDatabase(outputPath: options.output)
         let state = BuildState(options: options, schema: schema, inputs: inputs, issues: issues, database: database, previous: previous,
                                progress: progress)
+        var stageName = ""
         do {
-            for stage in Self.stages { try stage.run(state) }
+            for stage in Self.stages {
+                stageName = String(describing: type(of: stage))
+                try stage.run(state)
+            }
         } catch {
             database.discard()
             switch error {
             case let error as BuildError: throw error
             case let error as SQLiteError where error.isDiskFull:
                 throw .output(path: options.output, message: "the disk is full (\(error.message))", cause: error)
+            case let error as SQLiteError:
+                // Never seedgen's scratch tables in a message: SQLite's own words only when
+                // they name none (a derive recipe's table or column helps).
+                let detail = error.message.contains("seedgen_") ? "" : ": \(error.message)"
+                throw .output(path: options.output, message: "SQLite error \(error.code) (\(error.codeDescription)) in stage \(stageName)\(detail)",
+                              cause: error)
             default: throw .output(path: options.output, message: "\(error)", cause: error)
             }
         }

@@ -4,24 +4,28 @@ extension SchemaDraftPlan {
     mutating func nameTables() {
         var names: [String] = tables.map { Self.identifier($0.elementName.localName) }
         // Alike names: a top-level list takes its wrapper's name (`users/row` -> users), a
-        // nested one its parent table's (`release_artist`), then longer forms.
-        for round in 0..<3 {
+        // nested one the element of its parent table (`release_artist`, `trkseg_trkpt`), then
+        // that and the wrapper between them when it is another name; never a name twice
+        // in a row (not `trk_trkseg_trkseg_trkpt`). What is still alike is numbered.
+        for round in 0..<2 {
             var seen: [String: [Int]] = [:]
             for index in names.indices { seen[names[index], default: []].append(index) }
             for (_, indexes) in seen where indexes.count > 1 {
                 for index in indexes {
                     let table = tables[index]
                     let element = Self.identifier(table.elementName.localName)
-                    let parentElement = table.parentName.map { Self.identifier($0.localName) }
-                    let parentTable = table.parent.map { names[$0] }
-                    switch (round, parentTable, parentElement) {
+                    let wrapper = table.parentName.map { Self.identifier($0.localName) }
+                    let parent = table.parent.map { Self.identifier(tables[$0].elementName.localName) }
+                    switch (round, parent, wrapper) {
                     case (0, nil, let wrapper?):
+                        // The wrapper's name, unless another table is named after such an element.
                         let onlyList = tables.filter { $0.parentName == table.parentName && $0.parent == nil }.count == 1
-                        names[index] = onlyList ? wrapper : wrapper + "_" + element
+                            && !tables.contains { Self.identifier($0.elementName.localName) == wrapper }
+                        names[index] = onlyList ? wrapper : Self.joined([wrapper, element])
                     case (0, let parent?, _):
-                        names[index] = parent + "_" + element
+                        names[index] = Self.joined([parent, element])
                     case (1, let parent?, let wrapper?):
-                        names[index] = parent + "_" + wrapper + "_" + element
+                        names[index] = Self.joined([parent, wrapper, element])
                     default:
                         break
                     }
@@ -35,6 +39,13 @@ extension SchemaDraftPlan {
             name = Self.unique(name, in: &used)
             tables[index].name = name
         }
+    }
+
+    /// `parts` joined by `_`, each once where it repeats the one before it.
+    static func joined(_ parts: [String]) -> String {
+        var kept: [String] = []
+        for part in parts where kept.last != part { kept.append(part) }
+        return kept.joined(separator: "_")
     }
 
     mutating func nameColumns(_ table: Int) {

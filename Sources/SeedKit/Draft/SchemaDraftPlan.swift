@@ -214,6 +214,12 @@ struct SchemaDraftPlan {
             var position = Column(name: "position", source: "$position", type: .integer)
             position.present = tables[index].records
             tables[index].columns.insert(position, at: 0)
+        } else if tables[index].columns.isEmpty {
+            // A list that holds only lists (GPX `<trkseg>`): its rows are its nested rows'
+            // parents; the file each is in says where it comes from.
+            var file = Column(name: "file", source: XMLMapping.fileSource)
+            file.present = tables[index].records
+            tables[index].columns.append(file)
         }
     }
 

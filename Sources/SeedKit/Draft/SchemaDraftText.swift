@@ -49,9 +49,14 @@ struct SchemaDraftText {
         lines.append("  # \(what), in \(count(files.count, "file"))")
         for note in table.notes { lines.append("  # " + Self.comment(note)) }
         lines.append("  - name: \(table.name)")
+        // Another table reading elements named alike (in other records): a relative path
+        // would read them too, values the columns were not typed from. Every path is listed.
+        let alike = plan.tables.filter {
+            $0.elementName.localName == table.elementName.localName && $0.parentName?.localName == table.parentName?.localName
+        }.count > 1
         if paths.count == 1 {
             lines.append("    element: \(Self.quoted(paths[0]))")
-        } else if paths.count <= SchemaDraftPlan.alternativeLimit {
+        } else if paths.count <= SchemaDraftPlan.alternativeLimit || alike {
             lines.append("    element: [\(paths.map(Self.quoted).joined(separator: ", "))]")
         } else {
             // Too many paths to list: the element under its parent, at any depth.

@@ -7,16 +7,46 @@ import SeedSQLite
 struct LoadStage: BuildStage {
     func run(_ state: BuildState) throws {
         let schema = state.schema, inputs = state.inputs, options = state.options, issues = state.issues
-        let progress = state.progress
         state.extraTables = schema.extraFiles ? try ExtraFiles(schema: schema, inputs: inputs).tables() : []
         let extraTables = state.extraTables
         var matchedColumns: [String: [Bool]] = [:]
         var findings = XMLLoadFindings()
+        var loading: BuildContext?
         // While the rows stream in, the database belongs to the writer thread.
-        state.context = try state.database.withWriteQueue { queue in
+        do {
+            state.context = try load(state, loading: &loading, matchedColumns: &matchedColumns, findings: &findings)
+        } catch let error as SQLiteError where !error.isDiskFull {
+            // SQLite refused one of seedgen's own statements: name the input it was storing.
+            if let failure = loading?.writeFailure { throw failure.buildError }
+            throw error
+        }
+        let readFiles = Set(state.records.map(\.name))
+        // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
+        // points): a table or column one export leaves empty is not a mapping mistake.
+        if !SchemaLocator.isBuiltIn(schema) {
+            MappingCheck(schema: schema, inputs: inputs, files: inputs.files.filter { readFiles.contains($0.name) },
+                         rows: Dictionary(state.rows, uniquingKeysWith: +), filtered: state.filtered, matchedColumns: matchedColumns,
+                         strict: options.strict, issues: issues, findings: findings).run()
+        }
+        if issues.hasErrors { throw BuildError.invalidInput(issues) }
+        for file in inputs.files where !readFiles.contains(file.name) && file.name != SchemaLocator.folderSchemaName
+            && !extraTables.contains(where: { $0.file.name == file.name }) {
+            issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
+        }
+    }
+
+    /// Streams every input into the database on the writer thread; returns the build's
+    /// context. `loading` is the context as soon as it exists, for a failure's place.
+    private func load(_ state: BuildState, loading: inout BuildContext?, matchedColumns: inout [String: [Bool]],
+                      findings: inout XMLLoadFindings) throws -> BuildContext {
+        let schema = state.schema, inputs = state.inputs, options = state.options, issues = state.issues
+        let progress = state.progress
+        let extraTables = state.extraTables
+        return try state.database.withWriteQueue { queue in
             let context = BuildContext(writeQueue: queue, schema: schema, issues: issues,
                                        allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
                                        limits: options.limits)
+            loading = context
             context.lenient = options.lenient
             context.strict = options.strict
             context.idMaps = IDMaps(schema: schema, capacity: options.idMapCapacity)
@@ -68,19 +98,6 @@ struct LoadStage: BuildStage {
                 state.timer.mark("load XML")
             }
             return context
-        }
-        let readFiles = Set(state.records.map(\.name))
-        // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
-        // points): a table or column one export leaves empty is not a mapping mistake.
-        if !SchemaLocator.isBuiltIn(schema) {
-            MappingCheck(schema: schema, inputs: inputs, files: inputs.files.filter { readFiles.contains($0.name) },
-                         rows: Dictionary(state.rows, uniquingKeysWith: +), filtered: state.filtered, matchedColumns: matchedColumns,
-                         strict: options.strict, issues: issues, findings: findings).run()
-        }
-        if issues.hasErrors { throw BuildError.invalidInput(issues) }
-        for file in inputs.files where !readFiles.contains(file.name) && file.name != SchemaLocator.folderSchemaName
-            && !extraTables.contains(where: { $0.file.name == file.name }) {
-            issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
         }
     }
 }

@@ -10,21 +10,21 @@ final class RowWriter: @unchecked Sendable {
     let context: BuildContext
     let fields: SourceFields
 
-    private let connection: Connection
+    let connection: Connection
     private let insert: Statement
     private let insertNulls: BoundNulls
     private let parameters: [Int32]             // per column; 0 when the column is not stored
     private let idParameter: Int32              // 0 for WITHOUT ROWID tables
     private let parentParameter: Int32          // 0 when the table has no parent
-    private let referenceColumns: [[Int]]       // per reference: indexes of its `from` columns
+    let referenceColumns: [[Int]]       // per reference: indexes of its `from` columns
     /// Per reference: the positions in `from` its messages show: not a `$file` column (a key
     /// scoped to its file, as TransXChange's are; the message names the file already).
-    private let shownParts: [[Int]]
-    private let referenceParameters: [Int32]
-    private let resolvers: [ReferenceResolver?] // nil for a self-reference, resolved after loading
-    private let pending: [PendingReferences?]   // per reference: keys resolved after loading
-    private let unresolvedKeys: UnresolvedKeys
-    private let places: RowPlaces?
+    let shownParts: [[Int]]
+    let referenceParameters: [Int32]
+    let resolvers: [ReferenceResolver?] // nil for a self-reference, resolved after loading
+    let pending: [PendingReferences?]   // per reference: keys resolved after loading
+    let unresolvedKeys: UnresolvedKeys
+    let places: RowPlaces?
     private let duplicates: DuplicateKeys
     private let resolved: ResolvedIDs           // per reference: the resolved id of the current (and each waiting) row
     private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
@@ -137,10 +137,22 @@ final class RowWriter: @unchecked Sendable {
         idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) } }
     }
 
-    /// Inserts every row of `batch`.
+    /// Inserts every row of `batch`. A failure SQLite reports is noted with the place of
+    /// the row being stored (`BuildContext.noteWriteFailure`) before it is thrown.
     func write(_ batch: RowBatch) throws(SQLiteError) {
+        var current = 0
+        do {
+            try writeRows(batch, current: &current)
+        } catch {
+            noteFailure(error, batch: batch, row: current)
+            throw error
+        }
+    }
+
+    private func writeRows(_ batch: RowBatch, current: inout Int) throws(SQLiteError) {
         let file = places != nil ? fields.file : "" // the reader changes it only between files
         rows: for row in 0..<batch.count {
+            current = row
             let slot = group?.count ?? 0 // where the row's resolved ids are kept until it is bound
             guard try resolveReferences(batch, row, slot: slot) else {
                 context.noteDroppedRow(in: table.name)
@@ -287,6 +299,21 @@ final class RowWriter: @unchecked Sendable {
         group.removeAll()
     }
 
+    /// Notes the input behind `error`: the file, line and column of row `row` of `batch` (nil:
+    /// after loading, the table as a whole), its element and its key.
+    func noteFailure(_ error: SQLiteError, batch: RowBatch?, row: Int) {
+        var failure = InternalFailure(file: fields.file, element: table.element ?? table.file ?? table.name, error: error)
+        if let batch, row < batch.count {
+            failure.line = Int(batch.lines[row])
+            failure.column = sourceColumn(0, batch, row)
+            let keyColumns = table.key.compactMap { name in table.columns.firstIndex { $0.name == name } }
+            let parts = keyColumns.filter { table.columns[$0].source != [XMLMapping.fileSource] }
+                .map { batch.messageText(batch.cell(row, $0)) }
+            if !parts.isEmpty { failure.key = parts.joined(separator: ",") }
+        }
+        context.noteWriteFailure(failure)
+    }
+
     /// The character column where the field of column `index` begins in `row` (CSV), or
     /// the record's column (XML); nil when unknown.
     private func sourceColumn(_ index: Int, _ batch: RowBatch, _ row: Int) -> Int? {
@@ -307,76 +334,13 @@ final class RowWriter: @unchecked Sendable {
             try bind(batch, row, slot: slot, to: statement, nulls: nulls, offset: 0)
         }
         guard let merged, merged.outcome == .replaced else { return }
+        // The replaced version's keys kept aside are no longer the row's (they were added
+        // under the same row id: two versions naming a line further on failed here).
+        for case let kept? in pending { try kept.forget(row: merged.keptID) }
         for (r, key) in deferredKeys {
             let place = fields.place(of: referenceColumns[r][0])
             try pending[r]!.add(row: merged.keptID, line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
                                 file: place.file, key: key)
         }
-    }
-
-    /// After the last row (of every table, so that all targets are loaded): resolves the
-    /// deferred keys and self-references in one statement each, judges the keys that name
-    /// no row. Returns the statistics of each reference, by `table.column`.
-    func finish() throws(SQLiteError) -> [String: ReferenceStatistics] {
-        var statistics: [String: ReferenceStatistics] = [:]
-        for (r, reference) in table.references.enumerated() {
-            let name = "\(table.name).\(reference.column)"
-            if let resolver = resolvers[r] {
-                statistics[name] = try finishResolved(r, resolver)
-            } else if referenceParameters[r] != 0 {
-                statistics[name] = try finishSelfReference(r)
-            } else {
-                statistics[name] = ReferenceStatistics()
-                continue
-            }
-            unresolvedKeys.reportOutside(r)
-        }
-        return statistics
-    }
-
-    /// Resolves the keys of reference `r` kept aside while loading.
-    private func finishResolved(_ r: Int, _ resolver: ReferenceResolver) throws(SQLiteError) -> ReferenceStatistics {
-        var statistics = resolver.statistics
-        guard let pending = pending[r] else { return statistics }
-        let place = fields.place(of: referenceColumns[r][shownParts[r][0]])
-        do {
-            statistics.unresolved = try pending.resolve { item in
-                let key = shownParts[r].map { item.parts[$0] }.joined(separator: ",")
-                _ = unresolvedKeys.judge(r, file: item.file, line: item.line, column: item.column, field: place.field, key: key)
-            }
-        } catch where error.isUniqueViolation {
-            // The key includes this reference: rows that differed while it was
-            // NULL are the same once it is resolved.
-            let reference = table.references[r]
-            context.issues.record(BuildIssue(
-                kind: .duplicateKey, file: place.file, field: table.key.joined(separator: "+"),
-                message: "two rows of '\(table.name)' have the same key once \(reference.column) is resolved after loading: the key must be unique"))
-        }
-        return statistics
-    }
-
-    /// Resolves self-reference `r` in one statement, then judges the keys that name no row.
-    private func finishSelfReference(_ r: Int) throws(SQLiteError) -> ReferenceStatistics {
-        let reference = table.references[r]
-        let target = context.schema.table(named: reference.to)!
-        let matches = zip(reference.targetColumns(in: target), reference.from).map { "p.\(quoted($0)) = t.\(quoted($1))" }.joined(separator: " AND ")
-        let present = reference.from.map { "\(quoted($0)) IS NOT NULL" }.joined(separator: " AND ")
-        try connection.execute("""
-            UPDATE \(quoted(table.name)) AS t SET \(quoted(reference.column)) =
-              (SELECT p.\(quoted(target.rowID)) FROM \(quoted(target.name)) AS p WHERE \(matches))
-            WHERE \(present)
-            """)
-        let unresolvedRows = try connection.rows(
-            "SELECT \(quoted(table.rowID)), \(reference.from.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(quoted(reference.column)) IS NULL AND \(present) ORDER BY 1")
-        var statistics = ReferenceStatistics()
-        statistics.unresolved = unresolvedRows.count
-        for row in unresolvedRows {
-            let place = fields.place(of: referenceColumns[r][0])
-            var rowPlace: (file: String, line: Int)?
-            if let places, places.takeLookup() { rowPlace = places.place(ofRow: row[0].integer ?? 0) }
-            let key = row.dropFirst().map(\.description).joined(separator: ",")
-            _ = unresolvedKeys.judge(r, file: rowPlace?.file ?? place.file, line: rowPlace?.line, column: place.position, field: place.field, key: key)
-        }
-        return statistics
     }
 }

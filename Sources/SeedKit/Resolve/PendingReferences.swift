@@ -12,6 +12,7 @@ final class PendingReferences {
     private let connection: Connection
     private let name: String
     private let insert: Statement
+    private let forget: Statement
     /// How many rows were deferred.
     private(set) var count = 0
 
@@ -27,6 +28,7 @@ final class PendingReferences {
         try connection.execute("CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \(keys.joined(separator: ", ")))")
         let marks = Array(repeating: "?", count: keys.count + 4).joined(separator: ", ")
         insert = try connection.prepare("INSERT INTO temp.\(name) VALUES (\(marks))")
+        forget = try connection.prepare("DELETE FROM temp.\(name) WHERE row = ?")
     }
 
     /// Remembers that row `row` (read at `file`:`line`:`column`) names the target key `key`.
@@ -35,6 +37,15 @@ final class PendingReferences {
         defer { insert.reset() }
         _ = try insert.step()
         count += 1
+    }
+
+    /// Forgets the key kept for row `row`, if any: another version of its object replaced the
+    /// row, and that version's own key (kept again with `add`, or resolved already) is the one
+    /// to resolve.
+    func forget(row: Int64) throws(SQLiteError) {
+        try forget.bind([.integer(row)])
+        defer { forget.reset() }
+        _ = try forget.step()
     }
 
     /// A key still unknown after resolution, with the place of the row that names it.
@@ -55,11 +66,20 @@ final class PendingReferences {
         defer { try? connection.execute("DROP TABLE temp.\(name)") }
         guard count > 0 else { return 0 }
         let matches = reference.targetColumns(in: target).enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
-        try connection.execute("""
-            UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
-            FROM temp.\(name) AS d, main.\(quoted(target.name)) AS p
-            WHERE t.\(quoted(table.rowID)) = d.row AND \(matches)
-            """)
+        if reference.matchesKeyPrefix(of: target) {
+            // Several rows may match: the first, as the resolver's lookup takes it.
+            try connection.execute("""
+                UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) =
+                  (SELECT min(p.\(quoted(target.rowID))) FROM main.\(quoted(target.name)) AS p WHERE \(matches))
+                FROM temp.\(name) AS d WHERE t.\(quoted(table.rowID)) = d.row
+                """)
+        } else {
+            try connection.execute("""
+                UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
+                FROM temp.\(name) AS d, main.\(quoted(target.name)) AS p
+                WHERE t.\(quoted(table.rowID)) = d.row AND \(matches)
+                """)
+        }
         let keys = reference.from.indices.map { "d.k\($0)" }.joined(separator: ", ")
         let unresolved = try connection.prepare("""
             SELECT d.line, d.col, d.file, \(keys) FROM temp.\(name) AS d

@@ -45,7 +45,9 @@ final class ReferenceResolver {
         idMap = reference.from.count == 1 && reference.toColumns == nil ? context.idMaps.map(for: target) : nil
         let matched = reference.targetColumns(in: target)
         let conditions = matched.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
-        lookup = try connection.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)")
+        // The first row when the columns are the first of the target's key (several may match).
+        let first = reference.matchesKeyPrefix(of: target) ? " ORDER BY 1 LIMIT 1" : ""
+        lookup = try connection.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)\(first)")
         let fill = reference.fill.sorted { $0.key < $1.key }
         fillColumns = fill.map { item in table.columns.firstIndex { $0.name == item.value }! }
         if reference.create {

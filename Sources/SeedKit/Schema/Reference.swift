@@ -29,8 +29,10 @@ public struct Reference: Sendable, Equatable {
     /// True to store the column after the table's other columns and references (before
     /// `extras`), like `Column.trailing`.
     public var trailing: Bool = false
-    /// The target's columns the `from` values match, in order: nil for its `key`, or the
-    /// columns of one of its unique indexes (`users.display_name`).
+    /// The target's columns the `from` values match, in order: nil for its `key`, the
+    /// columns of one of its unique indexes (`users.display_name`), or the first columns of
+    /// its key (a NeTEx object by id, whose key adds `order`): then the first row, in row
+    /// order, of those the values name, with one warning when they name several.
     public var toColumns: [String]?
     /// Find-or-create: the created row's other columns, each filled from a column of this
     /// table (target column -> this table's column). A row found is left as it is.
@@ -39,6 +41,13 @@ public struct Reference: Sendable, Equatable {
     /// The columns of `target` this reference matches: `toColumns`, or its key.
     public func targetColumns(in target: Table) -> [String] {
         toColumns ?? target.key
+    }
+
+    /// True when the matched columns are the first columns of the target's key, not all of
+    /// them: the values may name several rows.
+    public func matchesKeyPrefix(of target: Table) -> Bool {
+        guard let toColumns, toColumns.count < target.key.count else { return false }
+        return Array(target.key.prefix(toColumns.count)) == toColumns
     }
 
     public static let defaultCacheSize = 65_536

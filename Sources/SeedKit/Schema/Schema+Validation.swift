@@ -116,9 +116,10 @@ extension Schema {
             }
             let matched = reference.targetColumns(in: target)
             if let columns = reference.toColumns {
-                guard Set(columns) == Set(target.key) || target.indexes.contains(where: { $0.unique && Set($0.columns) == Set(columns) }) else {
+                guard Set(columns) == Set(target.key) || reference.matchesKeyPrefix(of: target)
+                      || target.indexes.contains(where: { $0.unique && Set($0.columns) == Set(columns) }) else {
                     throw fail("reference '\(reference.column)' matches \(columns.map { "'\($0)'" }.joined(separator: ", ")) of '\(reference.to)', "
-                               + "which is neither its key nor a unique index (declare { columns: [\(columns.joined(separator: ", "))], unique: true })")
+                               + "which is neither its key, the first columns of its key, nor a unique index (declare { columns: [\(columns.joined(separator: ", "))], unique: true })")
                 }
                 if target.withoutRowID { throw fail("reference '\(reference.column)': 'toColumns' needs a target with row ids") }
             }
@@ -180,7 +181,7 @@ extension Schema {
                   (list.open == nil) == (list.close == nil), list.open?.isEmpty != true, list.close?.isEmpty != true else {
                 throw fail("'list' needs either a non-empty 'separator' or both 'open' and 'close'")
             }
-            try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(list.source, namespaces: namespaces) }
+            for source in list.sources { try check { () throws(XMLPathError) in _ = try XMLValuePath.alternatives(source, namespaces: namespaces) } }
             for column in table.columns where column.source.contains(where: { $0 != "." && $0 != "$position" && $0 != XMLMapping.fileSource }) {
                 throw fail("column '\(column.name)': a list item has only '.' (the item) and '$position' (and '$file') as sources")
             }

@@ -122,7 +122,8 @@ extension Table {
             try parent.rejectUnknownKeys(in: "'parent' of \(what)")
         }
         if var list = try object.object("list", what: "the list of \(what)") {
-            table.list = ValueList(source: try list.requiredString("source", in: "'list' of \(what)"),
+            guard let sources = try list.strings("source"), !sources.isEmpty else { throw list.error("the 'list' of \(what) needs a 'source'") }
+            table.list = ValueList(sources: sources,
                                    separator: try list.string("separator"), open: try list.string("open"),
                                    close: try list.string("close"))
             try list.rejectUnknownKeys(in: "'list' of \(what)")

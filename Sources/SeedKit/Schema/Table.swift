@@ -145,16 +145,17 @@ public struct ParentLink: Sendable, Equatable {
 /// XML: a list of items inside one value of the parent record. Each item becomes a row of
 /// the table; its columns read the item (`.`) and its position (`$position`).
 public struct ValueList: Sendable, Equatable {
-    /// The parent record's source holding the list (`@Tags`).
-    public var source: String
+    /// The parent record's source holding the list (`@Tags`), or fall-back sources tried in
+    /// order, the first the record has winning (a GML `posList` on a link or in its projection).
+    public var sources: [String]
     /// Items separated by this text (`separator: " "` for `1 2 3`) ...
     public var separator: String?
     /// ... or each item enclosed in `open` and `close` (`<ai><ml>`: `<` and `>`).
     public var open: String?
     public var close: String?
 
-    public init(source: String, separator: String? = nil, open: String? = nil, close: String? = nil) {
-        self.source = source
+    public init(sources: [String], separator: String? = nil, open: String? = nil, close: String? = nil) {
+        self.sources = sources
         self.separator = separator
         self.open = open
         self.close = close

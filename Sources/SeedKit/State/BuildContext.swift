@@ -49,6 +49,18 @@ final class BuildContext {
     /// The tables some of whose rows were not inserted.
     var tablesWithDroppedRows: Set<String> { droppedLock.withLock { droppedRowTables } }
 
+    /// The input the writer was storing when SQLite refused a statement of seedgen's own
+    /// (a bug, not the input's fault): the build names it instead of the database's tables.
+    private var storedWriteFailure: InternalFailure?
+
+    /// Notes where the writer was when `error` happened; the first one counts. Thread-safe.
+    func noteWriteFailure(_ failure: InternalFailure) {
+        droppedLock.withLock { if storedWriteFailure == nil { storedWriteFailure = failure } }
+    }
+
+    /// Where the writer failed, if it did.
+    var writeFailure: InternalFailure? { droppedLock.withLock { storedWriteFailure } }
+
     init(writeQueue: WriteQueue, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?, limits: InputLimits = InputLimits()) {
         self.limits = limits
         self.writeQueue = writeQueue

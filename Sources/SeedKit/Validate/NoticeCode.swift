@@ -41,6 +41,7 @@ public enum NoticeCode {
     public static let referenceOutsideInput = "reference_outside_input"
     public static let otherVersion = "other_version"
     public static let objectsNotRead = "objects_not_read"
+    public static let referenceNamesSeveralObjects = "reference_names_several_objects"
     public static let derivedRows = "derived_rows"
     public static let rowLeftOut = "row_left_out"
     public static let fileLeftOut = "file_left_out"
@@ -80,6 +81,7 @@ extension BuildIssue.Kind {
         case .rowLeftOut: NoticeCode.rowLeftOut
         case .otherVersion: NoticeCode.otherVersion
         case .unreadObjects: NoticeCode.objectsNotRead
+        case .ambiguousReference: NoticeCode.referenceNamesSeveralObjects
         case .derivedRows: NoticeCode.derivedRows
         case .misleadingData, .misleadingDataError: NoticeCode.misleadingData
         case .errorKept: NoticeCode.foreignKeyViolation

@@ -126,9 +126,11 @@ struct XMLMapping {
         // Lists are read from their parent's record: give the parent the slots.
         for index in drafts.indices {
             guard let list = drafts[index].table.list, let parent = drafts[index].parent else { continue }
-            for path in try XMLValuePath.alternatives(list.source, namespaces: schema.namespaces) where path.isCaptured {
-                let listSlot = slot(for: path, written: list.source, in: &drafts[parent])
-                drafts[index].listSlots.append(listSlot)
+            for source in list.sources {
+                for path in try XMLValuePath.alternatives(source, namespaces: schema.namespaces) where path.isCaptured {
+                    let listSlot = slot(for: path, written: source, in: &drafts[parent])
+                    drafts[index].listSlots.append(listSlot)
+                }
             }
         }
         var children = Array(repeating: [Int](), count: drafts.count)

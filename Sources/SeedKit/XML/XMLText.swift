@@ -49,7 +49,8 @@ enum XMLText {
     }
 
     /// The items of a list value: separated by `separator`, or each between `open` and
-    /// `close` (`<ai><ml>`). Empty items are left out.
+    /// `close` (`<ai><ml>`). Empty items are left out. A separator of one space splits at any
+    /// run of XML white space, as an `xsd:list` does (a GML `posList` wraps its lines).
     static func items(of value: [UInt8], separator: [UInt8]?, open: [UInt8], close: [UInt8]) -> [Range<Int>] {
         var items: [Range<Int>] = []
         func add(_ range: Range<Int>) {
@@ -73,7 +74,14 @@ enum XMLText {
                 return nil
             }
         }
-        if let separator {
+        if separator == [32] {
+            var start = 0
+            for index in value.indices where value[index] == 32 || value[index] == 9 || value[index] == 10 || value[index] == 13 {
+                add(start..<index)
+                start = index + 1
+            }
+            add(start..<value.count)
+        } else if let separator {
             var start = 0
             while let next = find(separator, from: start) {
                 add(start..<next)
