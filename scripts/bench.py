@@ -970,8 +970,9 @@ def run_queries_job(bench):
     db = sqlite3.connect(f"file:{seed}?mode=ro", uri=True)
     stop, stop_id = db.execute("SELECT stop_ref, stops.stop_id FROM stop_times JOIN stops ON stops.id = stop_ref "
                                "GROUP BY stop_ref ORDER BY count(*) DESC, stop_ref LIMIT 1").fetchone()
-    days = ("WITH RECURSIVE bit(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM bit WHERE i < 63) "
-            "SELECT date(block * 64 + i - 0.5) AS date FROM service_days, bit WHERE (days >> i) & 1")
+    days = ("WITH RECURSIVE bit(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM bit WHERE i < 255) "
+            "SELECT date(block * 256 + i - 0.5) AS date FROM service_days, bit "
+            "WHERE (CASE i / 64 WHEN 0 THEN days0 WHEN 1 THEN days1 WHEN 2 THEN days2 ELSE days3 END >> (i % 64)) & 1")
     date, = db.execute(f"SELECT date FROM ({days}) WHERE strftime('%w', date) BETWEEN '1' AND '5' "
                        "GROUP BY date ORDER BY count(*) DESC, date LIMIT 1").fetchone()
     sql = guide_queries()["departures"]

@@ -46,7 +46,7 @@ extension SummaryText {
         var lines = costs.map { cost in
             var line = "  " + cost.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + cost.name.padding(toLength: width, withPad: " ", startingAt: 0)
             if let table = cost.table, table != cost.name { line += "  on \(table)" }
-            line += "  " + Format.count(Int(cost.rows)) + (cost.kind == .spatial ? " boxes" : " rows")
+            line += "  " + Format.count(Int(cost.rows)) + (cost.kind == .spatial && cost.name.hasSuffix("_rtree") ? " boxes" : " rows")
             if let leftOut = cost.leftOut, leftOut > 0 { line += " (\(Format.count(Int(leftOut))) rows without coordinates left out)" }
             if let bytes = cost.bytes { line += ", " + Format.bytes(bytes) + share(bytes) }
             if let replaces = cost.replaces, let indexBytes = cost.indexBytes {

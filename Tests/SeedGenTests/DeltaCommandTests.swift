@@ -39,7 +39,7 @@ struct DeltaCommandTests {
         #expect(written.stdout.contains("stops: 0 removed, 0 added, 1 changed"), "\(written.stdout)")
         let newDigest = try #require(try recordedDigest(two)), oldDigest = try #require(try recordedDigest(one))
         #expect(written.stdout.contains("verified:") && written.stdout.contains("gives the new seed's content \(newDigest)"), "\(written.stdout)")
-        #expect(!written.stdout.contains("service_days") && !written.stdout.contains("stops_search") && !written.stdout.contains("stops_rtree"),
+        #expect(!written.stdout.contains("service_days") && !written.stdout.contains("stops_search") && !written.stdout.contains("shapes_rtree"),
                 "what the seed derives is not in the delta: \(written.stdout)")
         // `head` shows which seeds it joins: format 2, by content digest.
         let head = String(decoding: try #require(FileManager.default.contents(atPath: delta)).prefix(400), as: UTF8.self)

@@ -89,17 +89,18 @@ struct QueryFeatureTests {
         let summary = try SeedBuilder.build([folder.file("in")], to: output, schema: schema)
         let costs = Dictionary(uniqueKeysWithValues: summary.queryIndexes.map { ($0.name, $0) })
         #expect(costs["place_search"]?.rows == 3 && costs["place_search"]?.kind == .search)
-        #expect(costs["place_rtree"]?.rows == 2 && costs["place_rtree"]?.leftOut == 1)
-        #expect((costs["place_search"]?.bytes ?? 0) > 0 && (costs["place_rtree"]?.bytes ?? 0) > 0)
+        #expect(costs["place_location"]?.rows == 2 && costs["place_location"]?.leftOut == 1 && costs["place_location"]?.kind == .spatial)
+        #expect((costs["place_search"]?.bytes ?? 0) > 0 && (costs["place_location"]?.bytes ?? 0) > 0)
         let db = try Connection(path: output, mode: .readOnly)
         #expect(try db.rows("SELECT rowid FROM place_search WHERE place_search MATCH 'zirmunai OR zurich' ORDER BY rowid").map(\.[0]) == [.integer(1), .integer(3)])
-        #expect(try db.rows("SELECT id FROM place_rtree ORDER BY id").map(\.[0]) == [.integer(1), .integer(3)])
+        #expect(try db.rows("SELECT id FROM place INDEXED BY place_location WHERE lat BETWEEN 40 AND 60 AND lon BETWEEN 0 AND 30 ORDER BY id").map(\.[0]) == [.integer(1), .integer(3)])
         let loaded = try Schema.load(path: schema)
         let checks = SeedVerifier(schema: loaded).verify(try SeedFile(path: output))
         #expect(checks.filter { !$0.passed }.isEmpty, "\(checks.filter { !$0.passed })")
-        #expect(checks.contains { $0.name == "search_and_spatial_indexes" && $0.detail.contains("place_search") && $0.detail.contains("place_rtree") })
+        #expect(checks.contains { $0.name == "search_and_spatial_indexes" && $0.detail.contains("place_search") && $0.detail.contains("place_location") })
         let report = try SeedInspector.report(for: SeedFile(path: output))
-        #expect(report.queryIndexes?.map(\.name) == ["place_search", "place_rtree"])
+        #expect(report.queryIndexes?.map(\.name) == ["place_search", "place_location"])
+        #expect(report.queryIndexes?.last?.rows == 2, "the rows it locates")
         #expect(report.tables.keys.sorted() == ["place"], "shadow tables are not data tables")
     }
 
@@ -121,10 +122,10 @@ struct QueryFeatureTests {
         let schema = folder.write("osm.yaml", "name: osm-search\nschemaVersion: 1\nformat: xml\ntables:\n  - name: node\n" + example)
         let output = folder.file("li.sqlite")
         let summary = try SeedBuilder.build([folder.file("li.osm")], to: output, schema: schema)
-        #expect(summary.queryIndexes.map(\.name) == ["node_rtree", "node_tag_search"])
+        #expect(summary.queryIndexes.map(\.name) == ["node_location", "node_tag_search"])
         let db = try Connection(path: output, mode: .readOnly)
         #expect(try db.rows("SELECT node.osm_id FROM node_tag_search JOIN node_tag ON node_tag.id = node_tag_search.rowid JOIN node ON node.id = node_ref WHERE node_tag_search MATCH 'stadt*' ").map(\.[0]) == [.integer(10)])
-        #expect(try db.rows("SELECT node.osm_id FROM node_rtree JOIN node USING (id) WHERE min_lat > 47.1 ORDER BY id").map(\.[0]) == [.integer(10), .integer(11)])
+        #expect(try db.rows("SELECT osm_id FROM node INDEXED BY node_location WHERE lat > 47.1 ORDER BY id").map(\.[0]) == [.integer(10), .integer(11)])
     }
 
     @Test("groupBy: one box per group, under the group's smallest id")
@@ -147,7 +148,7 @@ struct QueryFeatureTests {
         let a = FileManager.default.contents(atPath: folder.file("a.sqlite")), b = FileManager.default.contents(atPath: folder.file("b.sqlite"))
         #expect(a != nil && a == b)
         let db = try Connection(path: folder.file("a.sqlite"), mode: .readOnly)
-        #expect(try db.int("SELECT count(*) FROM stops_rtree") > 0 && (try db.int("SELECT count(*) FROM shapes_rtree")) > 0)
+        #expect(try db.int("SELECT count(*) FROM stops INDEXED BY stops_location WHERE stop_lat IS NOT NULL") > 0 && (try db.int("SELECT count(*) FROM shapes_rtree")) > 0)
     }
 
     @Test("--previous: renumbered ids are indexed; a delta leaves the indexes out and the installer rebuilds them")
@@ -164,23 +165,24 @@ struct QueryFeatureTests {
         let db = try Connection(path: new, mode: .readOnly)
         #expect(try db.int("SELECT id FROM stops WHERE stop_id = 'S0'") == 3)
         #expect(try db.int("SELECT rowid FROM stops_search WHERE stops_search MATCH 'zero'") == 3)
-        #expect(try db.int("SELECT id FROM stops_rtree WHERE min_lat < 52.45") == 3)
+        #expect(try db.int("SELECT id FROM stops INDEXED BY stops_location WHERE stop_lat < 52.45") == 3)
         // The seed records how it derives its indexes.
         let recipes = try DeriveRecipe.read(db)
         #expect(recipes.contains { $0.kind == .search && $0.target == "stops_search" && $0.reads == ["stops"] })
-        #expect(recipes.contains { $0.kind == .spatial && $0.target == "stops_rtree" && $0.reads == ["stops"] })
+        #expect(recipes.contains { $0.kind == .spatial && $0.target == "shapes_rtree" && $0.reads == ["shapes"] })
+        #expect(!recipes.contains { $0.target == "stops_location" }, "a plain index: SQLite keeps it")
         #expect(recipes.contains { $0.kind == .table && $0.target == "service_days" && Set($0.reads) == ["calendar", "calendar_dates"] })
 
         let summary = try SeedDeltaWriter().write(old: old, new: new, to: folder.file("d.delta"))
         #expect(summary.verified && summary.header.to.contentSHA256 == built.contentDigest)
         let names = summary.tables.map(\.name)
-        #expect(names.contains("stops") && !names.contains { $0.hasPrefix("stops_search") || $0.hasPrefix("stops_rtree") }, "\(names)")
+        #expect(names.contains("stops") && !names.contains { $0.hasPrefix("stops_search") || $0.hasPrefix("shapes_rtree") }, "\(names)")
         let patch = try DeltaPatch(path: summary.output)
         try patch.apply(base: old, baseIsProven: false, changedTables: try patch.checkBody(), output: folder.file("patched.sqlite"))
         let patched = try Connection(path: folder.file("patched.sqlite"), mode: .readOnly)
         #expect(try patched.int("SELECT rowid FROM stops_search WHERE stops_search MATCH 'zero'") == 3)
         #expect(try patched.int("SELECT count(*) FROM stops_search WHERE stops_search MATCH 'renamed'") == 1)
-        #expect(try patched.int("SELECT id FROM stops_rtree WHERE min_lat < 52.45") == 3)
+        #expect(try patched.int("SELECT id FROM stops INDEXED BY stops_location WHERE stop_lat < 52.45") == 3)
         #expect(try ContentDigest.compute(patched) == built.contentDigest)
     }
 
@@ -207,7 +209,7 @@ struct QueryFeatureTests {
         let whole = try SeedBuilder.build([long.file("feed")], to: folder.file("c.sqlite"))
         #expect(whole.warnings == 0, "\(whole.warningReport)")
         let cost = try #require(whole.queryIndexes.first { $0.name == "service_days" })
-        #expect(cost.kind == .derived && cost.table == "service_days" && cost.rows == 1148, "a row per 64 days: \(cost.rows)")
+        #expect(cost.kind == .derived && cost.table == "service_days" && cost.rows == 288, "a row per 256 days: \(cost.rows)")
         #expect(String(decoding: try JSONEncoder().encode(cost), as: UTF8.self).contains("\"kind\":\"derived\""))
         db = try Connection(path: folder.file("c.sqlite"), mode: .readOnly)
         let dates = try db.rows(ServiceDays.expanded + " ORDER BY date").map { $0[1].description }

@@ -27,7 +27,7 @@ struct TransitBuildTests {
             let table = String(file.dropLast(4))
             #expect(try db.int("SELECT count(*) FROM \(table)") == Int64(try dataRows(Self.feed + "/" + file)), "\(table)")
         }
-        #expect(summary.totalRows == 62_365 + 16) // the feed's rows, and service_days' 16
+        #expect(summary.totalRows == 62_365 + 8) // the feed's rows, and service_days' 8
         // Times past midnight, blank times of non-timepoint stops, dates, reals.
         #expect(try db.int("SELECT max(arrival_time) FROM stop_times") == 29 * 3600 + 39 * 60)
         #expect(try db.int("SELECT count(*) FROM stop_times WHERE arrival_time IS NULL") == 65)

@@ -80,21 +80,23 @@ final class SeedIndexes: @unchecked Sendable {
         for table in tables {
             if let search = table.search {
                 try connection.execute(search.viewStatement(table: table.name, rowID: table.rowID))
-                if search.substring { try connection.execute(search.substringViewStatement(table: table.name, rowID: table.rowID)) }
+                try connection.execute(search.createStatement(rowID: table.rowID))
+                let name = quoted(search.name)
+                // 'rebuild' reads the table in id order; 'optimize' (the recipe's finish) merges it into one segment.
+                let recipe = DeriveRecipe(kind: .search, target: search.name, reads: [table.name], fill: "INSERT INTO \(name)(\(name)) VALUES('rebuild')")
+                try recipe.derive(connection)
+                recipes.append(recipe)
                 let rows = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
-                for (index, create) in [(search.name, search.createStatement(rowID: table.rowID))]
-                    + (search.substring ? [(search.substringName, search.substringStatement(rowID: table.rowID))] : []) {
-                    try connection.execute(create)
-                    // 'rebuild' reads the table in id order; 'optimize' (the recipe's finish) merges it into one segment.
-                    let recipe = DeriveRecipe(kind: .search, target: index, reads: [table.name],
-                                              fill: "INSERT INTO \(quoted(index))(\(quoted(index))) VALUES('rebuild')")
-                    try recipe.derive(connection)
-                    recipes.append(recipe)
-                    costs.append(QueryIndexCost(name: index, table: table.name, kind: .search, rows: rows))
-                }
+                costs.append(QueryIndexCost(name: search.name, table: table.name, kind: .search, rows: rows))
             }
-            if let spatial = table.spatial {
-                try connection.execute(spatial.createStatement)
+            if let spatial = table.spatial, spatial.isPoints {
+                // A plain index: SQLite keeps it, no recipe derives it.
+                try connection.execute(spatial.createStatement(table: table.name))
+                let leftOut = try connection.scalar(spatial.leftOutQuery(table: table.name))?.integer ?? 0
+                let rows = (try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0) - leftOut
+                costs.append(QueryIndexCost(name: spatial.name, table: table.name, kind: .spatial, rows: rows, leftOut: leftOut))
+            } else if let spatial = table.spatial {
+                try connection.execute(spatial.createStatement(table: table.name))
                 let content = spatial.contentQuery(table: table.name, rowID: table.rowID)
                 let recipe = DeriveRecipe(kind: .spatial, target: spatial.name, reads: try connection.tablesRead(by: content).sorted(),
                                           fill: "INSERT INTO \(quoted(spatial.name)) \(content)")

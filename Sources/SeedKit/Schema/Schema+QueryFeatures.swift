@@ -24,7 +24,7 @@ extension Schema {
             }
         }
         if let spatial = table.spatial {
-            if table.withoutRowID { throw fail("spatial", "a 'withoutRowID' table has no integer id for the index to point at") }
+            if table.withoutRowID && !spatial.isPoints { throw fail("spatial", "a 'withoutRowID' table has no integer id for the R*Tree to point at") }
             try Self.checkIdentifier(spatial.name, what: "spatial index name", file: file)
             for (key, name) in [("lat", spatial.lat), ("lon", spatial.lon)] {
                 let type = try stored(name, "spatial", what: "'\(key)' column")

@@ -153,15 +153,15 @@ extension Table {
                     prefix.append(length)
                 }
             }
-            table.search = SearchIndex(name: try search.string("name") ?? name + "_search", columns: columns, prefix: prefix,
-                                       substring: try search.bool("substring") ?? false)
+            table.search = SearchIndex(name: try search.string("name") ?? name + "_search", columns: columns, prefix: prefix)
             try search.rejectUnknownKeys(in: "'search' of \(what)")
         }
         if var spatial = try object.object("spatial", what: "the spatial index of \(what)") {
-            table.spatial = SpatialIndex(name: try spatial.string("name") ?? name + "_rtree",
+            let groupBy = try spatial.string("groupBy")
+            table.spatial = SpatialIndex(name: try spatial.string("name") ?? name + (groupBy == nil ? "_location" : "_rtree"),
                                          lat: try spatial.requiredString("lat", in: "'spatial' of \(what)"),
                                          lon: try spatial.requiredString("lon", in: "'spatial' of \(what)"),
-                                         groupBy: try spatial.string("groupBy"))
+                                         groupBy: groupBy)
             try spatial.rejectUnknownKeys(in: "'spatial' of \(what)")
         }
         for var item in try object.objects("filter", what: "a filter of \(what)") {

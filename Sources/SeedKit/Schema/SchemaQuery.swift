@@ -90,12 +90,8 @@ extension Schema {
                 if let search = table.search {
                     try connection.execute(search.viewStatement(table: table.name, rowID: table.rowID))
                     try connection.execute(search.createStatement(rowID: table.rowID))
-                    if search.substring {
-                        try connection.execute(search.substringViewStatement(table: table.name, rowID: table.rowID))
-                        try connection.execute(search.substringStatement(rowID: table.rowID))
-                    }
                 }
-                if let spatial = table.spatial { try connection.execute(spatial.createStatement) }
+                if let spatial = table.spatial { try connection.execute(spatial.createStatement(table: table.name)) }
             }
             for query in queries {
                 let statement: Statement

@@ -144,7 +144,8 @@ public struct SwiftSchemaGenerator {
                       "        \(access)static let searchIndex = \(literal(search.name))"]
         }
         if let spatial = table.spatial {
-            lines += ["        /// The R*Tree of `\(spatial.lat)`, `\(spatial.lon)`\(spatial.groupBy.map { ", one box per `\($0)`" } ?? "") (id, min_lat, max_lat, min_lon, max_lon).",
+            lines += [spatial.groupBy.map { "        /// The R*Tree of `\(spatial.lat)`, `\(spatial.lon)`, one box per `\($0)` (id, min_lat, max_lat, min_lon, max_lon)." }
+                          ?? "        /// The index of `\(spatial.lat)`, `\(spatial.lon)` (one point per row).",
                       "        \(access)static let spatialIndex = \(literal(spatial.name))"]
         }
         lines.append("    }")
@@ -171,17 +172,17 @@ public struct SwiftSchemaGenerator {
         }
         if let spatial = table.spatial {
             let index = quotedSQL(spatial.name), lat = quotedSQL(spatial.lat), lon = quotedSQL(spatial.lon)
-            let box = "min_lat <= ?1 + r AND max_lat >= ?1 - r AND min_lon <= ?2 + r / ?3 AND max_lon >= ?2 - r / ?3"
-            if spatial.groupBy == nil {
-                let sql = "WITH RECURSIVE grow(r) AS (SELECT 0.002 UNION ALL SELECT r * 2 FROM grow WHERE r < 360 AND (SELECT count(*) FROM \(index) WHERE \(box)) < ?4), "
+            if spatial.isPoints {
+                let box = "\(lat) BETWEEN ?1 - r AND ?1 + r AND \(lon) BETWEEN ?2 - r / ?3 AND ?2 + r / ?3"
+                let sql = "WITH RECURSIVE grow(r) AS (SELECT 0.002 UNION ALL SELECT r * 2 FROM grow WHERE r < 360 AND (SELECT count(*) FROM \(name) WHERE \(box)) < ?4), "
                     + "reach(r) AS (SELECT max(r) * 1.5 FROM grow) "
-                    + "SELECT \(name).* FROM reach, \(index) AS box JOIN \(name) ON \(name).\(id) = box.id "
-                    + "WHERE box.min_lat <= ?1 + reach.r AND box.max_lat >= ?1 - reach.r AND box.min_lon <= ?2 + reach.r / ?3 AND box.max_lon >= ?2 - reach.r / ?3 "
+                    + "SELECT \(name).* FROM reach CROSS JOIN \(name) "
+                    + "WHERE \(name).\(lat) BETWEEN ?1 - reach.r AND ?1 + reach.r AND \(name).\(lon) BETWEEN ?2 - reach.r / ?3 AND ?2 + reach.r / ?3 "
                     + "ORDER BY (\(name).\(lat) - ?1) * (\(name).\(lat) - ?1) + (\(name).\(lon) - ?2) * (\(name).\(lon) - ?2) * ?3 * ?3, \(name).\(id) LIMIT ?4"
                 lines += [
                     "",
-                    "        /// The `limit` rows nearest to a point, nearest first (R*Tree `\(spatial.name)`, then the exact",
-                    "        /// equirectangular distance on `\(spatial.lat)`, `\(spatial.lon)`).",
+                    "        /// The `limit` rows nearest to a point, nearest first (the index `\(spatial.name)` on",
+                    "        /// `\(spatial.lat)`, `\(spatial.lon)`, then the exact equirectangular distance).",
                     "        \(access)static func near(lat: Double, lon: Double, limit: Int = 10) -> SQLRequest<Record> {",
                     "            let scale = max(cos(lat * .pi / 180), 0.01)",
                     "            return SQLRequest(sql: \(literal(sql)), arguments: [lat, lon, scale, limit])",

@@ -15,9 +15,9 @@ extension Connection {
             """, [.text(schema)]).compactMap { $0.first?.text }
     }
 
-    /// The search (FTS5) and spatial (R*Tree) indexes, in creation order: name, kind and the
-    /// table they index (FTS5's `content=` table; for an R*Tree, the table its name is made
-    /// from, `<table>_rtree`, when there is one).
+    /// The search (FTS5) and spatial (R*Tree, or a points index) indexes: name, kind and the
+    /// table they index (FTS5's `content=` table or the table of its view; for an R*Tree, the
+    /// table its name is made from, `<table>_rtree`, when there is one).
     func searchAndSpatialIndexes() throws(SQLiteError) -> [(name: String, kind: QueryIndexCost.Kind, table: String?)] {
         var indexes: [(name: String, kind: QueryIndexCost.Kind, table: String?)] = []
         for row in try rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY rowid") {
@@ -32,6 +32,12 @@ extension Connection {
             } else if sql.range(of: "USING rtree(", options: .caseInsensitive) != nil {
                 indexes.append((name, .spatial, name.hasSuffix("_rtree") ? String(name.dropLast(6)) : nil))
             }
+        }
+        // Points: plain indexes marked as spatial (SpatialIndex.pointsMark).
+        for row in try rows("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' AND sql LIKE ? ORDER BY rowid",
+                            [.text("%" + SpatialIndex.pointsMark)]) {
+            guard let name = row[0].text else { continue }
+            indexes.append((name, .spatial, row[1].text))
         }
         return indexes
     }

@@ -40,6 +40,12 @@ struct QueryIndexCheck {
                     let columns = try connection.rows("SELECT name FROM pragma_table_info(?)", [.text(index.name)]).map(\.[0].description)
                     if columns != search.columns { problems.append("\(index.name) indexes \(columns.joined(separator: ", ")), the schema says \(search.columns.joined(separator: ", "))") }
                 }
+            case .spatial where try connection.scalar("SELECT type FROM sqlite_schema WHERE name = ?", [.text(index.name)])?.text == "index":
+                // A points index: a B-tree index, which integrity_check reads.
+                if let table = declared.first(where: { $0.spatial?.name == index.name }), let spatial = table.spatial {
+                    let columns = try connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(index.name)]).map(\.[0].description)
+                    if columns != [spatial.lat, spatial.lon] { problems.append("\(index.name) indexes \(columns.joined(separator: ", ")), the schema says \(spatial.lat), \(spatial.lon)") }
+                }
             case .spatial:
                 let result = try connection.scalar("SELECT rtreecheck(?)", [.text(index.name)])?.description ?? "?"
                 if result != "ok" { problems.append("\(index.name): \(result)") }

@@ -77,9 +77,12 @@ public enum SeedInspector {
         }
         report.indexes = indexes
         var queryIndexes = try connection.searchAndSpatialIndexes().map { index throws(SQLiteError) in
-            QueryIndexCost(name: index.name, table: index.table, kind: index.kind,
-                           rows: try connection.scalar("SELECT count(*) FROM \(quoted(index.name))")?.integer ?? 0,
-                           bytes: bytes == nil ? nil : QueryIndexSizes.bytes(of: index.name, in: connection))
+            // A points index counts the rows it locates (both coordinates set); a virtual table its rows.
+            let columns = try connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(index.name)]).map { quoted($0[0].description) }
+            let count = columns.isEmpty || index.table == nil ? "SELECT count(*) FROM \(quoted(index.name))"
+                : "SELECT count(*) FROM \(quoted(index.table!)) WHERE \(columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))"
+            return QueryIndexCost(name: index.name, table: index.table, kind: index.kind, rows: try connection.scalar(count)?.integer ?? 0,
+                                  bytes: bytes == nil ? nil : QueryIndexSizes.bytes(of: index.name, in: connection))
         }
         // Derived tables (their recipes) and the indexes that stand in for a reference's.
         for recipe in try DeriveRecipe.read(connection) where recipe.kind == .table {

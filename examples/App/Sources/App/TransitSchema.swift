@@ -11,7 +11,7 @@ public enum TransitSchema {
     /// `PRAGMA user_version` of every seed built from this schema.
     public static let schemaVersion = 3
     /// SHA-256 of the schema file the code was generated from.
-    public static let schemaSHA256 = "af8794215df3b126fc4f7b4f114e2cecac010577eb6821d46a43c4436c6fc3e9"
+    public static let schemaSHA256 = "4edbf0948266cb15a1795f6118af00a39ce8733125b91f7b14c7f0ecb36fce67"
     /// Every table, in load order (a table after the tables it references).
     public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "service_days", "trips", "shapes", "frequencies", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
 
@@ -156,19 +156,22 @@ public enum TransitSchema {
     public enum ServiceDays {
         public static let table = "service_days"
         /// Every column, in storage order.
-        public static let columns: [String] = ["block", "service_id", "days"]
+        public static let columns: [String] = ["block", "service_id", "days0", "days1", "days2", "days3"]
         /// The natural key (unique; references from other tables are resolved against it).
         public static let key: [String] = ["block", "service_id"]
         /// The primary key: the row id, or the natural key of a `WITHOUT ROWID` table.
         public static let primaryKey: [String] = ["block", "service_id"]
         /// Every column's description, in storage order.
-        public static let allColumns: [ColumnInfo] = [Columns.block, Columns.serviceID, Columns.days]
+        public static let allColumns: [ColumnInfo] = [Columns.block, Columns.serviceID, Columns.days0, Columns.days1, Columns.days2, Columns.days3]
 
         /// The columns: name, types, nullability, reference.
         public enum Columns {
             public static let block = ColumnInfo(name: "block", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: false, references: nil)
             public static let serviceID = ColumnInfo(name: "service_id", sqlType: "TEXT", swiftType: "String", schemaType: "text", isNullable: false, references: nil)
-            public static let days = ColumnInfo(name: "days", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: false, references: nil)
+            public static let days0 = ColumnInfo(name: "days0", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: false, references: nil)
+            public static let days1 = ColumnInfo(name: "days1", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: false, references: nil)
+            public static let days2 = ColumnInfo(name: "days2", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: false, references: nil)
+            public static let days3 = ColumnInfo(name: "days3", sqlType: "INTEGER", swiftType: "Int64", schemaType: "integer", isNullable: false, references: nil)
         }
     }
 
@@ -611,8 +614,8 @@ public enum TransitSchema {
         }
         /// The FTS5 index of `stop_name`, `stop_code`, `stop_desc` (rowid = `id`).
         public static let searchIndex = "stops_search"
-        /// The R*Tree of `stop_lat`, `stop_lon` (id, min_lat, max_lat, min_lon, max_lon).
-        public static let spatialIndex = "stops_rtree"
+        /// The index of `stop_lat`, `stop_lon` (one point per row).
+        public static let spatialIndex = "stops_location"
     }
 
     /// Table `transfers`.
@@ -932,7 +935,8 @@ public enum TransitSchema {
             public static let sql = #"""
                 SELECT service_id
                   FROM service_days, (SELECT CAST(julianday(:date) + 0.5 AS INTEGER) AS day)
-                 WHERE block = day / 64 AND (days >> (day % 64)) & 1
+                 WHERE block = day / 256
+                   AND (CASE day / 64 % 4 WHEN 0 THEN days0 WHEN 1 THEN days1 WHEN 2 THEN days2 ELSE days3 END >> (day % 64)) & 1
                  ORDER BY service_id
                 """#
             /// The parameters, as the SQL names them (without the colon).
@@ -961,8 +965,8 @@ public enum TransitSchema {
                       FROM service_day AS d
                      CROSS JOIN stop_times AS st ON st.stop_ref IN (SELECT stop_ref FROM here) AND st.departure_time BETWEEN :from - d.shift AND :to - d.shift
                       JOIN trips AS t ON t.id = st.trip_ref
-                      JOIN service_days AS sd ON sd.block = d.day / 64 AND sd.service_id = t.service_id
-                     WHERE (sd.days >> (d.day % 64)) & 1 AND st.pickup_type IS NOT 1
+                      JOIN service_days AS sd ON sd.block = d.day / 256 AND sd.service_id = t.service_id
+                     WHERE (CASE d.day / 64 % 4 WHEN 0 THEN sd.days0 WHEN 1 THEN sd.days1 WHEN 2 THEN sd.days2 ELSE sd.days3 END >> (d.day % 64)) & 1 AND st.pickup_type IS NOT 1
                        AND EXISTS (SELECT 1 FROM stop_times AS later WHERE later.trip_ref = st.trip_ref AND later.stop_sequence > st.stop_sequence)
                        AND NOT EXISTS (SELECT 1 FROM frequencies AS f WHERE f.trip_ref = st.trip_ref)
                   ),
@@ -981,8 +985,8 @@ public enum TransitSchema {
                       JOIN at_stop AS st
                       JOIN frequencies AS f ON f.trip_ref = st.trip_ref AND f.headway_secs > 0
                       JOIN trips AS t ON t.id = st.trip_ref
-                      JOIN service_days AS sd ON sd.block = d.day / 64 AND sd.service_id = t.service_id
-                     WHERE (sd.days >> (d.day % 64)) & 1
+                      JOIN service_days AS sd ON sd.block = d.day / 256 AND sd.service_id = t.service_id
+                     WHERE (CASE d.day / 64 % 4 WHEN 0 THEN sd.days0 WHEN 1 THEN sd.days1 WHEN 2 THEN sd.days2 ELSE sd.days3 END >> (d.day % 64)) & 1
                   ),
                   repeated(trip_ref, stop_sequence, stop_ref, service_date, departure, headway, before) AS (
                     SELECT trip_ref, stop_sequence, stop_ref, service_date,
@@ -1032,8 +1036,8 @@ public enum TransitSchema {
                      CROSS JOIN stop_times AS st ON st.stop_ref IN (SELECT stop_ref FROM here) AND st.departure_time >= :from - d.shift
                                              AND st.arrival_time BETWEEN :from - d.shift AND :to - d.shift
                       JOIN trips AS t ON t.id = st.trip_ref
-                      JOIN service_days AS sd ON sd.block = d.day / 64 AND sd.service_id = t.service_id
-                     WHERE (sd.days >> (d.day % 64)) & 1 AND st.drop_off_type IS NOT 1
+                      JOIN service_days AS sd ON sd.block = d.day / 256 AND sd.service_id = t.service_id
+                     WHERE (CASE d.day / 64 % 4 WHEN 0 THEN sd.days0 WHEN 1 THEN sd.days1 WHEN 2 THEN sd.days2 ELSE sd.days3 END >> (d.day % 64)) & 1 AND st.drop_off_type IS NOT 1
                        AND EXISTS (SELECT 1 FROM stop_times AS earlier WHERE earlier.trip_ref = st.trip_ref AND earlier.stop_sequence < st.stop_sequence)
                        AND NOT EXISTS (SELECT 1 FROM frequencies AS f WHERE f.trip_ref = st.trip_ref)
                   ),
@@ -1052,8 +1056,8 @@ public enum TransitSchema {
                       JOIN at_stop AS st
                       JOIN frequencies AS f ON f.trip_ref = st.trip_ref AND f.headway_secs > 0
                       JOIN trips AS t ON t.id = st.trip_ref
-                      JOIN service_days AS sd ON sd.block = d.day / 64 AND sd.service_id = t.service_id
-                     WHERE (sd.days >> (d.day % 64)) & 1
+                      JOIN service_days AS sd ON sd.block = d.day / 256 AND sd.service_id = t.service_id
+                     WHERE (CASE d.day / 64 % 4 WHEN 0 THEN sd.days0 WHEN 1 THEN sd.days1 WHEN 2 THEN sd.days2 ELSE sd.days3 END >> (d.day % 64)) & 1
                   ),
                   repeated(trip_ref, stop_sequence, stop_ref, service_date, arrival, headway, before) AS (
                     SELECT trip_ref, stop_sequence, stop_ref, service_date,
@@ -1088,8 +1092,8 @@ public enum TransitSchema {
                          WHERE first.trip_ref = trips.id ORDER BY first.stop_sequence LIMIT 1) AS first_departure
                   FROM (SELECT CAST(julianday(:date) + 0.5 AS INTEGER) AS day)
                   JOIN trips ON trips.route_ref = :route
-                  JOIN service_days AS sd ON sd.block = day / 64 AND sd.service_id = trips.service_id
-                 WHERE (sd.days >> (day % 64)) & 1
+                  JOIN service_days AS sd ON sd.block = day / 256 AND sd.service_id = trips.service_id
+                 WHERE (CASE day / 64 % 4 WHEN 0 THEN sd.days0 WHEN 1 THEN sd.days1 WHEN 2 THEN sd.days2 ELSE sd.days3 END >> (day % 64)) & 1
                  ORDER BY first_departure, trips.trip_id
                 """#
             /// The parameters, as the SQL names them (without the colon).
@@ -1122,30 +1126,22 @@ public enum TransitSchema {
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["min_lat", "min_lon", "max_lat", "max_lon"]
         }
-        /// `stops-matching`: the stops whose name, code or description starts words with what the user typed (:typed), or, typed in a script written without spaces, contains it
+        /// `stops-matching`: the stops whose name, code or description starts words with what the user typed (:typed), or holds it, in a script written without spaces
         public enum StopsMatching {
             public static let name = "stops-matching"
             public static let sql = #"""
-                WITH typed(phrase, inside) AS (
-                  SELECT '"' || replace(:typed, '"', '""') || '"',
-                         :typed GLOB '*[぀-ヿ㐀-䶿一-鿿豈-﫿ｦ-ﾟ฀-๿຀-໿ក-៿က-႟]*'
-                )
-                SELECT id, stop_id, stop_name FROM (
-                  SELECT stops.id, stops.stop_id, stops.stop_name, 0 AS pass, bm25(stops_search) AS rank
-                    FROM typed, stops_search JOIN stops ON stops.id = stops_search.rowid
-                   WHERE stops_search MATCH typed.phrase || ' *'
+                WITH RECURSIVE split(i, out) AS (
+                  SELECT 1, ''
                   UNION ALL
-                  SELECT stops.id, stops.stop_id, stops.stop_name, 1, 0
-                    FROM typed, stops_search_substring JOIN stops ON stops.id = stops_search_substring.rowid
-                   WHERE typed.inside AND length(:typed) >= 3 AND stops_search_substring MATCH typed.phrase
-                  UNION ALL
-                  SELECT stops.id, stops.stop_id, stops.stop_name, 1, 0
-                    FROM typed, stops
-                   WHERE typed.inside AND length(:typed) < 3 AND (stops.stop_name LIKE '%' || :typed || '%' OR stops.stop_desc LIKE '%' || :typed || '%')
+                  SELECT i + 1, out || CASE WHEN substr(:typed, i, 1) GLOB '[぀-ヿ㐀-䶿一-鿿豈-﫿ｦ-ﾟ฀-๿຀-໿ក-៿က-႟]'
+                                            THEN ' ' || substr(:typed, i, 1) || ' ' ELSE substr(:typed, i, 1) END
+                    FROM split WHERE i <= length(:typed)
                 )
-                GROUP BY id
-                ORDER BY min(pass), min(rank), id
-                LIMIT 20
+                SELECT stops.id, stops.stop_id, stops.stop_name
+                  FROM stops_search JOIN stops ON stops.id = stops_search.rowid
+                 WHERE stops_search MATCH (SELECT '"' || replace(out, '"', '""') || '" *' FROM split WHERE i = length(:typed) + 1)
+                 ORDER BY bm25(stops_search), stops.id
+                 LIMIT 20
                 """#
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["typed"]
@@ -1159,17 +1155,17 @@ public enum TransitSchema {
                     SELECT 0.002
                     UNION ALL
                     SELECT r * 2 FROM grow
-                     WHERE r < 360 AND (SELECT count(*) FROM stops_rtree
-                                         WHERE min_lat <= :lat + r AND max_lat >= :lat - r
-                                           AND min_lon <= :lon + r / :lon_scale AND max_lon >= :lon - r / :lon_scale) < :limit
+                     WHERE r < 360 AND (SELECT count(*) FROM stops
+                                         WHERE stop_lat BETWEEN :lat - r AND :lat + r
+                                           AND stop_lon BETWEEN :lon - r / :lon_scale AND :lon + r / :lon_scale) < :limit
                   ),
                   reach(r) AS (SELECT max(r) * 1.5 FROM grow)
                 SELECT stops.id, stops.stop_id, stops.stop_name,
                        (stops.stop_lat - :lat) * (stops.stop_lat - :lat)
                          + (stops.stop_lon - :lon) * (stops.stop_lon - :lon) * :lon_scale * :lon_scale AS distance2
-                  FROM reach, stops_rtree AS box JOIN stops ON stops.id = box.id
-                 WHERE box.min_lat <= :lat + reach.r AND box.max_lat >= :lat - reach.r
-                   AND box.min_lon <= :lon + reach.r / :lon_scale AND box.max_lon >= :lon - reach.r / :lon_scale
+                  FROM reach CROSS JOIN stops
+                 WHERE stops.stop_lat BETWEEN :lat - reach.r AND :lat + reach.r
+                   AND stops.stop_lon BETWEEN :lon - reach.r / :lon_scale AND :lon + reach.r / :lon_scale
                  ORDER BY distance2, stops.id
                  LIMIT :limit
                 """#
@@ -1358,12 +1354,18 @@ extension TransitSchema.ServiceDays {
 
         public var block: Int64
         public var serviceID: String
-        public var days: Int64
+        public var days0: Int64
+        public var days1: Int64
+        public var days2: Int64
+        public var days3: Int64
 
         private enum CodingKeys: String, CodingKey {
             case block = "block"
             case serviceID = "service_id"
-            case days = "days"
+            case days0 = "days0"
+            case days1 = "days1"
+            case days2 = "days2"
+            case days3 = "days3"
         }
     }
 }
@@ -1986,11 +1988,11 @@ extension TransitSchema.Stops {
             return SQLRequest(sql: "SELECT \"stops\".* FROM \"stops_search\" JOIN \"stops\" ON \"stops\".\"id\" = \"stops_search\".rowid WHERE \"stops_search\" MATCH ? ORDER BY bm25(\"stops_search\"), \"stops\".\"id\" LIMIT ?", arguments: [phrase, limit])
         }
 
-        /// The `limit` rows nearest to a point, nearest first (R*Tree `stops_rtree`, then the exact
-        /// equirectangular distance on `stop_lat`, `stop_lon`).
+        /// The `limit` rows nearest to a point, nearest first (the index `stops_location` on
+        /// `stop_lat`, `stop_lon`, then the exact equirectangular distance).
         public static func near(lat: Double, lon: Double, limit: Int = 10) -> SQLRequest<Record> {
             let scale = max(cos(lat * .pi / 180), 0.01)
-            return SQLRequest(sql: "WITH RECURSIVE grow(r) AS (SELECT 0.002 UNION ALL SELECT r * 2 FROM grow WHERE r < 360 AND (SELECT count(*) FROM \"stops_rtree\" WHERE min_lat <= ?1 + r AND max_lat >= ?1 - r AND min_lon <= ?2 + r / ?3 AND max_lon >= ?2 - r / ?3) < ?4), reach(r) AS (SELECT max(r) * 1.5 FROM grow) SELECT \"stops\".* FROM reach, \"stops_rtree\" AS box JOIN \"stops\" ON \"stops\".\"id\" = box.id WHERE box.min_lat <= ?1 + reach.r AND box.max_lat >= ?1 - reach.r AND box.min_lon <= ?2 + reach.r / ?3 AND box.max_lon >= ?2 - reach.r / ?3 ORDER BY (\"stops\".\"stop_lat\" - ?1) * (\"stops\".\"stop_lat\" - ?1) + (\"stops\".\"stop_lon\" - ?2) * (\"stops\".\"stop_lon\" - ?2) * ?3 * ?3, \"stops\".\"id\" LIMIT ?4", arguments: [lat, lon, scale, limit])
+            return SQLRequest(sql: "WITH RECURSIVE grow(r) AS (SELECT 0.002 UNION ALL SELECT r * 2 FROM grow WHERE r < 360 AND (SELECT count(*) FROM \"stops\" WHERE \"stop_lat\" BETWEEN ?1 - r AND ?1 + r AND \"stop_lon\" BETWEEN ?2 - r / ?3 AND ?2 + r / ?3) < ?4), reach(r) AS (SELECT max(r) * 1.5 FROM grow) SELECT \"stops\".* FROM reach CROSS JOIN \"stops\" WHERE \"stops\".\"stop_lat\" BETWEEN ?1 - reach.r AND ?1 + reach.r AND \"stops\".\"stop_lon\" BETWEEN ?2 - reach.r / ?3 AND ?2 + reach.r / ?3 ORDER BY (\"stops\".\"stop_lat\" - ?1) * (\"stops\".\"stop_lat\" - ?1) + (\"stops\".\"stop_lon\" - ?2) * (\"stops\".\"stop_lon\" - ?2) * ?3 * ?3, \"stops\".\"id\" LIMIT ?4", arguments: [lat, lon, scale, limit])
         }
     }
 }
@@ -2689,7 +2691,7 @@ extension TransitSchema.Queries.StopsMatching {
 }
 
 extension TransitSchema.Queries {
-    /// the stops whose name, code or description starts words with what the user typed (:typed), or, typed in a script written without spaces, contains it
+    /// the stops whose name, code or description starts words with what the user typed (:typed), or holds it, in a script written without spaces
     public static func stopsMatching(typed: String) -> SQLRequest<StopsMatching.Row> {
         SQLRequest(sql: StopsMatching.sql, arguments: StatementArguments(["typed": typed]))
     }
