@@ -43,7 +43,7 @@ struct DailyDeltaTests {
         let place = try #require(try db.rows("SELECT stop_lat, stop_lon, substr(stop_name, 1, 4) FROM stops WHERE id = ?", [stop]).first)
         var lines: [String] = []
         for (name, values) in [("services-on-a-date", ["date": Value.text(date)]),
-                               ("departures", ["stop": stop, "date": .text(date), "from": .integer(6 * 3600), "to": .integer(12 * 3600), "limit": .null]),
+                               ("departures", ["stop": stop, "date": .text(date), "from": .integer(6 * 3600), "to": .integer(12 * 3600)]),
                                ("stops-matching", ["typed": place[2]]),
                                ("nearest-stops", ["lat": place[0], "lon": place[1], "lon_scale": .real(0.77), "limit": .integer(5)])] {
             let rows = try QueryingGuide.run(name, on: db, values)

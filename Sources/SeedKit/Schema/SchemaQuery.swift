@@ -3,7 +3,7 @@ import SeedSQLite
 /// A named query an app runs on the seed (`queries:` in a schema): its SQL, its named
 /// parameters and its result columns, each with a type. The schema checks the SQL against its
 /// tables when it is read, and `seedgen schema swift --grdb` turns each query into a typed
-/// request (`TransitSchema.Queries.departures(stop:date:from:to:limit:)`). The transit
+/// request (`TransitSchema.Queries.departures(stop:date:from:to:)`). The transit
 /// schema's queries are those of Documentation/querying.md, which prints them: one SQL, in the
 /// schema, the guide and the app.
 public struct SchemaQuery: Sendable, Equatable {
@@ -16,13 +16,14 @@ public struct SchemaQuery: Sendable, Equatable {
 
     /// How a query of times on a service day's clock answers "from an instant on": the time
     /// zone of the clock, the parameters that give a window on it, and the result columns of a
-    /// row's time and service day. GTFS counts a day's times from noon minus 12 hours in the
+    /// row's time and service day. The query must end with its ORDER BY (by time): a `LIMIT`
+    /// is appended to it. GTFS counts a day's times from noon minus 12 hours in the
     /// agency's time zone, which is midnight but on the days the clocks change.
     public struct Clock: Sendable, Equatable {
         /// A query for the time zone's name (IANA: `Europe/Berlin`).
         public var timeZone: String
-        /// The date, window and limit parameters.
-        public var date: String, from: String, to: String, limit: String
+        /// The date and window parameters.
+        public var date: String, from: String, to: String
         /// The result columns: a row's time on the clock of `date`, and its service day.
         public var time: String, serviceDate: String
     }
@@ -53,7 +54,7 @@ extension SchemaQuery {
         if var clock = try object.object("clock", what: "the clock of \(what)") {
             func text(_ key: String) throws(SchemaError) -> String { try clock.requiredString(key, in: "the clock of \(what)") }
             query.clock = Clock(timeZone: try text("timeZone"), date: try text("date"), from: try text("from"), to: try text("to"),
-                                limit: try text("limit"), time: try text("time"), serviceDate: try text("serviceDate"))
+                                time: try text("time"), serviceDate: try text("serviceDate"))
             try clock.rejectUnknownKeys(in: "the clock of \(what)")
         }
         try object.rejectUnknownKeys(in: what)
@@ -107,7 +108,7 @@ extension Schema {
                     throw fail(query, "'sql' takes :\(parameters.sorted().joined(separator: ", :")); 'parameters' says :\(query.parameters.map(\.name).sorted().joined(separator: ", :"))")
                 }
                 if let clock = query.clock {
-                    for name in [clock.date, clock.from, clock.to, clock.limit] where !parameters.contains(name) {
+                    for name in [clock.date, clock.from, clock.to] where !parameters.contains(name) {
                         throw fail(query, "'clock' names a parameter '\(name)' the query does not take")
                     }
                     for name in [clock.time, clock.serviceDate] where !names.contains(name) {

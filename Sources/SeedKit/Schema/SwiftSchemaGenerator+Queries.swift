@@ -1,5 +1,5 @@
 /// The generated code of a schema's `queries:`: per query its name and SQL, and with GRDB a
-/// row struct and a typed request (`TransitSchema.Queries.departures(stop:date:from:to:limit:)`);
+/// row struct and a typed request (`TransitSchema.Queries.departures(stop:date:from:to:)`);
 /// for a query with a `clock`, also the rows from an instant on, in absolute time.
 extension SwiftSchemaGenerator {
     /// `enum Queries` inside the schema's enum: each query's name and SQL.
@@ -78,7 +78,7 @@ extension SwiftSchemaGenerator {
     /// `departures(_ db:, stop:, after:, limit:)`: the query's window, widened until it holds
     /// `limit` rows, with each row's instant from its service day's clock.
     private func clockLines(_ query: SchemaQuery, clock: SchemaQuery.Clock, type: String, function: String, access: String) -> [String] {
-        let clockNames: Set<String> = [clock.date, clock.from, clock.to, clock.limit]
+        let clockNames: Set<String> = [clock.date, clock.from, clock.to]
         let others = query.parameters.filter { !clockNames.contains($0.name) }
         let parameters = others.map { "\(Self.identifier(Self.lowerCamel($0.name))): \(Self.swiftType($0.type))\($0.optional ? "?" : "")" }
         func argument(_ name: String) -> String {
@@ -86,11 +86,10 @@ extension SwiftSchemaGenerator {
             case clock.date: return "day"
             case clock.from: return "from - slack"
             case clock.to: return "from + window + slack"
-            case clock.limit: return "exact ? Int64(limit) : nil"
             default: return Self.identifier(Self.lowerCamel(name))
             }
         }
-        let call = query.parameters.map { "\(Self.identifier(Self.lowerCamel($0.name))): \(argument($0.name))" }.joined(separator: ", ")
+        let arguments = query.parameters.map { "\(literal($0.name)): \(argument($0.name))" }.joined(separator: ", ")
         let timeColumn = query.columns.first { $0.name == clock.time }
         let time = "row." + Self.identifier(Self.lowerCamel(clock.time))
         let serviceDate = "row." + Self.identifier(Self.lowerCamel(clock.serviceDate))
@@ -112,7 +111,9 @@ extension SwiftSchemaGenerator {
             "        let from = Int64(instant.timeIntervalSince(origin).rounded(.up))",
             "        var window: Int64 = 3600",
             "        while true {",
-            "            let rows = try \(function)(\(call)).fetchAll(db)",
+            "            // Exact: the window's first `limit` rows are the answer; else the slack's rows may be before the instant.",
+            "            let sql = exact ? \(type).sql + \"\\nLIMIT \\(limit)\" : \(type).sql",
+            "            let rows = try \(type).Row.fetchAll(db, sql: sql, arguments: [\(arguments)])",
             "            let timed = rows.enumerated().compactMap { index, row -> (Timed<\(type).Row>, Int)? in",
             "                guard \(timeColumn?.optional == true ? "let time = \(time), " : "")let serviceOrigin = clock.origin(of: \(serviceDate)) else { return nil }",
             timeColumn?.optional == true ? "" : "                let time = \(time)",

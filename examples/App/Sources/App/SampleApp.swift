@@ -8,25 +8,31 @@ import SeedUpdater   // the installer and the channel's key type come with it
 @main
 struct SampleApp {
     static func main() async throws {
-        // `App --board SEED STOP_ID UNIX_TIME LIMIT`: the board of any seed, one line per
-        // departure (`unix-time trip_id stop_sequence service_date`), for scripts/sample-app.sh.
-        // `App --board SEED STOP_ID 0 LIMIT --time-on DATE`: times the board from each quarter
-        // hour of DATE, five times each, and prints the median (`make bench`, job queries).
-        let arguments = CommandLine.arguments
-        if arguments.count >= 6, arguments[1] == "--board", let time = Double(arguments[4]), let limit = Int(arguments[5]) {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let seed = try DatabaseQueue(path: arguments[2], configuration: configuration)
-            if arguments.count == 8, arguments[6] == "--time-on" {
-                print(try timeBoards(seed, stopID: arguments[3], date: arguments[7], limit: limit))
-                return
-            }
-            let board = try seed.read { db in try departureBoard(db, stopID: arguments[3], at: Date(timeIntervalSince1970: time), limit: limit) }
-            for departure in board { print("\(Int(departure.at.timeIntervalSince1970)) \(departure.row.tripID) \(departure.row.stopSequence) \(departure.row.serviceDate)") }
+        if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "--board" {
+            try board(CommandLine.arguments)
             return
         }
         let path = try await installAndUpdate()
         try read(seedAt: path)
+    }
+
+    /// `App --board SEED STOP_ID UNIX_TIME LIMIT`: the board of any seed, one line per
+    /// departure (`unix-time trip_id stop_sequence service_date`), for scripts/sample-app.sh.
+    /// `App --board SEED STOP_ID 0 LIMIT --time-on DATE`: times the board from each quarter
+    /// hour of DATE, five times each, and prints the median (`make bench`, job queries).
+    static func board(_ arguments: [String]) throws {
+        guard arguments.count >= 6, let time = Double(arguments[4]), let limit = Int(arguments[5]) else {
+            throw ValidationFailure("usage: App --board SEED STOP_ID UNIX_TIME LIMIT [--time-on DATE]")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let seed = try DatabaseQueue(path: arguments[2], configuration: configuration)
+        if arguments.count == 8, arguments[6] == "--time-on" {
+            print(try timeBoards(seed, stopID: arguments[3], date: arguments[7], limit: limit))
+            return
+        }
+        let board = try seed.read { db in try departureBoard(db, stopID: arguments[3], at: Date(timeIntervalSince1970: time), limit: limit) }
+        for departure in board { print("\(Int(departure.at.timeIntervalSince1970)) \(departure.row.tripID) \(departure.row.stopSequence) \(departure.row.serviceDate)") }
     }
 
     /// Puts the seed in place: the bundled one, then a newer one from the channel, if any.

@@ -11,7 +11,7 @@ public enum TransitSchema {
     /// `PRAGMA user_version` of every seed built from this schema.
     public static let schemaVersion = 3
     /// SHA-256 of the schema file the code was generated from.
-    public static let schemaSHA256 = "4edbf0948266cb15a1795f6118af00a39ce8733125b91f7b14c7f0ecb36fce67"
+    public static let schemaSHA256 = "907893eaa930de99ffabdc61e3cec9789664073e93e1d00422c6aecefedef4d7"
     /// Every table, in load order (a table after the tables it references).
     public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "service_days", "trips", "shapes", "frequencies", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
 
@@ -1007,10 +1007,9 @@ public enum TransitSchema {
                   JOIN stops ON stops.id = departures.stop_ref
                   LEFT JOIN routes ON routes.id = trips.route_ref
                  ORDER BY departures.departure, trips.trip_id, departures.stop_sequence
-                 LIMIT coalesce(:limit, -1)
                 """#
             /// The parameters, as the SQL names them (without the colon).
-            public static let parameters: [String] = ["stop", "date", "from", "to", "limit"]
+            public static let parameters: [String] = ["stop", "date", "from", "to"]
         }
         /// `arrivals`: the arrivals at stop :stop (a station: at its platforms) between :from and :to on the clock of :date, in time order
         public enum Arrivals {
@@ -1078,10 +1077,9 @@ public enum TransitSchema {
                   JOIN stops ON stops.id = arrivals.stop_ref
                   LEFT JOIN routes ON routes.id = trips.route_ref
                  ORDER BY arrivals.arrival, trips.trip_id, arrivals.stop_sequence
-                 LIMIT coalesce(:limit, -1)
                 """#
             /// The parameters, as the SQL names them (without the colon).
-            public static let parameters: [String] = ["stop", "date", "from", "to", "limit"]
+            public static let parameters: [String] = ["stop", "date", "from", "to"]
         }
         /// `route-trips`: the trips of route :route that run on :date, by their first departure
         public enum RouteTrips {
@@ -2502,8 +2500,8 @@ extension TransitSchema.Queries.Departures {
 
 extension TransitSchema.Queries {
     /// the departures at stop :stop (a station: at its platforms) between :from and :to on the clock of :date, in time order
-    public static func departures(stop: Int64, date: String, from: Int64, to: Int64, limit: Int64? = nil) -> SQLRequest<Departures.Row> {
-        SQLRequest(sql: Departures.sql, arguments: StatementArguments(["stop": stop, "date": date, "from": from, "to": to, "limit": limit]))
+    public static func departures(stop: Int64, date: String, from: Int64, to: Int64) -> SQLRequest<Departures.Row> {
+        SQLRequest(sql: Departures.sql, arguments: StatementArguments(["stop": stop, "date": date, "from": from, "to": to]))
     }
     /// The first `limit` rows of `departures` from `instant` on, in time order, each with its
     /// instant: the service day's clock counts from noon minus 12 hours in the time zone of
@@ -2521,7 +2519,9 @@ extension TransitSchema.Queries {
         let from = Int64(instant.timeIntervalSince(origin).rounded(.up))
         var window: Int64 = 3600
         while true {
-            let rows = try departures(stop: stop, date: day, from: from - slack, to: from + window + slack, limit: exact ? Int64(limit) : nil).fetchAll(db)
+            // Exact: the window's first `limit` rows are the answer; else the slack's rows may be before the instant.
+            let sql = exact ? Departures.sql + "\nLIMIT \(limit)" : Departures.sql
+            let rows = try Departures.Row.fetchAll(db, sql: sql, arguments: ["stop": stop, "date": day, "from": from - slack, "to": from + window + slack])
             let timed = rows.enumerated().compactMap { index, row -> (Timed<Departures.Row>, Int)? in
                 guard let serviceOrigin = clock.origin(of: row.serviceDate) else { return nil }
                 let time = row.departure
@@ -2561,8 +2561,8 @@ extension TransitSchema.Queries.Arrivals {
 
 extension TransitSchema.Queries {
     /// the arrivals at stop :stop (a station: at its platforms) between :from and :to on the clock of :date, in time order
-    public static func arrivals(stop: Int64, date: String, from: Int64, to: Int64, limit: Int64? = nil) -> SQLRequest<Arrivals.Row> {
-        SQLRequest(sql: Arrivals.sql, arguments: StatementArguments(["stop": stop, "date": date, "from": from, "to": to, "limit": limit]))
+    public static func arrivals(stop: Int64, date: String, from: Int64, to: Int64) -> SQLRequest<Arrivals.Row> {
+        SQLRequest(sql: Arrivals.sql, arguments: StatementArguments(["stop": stop, "date": date, "from": from, "to": to]))
     }
     /// The first `limit` rows of `arrivals` from `instant` on, in time order, each with its
     /// instant: the service day's clock counts from noon minus 12 hours in the time zone of
@@ -2580,7 +2580,9 @@ extension TransitSchema.Queries {
         let from = Int64(instant.timeIntervalSince(origin).rounded(.up))
         var window: Int64 = 3600
         while true {
-            let rows = try arrivals(stop: stop, date: day, from: from - slack, to: from + window + slack, limit: exact ? Int64(limit) : nil).fetchAll(db)
+            // Exact: the window's first `limit` rows are the answer; else the slack's rows may be before the instant.
+            let sql = exact ? Arrivals.sql + "\nLIMIT \(limit)" : Arrivals.sql
+            let rows = try Arrivals.Row.fetchAll(db, sql: sql, arguments: ["stop": stop, "date": day, "from": from - slack, "to": from + window + slack])
             let timed = rows.enumerated().compactMap { index, row -> (Timed<Arrivals.Row>, Int)? in
                 guard let serviceOrigin = clock.origin(of: row.serviceDate) else { return nil }
                 let time = row.arrival
