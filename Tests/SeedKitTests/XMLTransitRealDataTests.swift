@@ -37,6 +37,11 @@ struct XMLTransitRealDataTests {
         "vehicle_journey_day_of_week": [["VehicleJourney", "OperatingProfile", "RegularDayType", "DaysOfWeek", "*"]],
         "route_section": [["RouteSections", "RouteSection"]], "route_link": [["RouteLink"]],
         "route_link_location": [["RouteLink", "Track", "Mapping", "Location"]],
+        "journey_pattern_section_refs": [["JourneyPattern", "JourneyPatternSectionRefs"]],
+        "special_days_operation": [["VehicleJourney", "OperatingProfile", "SpecialDaysOperation", "DaysOfOperation", "DateRange"]],
+        "special_days_non_operation": [["VehicleJourney", "OperatingProfile", "SpecialDaysOperation", "DaysOfNonOperation", "DateRange"]],
+        "bank_holiday_operation": [["VehicleJourney", "OperatingProfile", "BankHolidayOperation", "DaysOfOperation", "*"]],
+        "bank_holiday_non_operation": [["VehicleJourney", "OperatingProfile", "BankHolidayOperation", "DaysOfNonOperation", "*"]],
     ]
 
     @Test("Nordic NeTEx export (zip): built-in netex schema, routes before lines resolve, quays outside the input kept")
@@ -271,7 +276,9 @@ struct XMLTransitRealDataTests {
         let output = folder.file("txc.sqlite")
         let summary = try SeedBuilder.build([XMLTransitData.somerset], to: output)
         #expect(summary.schemaName == "transxchange")
-        #expect(Self.warningsOtherThanUnreadObjects(summary) == 0, "\(summary.warningReport)")
+        // Two things the derived transit tables cannot map, each counted (serviced
+        // organisations' days, movable bank holidays: see TransitTablesFromXMLTests).
+        #expect(Self.warningsOtherThanUnreadObjects(summary) == 2, "\(summary.warningReport)")
         let db = try Connection(path: output, mode: .readOnly)
         try Self.checkCounts(db, inputs: [XMLTransitData.somerset], patterns: Self.txcElements, namespace: Self.txcNamespace)
         try Self.checkReferences(db, schema: "transxchange")

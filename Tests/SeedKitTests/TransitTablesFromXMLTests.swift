@@ -1,0 +1,106 @@
+import Foundation
+import SeedSQLite
+import SeedTestSupport
+import Testing
+@testable import SeedKit
+
+/// The transit tables the built-in transxchange schema derives from the mirrored ones, checked
+/// against scripts/txc_reference.py (an independent reading of the XML with xml.etree and
+/// datetime), and the guide's queries (read from Documentation/querying.md) answering on them.
+@Suite("Transit tables derived from TransXChange", .realData(XMLTransitData.somersetData, XMLTransitData.stagecoachData))
+struct TransitTablesFromXMLTests {
+    /// The seed of `input` (Somerset by default), built with no flags (the built-in schema recognised).
+    static func somerset(_ input: String = XMLTransitData.somerset) throws -> (db: Connection, summary: BuildSummary, folder: TemporaryFolder) {
+        let folder = TemporaryFolder()
+        let summary = try SeedBuilder.build([input], to: folder.file("txc.sqlite"))
+        #expect(summary.schemaName == "transxchange")
+        return (try Connection(path: folder.file("txc.sqlite"), mode: .readOnly), summary, folder)
+    }
+
+    /// The script's output lines, split at tabs.
+    static func reference(_ arguments: [String]) throws -> [[String]] {
+        let script = try ChildProcess.run("/usr/bin/env", ["python3", Repository.path("scripts/txc_reference.py")] + arguments)
+        #expect(script.status == 0, "txc_reference.py \(arguments.joined(separator: " ")): \(script.stderr)")
+        return script.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test("every journey's stop times, in order, as the reference computes them from departure, run and wait times (Stagecoach: the journeys' own run times)",
+          arguments: [XMLTransitData.somerset, XMLTransitData.stagecoach])
+    func stopTimes(input: String) throws {
+        let (db, _, _) = try Self.somerset(input)
+        let seed = try db.rows("""
+            SELECT t.trip_id, st.stop_sequence, s.stop_id, st.arrival_time, st.departure_time, st.pickup_type, st.drop_off_type
+            FROM stop_times AS st JOIN trips AS t ON t.id = st.trip_ref LEFT JOIN stops AS s ON s.id = st.stop_ref
+            ORDER BY t.trip_id, st.stop_sequence
+            """).map { $0.map(\.description) }
+        let reference = try Self.reference(["trip-stops", input])
+        #expect(seed.count == (input == XMLTransitData.somerset ? 64_392 : 90) && reference.count == seed.count,
+                "\(seed.count) rows in the seed, \(reference.count) in the reference")
+        let differing = zip(seed, reference).filter { $0 != $1 }
+        #expect(differing.isEmpty, "first differences (seed, reference): \(differing.prefix(3))")
+        // One trip per vehicle journey, each with stop times, each stop with a row in stops.
+        #expect(try db.int("SELECT count(*) FROM trips") == Int64(Self.elements("<VehicleJourney>", in: input)))
+        #expect(try db.int("SELECT count(*) FROM trips WHERE id NOT IN (SELECT trip_ref FROM stop_times)") == 0)
+        #expect(try db.int("SELECT count(*) FROM stop_times WHERE stop_ref IS NULL") == 0)
+        #expect(try db.int("SELECT count(*) FROM trips WHERE route_ref IS NULL") == 0)
+        if input == XMLTransitData.somerset {
+            // Wait times (24.xml: 17 of them, 3 minutes each) make a departure later than its arrival.
+            #expect(try db.int("SELECT count(*) FROM stop_times WHERE departure_time > arrival_time") > 0)
+        } else {
+            // The journeys' own run times replace the pattern's: the first leaves at 07:32 and
+            // reaches the next stop PT1M7S later (the pattern's link says otherwise).
+            #expect(try db.rows("SELECT departure_time FROM stop_times WHERE trip_ref = 1 ORDER BY stop_sequence LIMIT 2").map { $0[0] } == [.integer(27_120), .integer(27_187)])
+        }
+    }
+
+    @Test("services on three dates (a Monday, Christmas Day, New Year's Day) are the journeys the operating profiles run", arguments: ["2014-12-15", "2014-12-25", "2015-01-01"])
+    func servicesOnADate(date: String) throws {
+        let (db, _, _) = try Self.somerset()
+        let services = try QueryingGuide.run("services-on-a-date", on: db, ["date": .text(date)]).map { $0[0].description }
+        let reference = try Self.reference(["trips-on", XMLTransitData.somerset, date]).map { $0[0] }
+        #expect(services == reference)
+        // Christmas Day: no journey runs; New Year's Day: the holidays-only journeys.
+        if date == "2014-12-25" { #expect(services.isEmpty) }
+        if date != "2014-12-25" { #expect(!services.isEmpty) }
+    }
+
+    @Test("the guide's departures query answers at the busiest stop as the reference does")
+    func departures() throws {
+        let (db, _, _) = try Self.somerset()
+        let stop = try #require(try db.rows("""
+            SELECT s.id, s.stop_id FROM stop_times AS st JOIN stops AS s ON s.id = st.stop_ref
+            GROUP BY s.id ORDER BY count(*) DESC, s.id LIMIT 1
+            """).first)
+        for date in ["2014-12-15", "2015-01-10"] {
+            let (from, to) = (7 * 3600, 10 * 3600)
+            let rows = try QueryingGuide.run("departures", on: db, ["stop": stop[0], "date": .text(date), "from": .integer(Int64(from)),
+                                                                    "to": .integer(Int64(to)), "limit": .null])
+            let seed = rows.map { [$0[0].description, $0[1].description, $0[2].description, $0[3].description] }
+            let reference = try Self.reference(["departures", XMLTransitData.somerset, stop[1].description, date, "\(from)", "\(to)"])
+            #expect(!seed.isEmpty)
+            #expect(seed == reference, "\(date) at \(stop[1])")
+            // The row names the stop and the line.
+            #expect(rows.allSatisfy { $0[6].description == stop[1].description && $0[4].text != nil })
+        }
+    }
+
+    @Test("what could not be mapped is counted in warnings; the seed is deterministic")
+    func warningsAndDeterminism() throws {
+        let (_, summary, folder) = try Self.somerset()
+        let report = summary.warningReport
+        let servicedOrganisations = Self.elements("<ServicedOrganisationDayType>")
+        let allBankHolidays = Self.elements("<AllBankHolidays />") + Self.elements("<AllBankHolidays/>")
+        #expect(servicedOrganisations == 20 && allBankHolidays == 20)
+        #expect(report.contains("\(servicedOrganisations) journeys whose days depend on a serviced organisation"), "\(report)")
+        #expect(report.contains("\(allBankHolidays) bank holidays of non-operation 'AllBankHolidays': Christmas Day, Boxing Day and New Year's Day applied"), "\(report)")
+        let again = folder.file("again.sqlite")
+        _ = try SeedBuilder.build([XMLTransitData.somerset], to: again)
+        #expect(FileManager.default.contents(atPath: folder.file("txc.sqlite")) == FileManager.default.contents(atPath: again))
+    }
+
+    /// How many times `needle` occurs in the files of `folder`.
+    static func elements(_ needle: String, in folder: String = XMLTransitData.somerset) -> Int {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".xml") }
+        return files.reduce(0) { $0 + XMLFixtures.occurrences(of: needle, in: folder + "/" + $1) }
+    }
+}
