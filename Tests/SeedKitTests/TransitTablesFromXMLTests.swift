@@ -104,3 +104,64 @@ struct TransitTablesFromXMLTests {
         return files.reduce(0) { $0 + XMLFixtures.occurrences(of: needle, in: folder + "/" + $1) }
     }
 }
+
+/// The transit tables the built-in netex schema derives, checked against
+/// scripts/netex_reference.py (an independent reading of the export with xml.etree).
+@Suite("Transit tables derived from NeTEx", .realData(XMLTransitData.nordicData))
+struct TransitTablesFromNeTExTests {
+    static func nordic() throws -> (db: Connection, summary: BuildSummary, folder: TemporaryFolder) {
+        let folder = TemporaryFolder()
+        let summary = try SeedBuilder.build([XMLTransitData.nordic], to: folder.file("netex.sqlite"))
+        #expect(summary.schemaName == "netex")
+        return (try Connection(path: folder.file("netex.sqlite"), mode: .readOnly), summary, folder)
+    }
+
+    static func reference(_ arguments: [String]) throws -> [[String]] {
+        let script = try ChildProcess.run("/usr/bin/env", ["python3", Repository.path("scripts/netex_reference.py")] + arguments)
+        #expect(script.status == 0, "netex_reference.py \(arguments.joined(separator: " ")): \(script.stderr)")
+        return script.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test("Nordic: every service journey's stop times, at the quays its points are assigned to, as the reference reads them")
+    func stopTimes() throws {
+        let (db, _, _) = try Self.nordic()
+        let seed = try db.rows("""
+            SELECT t.trip_id, st.stop_sequence, s.stop_id, st.arrival_time, st.departure_time, st.pickup_type, st.drop_off_type
+            FROM stop_times AS st JOIN trips AS t ON t.id = st.trip_ref LEFT JOIN stops AS s ON s.id = st.stop_ref
+            ORDER BY t.trip_id, st.stop_sequence
+            """).map { $0.map(\.description) }
+        let reference = try Self.reference(["trip-stops", XMLTransitData.nordic])
+        #expect(seed.count == 134 && seed == reference, "first differences: \(zip(seed, reference).filter { $0 != $1 }.prefix(3))")
+        #expect(try db.int("SELECT count(*) FROM trips") == 15)
+        #expect(try db.int("SELECT count(*) FROM trips WHERE route_ref IS NULL OR shape_id IS NULL") == 0)
+        #expect(try db.text("SELECT agency_timezone FROM agency") == "Europe/Oslo")
+        // Each pattern's shape follows its service links' lines: the first point is the
+        // first link's first coordinate pair.
+        #expect(try db.int("SELECT count(DISTINCT shape_id) FROM shapes") == db.int("SELECT count(*) FROM journey_pattern"))
+    }
+
+    @Test("Nordic: services on three dates are the journeys whose day types the assignments date", arguments: ["2021-10-05", "2021-11-13", "2021-12-11"])
+    func servicesOnADate(date: String) throws {
+        let (db, _, _) = try Self.nordic()
+        let services = try QueryingGuide.run("services-on-a-date", on: db, ["date": .text(date)]).map { $0[0].description }
+        let reference = try Self.reference(["trips-on", XMLTransitData.nordic, date]).map { $0[0] }
+        #expect(!services.isEmpty && services == reference)
+    }
+
+    @Test("Nordic: the guide's departures query answers at the busiest stop as the reference does; what is not mapped is counted")
+    func departures() throws {
+        let (db, summary, _) = try Self.nordic()
+        let stop = try #require(try db.rows("""
+            SELECT s.id, s.stop_id FROM stop_times AS st JOIN stops AS s ON s.id = st.stop_ref
+            GROUP BY s.id ORDER BY count(*) DESC, s.id LIMIT 1
+            """).first)
+        let rows = try QueryingGuide.run("departures", on: db, ["stop": stop[0], "date": .text("2021-10-05"), "from": .integer(0),
+                                                                "to": .integer(86_400), "limit": .null])
+        let seed = rows.map { [$0[0].description, $0[1].description, $0[2].description, $0[3].description] }
+        let reference = try Self.reference(["departures", XMLTransitData.nordic, stop[1].description, "2021-10-05", "0", "86400"])
+        #expect(!seed.isEmpty && seed == reference)
+        // The quays are in the national registry, outside the export; three journeys are cancelled.
+        #expect(summary.warningReport.contains("stops: 10 stops that scheduled stop points are served at are not in the export"), "\(summary.warningReport)")
+        #expect(summary.warningReport.contains("calendar_dates: 3 service journeys cancelled"), "\(summary.warningReport)")
+    }
+}
