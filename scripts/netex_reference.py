@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent answers from a NeTEx export (a folder of .xml files or a .zip of them),
+"""Independent answers from a NeTEx export (an .xml file, a folder of them or a .zip of them),
 computed with xml.etree, zipfile and datetime only (no SQLite), for the tests that check the
 transit tables the netex schema derives.
 
@@ -14,12 +14,15 @@ transit tables the netex schema derives.
 
 Rules (those of Entur's NeTEx-to-GTFS mapping): a trip per ServiceJourney; its stops are its
 TimetabledPassingTimes in order, each at the quay (else stop place) the PassengerStopAssignment
-of its stop point's ScheduledStopPoint names (else the scheduled stop point's id); times are
+of its stop point's ScheduledStopPoint names (else the scheduled stop point's id), a passing
+time naming no stop point being at its pattern's point of the same position; times are
 seconds after midnight plus 86400 per day offset, a missing arrival is the departure and the
 other way round; ForBoarding false: no pickup, ForAlighting false: no drop off. A journey runs
 on the days of its DayTypes: each DayTypeAssignment's Date, or its OperatingPeriod's days from
 FromDate to ToDate on the DayType's DaysOfWeek (all when none), or its UicOperatingPeriod's
-ValidDayBits; isAvailable false removes the day. A cancelled journey runs on no day.
+ValidDayBits; isAvailable false removes the day. Its AvailabilityConditions (ValidDayBits
+from FromDate, else every day from FromDate to ToDate) give its days when it has no DayTypes
+and restrict them when it has. A cancelled journey runs on no day.
 """
 import datetime
 import io
@@ -58,6 +61,8 @@ def documents(export):
             for name in sorted(archive.namelist()):
                 if name.endswith(".xml"):
                     yield ET.parse(io.BytesIO(archive.read(name))).getroot()
+    elif export.endswith(".xml"):
+        yield ET.parse(export).getroot()
     else:
         for name in sorted(os.listdir(export)):
             if name.endswith(".xml"):
@@ -80,6 +85,7 @@ def read(export):
         point = value(a, "ScheduledStopPointRef/@ref")
         stop_of.setdefault(point, value(a, "QuayRef/@ref") or value(a, "StopPlaceRef/@ref"))
     points = by_id("StopPointInJourneyPattern")
+    patterns = {**by_id("JourneyPattern"), **by_id("ServiceJourneyPattern")}
     periods = {}
     for p in elements.get("OperatingPeriod", []) + elements.get("UicOperatingPeriod", []):
         first = datetime.date.fromisoformat(value(p, "FromDate")[:10])
@@ -110,12 +116,30 @@ def read(export):
                 dates = [d for d in dates if WEEKDAYS[d.weekday()] in names]
         added, removed = days_of.setdefault(day_type, (set(), set()))
         (added if available else removed).update(dates)
+    conditions = {}
+    for c in elements.get("AvailabilityCondition", []):
+        if not value(c, "FromDate"):
+            continue
+        first = datetime.date.fromisoformat(value(c, "FromDate")[:10])
+        bits = value(c, "ValidDayBits")
+        if bits:
+            days = [first + datetime.timedelta(days=i) for i, b in enumerate(bits) if b == "1"]
+        else:
+            last = datetime.date.fromisoformat(value(c, "ToDate")[:10])
+            days = [first + datetime.timedelta(days=i) for i in range((last - first).days + 1)]
+        if value(c, "ToDate"):
+            days = [d for d in days if d <= datetime.date.fromisoformat(value(c, "ToDate")[:10])]
+        conditions[c.get("id")] = (set(days), value(c, "IsAvailable") != "false")
     journeys = []
     for j in elements.get("ServiceJourney", []):
         trip = {"id": j.get("id"), "stops": [], "days": set()}
         passing = child(j, "passingTimes")
+        pattern = patterns.get(value(j, "JourneyPatternRef/@ref") or value(j, "ServiceJourneyPatternRef/@ref"))
+        in_order = sorted((p for p in pattern.iter() if local(p.tag) == "StopPointInJourneyPattern"),
+                          key=lambda p: int(p.get("order") or 0)) if pattern is not None else []
         for sequence, t in enumerate(list(passing) if passing is not None else [], start=1):
-            point = points.get(value(t, "StopPointInJourneyPatternRef/@ref"))
+            ref = value(t, "StopPointInJourneyPatternRef/@ref")
+            point = points.get(ref) if ref else (in_order[sequence - 1] if sequence <= len(in_order) else None)
             ssp = value(point, "ScheduledStopPointRef/@ref") if point is not None else None
             arrival = clock(value(t, "ArrivalTime"), value(t, "ArrivalDayOffset")) if value(t, "ArrivalTime") else None
             departure = clock(value(t, "DepartureTime"), value(t, "DepartureDayOffset")) if value(t, "DepartureTime") else None
@@ -129,6 +153,16 @@ def read(export):
                 a, r = days_of.get(ref.get("ref"), (set(), set()))
                 added |= a
                 removed |= r
+            valid, invalid, named = set(), set(), False
+            for ref in (child(j, "validityConditions") or []):
+                if local(ref.tag) == "AvailabilityConditionRef" and ref.get("ref") in conditions:
+                    named = True
+                    days, available = conditions[ref.get("ref")]
+                    (valid if available else invalid).update(days)
+            has_day_types = child(j, "dayTypes") is not None and len(child(j, "dayTypes")) > 0
+            if named:
+                added = (added & valid) if has_day_types else valid
+                removed |= invalid
             trip["days"] = added - removed
         journeys.append(trip)
     return journeys

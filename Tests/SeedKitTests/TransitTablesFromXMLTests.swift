@@ -107,11 +107,11 @@ struct TransitTablesFromXMLTests {
 
 /// The transit tables the built-in netex schema derives, checked against
 /// scripts/netex_reference.py (an independent reading of the export with xml.etree).
-@Suite("Transit tables derived from NeTEx", .realData(XMLTransitData.nordicData))
+@Suite("Transit tables derived from NeTEx", .realData(XMLTransitData.nordicData, XMLTransitData.germanData, XMLTransitData.frenchData))
 struct TransitTablesFromNeTExTests {
-    static func nordic() throws -> (db: Connection, summary: BuildSummary, folder: TemporaryFolder) {
+    static func nordic(_ input: String = XMLTransitData.nordic) throws -> (db: Connection, summary: BuildSummary, folder: TemporaryFolder) {
         let folder = TemporaryFolder()
-        let summary = try SeedBuilder.build([XMLTransitData.nordic], to: folder.file("netex.sqlite"))
+        let summary = try SeedBuilder.build([input], to: folder.file("netex.sqlite"))
         #expect(summary.schemaName == "netex")
         return (try Connection(path: folder.file("netex.sqlite"), mode: .readOnly), summary, folder)
     }
@@ -146,6 +146,25 @@ struct TransitTablesFromNeTExTests {
         let services = try QueryingGuide.run("services-on-a-date", on: db, ["date": .text(date)]).map { $0[0].description }
         let reference = try Self.reference(["trips-on", XMLTransitData.nordic, date]).map { $0[0] }
         #expect(!services.isEmpty && services == reference)
+    }
+
+    @Test("German EPIP (UIC operating periods) and French profile (passing times naming no point): stop times, and services on the first and last dates",
+          arguments: [XMLTransitData.german, XMLTransitData.french])
+    func producers(input: String) throws {
+        let (db, _, _) = try Self.nordic(input)
+        let seed = try db.rows("""
+            SELECT t.trip_id, st.stop_sequence, s.stop_id, st.arrival_time, st.departure_time, st.pickup_type, st.drop_off_type
+            FROM stop_times AS st JOIN trips AS t ON t.id = st.trip_ref LEFT JOIN stops AS s ON s.id = st.stop_ref
+            ORDER BY t.trip_id, st.stop_sequence
+            """).map { $0.map(\.description) }
+        let reference = try Self.reference(["trip-stops", input])
+        #expect(!seed.isEmpty && seed == reference, "first differences: \(zip(seed, reference).filter { $0 != $1 }.prefix(3))")
+        let dates = try db.rows("SELECT min(date), max(date) FROM calendar_dates").flatMap { $0.map(\.description) }
+        for date in dates {
+            let services = try QueryingGuide.run("services-on-a-date", on: db, ["date": .text(date)]).map { $0[0].description }
+            let expected = try Self.reference(["trips-on", input, date]).map { $0[0] }
+            #expect(!services.isEmpty && services == expected, "\(date)")
+        }
     }
 
     @Test("Nordic: the guide's departures query answers at the busiest stop as the reference does; what is not mapped is counted")
