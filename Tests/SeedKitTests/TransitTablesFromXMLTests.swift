@@ -183,4 +183,43 @@ struct TransitTablesFromNeTExTests {
         #expect(summary.warningReport.contains("stops: 10 stops that scheduled stop points are served at are not in the export"), "\(summary.warningReport)")
         #expect(summary.warningReport.contains("calendar_dates: 3 service journeys cancelled"), "\(summary.warningReport)")
     }
+
+    @Test("German EPIP: a quay's parent_station_ref is its stop place's stops row")
+    func parentStations() throws {
+        let (db, _, _) = try Self.nordic(XMLTransitData.german)
+        #expect(try db.int("SELECT count(*) FROM quay") > 0)
+        #expect(try db.int("""
+            SELECT count(*) FROM quay JOIN stops AS q ON q.stop_id = quay.netex_id
+            LEFT JOIN stop_place AS sp ON sp.id = quay.stop_place_ref LEFT JOIN stops AS p ON p.id = q.parent_station_ref
+            WHERE p.stop_id IS NOT sp.netex_id OR p.location_type IS NOT 1
+            """) == 0)
+    }
+
+    @Test("every query of the guide runs on a NeTEx and a TransXChange seed",
+          arguments: [(XMLTransitData.nordic, "2021-10-05", "Flåm"), (XMLTransitData.german, "2023-02-03", "Rathausmarkt"),
+                      (XMLTransitData.somerset, "2014-12-15", "Priory Corner")])
+    func guideQueries(input: String, date: String, typed: String) throws {
+        let (db, _, _) = try input == XMLTransitData.somerset ? TransitTablesFromXMLTests.somerset() : Self.nordic(input)
+        let trip = try #require(try db.rows("SELECT trip_ref FROM stop_times ORDER BY trip_ref LIMIT 1").first?[0])
+        let route = try #require(try db.rows("SELECT route_ref FROM trips WHERE id = ?1", [trip]).first?[0])
+        let stop = try #require(try db.rows("SELECT stop_ref FROM stop_times WHERE trip_ref = ?1 ORDER BY stop_sequence LIMIT 1", [trip]).first?[0])
+        #expect(!(try QueryingGuide.run("trip-stops", on: db, ["trip": trip])).isEmpty)
+        #expect(!(try QueryingGuide.run("route-trips", on: db, ["route": route, "date": .text(date)])).isEmpty)
+        let window: [String: Value] = ["stop": stop, "date": .text(date), "from": .integer(0), "to": .integer(2 * 86_400), "limit": .null]
+        let departures = try QueryingGuide.run("departures", on: db, window)
+        let arrivals = try QueryingGuide.run("arrivals", on: db, window)
+        #expect(!departures.isEmpty || !arrivals.isEmpty)
+        let matching = try QueryingGuide.run("stops-matching", on: db, ["typed": .text(typed)])
+        #expect(matching.contains { $0[2].text?.hasPrefix(typed) == true }, "\(typed): \(matching)")
+        if let located = try db.rows("SELECT id, stop_lat, stop_lon FROM stops WHERE stop_lat IS NOT NULL ORDER BY id LIMIT 1").first {
+            let nearest = try QueryingGuide.run("nearest-stops", on: db, ["lat": located[1], "lon": located[2], "lon_scale": .real(0.6), "limit": .integer(3)])
+            #expect(nearest.first?[3] == .real(0) && nearest.count == 3)
+        }
+        if let point = try db.rows("SELECT shape_pt_lat, shape_pt_lon FROM shapes ORDER BY id LIMIT 1").first,
+           case .real(let lat) = point[0], case .real(let lon) = point[1] {
+            let box = try QueryingGuide.run("shapes-in-box", on: db, ["min_lat": .real(lat - 0.01), "min_lon": .real(lon - 0.01),
+                                                                       "max_lat": .real(lat + 0.01), "max_lon": .real(lon + 0.01)])
+            #expect(!box.isEmpty)
+        }
+    }
 }
