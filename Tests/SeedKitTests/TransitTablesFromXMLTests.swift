@@ -223,3 +223,97 @@ struct TransitTablesFromNeTExTests {
         }
     }
 }
+
+/// What no real TransXChange sample has: stop points and tracks in latitude and longitude,
+/// From wait times, special days of operation, a journey that runs another's pattern,
+/// pass and set-down-only stops. A small file written for the test.
+@Suite("Transit tables derived from a small TransXChange file")
+struct TransitTablesFromSmallTransXChangeTests {
+    static let file = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <TransXChange xmlns="http://www.transxchange.org.uk/" FileName="t.xml">
+          <StopPoints>
+            <StopPoint><AtcoCode>A</AtcoCode><Descriptor><CommonName>Alpha</CommonName></Descriptor>
+              <Place><Location><Translation><Longitude>-2.0</Longitude><Latitude>51.0</Latitude></Translation></Location></Place></StopPoint>
+            <StopPoint><AtcoCode>B</AtcoCode><Descriptor><CommonName>Bravo</CommonName></Descriptor>
+              <Place><Location><Longitude>-2.1</Longitude><Latitude>51.1</Latitude></Location></Place></StopPoint>
+            <StopPoint><AtcoCode>C</AtcoCode><Descriptor><CommonName>Charlie</CommonName></Descriptor>
+              <Place><Location><Longitude>-2.2</Longitude><Latitude>51.2</Latitude></Location></Place></StopPoint>
+          </StopPoints>
+          <RouteSections><RouteSection id="RS1">
+            <RouteLink id="RL1"><From><StopPointRef>A</StopPointRef></From><To><StopPointRef>B</StopPointRef></To>
+              <Track><Mapping><Location><Longitude>-2.0</Longitude><Latitude>51.0</Latitude></Location>
+                <Location><Longitude>-2.05</Longitude><Latitude>51.05</Latitude></Location></Mapping></Track></RouteLink>
+            <RouteLink id="RL2"><From><StopPointRef>B</StopPointRef></From><To><StopPointRef>C</StopPointRef></To>
+              <Track><Mapping><Location><Longitude>-2.1</Longitude><Latitude>51.1</Latitude></Location>
+                <Location><Longitude>-2.2</Longitude><Latitude>51.2</Latitude></Location></Mapping></Track></RouteLink>
+          </RouteSection></RouteSections>
+          <JourneyPatternSections><JourneyPatternSection id="JPS1">
+            <JourneyPatternTimingLink id="L1"><From SequenceNumber="1"><Activity>pickUp</Activity><StopPointRef>A</StopPointRef></From>
+              <To SequenceNumber="2"><Activity>pass</Activity><StopPointRef>B</StopPointRef><WaitTime>PT1M</WaitTime></To>
+              <RouteLinkRef>RL1</RouteLinkRef><RunTime>PT5M</RunTime></JourneyPatternTimingLink>
+            <JourneyPatternTimingLink id="L2"><From SequenceNumber="2"><WaitTime>PT2M</WaitTime><StopPointRef>B</StopPointRef></From>
+              <To SequenceNumber="3"><Activity>setDown</Activity><StopPointRef>C</StopPointRef></To>
+              <RouteLinkRef>RL2</RouteLinkRef><RunTime>PT10M</RunTime></JourneyPatternTimingLink>
+          </JourneyPatternSection></JourneyPatternSections>
+          <Operators><Operator id="O1"><NationalOperatorCode>NOC1</NationalOperatorCode><OperatorShortName>Op</OperatorShortName></Operator></Operators>
+          <Services><Service><ServiceCode>S1</ServiceCode><Lines><Line id="LN1"><LineName>7</LineName></Line></Lines>
+            <OperatingPeriod><StartDate>2024-01-01</StartDate><EndDate>2024-01-31</EndDate></OperatingPeriod>
+            <RegisteredOperatorRef>O1</RegisteredOperatorRef><Mode>tram</Mode><Description>A to C</Description>
+            <StandardService><Origin>A</Origin><Destination>C</Destination>
+              <JourneyPattern id="JP1"><DestinationDisplay>Charlie</DestinationDisplay><Direction>outbound</Direction>
+                <JourneyPatternSectionRefs>JPS1</JourneyPatternSectionRefs></JourneyPattern></StandardService></Service></Services>
+          <VehicleJourneys>
+            <VehicleJourney><OperatingProfile><RegularDayType><DaysOfWeek><Monday/></DaysOfWeek></RegularDayType>
+                <SpecialDaysOperation><DaysOfOperation><DateRange><StartDate>2024-01-06</StartDate><EndDate>2024-01-06</EndDate></DateRange></DaysOfOperation>
+                  <DaysOfNonOperation><DateRange><StartDate>2024-01-15</StartDate><EndDate>2024-01-15</EndDate></DateRange></DaysOfNonOperation></SpecialDaysOperation>
+              </OperatingProfile>
+              <VehicleJourneyCode>VJ1</VehicleJourneyCode><ServiceRef>S1</ServiceRef><LineRef>LN1</LineRef>
+              <JourneyPatternRef>JP1</JourneyPatternRef><DepartureTime>23:55:00</DepartureTime></VehicleJourney>
+            <VehicleJourney><OperatingProfile><RegularDayType><DaysOfWeek><Weekend/></DaysOfWeek></RegularDayType></OperatingProfile>
+              <VehicleJourneyCode>VJ2</VehicleJourneyCode><ServiceRef>S1</ServiceRef><LineRef>LN1</LineRef>
+              <VehicleJourneyRef>VJ1</VehicleJourneyRef><DepartureTime>08:00:00</DepartureTime></VehicleJourney>
+          </VehicleJourneys>
+        </TransXChange>
+        """
+
+    @Test("stops and shapes have coordinates, times add run and wait times past midnight, special days add and remove")
+    func smallFile() throws {
+        let folder = TemporaryFolder()
+        let input = folder.write("in/t.xml", Self.file)
+        let summary = try SeedBuilder.build([input], to: folder.file("seed.sqlite"))
+        #expect(summary.schemaName == "transxchange")
+        let db = try Connection(path: folder.file("seed.sqlite"), mode: .readOnly)
+        #expect(try db.rows("SELECT stop_id, stop_lat, stop_lon FROM stops ORDER BY stop_id").map { $0.map(\.description) }
+                == [["A", "51.0", "-2.0"], ["B", "51.1", "-2.1"], ["C", "51.2", "-2.2"]])
+        #expect(try db.rows("SELECT agency_id, agency_name, agency_timezone FROM agency").map { $0.map(\.description) } == [["NOC1", "Op", "Europe/London"]])
+        #expect(try db.rows("SELECT route_short_name, route_long_name, route_type, agency_ref FROM routes").map { $0.map(\.description) } == [["7", "A to C", "0", "1"]])
+        // 23:55 departure; B: 5 minutes later, leaves after its To wait (1 min) and the next
+        // link's From wait (2 min); C: 10 minutes after that. B is passed, C is set-down only.
+        #expect(try db.rows("""
+            SELECT t.trip_id, st.stop_sequence, s.stop_id, st.arrival_time, st.departure_time, st.pickup_type, st.drop_off_type
+            FROM stop_times AS st JOIN trips AS t ON t.id = st.trip_ref JOIN stops AS s ON s.id = st.stop_ref ORDER BY t.trip_id, st.stop_sequence
+            """).map { $0.map(\.description) } == [
+                ["t.xml:VJ1", "1", "A", "86100", "86100", "0", "1"], ["t.xml:VJ1", "2", "B", "86400", "86580", "1", "1"],
+                ["t.xml:VJ1", "3", "C", "87180", "87180", "1", "0"],
+                ["t.xml:VJ2", "1", "A", "28800", "28800", "0", "1"], ["t.xml:VJ2", "2", "B", "29100", "29280", "1", "1"],
+                ["t.xml:VJ2", "3", "C", "29880", "29880", "1", "0"]])
+        // The journey that runs VJ1's pattern has its headsign, direction and shape.
+        #expect(try db.rows("SELECT trip_headsign, direction_id, shape_id FROM trips ORDER BY trip_id").map { $0.map(\.description) }
+                == [["Charlie", "0", "t.xml:JP1"], ["Charlie", "0", "t.xml:JP1"]])
+        #expect(try db.rows("SELECT shape_pt_sequence, shape_pt_lat, shape_pt_lon FROM shapes ORDER BY shape_pt_sequence").map { $0.map(\.description) }
+                == [["1", "51.0", "-2.0"], ["2", "51.05", "-2.05"], ["3", "51.1", "-2.1"], ["4", "51.2", "-2.2"]])
+        // VJ1: Mondays of January 2024 but the 15th, and Saturday the 6th.
+        let vj1 = try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-01-06")]).map(\.[0].description)
+        #expect(vj1 == ["t.xml:VJ1", "t.xml:VJ2"])
+        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-01-15")]).isEmpty)
+        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-01-22")]).map(\.[0].description) == ["t.xml:VJ1"])
+        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-02-05")]).isEmpty)
+        // Monday the 22nd: VJ1 leaves A at 23:55; B, passed, offers no departure.
+        let departures = try QueryingGuide.run("departures", on: db, ["stop": .integer(1), "date": .text("2024-01-22"), "from": .integer(86_000),
+                                                                      "to": .integer(86_400), "limit": .null])
+        #expect(departures.map { [$0[0].description, $0[1].description] } == [["86100", "t.xml:VJ1"]])
+        #expect(try QueryingGuide.run("nearest-stops", on: db, ["lat": .real(51.19), "lon": .real(-2.19), "lon_scale": .real(0.63), "limit": .integer(1)])
+                .map(\.[1].description) == ["C"])
+    }
+}
