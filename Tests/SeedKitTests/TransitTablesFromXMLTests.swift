@@ -317,3 +317,78 @@ struct TransitTablesFromSmallTransXChangeTests {
                 .map(\.[1].description) == ["C"])
     }
 }
+
+/// What no real NeTEx sample has: a day type on days of the week over an operating period,
+/// a day made unavailable, a dated service journey's operating day.
+@Suite("Transit tables derived from a small NeTEx file")
+struct TransitTablesFromSmallNeTExTests {
+    static let file = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <PublicationDelivery xmlns="http://www.netex.org.uk/netex" version="1.0"><dataObjects><CompositeFrame id="CF" version="1">
+          <FrameDefaults><DefaultLocale><TimeZone>Europe/Oslo</TimeZone></DefaultLocale></FrameDefaults>
+          <frames>
+          <SiteFrame id="SF" version="1"><stopPlaces>
+            <StopPlace id="SP1" version="1"><Name>Station</Name><Centroid><Location><Longitude>10.0</Longitude><Latitude>60.0</Latitude></Location></Centroid>
+              <quays><Quay id="Q1" version="1"><PublicCode>1</PublicCode><Centroid><Location><Longitude>10.001</Longitude><Latitude>60.001</Latitude></Location></Centroid></Quay>
+                <Quay id="Q2" version="1"><PublicCode>2</PublicCode><Centroid><Location><Longitude>10.002</Longitude><Latitude>60.002</Latitude></Location></Centroid></Quay></quays></StopPlace>
+          </stopPlaces></SiteFrame>
+          <ServiceFrame id="SVF" version="1">
+            <lines><Line id="L1" version="1"><Name>Line one</Name><PublicCode>1</PublicCode><TransportMode>rail</TransportMode><OperatorRef ref="O1"/></Line></lines>
+            <routes><Route id="R1" version="1"><LineRef ref="L1"/><DirectionType>inbound</DirectionType></Route></routes>
+            <scheduledStopPoints><ScheduledStopPoint id="P1" version="1"><Name>Station 1</Name></ScheduledStopPoint>
+              <ScheduledStopPoint id="P2" version="1"><Name>Station 2</Name></ScheduledStopPoint></scheduledStopPoints>
+            <stopAssignments><PassengerStopAssignment id="A1" version="1" order="1"><ScheduledStopPointRef ref="P1"/><QuayRef ref="Q1"/></PassengerStopAssignment>
+              <PassengerStopAssignment id="A2" version="1" order="1"><ScheduledStopPointRef ref="P2"/><QuayRef ref="Q2"/></PassengerStopAssignment></stopAssignments>
+            <journeyPatterns><JourneyPattern id="JP1" version="1"><RouteRef ref="R1"/><pointsInSequence>
+              <StopPointInJourneyPattern id="SP-1" version="1" order="1"><ScheduledStopPointRef ref="P1"/><ForAlighting>false</ForAlighting></StopPointInJourneyPattern>
+              <StopPointInJourneyPattern id="SP-2" version="1" order="2"><ScheduledStopPointRef ref="P2"/><ForBoarding>false</ForBoarding></StopPointInJourneyPattern>
+            </pointsInSequence></JourneyPattern></journeyPatterns>
+          </ServiceFrame>
+          <ResourceFrame id="RF" version="1"><organisations><Operator id="O1" version="1"><Name>Rail Co</Name></Operator></organisations></ResourceFrame>
+          <ServiceCalendarFrame id="SCF" version="1">
+            <dayTypes><DayType id="DT1" version="1"><properties><PropertyOfDay><DaysOfWeek>Monday Tuesday</DaysOfWeek></PropertyOfDay></properties></DayType></dayTypes>
+            <operatingPeriods><OperatingPeriod id="OP1" version="1"><FromDate>2024-01-01T00:00:00</FromDate><ToDate>2024-01-14T00:00:00</ToDate></OperatingPeriod></operatingPeriods>
+            <operatingDays><OperatingDay id="OD1" version="1"><CalendarDate>2024-01-20</CalendarDate></OperatingDay></operatingDays>
+            <dayTypeAssignments>
+              <DayTypeAssignment id="DTA1" version="1" order="1"><OperatingPeriodRef ref="OP1"/><DayTypeRef ref="DT1"/></DayTypeAssignment>
+              <DayTypeAssignment id="DTA2" version="1" order="2"><Date>2024-01-09</Date><DayTypeRef ref="DT1"/><isAvailable>false</isAvailable></DayTypeAssignment>
+            </dayTypeAssignments>
+          </ServiceCalendarFrame>
+          <TimetableFrame id="TF" version="1"><vehicleJourneys>
+            <ServiceJourney id="SJ1" version="1"><dayTypes><DayTypeRef ref="DT1"/></dayTypes><JourneyPatternRef ref="JP1"/>
+              <passingTimes><TimetabledPassingTime version="1"><StopPointInJourneyPatternRef ref="SP-1"/><DepartureTime>23:50:00</DepartureTime></TimetabledPassingTime>
+                <TimetabledPassingTime version="1"><StopPointInJourneyPatternRef ref="SP-2"/><ArrivalTime>00:10:00</ArrivalTime><ArrivalDayOffset>1</ArrivalDayOffset></TimetabledPassingTime></passingTimes></ServiceJourney>
+            <DatedServiceJourney id="DSJ1" version="1"><ServiceJourneyRef ref="SJ1"/><OperatingDayRef ref="OD1"/></DatedServiceJourney>
+          </vehicleJourneys></TimetableFrame>
+          </frames></CompositeFrame></dataObjects></PublicationDelivery>
+        """
+
+    @Test("days of the week over an operating period, less an unavailable day, plus a dated journey's day; quays in their station")
+    func smallFile() throws {
+        let folder = TemporaryFolder()
+        let input = folder.write("in/export.xml", Self.file)
+        let summary = try SeedBuilder.build([input], to: folder.file("seed.sqlite"))
+        #expect(summary.schemaName == "netex")
+        let db = try Connection(path: folder.file("seed.sqlite"), mode: .readOnly)
+        #expect(try db.rows("SELECT stop_id, location_type, parent_station_ref, platform_code FROM stops ORDER BY id").map { $0.map(\.description) }
+                == [["SP1", "1", "NULL", "NULL"], ["Q1", "0", "1", "1"], ["Q2", "0", "1", "2"]])
+        #expect(try db.rows("SELECT agency_name, agency_timezone FROM agency").map { $0.map(\.description) } == [["Rail Co", "Europe/Oslo"]])
+        #expect(try db.rows("SELECT trip_id, direction_id, route_id FROM trips").map { $0.map(\.description) } == [["SJ1", "1", "L1"]])
+        #expect(try db.rows("SELECT stop_sequence, stop_ref, arrival_time, departure_time, pickup_type, drop_off_type FROM stop_times ORDER BY stop_sequence")
+                .map { $0.map(\.description) } == [["1", "2", "85800", "85800", "0", "1"], ["2", "3", "87000", "87000", "1", "0"]])
+        // Mondays and Tuesdays from 1 to 14 January but the 9th, and the dated journey's 20th.
+        var days: [String] = []
+        for day in 1...31 {
+            let date = String(format: "2024-01-%02d", day)
+            if !(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text(date)])).isEmpty { days.append(date) }
+        }
+        #expect(days == ["2024-01-01", "2024-01-02", "2024-01-08", "2024-01-20"])
+        // The station's departures are at its quays; the one after midnight is the 8th's.
+        let departures = try QueryingGuide.run("departures", on: db, ["stop": .integer(1), "date": .text("2024-01-08"), "from": .integer(0),
+                                                                      "to": .integer(86_400), "limit": .null])
+        #expect(departures.map { [$0[0].description, $0[6].description, $0[7].description] } == [["85800", "Q1", "1"]])
+        let arrivals = try QueryingGuide.run("arrivals", on: db, ["stop": .integer(1), "date": .text("2024-01-09"), "from": .integer(0),
+                                                                  "to": .integer(3600), "limit": .null])
+        #expect(arrivals.map { [$0[0].description, $0[3].description] } == [["600", "2024-01-08"]])
+    }
+}
