@@ -224,6 +224,37 @@ struct TransitTablesFromNeTExTests {
     }
 }
 
+/// The derived tables keep the transit schema's names, and service_days its very SQL.
+@Suite("Transit tables derived from XML: the transit schema's names")
+struct TransitTablesFromXMLSchemaTests {
+    @Test("netex and transxchange derive the guide's tables with transit.yaml's names, service_days with its SQL", arguments: ["netex", "transxchange"])
+    func names(schemaName: String) throws {
+        let transit = try Schema.load(path: Repository.path("Schema/transit.yaml"))
+        let schema = try Schema.load(path: Repository.path("Schema/\(schemaName).yaml"))
+        let needed: [String: [String]] = [
+            "agency": ["id", "agency_id", "agency_name", "agency_timezone"],
+            "stops": ["id", "stop_id", "stop_name", "stop_code", "stop_desc", "stop_lat", "stop_lon", "location_type", "parent_station_ref", "platform_code"],
+            "routes": ["id", "route_id", "agency_ref", "route_short_name", "route_long_name", "route_type"],
+            "trips": ["id", "trip_id", "route_ref", "service_id", "trip_headsign", "direction_id", "shape_id"],
+            "stop_times": ["trip_ref", "stop_sequence", "stop_ref", "arrival_time", "departure_time", "pickup_type", "drop_off_type"],
+            "frequencies": ["trip_ref", "start_time", "end_time", "headway_secs"],
+            "calendar": ["service_id", "monday", "sunday", "start_date", "end_date"], "calendar_dates": ["service_id", "date", "exception_type"],
+            "service_days": ["block", "service_id", "days"], "shapes": ["id", "shape_id", "shape_pt_sequence", "shape_pt_lat", "shape_pt_lon"],
+        ]
+        let connection = try Connection(path: ":memory:")
+        for table in schema.tables { try connection.execute(table.createStatement) }
+        for (name, columns) in needed {
+            let table = try #require(schema.tables.first { $0.name == name }, "\(schemaName) has no table \(name)")
+            #expect(table.isDerived, "\(schemaName).\(name) is derived")
+            let present = try connection.rows("SELECT name FROM pragma_table_info(?1)", [.text(name)]).map(\.[0].description)
+            #expect(Set(columns).isSubset(of: Set(present)), "\(schemaName).\(name): \(present)")
+        }
+        #expect(schema.tables.first { $0.name == "service_days" }?.derive?.sql == transit.tables.first { $0.name == "service_days" }?.derive?.sql)
+        #expect(schema.tables.first { $0.name == "stops" }?.search?.columns == transit.tables.first { $0.name == "stops" }?.search?.columns)
+        #expect(schema.tables.first { $0.name == "shapes" }?.spatial?.groupBy == "shape_id")
+    }
+}
+
 /// What no real TransXChange sample has: stop points and tracks in latitude and longitude,
 /// From wait times, special days of operation, a journey that runs another's pattern,
 /// pass and set-down-only stops. A small file written for the test.
