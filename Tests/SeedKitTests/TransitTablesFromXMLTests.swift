@@ -257,7 +257,7 @@ struct TransitTablesFromXMLSchemaTests {
 
 /// What no real TransXChange sample has: stop points and tracks in latitude and longitude,
 /// From wait times, special days of operation, a journey that runs another's pattern,
-/// pass and set-down-only stops. A small file written for the test.
+/// pass and set-down-only stops, a frequent service. A small file written for the test.
 @Suite("Transit tables derived from a small TransXChange file")
 struct TransitTablesFromSmallTransXChangeTests {
     static let file = """
@@ -304,6 +304,10 @@ struct TransitTablesFromSmallTransXChangeTests {
             <VehicleJourney><OperatingProfile><RegularDayType><DaysOfWeek><Weekend/></DaysOfWeek></RegularDayType></OperatingProfile>
               <VehicleJourneyCode>VJ2</VehicleJourneyCode><ServiceRef>S1</ServiceRef><LineRef>LN1</LineRef>
               <VehicleJourneyRef>VJ1</VehicleJourneyRef><DepartureTime>08:00:00</DepartureTime></VehicleJourney>
+            <VehicleJourney><OperatingProfile><RegularDayType><DaysOfWeek><Monday/></DaysOfWeek></RegularDayType></OperatingProfile>
+              <VehicleJourneyCode>VJ3</VehicleJourneyCode><ServiceRef>S1</ServiceRef><LineRef>LN1</LineRef>
+              <JourneyPatternRef>JP1</JourneyPatternRef><DepartureTime>10:00:00</DepartureTime>
+              <Frequency><EndTime>11:00:00</EndTime><Interval><ScheduledFrequency>PT20M</ScheduledFrequency></Interval></Frequency></VehicleJourney>
           </VehicleJourneys>
         </TransXChange>
         """
@@ -328,22 +332,29 @@ struct TransitTablesFromSmallTransXChangeTests {
                 ["t.xml:VJ1", "1", "A", "86100", "86100", "0", "1"], ["t.xml:VJ1", "2", "B", "86400", "86580", "1", "1"],
                 ["t.xml:VJ1", "3", "C", "87180", "87180", "1", "0"],
                 ["t.xml:VJ2", "1", "A", "28800", "28800", "0", "1"], ["t.xml:VJ2", "2", "B", "29100", "29280", "1", "1"],
-                ["t.xml:VJ2", "3", "C", "29880", "29880", "1", "0"]])
+                ["t.xml:VJ2", "3", "C", "29880", "29880", "1", "0"],
+                ["t.xml:VJ3", "1", "A", "36000", "36000", "0", "1"], ["t.xml:VJ3", "2", "B", "36300", "36480", "1", "1"],
+                ["t.xml:VJ3", "3", "C", "37080", "37080", "1", "0"]])
         // The journey that runs VJ1's pattern has its headsign, direction and shape.
         #expect(try db.rows("SELECT trip_headsign, direction_id, shape_id FROM trips ORDER BY trip_id").map { $0.map(\.description) }
-                == [["Charlie", "0", "t.xml:JP1"], ["Charlie", "0", "t.xml:JP1"]])
+                == [["Charlie", "0", "t.xml:JP1"], ["Charlie", "0", "t.xml:JP1"], ["Charlie", "0", "t.xml:JP1"]])
         #expect(try db.rows("SELECT shape_pt_sequence, shape_pt_lat, shape_pt_lon FROM shapes ORDER BY shape_pt_sequence").map { $0.map(\.description) }
                 == [["1", "51.0", "-2.0"], ["2", "51.05", "-2.05"], ["3", "51.1", "-2.1"], ["4", "51.2", "-2.2"]])
         // VJ1: Mondays of January 2024 but the 15th, and Saturday the 6th.
         let vj1 = try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-01-06")]).map(\.[0].description)
         #expect(vj1 == ["t.xml:VJ1", "t.xml:VJ2"])
-        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-01-15")]).isEmpty)
-        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-01-22")]).map(\.[0].description) == ["t.xml:VJ1"])
+        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-01-15")]).map(\.[0].description) == ["t.xml:VJ3"])
+        #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-01-22")]).map(\.[0].description) == ["t.xml:VJ1", "t.xml:VJ3"])
         #expect(try QueryingGuide.run("services-on-a-date", on: db, ["date": .text("2024-02-05")]).isEmpty)
         // Monday the 22nd: VJ1 leaves A at 23:55; B, passed, offers no departure.
         let departures = try QueryingGuide.run("departures", on: db, ["stop": .integer(1), "date": .text("2024-01-22"), "from": .integer(86_000),
                                                                       "to": .integer(86_400), "limit": .null])
         #expect(departures.map { [$0[0].description, $0[1].description] } == [["86100", "t.xml:VJ1"]])
+        // VJ3, a frequent service, leaves A every 20 minutes from 10:00 until before 11:00.
+        #expect(try db.rows("SELECT start_time, end_time, headway_secs FROM frequencies").map { $0.map(\.description) } == [["36000", "39600", "1200"]])
+        let frequent = try QueryingGuide.run("departures", on: db, ["stop": .integer(1), "date": .text("2024-01-22"), "from": .integer(36_000),
+                                                                    "to": .integer(40_000), "limit": .null])
+        #expect(frequent.map { [$0[0].description, $0[1].description] } == [["36000", "t.xml:VJ3"], ["37200", "t.xml:VJ3"], ["38400", "t.xml:VJ3"]])
         #expect(try QueryingGuide.run("nearest-stops", on: db, ["lat": .real(51.19), "lon": .real(-2.19), "lon_scale": .real(0.63), "limit": .integer(1)])
                 .map(\.[1].description) == ["C"])
     }
