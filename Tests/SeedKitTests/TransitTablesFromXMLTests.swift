@@ -239,7 +239,7 @@ struct TransitTablesFromXMLSchemaTests {
             "stop_times": ["trip_ref", "stop_sequence", "stop_ref", "arrival_time", "departure_time", "pickup_type", "drop_off_type"],
             "frequencies": ["trip_ref", "start_time", "end_time", "headway_secs"],
             "calendar": ["service_id", "monday", "sunday", "start_date", "end_date"], "calendar_dates": ["service_id", "date", "exception_type"],
-            "service_days": ["block", "service_id", "days"], "shapes": ["id", "shape_id", "shape_pt_sequence", "shape_pt_lat", "shape_pt_lon"],
+            "service_days": ["block", "service_id", "days0", "days1", "days2", "days3"], "shapes": ["id", "shape_id", "shape_pt_sequence", "shape_pt_lat", "shape_pt_lon"],
         ]
         let connection = try Connection(path: ":memory:")
         for table in schema.tables { try connection.execute(table.createStatement) }
