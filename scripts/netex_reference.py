@@ -8,6 +8,8 @@ transit tables the netex schema derives.
       "trip_id<TAB>stop_sequence<TAB>stop_id<TAB>arrival<TAB>departure<TAB>pickup_type<TAB>drop_off_type"
   netex_reference.py trips-on EXPORT DATE
       the service journeys that run on DATE (yyyy-mm-dd), one id per line, sorted
+  netex_reference.py service-dates EXPORT
+      every date some service journey runs on, one per line, sorted
   netex_reference.py departures EXPORT STOP_ID DATE FROM TO
       the departures at STOP_ID between FROM and TO seconds on DATE's clock, sorted:
       "time<TAB>trip_id<TAB>stop_sequence<TAB>service_date"
@@ -17,7 +19,14 @@ TimetabledPassingTimes in order, each at the quay (else stop place) the Passenge
 of its stop point's ScheduledStopPoint names (else the scheduled stop point's id), a passing
 time naming no stop point being at its pattern's point of the same position; times are
 seconds after midnight plus 86400 per day offset, a missing arrival is the departure and the
-other way round; ForBoarding false: no pickup, ForAlighting false: no drop off. A journey runs
+other way round; ForBoarding false: no pickup, ForAlighting false: no drop off. A journey with
+no passing times but a DepartureTime and a TimeDemandType (Swiss) is timed by the demand type, as
+NeTEx defines it: its stops are its pattern's stop points in order; it leaves the first at its
+DepartureTime (plus DepartureDayOffset days), reaches each next one after the JourneyRunTime of
+the TimingLink from the one point to the other (the journey's own runTimes first) and leaves it
+after the JourneyWaitTime at that point (none: no wait); a hop no timing link of the demand type
+joins (or whose run time is no fixed duration, P3M being three months) leaves that stop and the
+rest of the journey untimed (empty arrival and departure). A journey runs
 on the days of its DayTypes: each DayTypeAssignment's Date, or its OperatingPeriod's days from
 FromDate to ToDate on the DayType's DaysOfWeek (all when none), or its UicOperatingPeriod's
 ValidDayBits; isAvailable false removes the day. Its AvailabilityConditions (ValidDayBits
@@ -72,6 +81,74 @@ def documents(export):
 def clock(text, offset):
     h, m, s = text[:8].split(":")
     return int(h) * 3600 + int(m) * 60 + int(s) + 86400 * int(offset or 0)
+
+
+def duration(text):
+    """An xs:duration of days, hours, minutes and seconds (PT1M30S, P1DT2H), in seconds."""
+    text = text.strip()
+    sign = -1 if text.startswith("-") else 1
+    text = text.lstrip("-")[1:]
+    days, _, time = text.partition("T")
+    if days and not days.endswith("D") or any(unit in days[:-1] for unit in "YMD"):
+        return None  # years or months (P3M is three months): no fixed number of seconds
+    total = int(days[:-1]) * 86400 if days else 0
+    number = ""
+    for character in time:
+        if character in "HMS":
+            total += float(number) * {"H": 3600, "M": 60, "S": 1}[character]
+            number = ""
+        else:
+            number += character
+    return sign * int(total)
+
+
+def run_and_wait_times(holder, links):
+    """A TimeDemandType's (or a journey's) run times by (from point, to point) of their timing
+    link, and wait times by timing point."""
+    runs, waits = {}, {}
+    for r in (child(holder, "runTimes") or []):
+        link = links.get(value(r, "TimingLinkRef/@ref"))
+        if local(r.tag) == "JourneyRunTime" and link is not None and value(r, "RunTime") and duration(value(r, "RunTime")) is not None:
+            runs.setdefault((value(link, "FromPointRef/@ref"), value(link, "ToPointRef/@ref")), duration(value(r, "RunTime")))
+    for w in (child(holder, "waitTimes") or []):
+        point = value(w, "ScheduledStopPointRef/@ref") or value(w, "TimingPointRef/@ref")
+        if local(w.tag) == "JourneyWaitTime" and point and value(w, "WaitTime") and duration(value(w, "WaitTime")) is not None:
+            waits.setdefault(point, duration(value(w, "WaitTime")))
+    return runs, waits
+
+
+def demanded(journey, in_order, stop_of, timed):
+    """A journey with no passing times, timed by its time demand type (NeTEx Part 2, the
+    Time Demand Type model): it leaves its pattern's first point at its DepartureTime (plus
+    DepartureDayOffset days); the vehicle reaches each next point after the JourneyRunTime of
+    the timing link between the two points, and leaves it after the JourneyWaitTime at that
+    point (none: no wait). The journey's own run and wait times come before its demand type's.
+    A hop with no run time leaves the rest of the journey untimed (empty times)."""
+    if value(journey, "DepartureTime") is None or not in_order:
+        return []
+    demand = timed["demands"].get(value(journey, "TimeDemandTypeRef/@ref"))
+    own_runs, own_waits = run_and_wait_times(journey, timed["links"])
+    runs, waits = run_and_wait_times(demand, timed["links"]) if demand is not None else ({}, {})
+    runs, waits = {**runs, **own_runs}, {**waits, **own_waits}
+    if demand is None and not runs:
+        return []
+    stops = []
+    at = clock(value(journey, "DepartureTime"), value(journey, "DepartureDayOffset"))
+    previous = None
+    for position, point in enumerate(in_order):
+        ssp = value(point, "ScheduledStopPointRef/@ref")
+        if position == 0:
+            arrival = departure = at
+        else:
+            run = runs.get((previous, ssp)) if at is not None else None
+            arrival = at + run if run is not None else None
+            departure = arrival + waits.get(ssp, 0) if arrival is not None else None
+            at = departure
+        previous = ssp
+        stops.append((stop_of.get(ssp, ssp), "" if arrival is None else arrival, "" if departure is None else departure,
+                      1 if value(point, "ForBoarding") == "false" else 0,
+                      1 if value(point, "ForAlighting") == "false" else 0))
+    return stops
 
 
 def read(export):
@@ -130,6 +207,7 @@ def read(export):
         if value(c, "ToDate"):
             days = [d for d in days if d <= datetime.date.fromisoformat(value(c, "ToDate")[:10])]
         conditions[c.get("id")] = (set(days), value(c, "IsAvailable") != "false")
+    timed = {"links": by_id("TimingLink"), "demands": by_id("TimeDemandType")}
     journeys = []
     for j in elements.get("ServiceJourney", []):
         trip = {"id": j.get("id"), "stops": [], "days": set()}
@@ -137,6 +215,8 @@ def read(export):
         pattern = patterns.get(value(j, "JourneyPatternRef/@ref") or value(j, "ServiceJourneyPatternRef/@ref"))
         in_order = sorted((p for p in pattern.iter() if local(p.tag) == "StopPointInJourneyPattern"),
                           key=lambda p: int(p.get("order") or 0)) if pattern is not None else []
+        if passing is None or len(passing) == 0:
+            trip["stops"] = demanded(j, in_order, stop_of, timed)
         for sequence, t in enumerate(list(passing) if passing is not None else [], start=1):
             ref = value(t, "StopPointInJourneyPatternRef/@ref")
             point = points.get(ref) if ref else (in_order[sequence - 1] if sequence <= len(in_order) else None)
@@ -179,6 +259,9 @@ def main(arguments):
         day = datetime.date.fromisoformat(arguments[2])
         for trip_id in sorted(j["id"] for j in journeys if day in j["days"]):
             print(trip_id)
+    elif command == "service-dates":
+        for day in sorted(set().union(*(j["days"] for j in journeys))):
+            print(day.isoformat())
     elif command == "departures":
         stop_id, day, start, end = arguments[2], datetime.date.fromisoformat(arguments[3]), int(arguments[4]), int(arguments[5])
         rows = []

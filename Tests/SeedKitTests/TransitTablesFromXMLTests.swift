@@ -148,7 +148,7 @@ struct TransitTablesFromNeTExTests {
         #expect(!services.isEmpty && services == reference)
     }
 
-    @Test("German EPIP (UIC operating periods) and French profile (passing times naming no point): stop times, and services on the first and last dates",
+    @Test("German EPIP (UIC operating periods) and French profile (passing times naming no point): stop times, and services on the first, a middle and the last date",
           arguments: [XMLTransitData.german, XMLTransitData.french])
     func producers(input: String) throws {
         let (db, _, _) = try Self.nordic(input)
@@ -159,12 +159,22 @@ struct TransitTablesFromNeTExTests {
             """).map { $0.map(\.description) }
         let reference = try Self.reference(["trip-stops", input])
         #expect(!seed.isEmpty && seed == reference, "first differences: \(zip(seed, reference).filter { $0 != $1 }.prefix(3))")
-        let dates = try db.rows("SELECT min(date), max(date) FROM calendar_dates").flatMap { $0.map(\.description) }
+        // The first, the middle and the last of the dates the reference finds a journey on
+        // (German: 263 from 2023-02-02 to 2023-12-09; French: 261 in 2018).
+        let dates = try Self.threeDates(input)
+        #expect(dates.count == 3 && Set(dates).count == 3, "\(dates)")
         for date in dates {
             let services = try QueryingGuide.run("services-on-a-date", on: db, ["date": .text(date)]).map { $0[0].description }
             let expected = try Self.reference(["trips-on", input, date]).map { $0[0] }
             #expect(!services.isEmpty && services == expected, "\(date)")
         }
+    }
+
+    /// The first, the middle and the last of the dates the reference finds some journey running on.
+    static func threeDates(_ input: String) throws -> [String] {
+        let dates = try reference(["service-dates", input]).map { $0[0] }
+        guard let first = dates.first, let last = dates.last else { return [] }
+        return [first, dates[dates.count / 2], last]
     }
 
     @Test("Nordic: the guide's departures query answers at the busiest stop as the reference does; what is not mapped is counted")
@@ -221,6 +231,103 @@ struct TransitTablesFromNeTExTests {
                                                                        "max_lat": .real(lat + 0.01), "max_lon": .real(lon + 0.01)])
             #expect(!box.isEmpty)
         }
+    }
+}
+
+/// The Swiss NeTEx examples (each file its own example, built alone with no flags) checked
+/// against scripts/netex_reference.py: their journeys have no passing times, only a departure
+/// time and a time demand type, which the reference times by the standard's definitions.
+@Suite("Transit tables derived from the Swiss NeTEx examples", .realData(XMLTransitData.swissData))
+struct TransitTablesFromSwissNeTExTests {
+    /// The Swiss files with service journeys (12 and 16 have none).
+    static var examples: [String] {
+        XMLTransitData.swissExamples.filter { XMLFixtures.occurrences(of: "<ServiceJourney ", in: $0) > 0 }
+    }
+
+    /// Journeys the seed and the reference time differently, left out of the full comparison:
+    /// for a hop of the journey's pattern, its time demand type has no JourneyRunTime on a timing
+    /// link between the two points (or one of no fixed length), so the standard gives that stop
+    /// and the rest no time (the reference leaves them empty). The seed instead takes the demand
+    /// type's run time at the hop's position when it has one per hop, else gives the journey no
+    /// stop times at all. Findings on the data (and on the seed's fallback), not on the derivation:
+    /// - 04: the patterns of SJ 29013 and 30001 go 7335 → 87564, their demand types' links go
+    ///   7335 → 92449 (and 92449 → 87564 or 87564 → 6073); SJ 30011's first run time is "P3M",
+    ///   three months (the seed: no stop times for 30011).
+    /// - 07: the DB journey's one link (TimingLink 2.1, 40 min) goes from Basel SBB (10:1:1),
+    ///   its pattern from Basel Bad (90:0:529134) to Freiburg.
+    /// - 11: Bern_Wolhusen's pattern ends 8215 → 8218, a link only the other demand type
+    ///   (Wolhusen_Luzern) has (the seed: no stop times for Bern_Wolhusen).
+    /// - 13 (the quay change example): SJ 2 leaves from quay 954324, its demand type's link from
+    ///   792557; SJ 3's pattern goes 954324 → 792557 → 7478, its links 954324 → 792557 and
+    ///   954324 → 7478.
+    static let untimedHops: [String: Set<String>] = [
+        "04_NeTEx_CH_DRT_Line_50.110.xml": ["ch:blt:generated:SJ:29013:ODV", "ch:blt:generated:SJ:30001:1", "ch:blt:generated:SJ:30011:1"],
+        "07_NeTEx_CH_Interlaken_BS_Freiburg_Breisach_Durchbindung.xml": ["ch:1:sjyid:100014:4208-003B_DB"],
+        "11_NeTEx_CH_BLS_Bern_Luzern_Change_TrainNumber_and_other_stuff.xml": ["ch:1:sjyid:Bern_Wolhusen:1"],
+        "13_NeTEx_CH_Bern_Spiez_Zweisimmen_TimeDemandType_Quay_Change.xml": ["ch:1:ServiceJourney:2", "ch:1:ServiceJourney:3"],
+    ]
+
+    @Test("services on the first, a middle and the last date the reference finds, and on every date, are the journeys the day types and availability conditions give",
+          arguments: examples)
+    func services(input: String) throws {
+        let (db, _, _) = try TransitTablesFromNeTExTests.nordic(input)
+        let all = try TransitTablesFromNeTExTests.reference(["service-dates", input]).map { $0[0] }
+        let seedDates = try db.rows("""
+            SELECT DISTINCT date FROM (\(ServiceDays.expanded)) WHERE service_id IN (SELECT service_id FROM trips) ORDER BY date
+            """).map { $0[0].description }
+        #expect(seedDates == all, "\(seedDates.count) dates in the seed, \(all.count) in the reference")
+        let three = try TransitTablesFromNeTExTests.threeDates(input)
+        // A file running on one day only: the days either side of it run nothing.
+        var dates = three
+        if let first = three.first, first == three.last {
+            let day = try #require(ISO8601DateFormatter.day.date(from: first))
+            dates += [-1, 1].map { ISO8601DateFormatter.day.string(from: day.addingTimeInterval(Double($0) * 86_400)) }
+        }
+        for date in dates {
+            let services = try QueryingGuide.run("services-on-a-date", on: db, ["date": .text(date)]).map { $0[0].description }
+            let expected = try TransitTablesFromNeTExTests.reference(["trips-on", input, date]).map { $0[0] }
+            #expect(services == expected, "\(date)")
+            #expect(three.contains(date) == !services.isEmpty, "\(date): \(services)")
+        }
+    }
+
+    @Test("every journey's stop times, at the quays its points are assigned to, at the times its time demand type gives", arguments: examples)
+    func stopTimes(input: String) throws {
+        let (db, _, _) = try TransitTablesFromNeTExTests.nordic(input)
+        let left = Self.untimedHops[(input as NSString).lastPathComponent] ?? []
+        let allSeed = try db.rows("""
+            SELECT t.trip_id, st.stop_sequence, s.stop_id, coalesce(st.arrival_time, ''), coalesce(st.departure_time, ''), st.pickup_type, st.drop_off_type
+            FROM stop_times AS st JOIN trips AS t ON t.id = st.trip_ref LEFT JOIN stops AS s ON s.id = st.stop_ref
+            ORDER BY t.trip_id, st.stop_sequence
+            """).map { $0.map(\.description) }
+        let allReference = try TransitTablesFromNeTExTests.reference(["trip-stops", input])
+        let seed = allSeed.filter { !left.contains($0[0]) }
+        let reference = allReference.filter { !left.contains($0[0]) }
+        #expect(seed == reference, "\(seed.count) rows in the seed, \(reference.count) in the reference; first differences: \(zip(seed, reference).filter { $0 != $1 }.prefix(3))")
+        // The journeys left out: the reference leaves some stop untimed (the exclusion still
+        // has its cause), and the stops it times before that are the seed's, where it has them.
+        for journey in left {
+            let timed = allReference.filter { $0[0] == journey && !$0[3].isEmpty }
+            #expect(allReference.contains { $0[0] == journey && $0[3].isEmpty }, "\(journey): the reference times every stop now")
+            let seedRows = Set(allSeed.filter { $0[0] == journey })
+            if !seedRows.isEmpty { #expect(timed.allSatisfy(seedRows.contains), "\(journey): \(timed) against \(seedRows)") }
+        }
+        // A trip per service journey; those timed by a demand type have stop times.
+        let journeys = XMLFixtures.occurrences(of: "<ServiceJourney ", in: input)
+        #expect(try db.int("SELECT count(*) FROM trips") == Int64(journeys))
+        if XMLFixtures.occurrences(of: "<TimeDemandTypeRef ", in: input) > 0 {
+            #expect(!allReference.isEmpty)
+        }
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// yyyy-mm-dd in UTC.
+    static var day: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter
     }
 }
 
