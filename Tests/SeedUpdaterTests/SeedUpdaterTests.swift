@@ -38,17 +38,6 @@ struct SeedUpdaterTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: fixture.file("app"))) ?? []).filter { $0.contains(".seedgen-download-") }
     }
 
-    @discardableResult
-    func expectError(_ code: SeedUpdaterError.Code, _ body: () async throws(SeedUpdaterError) -> SeedUpdateResult) async -> SeedUpdaterError? {
-        do {
-            let result = try await body()
-            Issue.record("expected \(code), got \(result)")
-            return nil
-        } catch {
-            #expect(error.code == code, "\(error)")
-            return error
-        }
-    }
 
     @Test("installs the full seed, patches with a delta, then is up to date with a 304 for the index")
     func fullThenDeltaThenUpToDate() async throws {

@@ -63,16 +63,6 @@ struct TrustedUpdateTests {
         try #require(result.status == 0, "\(command): \(result.stderr)")
     }
 
-    func expectError(_ code: SeedUpdaterError.Code, _ body: () async throws(SeedUpdaterError) -> SeedUpdateResult) async -> SeedUpdaterError? {
-        do {
-            let result = try await body()
-            Issue.record("expected \(code), got \(result)")
-            return nil
-        } catch {
-            #expect(error.code == code, "\(error)")
-            return error
-        }
-    }
 
     @Test("a touched, copied (cp -a) and restored seed refuses a replayed older index, signed or not, and still gets deltas")
     func guardReadsTheSeedItself() async throws {
