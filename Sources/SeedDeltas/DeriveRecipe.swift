@@ -44,6 +44,10 @@ package struct DeriveRecipe: Equatable, Sendable {
         self.fill = fill
     }
 
+    /// The one parameter of a region seed's recipe: the feed whose rows it derives. The
+    /// recipe runs once per row of `feeds`, in id order, with the feed's id bound to it.
+    package static let feedParameter = ":feed"
+
     /// The table that holds a seed's recipes, in the order they run.
     package static let tableName = "seedgen_derive"
     package static let createStatement = """
@@ -111,7 +115,14 @@ package struct DeriveRecipe: Equatable, Sendable {
             guard statement.isSingleStatement, fill.uppercased().hasPrefix("INSERT INTO ") else {
                 throw SQLiteError(code: 23 /* SQLITE_AUTH */, message: "the recipe of '\(target)' is not one INSERT INTO statement")
             }
-            try statement.step()
+            if statement.parameterNames == [Self.feedParameter] {
+                // A region seed's recipe: run once per feed, each feed's rows from its own.
+                for feed in try connection.rows("SELECT id FROM feeds ORDER BY id") {
+                    try statement.run([feed[0]])
+                }
+            } else {
+                try statement.step()
+            }
             if let finishStatement { try connection.execute(finishStatement) }
         }
         try flushIndex(connection)

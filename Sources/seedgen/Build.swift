@@ -39,6 +39,17 @@ extension SeedGen {
                 any input) is a warning naming the schema line. --strict makes these repairs \
                 and mapping warnings errors.
 
+                Several feeds make one seed for a region (a metro, buses and a ferry, each \
+                publishing its own feed): give each feed's folder or .zip (seedgen build \
+                metro.zip buses/ ferry.zip), name them (--feed NAME=PATH; by default a feed is \
+                named after its file or folder, without .zip), or give one folder whose entries \
+                are all feeds. Each feed's ids are its own: the same stop_id in two feeds is two \
+                stops, references resolve within their feed, and every row has a feed_ref to the \
+                feeds table (name, source, feed_info, validity dates, row counts per table). \
+                Messages name the feed beside the file. With --previous, a feed whose input did \
+                not change keeps its rows and ids, so the delta carries the changed feeds only. \
+                One feed builds the same bytes as before, with no feeds table.
+
                 GTFS feeds are checked as MobilityData's validator checks them, with its notice \
                 codes (shown in brackets): ids that name nothing (foreign_key_violation, also \
                 trips.service_id and shape_id, fare zones and products) and repeated keys \
@@ -60,10 +71,15 @@ extension SeedGen {
                   seedgen build old-feed.zip --out seed.sqlite --lenient
                   seedgen build feed.zip --out seed.sqlite --strict --notices notices.json
                   seedgen build feed-0317.zip --previous seed-0316.sqlite --out seed-0317.sqlite
+                  seedgen build metro.zip buses.zip --feed ferry=gtfs-ferry-v2.zip --out region.sqlite
+                  seedgen build feeds/ --out region.sqlite          (feeds/ holds only feeds)
                 """)
 
-        @Argument(help: ArgumentHelp("Input folders, .zip archives or files.", valueName: "input"))
-        var inputs: [String]
+        @Argument(help: ArgumentHelp("Input folders, .zip archives or files; several folders or zips are several feeds.", valueName: "input"))
+        var inputs: [String] = []
+
+        @Option(help: ArgumentHelp("A feed of a region seed, named: NAME=PATH (a folder or .zip). Repeat for each feed; positional feeds are named after their file.", valueName: "name=path"))
+        var feed: [String] = []
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The seed file to write.", valueName: "file"))
         var out: String
@@ -111,7 +127,7 @@ extension SeedGen {
         var quiet = false
 
         func validate() throws {
-            if inputs.isEmpty { throw ValidationError("Give at least one input folder, .zip or file.") }
+            if inputs.isEmpty && feed.isEmpty { throw ValidationError("Give at least one input folder, .zip or file.") }
             if let cacheSize, cacheSize < 1 { throw ValidationError("--cache-size must be at least 1.") }
             if idMapSize < 0 { throw ValidationError("--id-map-size must be 0 or more.") }
             // SQLite stores at most 1,000,000,000 bytes in one value.
@@ -131,6 +147,7 @@ extension SeedGen {
             Connection.disableMemoryStatistics()
             var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                                        allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)
+            options.feeds = feed
             options.idMapCapacity = idMapSize
             options.previous = previous
             options.notices = notices

@@ -87,6 +87,8 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     /// The notice code (`foreign_key_violation`): MobilityData's GTFS validator's code where it
     /// has one (see `NoticeCode`); nil for the kind's own (`Kind.noticeCode`).
     public var code: String?
+    /// In a region seed: the feed the file belongs to (set by `IssueLog` from the file).
+    public var feed: String?
 
     public init(kind: Kind, file: String, line: Int? = nil, column: Int? = nil, field: String? = nil,
                 value: String? = nil, message: String, code: String? = nil) {
@@ -111,7 +113,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         text += ":"
         if let field { text += " \(field):" }
         if let value { text += " '\(Self.shorten(value))'" }
-        return text + " " + message + (showingCode ? code.map { " [\($0)]" } ?? "" : "")
+        return text + " " + message + (feed.map { " (feed '\($0)')" } ?? "") + (showingCode ? code.map { " [\($0)]" } ?? "" : "")
     }
 
     /// The notice code, this issue's own or its kind's.
@@ -151,8 +153,14 @@ public final class IssueLog: @unchecked Sendable {
         self.observer = observer
     }
 
+    /// In a region build: the feed of each input file, by its path as messages show it
+    /// (`InputFeeds.feedNames`). Issues in those files name their feed.
+    var feedOfFile: [String: String] = [:]
+
     /// Records an issue; safe to call from the reader and the writer thread.
     public func record(_ issue: BuildIssue) {
+        var issue = issue
+        if issue.feed == nil, !feedOfFile.isEmpty { issue.feed = feedOfFile[issue.file] }
         let key = "\(issue.kind.rawValue)\u{1}\(issue.code ?? "")\u{1}\(issue.file)\u{1}\(issue.field ?? "")"
         lock.lock()
         defer { lock.unlock() }

@@ -2,6 +2,9 @@
 public struct BuildOptions: Sendable {
     /// Input folders, `.zip` archives or files.
     public var inputs: [String]
+    /// Named feeds (`--feed NAME=PATH`): with `inputs`, two feeds or more make a region seed
+    /// (see `InputFeeds`).
+    public var feeds: [String] = []
     /// The seed file to write.
     public var output: String
     /// The schema file; nil to look it up (see `SchemaLocator`).

@@ -29,23 +29,29 @@ public struct SeedBuilder {
 
     private func build(issues: IssueLog) throws(BuildError) -> BuildSummary {
         let clock = ContinuousClock.now
-        var inputs: InputSet
-        do { inputs = try InputSet(paths: options.inputs) } catch { throw .input(error) }
-        let schema: Schema
+        var feeds: InputFeeds
+        do { feeds = try InputFeeds(paths: options.inputs, named: options.feeds) } catch { throw .input(error) }
+        var schema: Schema
         do {
-            schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: options.inputs, inputs: inputs)
+            schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: feeds.feeds.map(\.source), inputs: feeds.all)
         } catch { throw .schema(error) }
+        if feeds.isRegion { schema = schema.scopedByFeed() }
         var previous: PreviousSeed?
-        if let path = options.previous { previous = try PreviousSeed(path: path, schema: schema) }
+        if let path = options.previous {
+            previous = try PreviousSeed(path: path, schema: schema)
+            if feeds.isRegion, let previous { feeds.assignIDs(previous: previous.feedIDs(), highWater: previous.recordedMaximumID(Schema.feedsTable) ?? 0) }
+        }
+        if feeds.isRegion { issues.feedOfFile = feeds.feedNames() }
 
-        let emptyFiles = schema.format == .csv ? inputs.files.filter { $0.size == 0 } : []
+        let emptyFiles = schema.format == .csv ? feeds.all.files.filter { $0.size == 0 } : []
         for file in emptyFiles {
             issues.record(BuildIssue(kind: .emptyFile, file: file.displayPath, message: "is empty (0 bytes); treated as absent"))
         }
-        inputs = inputs.removing(emptyFiles)
-        try checkRequiredFiles(schema: schema, inputs: inputs, issues: issues)
+        feeds.remove(emptyFiles)
+        for feed in feeds.feeds { try checkRequiredFiles(schema: schema, inputs: feed.inputs, issues: issues) }
+        if issues.hasErrors { throw .invalidInput(issues) }
         let database = try SeedDatabase(outputPath: options.output)
-        let state = BuildState(options: options, schema: schema, inputs: inputs, issues: issues, database: database, previous: previous,
+        let state = BuildState(options: options, schema: schema, feeds: feeds, issues: issues, database: database, previous: previous,
                                progress: progress)
         var stageName = ""
         do {
@@ -80,27 +86,25 @@ public struct SeedBuilder {
     /// The stages of every build, in order. The GTFS checks read the rows as loaded. Stable ids
     /// come before deriving: the installer derives from the final ids after a delta, so the
     /// build derives from them too.
-    static let stages: [any BuildStage] = [LoadStage(), GTFSCheckStage(), StableIDs(), DeriveStage(), IndexStage(), FinishStage()]
+    static let stages: [any BuildStage] = [LoadStage(), GTFSCheckStage(), StableIDs(), DeriveStage(), FeedsStage(), IndexStage(), FinishStage()]
 
-    /// Fails before any work when a required input file is missing (all of them listed).
+    /// Records every required input file `inputs` (a feed) misses.
     private func checkRequiredFiles(schema: Schema, inputs: InputSet, issues: IssueLog) throws(BuildError) {
         if schema.format == .xml {
             // XML: every top-level table needs some input matching its `file` (default *.xml).
             for table in schema.tables where !table.optional && table.element != nil && table.parent == nil {
                 let pattern = table.file ?? "*.xml"
                 if !inputs.files.contains(where: { XMLImporter.name($0.name, matches: pattern) }) {
-                    issues.record(BuildIssue(kind: .missingFile, file: pattern, message: "is required by table '\(table.name)' but no input matches it in \(options.inputs.joined(separator: ", "))"))
+                    issues.record(BuildIssue(kind: .missingFile, file: pattern, message: "is required by table '\(table.name)' but no input matches it in \(inputs.sources)"))
                 }
             }
-            if issues.hasErrors { throw .invalidInput(issues) }
             return
         }
         for table in schema.tables where !table.optional && !GTFSChecks.mayBeAbsent(table, schema: schema, inputs: inputs) {
             if let name = table.file, inputs.file(named: name) == nil {
-                issues.record(BuildIssue(kind: .missingFile, file: name, message: "is required by table '\(table.name)' but is not in \(options.inputs.joined(separator: ", "))"))
+                issues.record(BuildIssue(kind: .missingFile, file: name, message: "is required by table '\(table.name)' but is not in \(inputs.sources)"))
             }
         }
-        if issues.hasErrors { throw .invalidInput(issues) }
     }
 
     /// A digest of everything the content depends on: the tool, the schema, the inputs and,

@@ -57,7 +57,7 @@ struct CSVImporter {
             defer { loader.valuePlace = nil }
             loader.fields.columnsPerValue = true
             // The columns the writer may report on: the key's first and each reference's.
-            let placedNames = Set(table.key.prefix(1) + table.references.flatMap { $0.from.prefix(1) })
+            let placedNames = Set(table.key.filter { $0 != Schema.feedColumn }.prefix(1) + table.references.flatMap { $0.from.filter { $0 != Schema.feedColumn }.prefix(1) })
             let placed = table.columns.indices.filter { placedNames.contains(table.columns[$0].name) && fieldOfColumn[$0] >= 0 }
             let fileName = Array(file.name.utf8)
             // The fields whose text is stored as it is (text columns, extras), checked for bytes
@@ -91,6 +91,10 @@ struct CSVImporter {
                     let field = fieldOfColumn[index]
                     if field == Self.fileField {
                         try fileName.withUnsafeBytes { try loader.set(index, $0) }
+                        continue
+                    }
+                    if field == Self.feedField {
+                        try loader.setFeed(index)
                         continue
                     }
                     if !repairedText.isEmpty, let repaired = repairedText[field] {
@@ -178,8 +182,16 @@ struct CSVImporter {
         var used = Set<Int>()
         var mapping: [Int] = []
         var problems: [BuildIssue] = []
+        // By position: field i fills the i-th column that reads a field (not `feed_ref`).
+        let positionOffset = table.columns.first?.source == [Schema.feedSource] ? 1 : 0
         for (index, column) in table.columns.enumerated() {
-            let field = byPosition ? (index < header.count ? index : -1)
+            if column.source == [Schema.feedSource] {
+                mapping.append(Self.feedField)
+                loader.sourceNames[index] = Schema.feedSource
+                continue
+            }
+            let position = index - positionOffset
+            let field = byPosition ? (position < header.count ? position : -1)
                 : column.source.lazy.compactMap { header.firstIndex(of: $0) }.first
                     ?? (column.source.contains(XMLMapping.fileSource) ? Self.fileField : -1)
             mapping.append(field)
@@ -269,6 +281,8 @@ struct CSVImporter {
     }
     /// The field index standing for `$file`: the input file's name.
     static let fileField = -2
+    /// The field index standing for `$feed`: the feed's id (`TableLoader.feedID`).
+    static let feedField = -3
 
     private func extraFieldsAreEmpty(_ reader: CSVReader, _ expected: Int) -> Bool {
         guard reader.fieldCount > expected else { return false }

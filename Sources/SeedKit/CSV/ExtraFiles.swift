@@ -2,33 +2,55 @@
 /// `extra_<file name without extension>`, with an `id` and every header field as a text
 /// column, so that nothing a feed has is dropped (GTFS extensions such as `agency_jp.txt`).
 struct ExtraFiles {
-    /// One unread file and the table its rows go to.
+    /// One unread file name and the table its rows go to: in a region seed, the file of every
+    /// feed that has it with the same header (a feed whose header differs gets a table of its
+    /// own, `extra_<name>_2`), each row with its feed's `feed_ref`.
     struct Source {
         var table: Table
-        var file: InputFile
+        var files: [(file: InputFile, feed: InputFeeds.Feed?)]
     }
 
     /// The file name endings read as CSV; other unread files stay unused (with a warning).
     static let extensions = [".txt", ".csv"]
 
     let schema: Schema
-    let inputs: InputSet
+    let feeds: InputFeeds
 
-    /// Reads the header of every unread CSV input and declares its table, in file-name order.
+    /// Reads the header of every unread CSV input and declares its table, in file-name order
+    /// (then feed order).
     func tables() throws(BuildError) -> [Source] {
-        let read = Set(schema.tables.compactMap { $0.file.flatMap { inputs.file(named: $0)?.name } })
         var names = Set(schema.tables.map { $0.name.lowercased() })
         var sources: [Source] = []
-        for file in inputs.files where !read.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
+        var unread: [(file: InputFile, feed: InputFeeds.Feed?)] = []
+        for feed in feeds.feeds {
+            let read = Set(schema.tables.compactMap { $0.file.flatMap { feed.inputs.file(named: $0)?.name } })
+            for file in feed.inputs.files where !read.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
+                unread.append((file, feeds.isRegion ? feed : nil))
+            }
+        }
+        unread.sort { ($0.file.name, $0.feed?.name ?? "") < ($1.file.name, $1.feed?.name ?? "") }
+        var byName: [String: [Int]] = [:] // file name -> indexes in sources
+        for (file, feed) in unread {
             let lower = file.name.lowercased()
             guard let suffix = Self.extensions.first(where: { lower.hasSuffix($0) }) else { continue }
             guard let header = try header(of: file) else { continue }
+            var columns = Self.columns(header)
+            if feeds.isRegion {
+                var column = Column(name: Schema.feedColumn, type: .integer, source: [Schema.feedSource], required: true)
+                column.foreignKey = Schema.feedsTable
+                columns.insert(column, at: 0)
+            }
+            if let same = byName[file.name]?.first(where: { sources[$0].table.columns == columns }) {
+                sources[same].files.append((file, feed))
+                continue
+            }
             let base = Self.identifier(String(file.name.dropLast(suffix.count)))
             var name = Schema.extraTablePrefix + base.lowercased()
             var number = 2
             while names.contains(name) { name = Schema.extraTablePrefix + base.lowercased() + "_\(number)"; number += 1 }
             names.insert(name)
-            sources.append(Source(table: Table(name: name, file: file.name, optional: true, columns: Self.columns(header)), file: file))
+            byName[file.name, default: []].append(sources.count)
+            sources.append(Source(table: Table(name: name, file: file.name, optional: true, columns: columns), files: [(file, feed)]))
         }
         return sources
     }

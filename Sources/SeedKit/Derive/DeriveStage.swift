@@ -21,14 +21,19 @@ struct DeriveStage: BuildStage {
         try connection.execute("BEGIN")
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         for statement in expressions { try connection.execute(statement) }
+        let scoped = state.schema.isScopedByFeed ? Set(state.allTables.filter { $0.column(named: Schema.feedColumn) != nil }.map(\.name)) : nil
         for table in derived {
             guard let derive = table.derive else { continue }
             if let warnings = derive.warnings {
-                for row in try connection.rows(warnings) {
-                    state.issues.record(BuildIssue(kind: .derivedRows, file: table.name, message: row.first?.description ?? ""))
+                let query = try Self.perFeed(warnings, scoped: scoped, connection: connection, feedColumn: false)
+                let feeds = scoped == nil || query.sql == warnings ? [nil] : try connection.rows("SELECT id FROM \(quoted(Schema.feedsTable)) ORDER BY id").map(\.first)
+                for feed in feeds {
+                    for row in try connection.rows(query.sql, feed.map { [$0] } ?? []) {
+                        state.issues.record(BuildIssue(kind: .derivedRows, file: table.name, message: row.first?.description ?? ""))
+                    }
                 }
             }
-            let recipe = try Self.recipe(for: table, connection: connection)
+            let recipe = try Self.recipe(for: table, scoped: scoped, connection: connection)
             try recipe.derive(connection)
             state.recipes.append(recipe)
             let count = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))" + (recipe.rows.map { " WHERE \($0)" } ?? ""))?.integer ?? 0
@@ -42,13 +47,31 @@ struct DeriveStage: BuildStage {
     }
 
     /// The recipe of a `derive:` table: its statement, the tables it reads, its derived rows.
-    static func recipe(for table: Table, connection: Connection) throws -> DeriveRecipe {
+    /// In a region seed (`scoped`: the tables with a `feed_ref`), the statement derives one
+    /// feed's rows from that feed's rows (`perFeed`), and runs once per feed.
+    static func recipe(for table: Table, scoped: Set<String>? = nil, connection: Connection) throws -> DeriveRecipe {
         guard let derive = table.derive else { preconditionFailure("table '\(table.name)' derives nothing") }
         let statement = try connection.prepare(derive.sql)
-        let names = (0..<statement.columnCount).map { quoted(statement.columnName(at: $0)) }
-        let fill = "INSERT INTO \(quoted(table.name)) (\(names.joined(separator: ", ")))\n\(derive.sql)"
-        let reads = try connection.tablesRead(by: derive.sql).filter { $0 != "sqlite_schema" && $0 != "sqlite_master" }.sorted()
-        return DeriveRecipe(kind: table.isDerived ? .table : .rows, target: table.name, reads: reads,
+        var names = (0..<statement.columnCount).map { quoted(statement.columnName(at: $0)) }
+        let query = try perFeed(derive.sql, scoped: scoped, connection: connection)
+        if query.sql != derive.sql { names.insert(quoted(Schema.feedColumn), at: 0) }
+        let fill = "INSERT INTO \(quoted(table.name)) (\(names.joined(separator: ", ")))\n\(query.sql)"
+        return DeriveRecipe(kind: table.isDerived ? .table : .rows, target: table.name, reads: query.reads,
                             rows: derive.marker.map { "\(quoted($0)) = 1" }, fill: fill)
+    }
+
+    /// `sql` and the tables it reads; in a region seed, `sql` made to read one feed's rows: each
+    /// scoped table it reads is shadowed by a common table expression of the same name holding
+    /// the rows whose `feed_ref` is the parameter `:feed`, and each result row begins with
+    /// `:feed`. The query itself is unchanged, so a schema's SQL serves one feed and many.
+    static func perFeed(_ sql: String, scoped: Set<String>?, connection: Connection, feedColumn: Bool = true) throws -> (sql: String, reads: [String]) {
+        let reads = try connection.tablesRead(by: sql).filter { $0 != "sqlite_schema" && $0 != "sqlite_master" }.sorted()
+        guard let scoped else { return (sql, reads) }
+        let shadows = reads.filter(scoped.contains).map { name in
+            "\(quoted(name)) AS (SELECT * FROM main.\(quoted(name)) WHERE \(quoted(Schema.feedColumn)) = \(DeriveRecipe.feedParameter))"
+        }
+        let with = shadows.isEmpty ? "" : "WITH " + shadows.joined(separator: ",\n     ") + "\n"
+        let select = feedColumn ? "SELECT \(DeriveRecipe.feedParameter), * FROM (\n\(sql)\n)" : "SELECT * FROM (\n\(sql)\n)"
+        return (with + select, (reads + [Schema.feedsTable]).sorted())
     }
 }

@@ -30,6 +30,10 @@ struct GeoJSONImporter {
                 let feature = item as? [String: Any] ?? [:]
                 let properties = feature["properties"] as? [String: Any] ?? [:]
                 for (index, column) in columns.enumerated() {
+                    if column.source == [Schema.feedSource] {
+                        try loader.setFeed(index)
+                        continue
+                    }
                     let text = column.source.lazy.compactMap { Self.value(of: $0, in: feature, properties: properties) }.first
                     if let text {
                         var bytes = text

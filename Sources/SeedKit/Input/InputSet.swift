@@ -4,11 +4,17 @@ import Foundation
 /// flattened into one list keyed by file name.
 public struct InputSet: Sendable {
     public private(set) var files: [InputFile] = []
+    /// The paths the files came from, as given.
+    public private(set) var paths: [String] = []
+
+    /// The paths, for messages.
+    var sources: String { paths.joined(separator: ", ") }
 
     /// Collects the files of every input. A folder contributes the files directly inside it
     /// (not hidden ones, not subfolders); a `.zip` its entries (folders inside flattened);
     /// any other path the file itself.
     public init(paths: [String]) throws(InputError) {
+        self.paths = paths
         var seen: [String: String] = [:]
         for path in paths {
             for file in try Self.files(at: path) {
@@ -22,11 +28,17 @@ public struct InputSet: Sendable {
         files.sort { $0.name < $1.name }
     }
 
-    /// The set without `removed` (compared by name).
+    /// The files of several feeds together (names may repeat).
+    init(files: [InputFile], paths: [String]) {
+        self.files = files
+        self.paths = paths
+    }
+
+    /// The set without `removed` (compared by path).
     func removing(_ removed: [InputFile]) -> InputSet {
-        let names = Set(removed.map(\.name))
+        let paths = Set(removed.map(\.displayPath))
         var copy = self
-        copy.files.removeAll { names.contains($0.name) }
+        copy.files.removeAll { paths.contains($0.displayPath) }
         return copy
     }
 

@@ -31,18 +31,21 @@ final class DuplicateKeys {
         let sourceNames = fields.names
         let sourceName = { (index: Int) in sourceNames[index] ?? self.table.columns[index].name }
         var names: [String] = []
-        let keyText = columns.map { name -> String in
+        // A region seed's `feed_ref` is the file's feed: the message names the file already.
+        let shown = columns.filter { $0 != Schema.feedColumn }
+        let keyText = shown.map { name -> String in
             if let index = table.columns.firstIndex(where: { $0.name == name }) {
                 names.append(sourceName(index))
                 return "\(sourceName(index))=\(SourceText.value(batch, batch.cell(row, index), column: table.columns[index]))"
             }
             let r = table.references.firstIndex { $0.column == name }!
-            names.append(referenceColumns[r].map(sourceName).joined(separator: ","))
-            return "\(names.last!)=\(referenceColumns[r].map { SourceText.value(batch, batch.cell(row, $0), column: table.columns[$0]) }.joined(separator: ","))"
+            let parts = referenceColumns[r].filter { table.columns[$0].name != Schema.feedColumn }
+            names.append(parts.map(sourceName).joined(separator: ","))
+            return "\(names.last!)=\(parts.map { SourceText.value(batch, batch.cell(row, $0), column: table.columns[$0]) }.joined(separator: ","))"
         }.joined(separator: ", ")
         var column = Int(batch.sourceColumns[row])
         if fields.columnsPerValue {
-            let first = columns.first.flatMap { name in
+            let first = shown.first.flatMap { name in
                 table.columns.firstIndex { $0.name == name } ?? table.references.firstIndex { $0.column == name }.map { referenceColumns[$0][0] }
             }
             column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0

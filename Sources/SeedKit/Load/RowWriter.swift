@@ -85,7 +85,7 @@ final class RowWriter: @unchecked Sendable {
             reference.from.map { name in columns.firstIndex { $0.name == name }! }
         }
         shownParts = referenceColumns.map { indexes in
-            let shown = indexes.indices.filter { columns[indexes[$0]].source != [XMLMapping.fileSource] }
+            let shown = indexes.indices.filter { ![[XMLMapping.fileSource], [Schema.feedSource]].contains(columns[indexes[$0]].source) }
             return shown.isEmpty ? Array(indexes.indices) : shown
         }
         var resolvers: [ReferenceResolver?] = []
@@ -307,7 +307,7 @@ final class RowWriter: @unchecked Sendable {
             failure.line = Int(batch.lines[row])
             failure.column = sourceColumn(0, batch, row)
             let keyColumns = table.key.compactMap { name in table.columns.firstIndex { $0.name == name } }
-            let parts = keyColumns.filter { table.columns[$0].source != [XMLMapping.fileSource] }
+            let parts = keyColumns.filter { ![[XMLMapping.fileSource], [Schema.feedSource]].contains(table.columns[$0].source) }
                 .map { batch.messageText(batch.cell(row, $0)) }
             if !parts.isEmpty { failure.key = parts.joined(separator: ",") }
         }

@@ -60,6 +60,16 @@ final class TableLoader {
     @exclusivity(unchecked) private var parent: Int64 = 0
     @exclusivity(unchecked) private var accepted = 0
 
+    /// In a region seed: the id of the feed the rows are read from, the value of `$feed`
+    /// columns (`feed_ref`, see `Schema.scopedByFeed`).
+    var feedID: Int64?
+
+    /// Sets column `index` to the feed's id (a `$feed` source).
+    func setFeed(_ index: Int) throws(SQLiteError) {
+        guard let feedID else { return try set(index, nil) }
+        try XMLText.withDecimal(Int(feedID)) { digits throws(SQLiteError) in try set(index, digits) }
+    }
+
     /// Rows inserted: all accepted rows once `finish()` has returned.
     var rowCount: Int { accepted }
 
@@ -274,7 +284,10 @@ final class TableLoader {
         guard let writer else { return }
         let (rowCount, statistics) = try context.writeQueue.sync { _ throws(SQLiteError) in (writer.rowCount, try writer.finish()) }
         accepted = rowCount
-        context.referenceStatistics.merge(statistics) { $1 }
+        // A region's table is loaded file by file: its statistics add up.
+        context.referenceStatistics.merge(statistics) { a, b in
+            ReferenceStatistics(hits: a.hits + b.hits, misses: a.misses + b.misses, created: a.created + b.created, unresolved: a.unresolved + b.unresolved)
+        }
     }
 
     /// Creates the table (and its key index) with the columns of its layout up to the last

@@ -23,7 +23,7 @@ final class UnresolvedKeys {
     func judge(_ r: Int, file: String, line: Int?, column: Int?, field: String?, key: String) -> Bool {
         let reference = table.references[r]
         let target = context.schema.table(named: reference.to)!
-        let field = field ?? reference.from[0]
+        let field = field ?? reference.from.first { $0 != Schema.feedColumn } ?? reference.from[0]
         if reference.onMissing == .keep && keepsNullAllowed(r) {
             if outside[r].example == nil {
                 outside[r].example = BuildIssue(kind: .outsideReference, file: file, line: line, column: column, field: field, value: key, message: "")
@@ -51,8 +51,8 @@ final class UnresolvedKeys {
         let reference = table.references[r]
         let columns = reference.targetColumns(in: target)
         if context.schema.format == .csv, let file = target.file {
-            let names = columns.map { name in target.columns.first { $0.name == name }?.source.first ?? name }
-            return "names no \(names.joined(separator: "+")) in \(file)"
+            let names = columns.filter { $0 != Schema.feedColumn }.map { name in target.columns.first { $0.name == name }?.source.first ?? name }
+            return "names no \(names.joined(separator: "+")) in \(file)" + (columns.contains(Schema.feedColumn) ? " of its feed" : "")
         }
         if kept { return "names no row of '\(reference.to)' in any input" }
         return "names no row of '\(reference.to)' (\(reference.toColumns == nil ? "key" : "columns") \(columns.joined(separator: ", "))): " + (forwardOnly

@@ -51,6 +51,10 @@ public struct Column: Sendable, Equatable {
     /// `date`: accept dates of which only the year or the year and month are known (`2000`,
     /// `1999-03`, `1999-03-00`), stored with `00` for the unknown parts (`2000-00-00`).
     public var partial: Bool = false
+    /// The table whose row id the column's integer value is (a region seed's `feed_ref`, see
+    /// `Schema.scopedByFeed`): declared as a foreign key. A reference is a `Reference`; this is
+    /// for a value that is an id as read.
+    public var foreignKey: String?
 
     public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
                 defaultValue: String? = nil, format: String? = nil, stored: Bool = true,
@@ -77,6 +81,7 @@ extension Column: CustomReflectable {
             ("trailing", trailing),
         ]
         if onInvalid != .error { children.append(("onInvalid", onInvalid)) }
+        if let foreignKey { children.append(("foreignKey", foreignKey)) }
         return Mirror(self, children: children, displayStyle: .struct)
     }
 }

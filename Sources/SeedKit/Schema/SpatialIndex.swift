@@ -19,6 +19,8 @@ public struct SpatialIndex: Sendable, Equatable {
     public var lon: String
     /// The column whose values group rows into one box; nil for one point per row.
     public var groupBy: String?
+    /// Columns that group rows before `groupBy` (a region seed's `feed_ref`: a shape per feed).
+    public var scope: [String] = []
 
     public init(name: String, lat: String, lon: String, groupBy: String? = nil) {
         self.name = name
@@ -55,7 +57,7 @@ public struct SpatialIndex: Sendable, Equatable {
         guard let groupBy else {
             return "SELECT \(id), \(lat), \(lat), \(lon), \(lon) FROM \(quoted(table)) WHERE \(located) ORDER BY \(id)"
         }
-        return "SELECT min(\(id)), min(\(lat)), max(\(lat)), min(\(lon)), max(\(lon)) FROM \(quoted(table)) WHERE \(located) GROUP BY \(quoted(groupBy)) ORDER BY 1"
+        return "SELECT min(\(id)), min(\(lat)), max(\(lat)), min(\(lon)), max(\(lon)) FROM \(quoted(table)) WHERE \(located) GROUP BY \((scope + [groupBy]).map(quoted).joined(separator: ", ")) ORDER BY 1"
     }
 
     /// The rows of `table` left out: those missing a coordinate.

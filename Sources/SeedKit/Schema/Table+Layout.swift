@@ -32,7 +32,9 @@ extension Table {
         var tail: [StoredColumn] = [], trailingReferences: [StoredColumn] = [], last: [StoredColumn] = []
         for (index, column) in columns.enumerated() where column.stored {
             let notNull = column.required || (withoutRowID && key.contains(column.name)) ? " NOT NULL" : ""
-            let stored = StoredColumn(name: column.name, definition: "\(quoted(column.name)) \(column.type.sqlType)\(notNull)", role: .column(index))
+            let foreignKey = column.foreignKey.map { " REFERENCES \(quoted($0))" } ?? ""
+            let stored = StoredColumn(name: column.name, definition: "\(quoted(column.name)) \(column.type.sqlType)\(notNull)\(foreignKey)",
+                                      role: .column(index))
             if extras && index == columns.count - 1 {
                 last.append(stored)
             } else if column.trailing {

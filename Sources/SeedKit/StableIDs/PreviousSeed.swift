@@ -33,6 +33,13 @@ struct PreviousSeed {
         }
     }
 
+    /// A region seed's feeds: name -> id (empty for a seed of one feed).
+    func feedIDs() -> [String: Int64] {
+        guard let connection = try? Connection(path: ":memory:"), (try? SeedIdentity.attach(path, as: "previous", to: connection)) != nil,
+              let rows = try? connection.rows("SELECT name, id FROM previous.\(quoted(Schema.feedsTable))") else { return [:] }
+        return Dictionary(rows.compactMap { row in row[0].text.flatMap { name in row[1].integer.map { (name, $0) } } }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The high-water mark the previous seed recorded for `table`, if any.
     func recordedMaximumID(_ table: String) -> Int64? {
         identity.metadata[Self.maximumIDPrefix + table].flatMap { Int64($0) }

@@ -139,6 +139,7 @@ struct Renumbering {
         if column == table.rowID && !table.withoutRowID { target = table.name }
         if let parent = table.parent, parent.column == column { target = parent.table }
         if let reference = table.references.first(where: { $0.column == column }) { target = reference.to }
+        if let foreignKey = table.column(named: column)?.foreignKey { target = foreignKey }
         guard let target, renumbered.contains(target) else { return "t.\(q(column))" }
         return "(SELECT stable FROM temp.\(q(mapName(target))) WHERE new = t.\(q(column)))"
     }

@@ -15,7 +15,10 @@ protocol BuildStage: Sendable {
 final class BuildState {
     let options: BuildOptions
     let schema: Schema
-    let inputs: InputSet
+    /// The feeds (one, or several for a region seed).
+    let feeds: InputFeeds
+    /// Every input file, of every feed.
+    var inputs: InputSet { feeds.all }
     let issues: IssueLog
     let database: SeedDatabase
     /// The seed ids are kept from (`--previous`), checked against the schema.
@@ -29,6 +32,8 @@ final class BuildState {
     /// The loaders' shared state: reference statistics, indexes created while loading.
     var context: BuildContext?
     var records: [InputRecord] = []
+    /// The input files read, in the order they were read (`records` names them).
+    var readFiles: [InputFile] = []
     /// Rows per table, in load order (derived tables' counts are set by the derive stage).
     var rows: [(name: String, rows: Int)] = []
     var filtered: [String: Int] = [:]
@@ -46,11 +51,11 @@ final class BuildState {
     var seedVersion = ""
     var contentDigest = ""
 
-    init(options: BuildOptions, schema: Schema, inputs: InputSet, issues: IssueLog, database: SeedDatabase, previous: PreviousSeed?,
+    init(options: BuildOptions, schema: Schema, feeds: InputFeeds, issues: IssueLog, database: SeedDatabase, previous: PreviousSeed?,
          progress: BuildProgress?) {
         self.options = options
         self.schema = schema
-        self.inputs = inputs
+        self.feeds = feeds
         self.issues = issues
         self.database = database
         self.previous = previous

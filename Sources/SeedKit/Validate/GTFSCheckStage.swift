@@ -1,14 +1,33 @@
+import SeedSQLite
+
 /// The stage after loading, for GTFS feeds only (the transit schema, `GTFSChecks.applies`): the
 /// checks of MobilityData's validator that the schema cannot declare, run over the loaded
 /// tables (`GTFSChecks`). It runs before the stable ids and before anything is derived: it reads
 /// the rows as loaded and changes nothing, so the seed is the same bytes whatever it finds.
 /// Data errors it finds fail the build here, as the loaders' do.
+///
+/// In a region seed the checks run feed by feed: each table read as the feed's rows only
+/// (a temporary view of the same name, which SQLite finds before the table), each finding
+/// placed in the feed's own file.
 struct GTFSCheckStage: BuildStage {
     func run(_ state: BuildState) throws {
         guard GTFSChecks.applies(to: state.schema) else { return }
         state.progress?.phase("checking GTFS")
-        try GTFSChecks(schema: state.schema, inputs: state.inputs, connection: state.connection, issues: state.issues,
-                       options: state.options).run()
+        let connection = state.connection
+        guard state.feeds.isRegion else {
+            try GTFSChecks(schema: state.schema, inputs: state.inputs, connection: connection, issues: state.issues, options: state.options).run()
+            state.timer.mark("GTFS checks")
+            if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
+            return
+        }
+        let scoped = state.allTables.filter { $0.column(named: Schema.feedColumn) != nil }.map(\.name)
+        for feed in state.feeds.feeds {
+            for name in scoped {
+                try connection.execute("CREATE TEMP VIEW \(quoted(name)) AS SELECT * FROM main.\(quoted(name)) WHERE \(quoted(Schema.feedColumn)) = \(feed.id)")
+            }
+            defer { for name in scoped { try? connection.execute("DROP VIEW IF EXISTS temp.\(quoted(name))") } }
+            try GTFSChecks(schema: state.schema, inputs: feed.inputs, connection: connection, issues: state.issues, options: state.options).run()
+        }
         state.timer.mark("GTFS checks")
         if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
     }

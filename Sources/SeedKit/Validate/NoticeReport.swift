@@ -51,6 +51,10 @@ public final class NoticeReport: @unchecked Sendable { // `record` runs under th
         ExtrasObject.appendString(Array(code.utf8), to: &pending)
         pending += Array(", \"severity\": \"\(issue.kind.isError ? "ERROR" : "WARNING")\", \"file\": ".utf8)
         ExtrasObject.appendString(Array(issue.file.utf8), to: &pending)
+        if let feed = issue.feed {
+            pending += Array(", \"feed\": ".utf8)
+            ExtrasObject.appendString(Array(feed.utf8), to: &pending)
+        }
         pending += Array(", \"line\": \(issue.line.map(String.init) ?? "null"), \"column\": \(issue.column.map(String.init) ?? "null"), \"field\": ".utf8)
         appendOptional(issue.field)
         pending += Array(", \"value\": ".utf8)

@@ -9,13 +9,18 @@ import SeedSQLite
 /// cycles go by file name, so the order is deterministic.
 struct XMLLoad {
     let schema: Schema
-    let inputs: InputSet
+    /// The feeds; in a region seed, each file's rows get its feed's id (`feed_ref`).
+    let feeds: InputFeeds
     let context: BuildContext
     let progress: BuildProgress?
+
+    var inputs: InputSet { feeds.all }
 
     /// What the load produced.
     struct Result {
         var inputs: [InputRecord]
+        /// The files read, in reading order.
+        var files: [InputFile] = []
         /// Rows per table, in load order.
         var rows: [(name: String, rows: Int)]
         /// Records skipped by filters, by table.
@@ -46,9 +51,14 @@ struct XMLLoad {
         var unread = XMLUnreadObjects.Totals()
         var findings = XMLLoadFindings.Collector(mapping: mapping)
         try queue.execute("BEGIN")
-        for file in plan(mapping) {
+        let files = plan(mapping)
+        for file in files {
+            let feed = feeds.isRegion ? feeds.feeds.first { $0.inputs.files.contains { $0.displayPath == file.displayPath } } : nil
+            for loader in loaders { loader.feedID = feed?.id }
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
-            records.append(try importer.run())
+            var record = try importer.run()
+            if let feed { record.name = feed.name + "/" + record.name }
+            records.append(record)
             findings.add(importer, file: file, rows: records[records.count - 1].rows)
             for (index, count) in importer.filtered.enumerated() where count > 0 {
                 filtered[mapping.tables[index].table.name, default: 0] += count
@@ -80,7 +90,7 @@ struct XMLLoad {
             try names.map { name throws(SQLiteError) in Int(try connection.scalar("SELECT count(*) FROM \(quoted(name))")?.integer ?? 0) }
         }
         let rows = zip(names, counts).map { (name: $0, rows: $1) }
-        var result = Result(inputs: records, rows: rows, filtered: filtered, rejected: rejected)
+        var result = Result(inputs: records, files: files, rows: rows, filtered: filtered, rejected: rejected)
         for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
         result.findings = findings.findings
         return result

@@ -33,6 +33,8 @@ struct XMLMapping {
         case position
         /// The input file's name (`$file`), as listed in `seedgen_inputs`.
         case file
+        /// The feed's id in a region seed (`$feed`, `feed_ref`).
+        case feed
         /// The list item itself (list tables).
         case item
         /// The local name of the record's element (`$name`).
@@ -92,6 +94,10 @@ struct XMLMapping {
                 for source in column.source {
                     if source == XMLMapping.fileSource {
                         sources.append(.file)
+                        continue
+                    }
+                    if source == Schema.feedSource {
+                        sources.append(.feed)
                         continue
                     }
                     if table.list != nil {

@@ -107,6 +107,8 @@ struct XMLRecordWriter {
             case .file:
                 var text = fileName
                 try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+            case .feed:
+                try loader.setFeed(column)
             case .item:
                 continue
             case .name:
@@ -138,7 +140,7 @@ struct XMLRecordWriter {
         switch source {
         case .slot(let slot): return record.isPresent(slot)
         case .ancestor(let index): return record.ancestorValue(mapping.ancestors[index]) != nil
-        case .position, .name, .item, .file: return true
+        case .position, .name, .item, .file, .feed: return true
         }
     }
 
@@ -158,6 +160,8 @@ struct XMLRecordWriter {
                     if case .file = sources.first {
                         var text = fileName
                         try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
+                    } else if case .feed = sources.first {
+                        try loader.setFeed(column)
                     } else if case .position = sources.first {
                         try XMLText.withDecimal(index + 1) { digits throws(SQLiteError) in try loader.set(column, digits) }
                     } else {
