@@ -1,7 +1,8 @@
 import Foundation
 
 /// The feeds of one build: `seedgen build A.zip B/ C.zip`, `--feed NAME=PATH`, or a folder
-/// whose entries are feeds. Each feed is a folder or `.zip` of its own, whose ids are its own.
+/// whose entries are feeds. Each feed is a folder or `.zip` of its own (or, named with
+/// `--feed`, one file: a NeTEx or TransXChange export in one XML file), whose ids are its own.
 ///
 /// One feed (or plain files beside one) is today's build: the seed is the same bytes as
 /// before. Two or more make a *region* seed (`Schema.scopedByFeed`): a `feeds` table, and a
@@ -67,9 +68,6 @@ public struct InputFeeds: Sendable {
                 throw InputError(path: path, message: "is a feed named '\(name)', and so is \(other): name them apart with --feed NAME=PATH")
             }
             byName[name] = path
-            guard Self.isFeedContainer(path) || !FileManager.default.fileExists(atPath: path) else {
-                throw InputError(path: path, message: "is not a feed: a feed is a folder or a .zip")
-            }
             feeds.append(Feed(name: name, source: path, id: 0, inputs: try InputSet(paths: [path])))
         }
         feeds.sort { $0.name < $1.name }

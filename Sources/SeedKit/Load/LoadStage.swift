@@ -55,6 +55,10 @@ struct LoadStage: BuildStage {
             case .csv:
                 try CSVLoad(state: state, context: context).run()
             case .xml:
+                try queue.sync { [feeds = state.feeds] connection throws(SQLiteError) in
+                    for statement in schema.loadOrder.map(\.createStatement) { try connection.execute(statement) }
+                    try CSVLoad.insertFeeds(feeds, on: connection)
+                }
                 let result = try XMLLoad(schema: schema, feeds: state.feeds, context: context, progress: progress).run()
                 state.records = result.inputs
                 state.readFiles = result.files
