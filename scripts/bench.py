@@ -9,7 +9,8 @@ seedgen beside `osmium cat` to OPL and `xmllint --stream --noout`; netex: the No
 export repeated to --netex-mb and to a quarter of it (scripts/make_netex.py), built with no
 flags (the built-in schema), for flat memory; install: installing a packed seed; delta: a
 day's delta of a generated feed (and of a real daily archive) beside installing the full
-seed. Each command is measured
+seed; queries: the guide's departures on the 3M seed; region: the ten gtfs-world feeds as one
+seed beside the ten single builds. Each command is measured
 with GNU time, best of --reps runs in rotating order. It prints a table and the targets of
 issues 6 and 11 (PASS/MISS), and appends the same to bench/results.md. Exit status 1 only
 when a command fails.
@@ -1030,6 +1031,72 @@ def build_sample_app():
                               capture_output=True, text=True).stdout.strip()
     return os.path.join(bin_path, "App")
 
+# The region job (issue 31): the ten gtfs-world feeds built as one seed against the ten built
+# one by one, in the same run.
+GTFS_WORLD = os.path.join(os.path.dirname(ROOT), "shared", "data", "gtfs-world")
+MAX_REGION_RSS_GROWTH = 1.10  # peak RSS of the region of 40 feeds (each feed four times) over the ten's
+
+
+def run_region_job(bench):
+    """Issue 31: the ten gtfs-world feeds (--lenient: udine has data errors) built together as
+    one region seed (--feed NAME=PATH each) and each alone, alternating which goes first: the
+    region must take at most the sum of the single builds' wall and CPU time. Then flat memory:
+    a region of 40 feeds (each feed four times under four names, four times the rows) must
+    peak within +10 % of the ten's."""
+    name = "region of the ten gtfs-world feeds: wall and CPU <= the sum of the single builds"
+    flat = f"region of 40 feeds (4x the rows): peak RSS <= +{round((MAX_REGION_RSS_GROWTH - 1) * 100)}% of the ten's"
+    if "seedgen" not in bench.tools:
+        bench.not_measured(name, "seedgen not run")
+        return
+    feeds = sorted(f for f in os.listdir(GTFS_WORLD) if os.path.isdir(os.path.join(GTFS_WORLD, f, "feed"))) \
+        if os.path.isdir(GTFS_WORLD) else []
+    if len(feeds) != 10:
+        bench.not_measured(name, f"{GTFS_WORLD} does not hold the ten feeds")
+        return
+    work = os.path.join(WORK, "region")
+    os.makedirs(work, exist_ok=True)
+
+    def singles():
+        wall = cpu = 0.0
+        rss = 0
+        for feed in feeds:
+            db = os.path.join(work, feed + ".sqlite")
+            remove_db(db)
+            w, c, r = timed([SEEDGEN, "build", os.path.join(GTFS_WORLD, feed, "feed"), "--out", db, "--quiet", "--lenient"],
+                            label=f"seedgen build {feed}")
+            wall, cpu, rss = wall + w, cpu + c, max(rss, r)
+        return Measurement("seedgen (10 builds)", "gtfs-world x10", wall, cpu, rss, None)
+
+    def region(copies=1):
+        db = os.path.join(work, f"region-{copies}.sqlite")
+        remove_db(db)
+        named = [f"--feed={f}{'' if c == 0 else f'-{c + 1}'}={os.path.join(GTFS_WORLD, f, 'feed')}" for f in feeds for c in range(copies)]
+        w, c, r = timed([SEEDGEN, "build", *named, "--out", db, "--quiet", "--lenient"],
+                        label=f"seedgen build (region of {len(named)} feeds)")
+        m = Measurement("seedgen (region)" if copies == 1 else "seedgen (region x4)", f"gtfs-world x{len(named)}",
+                        w, c, r, os.path.getsize(db))
+        m.path = db
+        return m
+
+    print(f"bench: region: {len(feeds)} gtfs-world feeds, together and one by one", flush=True)
+    fastest = run_side_by_side(bench, [("seedgen (10 builds)", singles), ("seedgen (region)", region)])
+    apart, together = fastest.get("seedgen (10 builds)"), fastest.get("seedgen (region)")
+    if apart is None or together is None:
+        bench.not_measured(name, "a build failed")
+        return
+    ok = together.wall <= apart.wall and together.cpu <= apart.cpu
+    bench.ratio_lines.append(f"region of ten feeds / ten single builds: wall {together.wall / apart.wall:.2f}x, "
+                             f"CPU {together.cpu / apart.cpu:.2f}x, peak RSS {together.rss_mb / apart.rss_mb:.2f}x")
+    bench.target(name, ok, f"region {together.wall:.2f} s wall, {together.cpu:.2f} s CPU, {together.rss_mb:.1f} MB; "
+                 f"ten builds {apart.wall:.2f} s, {apart.cpu:.2f} s CPU, largest {apart.rss_mb:.1f} MB")
+    bigger = run_side_by_side(bench, [("seedgen (region x4)", lambda: region(4))]).get("seedgen (region x4)")
+    if bigger is None:
+        bench.not_measured(flat, "the build failed")
+        return
+    growth = bigger.rss_mb / together.rss_mb
+    bench.target(flat, growth <= MAX_REGION_RSS_GROWTH, f"{together.rss_mb:.1f} MB -> {bigger.rss_mb:.1f} MB ({growth:.2f}x); "
+                 f"{bigger.output_mb:.1f} MB seed in {bigger.wall:.2f} s")
+
 
 # The jobs `--jobs` chooses from, in the order they run; another job is one more entry.
 JOBS = {
@@ -1040,6 +1107,7 @@ JOBS = {
     "install": run_install_job,
     "delta": run_delta_job,
     "queries": run_queries_job,
+    "region": run_region_job,
 }
 JOB_ALIASES = {"xml": "topsongs"}
 

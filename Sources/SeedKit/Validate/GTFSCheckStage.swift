@@ -20,15 +20,26 @@ struct GTFSCheckStage: BuildStage {
             if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
             return
         }
-        let scoped = state.allTables.filter { $0.column(named: Schema.feedColumn) != nil }.map(\.name)
+        let scoped = state.allTables.filter { $0.column(named: Schema.feedColumn) != nil }
         for feed in state.feeds.feeds {
-            for name in scoped {
-                try connection.execute("CREATE TEMP VIEW \(quoted(name)) AS SELECT * FROM main.\(quoted(name)) WHERE \(quoted(Schema.feedColumn)) = \(feed.id)")
+            for table in scoped {
+                try connection.execute("CREATE TEMP VIEW \(quoted(table.name)) AS SELECT * FROM main.\(quoted(table.name)) WHERE \(Self.rowsOf(feed.id, in: table, schema: state.schema))")
             }
-            defer { for name in scoped { try? connection.execute("DROP VIEW IF EXISTS temp.\(quoted(name))") } }
+            defer { for table in scoped { try? connection.execute("DROP VIEW IF EXISTS temp.\(quoted(table.name))") } }
             try GTFSChecks(schema: state.schema, inputs: feed.inputs, connection: connection, issues: state.issues, options: state.options).run()
         }
         state.timer.mark("GTFS checks")
         if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
+    }
+
+    /// The condition on a row of `table` that it is of feed `feed`, as an index can answer it:
+    /// a table keyed on a reference to a feed's rows (`stop_times (trip_ref, stop_sequence)`)
+    /// by the ids of that feed's rows (so each feed reads its trips' rows, not the whole
+    /// table), any other by its `feed_ref`, the first column of its key.
+    static func rowsOf(_ feed: Int64, in table: Table, schema: Schema) -> String {
+        let byFeed = "\(quoted(Schema.feedColumn)) = \(feed)"
+        guard let first = table.key.first, let reference = table.references.first(where: { $0.column == first }),
+              let target = schema.table(named: reference.to), target.key.first == Schema.feedColumn else { return byFeed }
+        return "\(quoted(first)) IN (SELECT \(quoted(target.rowID)) FROM main.\(quoted(target.name)) WHERE \(byFeed))"
     }
 }
