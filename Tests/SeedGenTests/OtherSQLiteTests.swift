@@ -84,6 +84,34 @@ struct OtherSQLiteTests {
         }
     }
 
+    @Test("a region seed's delta applies with SQLite 3.46 and 3.50, each feed's service days derived again, to the new seed's content digest",
+          .realData("gtfs-daily-renfe-ld/renfe-ld-2026-03-16.zip", "gtfs-daily-renfe-ld/renfe-ld-2026-03-17.zip", "gtfs-world/chisinau/feed",
+                    "gtfs-world/aguascalientes/feed"))
+    func regionDeltasApplyOnOtherVersions() throws {
+        let libraries = try Self.libraries()
+        #expect(libraries.count >= 2, "two SQLite versions besides the system's")
+        let others = ["chisinau", "aguascalientes"].flatMap { ["--feed", "\($0)=" + RealData.path("gtfs-world/\($0)/feed")] }
+        let old = folder.file("r16.sqlite"), new = folder.file("r17.sqlite"), delta = folder.file("r16-17.delta")
+        #expect(try seedgen(["build"] + others + ["--feed", "renfe=" + RealData.path("gtfs-daily-renfe-ld/renfe-ld-2026-03-16.zip"),
+                                                   "--out", old, "--quiet"]).status == 0)
+        #expect(try seedgen(["build"] + others + ["--feed", "renfe=" + RealData.path("gtfs-daily-renfe-ld/renfe-ld-2026-03-17.zip"),
+                                                   "--previous", old, "--out", new, "--quiet"]).status == 0)
+        #expect(try seedgen(["pack", old]).status == 0)
+        let written = try seedgen(["delta", old, new, "--out", delta])
+        #expect(written.status == 0, "\(written.stderr)")
+        let expected = try recorded(new)
+        for library in libraries {
+            let destination = folder.file("region-\(library.version)/seed.sqlite")
+            #expect(try seedgen(["install", old + ".gz", "--to", destination], library: library.path).status == 0)
+            let patched = try seedgen(["install", delta, "--to", destination], library: library.path)
+            #expect(patched.status == 0 && patched.stdout.hasPrefix("patched "), "SQLite \(library.version): \(patched.stdout) \(patched.stderr)")
+            #expect(try writerVersion(destination) == library.version, "the patched seed was written by SQLite \(library.version)")
+            #expect(try Self.pythonDigests([destination]) == [expected], "SQLite \(library.version): the patched seed has the new seed's content")
+            let verify = try seedgen(["verify", destination], library: library.path)
+            #expect(verify.status == 0, "SQLite \(library.version): \(verify.stdout)")
+        }
+    }
+
     @Test("the builder's digest equals the Python implementation's on seeds built with SQLite 3.46 and 3.50",
           .realData("gtfs-cairns-2014/feed"))
     func buildersOfOtherVersionsAgree() throws {
