@@ -25,6 +25,13 @@ extension SeedGen {
                 changedColumns: {COLUMN: rows}, examples: {added, removed, changed: [[key values]]}, \
                 presence: both|added|removed}}} with sorted keys, for every table of either seed.
 
+                When either seed is a region seed (several feeds built into one), feeds are matched \
+                by name and rows within their feed, and the changes are also told per feed: \
+                `+ feed NAME (source)` for a feed added, `- feed NAME` for one removed, and for a \
+                feed in both its rows added, removed and changed per table. --json then has \
+                "feeds": [{name, presence, oldSource, newSource, tables: {NAME: {oldRows, newRows, \
+                added, removed, changed}}}].
+
                 Exit code 0 (1 with --exit-code when the seeds differ; 2 when a seed cannot be read).
 
                 Examples:
@@ -88,9 +95,44 @@ extension SeedGen {
                 }
             }
             let changed = names.filter { diff.tables[$0]!.hasChanges }.count
+            var total = changed == 0 ? "no changes in \(names.count) tables" : "\(changed) of \(names.count) tables changed"
+            if let feeds = diff.feeds {
+                lines.append("")
+                lines.append("feeds")
+                lines += feedLines(feeds)
+                let count = { (presence: String) in feeds.filter { $0.presence == presence }.count }
+                let changedFeeds = feeds.filter { $0.presence == "both" && $0.hasChanges }.count
+                total += "; feeds: \(count("added")) added, \(count("removed")) removed, \(changedFeeds) changed, \(count("both") - changedFeeds) unchanged"
+            }
             lines.append("")
-            lines.append(changed == 0 ? "no changes in \(names.count) tables" : "\(changed) of \(names.count) tables changed")
+            lines.append(total)
             return lines.joined(separator: "\n")
+        }
+
+        /// `+ feed NAME (source)` for a feed added, `- feed NAME` for one removed, `~ feed NAME`
+        /// and its tables' changes for one changed, `= feed NAME` for one unchanged.
+        static func feedLines(_ feeds: [SeedDiff.FeedChanges]) -> [String] {
+            func rows(_ count: Int64) -> String { "\(Format.count(Int(count))) row\(count == 1 ? "" : "s")" }
+            var lines: [String] = []
+            for feed in feeds {
+                switch feed.presence {
+                case "added": lines.append("+ feed \(feed.name) (\(feed.newSource ?? "")): \(rows(feed.newRows))")
+                case "removed": lines.append("- feed \(feed.name) (\(feed.oldSource ?? "")): \(rows(feed.oldRows))")
+                default:
+                    guard feed.hasChanges else { lines.append("= feed \(feed.name): \(rows(feed.newRows)), no changes"); continue }
+                    var line = "~ feed \(feed.name): \(rows(feed.oldRows)) -> \(rows(feed.newRows))"
+                    if feed.oldSource != feed.newSource { line += ", source \(feed.oldSource ?? "?") -> \(feed.newSource ?? "?")" }
+                    lines.append(line)
+                    let tables = feed.tables.filter(\.value.hasChanges).sorted { $0.key < $1.key }
+                    let width = tables.map(\.key.count).max() ?? 0
+                    for (name, table) in tables {
+                        lines.append("    " + name.padding(toLength: width, withPad: " ", startingAt: 0)
+                                     + "  \(Format.count(Int(table.added))) added, \(Format.count(Int(table.removed))) removed, "
+                                     + "\(Format.count(Int(table.changed))) changed; \(rows(table.oldRows)) -> \(rows(table.newRows))")
+                    }
+                }
+            }
+            return lines
         }
     }
 }

@@ -22,8 +22,13 @@ extension SeedGen {
                 indexes [{name, table, unique, columns, bytes}], queryIndexes [{name, kind (search, \
                 spatial, derived or index), table, rows, bytes (for an index: beyond the reference's index it \
                 replaces), replaces, indexBytes}], inputs [{name, sha256, bytes, rows, rejected}], \
+                feeds [{name, source, startDate, endDate, publisher, version, rows: {table: count}}], \
                 gzip {size, sha256, comment}, manifest (the manifest beside the seed). Fields that \
                 do not apply are left out.
+
+                A region seed (several feeds built into one) also lists its feeds, from its feeds \
+                table: each feed's name, source, validity, publisher and version, and its rows per \
+                table. A seed of one feed has no feeds.
 
                 Examples:
                   seedgen inspect out/cairns.sqlite
@@ -65,6 +70,12 @@ extension SeedGen {
             }
             if let mode = report.journalMode { lines.append("  journal mode   \(mode)") }
             if report.manifest != nil && report.format != .manifest { lines.append("  manifest       present") }
+
+            if let feeds = report.feeds {
+                lines.append("")
+                lines.append("feeds")
+                lines += FeedText.lines(feeds, tableLimit: nil)
+            }
 
             lines.append("")
             lines.append("tables")

@@ -17,6 +17,10 @@ struct SummaryText {
             if let rejected = summary.rejected[table.name], rejected > 0 { line += "  (\(Format.count(rejected)) rejected)" }
             lines.append(line)
         }
+        if !summary.feeds.isEmpty {
+            lines.append("  feeds:")
+            lines += FeedText.lines(summary.feeds, tableLimit: 4).map { "  " + $0 }
+        }
         for (name, stats) in summary.references.sorted(by: { $0.key < $1.key }) where stats.created > 0 || stats.hits + stats.misses > 0 {
             var line = "  reference \(name): \(Format.count(stats.hits)) cache hits, \(Format.count(stats.misses)) misses"
             if stats.created > 0 { line += ", \(Format.count(stats.created)) created" }

@@ -15,6 +15,8 @@ extension SeedGen {
                   application_id      0x53454544 ("SEED"): built by seedgen
                   versions            user_version, seedgen_metadata schema_name, schema_version \
                 (equal to user_version), seed_version and tool_version present
+                  feed_rows FEED      in a region seed, one per feed: the feed's row_counts \
+                (its feeds row) match its rows in each table
                   schema              with --schema: the tables, columns, declared types and \
                 NOT NULL match the schema's DDL, and its version and name match the seed's
                   gzip_stamp          for a .sqlite.gz: the header comment holds the seed's versions
@@ -26,6 +28,10 @@ extension SeedGen {
                 file) or a manifest (the seed beside it is checked: x.sqlite.gz, else x.sqlite). \
                 The manifest beside SEED (x.sqlite.manifest.json) is used when present. Exit \
                 code 1 when any check fails, 2 when SEED cannot be read at all.
+
+                In a region seed (several feeds built into one) every row's feed_ref names a \
+                feed (foreign_key_check), and each feed gets its own feed_rows line with its rows. \
+                In --json such a check also has "feed": NAME.
 
                 Examples:
                   seedgen verify out/cairns.sqlite --schema Schema/transit.yaml
@@ -59,7 +65,7 @@ extension SeedGen {
             } else {
                 for check in checks {
                     let detail = check.detail.isEmpty ? "" : (check.passed ? "  (\(check.detail))" : ": \(check.detail)")
-                    print((check.passed ? "ok   " : "FAIL ") + check.name + detail)
+                    print((check.passed ? "ok   " : "FAIL ") + check.name + (check.feed.map { " " + $0 } ?? "") + detail)
                 }
                 let failures = checks.filter { !$0.passed }.count
                 print(passed ? "\(seed): all \(checks.count) checks passed" : "\(seed): \(failures) of \(checks.count) checks failed")

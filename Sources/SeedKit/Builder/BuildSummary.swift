@@ -22,6 +22,8 @@ public struct BuildSummary: Sendable {
     public var queryIndexes: [QueryIndexCost] = []
     /// The seed's content digest (`content_sha256`, see `Documentation/content-digest.md`).
     public var contentDigest: String = ""
+    /// A region seed's feeds: name, source, validity and rows per table; empty for one feed.
+    public var feeds: [FeedSummary] = []
 
     public var totalRows: Int { tables.reduce(0) { $0 + $1.rows } }
 }

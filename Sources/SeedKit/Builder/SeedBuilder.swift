@@ -80,7 +80,8 @@ public struct SeedBuilder {
                             seedVersion: state.seedVersion, tables: state.rows, inputs: state.records,
                             references: state.context?.referenceStatistics ?? [:], filtered: state.filtered, rejected: state.rejected,
                             warnings: issues.warningCount, warningReport: issues.report(errors: false), outputBytes: Int64(size.st_size),
-                            seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs, contentDigest: state.contentDigest)
+                            seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs, contentDigest: state.contentDigest,
+                            feeds: state.feedSummaries)
     }
 
     /// The stages of every build, in order. The GTFS checks read the rows as loaded. Stable ids

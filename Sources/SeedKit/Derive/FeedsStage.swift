@@ -9,6 +9,8 @@ import SeedSQLite
 ///   `calendar_dates` adds), when the schema has those tables (GTFS, and NeTEx and TransXChange,
 ///   which derive them).
 /// - `row_counts`: a JSON object, each table holding rows of the feed -> how many, keys sorted.
+///
+/// The rows written are read back for the build summary (`BuildSummary.feeds`).
 struct FeedsStage: BuildStage {
     func run(_ state: BuildState) throws {
         guard state.feeds.isRegion else { return }
@@ -54,6 +56,7 @@ struct FeedsStage: BuildStage {
                 """)
         }
         try connection.execute("COMMIT")
+        state.feedSummaries = try connection.seedFeeds() ?? []
         state.timer.mark("feeds")
     }
 

@@ -65,6 +65,7 @@ public enum SeedInspector {
         }
         report.tables = counts
         report.tableDetails = details
+        report.feeds = try connection.seedFeeds()
 
         var indexes: [SeedReport.IndexInfo] = []
         let tableSet = Set(tables)

@@ -84,6 +84,9 @@ public struct SeedReport: Codable, Equatable, Sendable {
     /// The search (FTS5) and spatial (R*Tree) indexes, with their rows and bytes.
     public var queryIndexes: [QueryIndexCost]?
     public var inputs: [InputInfo]?
+    /// A region seed's feeds, in id order: name, source, validity, publisher, version and rows per
+    /// table (`feeds.row_counts`); absent for a seed of one feed.
+    public var feeds: [FeedSummary]?
     public var gzip: GzipInfo?
     public var manifest: SeedManifest?
 }

@@ -10,17 +10,20 @@ public struct SeedCheck: Codable, Equatable, Sendable {
     public var passed: Bool
     /// What was found; for a failure, what is wrong.
     public var detail: String
+    /// The feed of a region seed the check is about (`feed_rows`); nil for the whole seed.
+    public var feed: String?
 
-    public init(name: String, passed: Bool, detail: String = "") {
+    public init(name: String, passed: Bool, detail: String = "", feed: String? = nil) {
         self.name = name
         self.passed = passed
         self.detail = detail
+        self.feed = feed
     }
 }
 
 /// Checks that a seed is fit to ship: a sound SQLite file, its references intact, not in WAL
 /// mode, compact, its versions recorded, its manifest (if any) telling the truth about it,
-/// and, when a schema is given, built from that schema.
+/// a region seed's row counts per feed true, and, when a schema is given, built from that schema.
 public struct SeedVerifier {
     /// The schema the seed must match (tables, columns, declared types, version); nil to skip.
     public var schema: Schema?
@@ -53,6 +56,9 @@ public struct SeedVerifier {
         }
         for check in [integrity, foreignKeys, vacuumed, applicationID, versions] {
             checks.append(run(check, connection))
+        }
+        do { checks += try feedRows(connection) } catch {
+            checks.append(SeedCheck(name: "feed_rows", passed: false, detail: "\(error)"))
         }
         checks.append(run({ try self.contentDigest($0, manifest: seed.manifest) }, connection))
         if let schema {
@@ -89,6 +95,28 @@ public struct SeedVerifier {
             return "\(count) row\(count == 1 ? "" : "s") in \(row[0]) reference\(count == 1 ? "s" : "") missing \(row[1])"
         }
         return SeedCheck(name: "foreign_key_check", passed: problems.isEmpty, detail: problems.joined(separator: "; "))
+    }
+
+    /// A region seed's `feeds.row_counts` against the rows of each feed, one check per feed
+    /// (rows whose `feed_ref` names no feed are `foreign_key_check`'s); none for one feed.
+    private func feedRows(_ connection: Connection) throws -> [SeedCheck] {
+        guard try connection.isRegionSeed() else { return [] }
+        let counted = try connection.countFeedRows()
+        return try connection.rows("SELECT name, row_counts FROM \(quoted(Schema.feedsTable)) ORDER BY id").map { row in
+            let name = row[0].description, actual = counted[name] ?? [:]
+            guard let recorded = row[1].text.flatMap(FeedSummary.rowCounts(json:)) else {
+                return SeedCheck(name: "feed_rows", passed: false, detail: "row_counts is not a JSON object of table -> rows: \(row[1].description.debugDescription)", feed: name)
+            }
+            var problems: [String] = []
+            for table in Set(recorded.keys).union(actual.keys).sorted() where recorded[table] ?? 0 != actual[table] ?? 0 {
+                problems.append("\(table): row_counts says \(NumberText.grouped(Int(recorded[table] ?? 0))) rows of feed \(name), "
+                                + "the seed has \(NumberText.grouped(Int(actual[table] ?? 0)))")
+            }
+            let total = actual.values.reduce(0, +), tables = actual.values.filter { $0 > 0 }.count
+            let detail = problems.isEmpty ? "\(NumberText.grouped(Int(total))) rows in \(tables) table\(tables == 1 ? "" : "s"), as row_counts records"
+                : problems.joined(separator: "; ")
+            return SeedCheck(name: "feed_rows", passed: problems.isEmpty, detail: detail, feed: name)
+        }
     }
 
     private func vacuumed(_ connection: Connection) throws -> SeedCheck {

@@ -46,6 +46,8 @@ final class BuildState {
     // installer derives again in this order), and what the query features cost.
     var recipes: [DeriveRecipe] = []
     var costs: [QueryIndexCost] = []
+    /// A region seed's feeds as their `feeds` rows record them (`FeedsStage`); empty for one feed.
+    var feedSummaries: [FeedSummary] = []
 
     // Finish.
     var seedVersion = ""
