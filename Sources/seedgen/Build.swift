@@ -78,7 +78,7 @@ extension SeedGen {
         @Argument(help: ArgumentHelp("Input folders, .zip archives or files; several folders or zips are several feeds.", valueName: "input"))
         var inputs: [String] = []
 
-        @Option(help: ArgumentHelp("A feed of a region seed, named: NAME=PATH (a folder or .zip). Repeat for each feed; positional feeds are named after their file.", valueName: "name=path"))
+        @Option(help: ArgumentHelp("A feed of a region seed, named: NAME=PATH (a folder, a .zip, or one XML export file). Repeat for each feed; positional feeds are named after their file or folder, without .zip.", valueName: "name=path"))
         var feed: [String] = []
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The seed file to write.", valueName: "file"))

@@ -30,7 +30,7 @@ struct CSVLoad {
             + state.extraTables.map(\.table.createStatement)
         try queue.sync { connection throws(SQLiteError) in
             for statement in statements { try connection.execute(statement) }
-            try Self.insertFeeds(feeds, on: connection)
+            try LoadStage.insertFeeds(feeds, on: connection)
         }
         for source in sources {
             let table = source.table
@@ -60,13 +60,6 @@ struct CSVLoad {
             state.rows.append((table.name, table.name == Schema.feedsTable && feeds.isRegion ? feeds.feeds.count : count))
             if issues.hasErrors { throw BuildError.invalidInput(issues) }
         }
-    }
-
-    /// A region seed's `feeds` rows, before any row names them (`FeedsStage` completes them).
-    static func insertFeeds(_ feeds: InputFeeds, on connection: Connection) throws(SQLiteError) {
-        guard feeds.isRegion else { return }
-        let insert = try connection.prepare("INSERT INTO \(quoted(Schema.feedsTable)) (id, name, source, row_counts) VALUES (?, ?, ?, '{}')")
-        for feed in feeds.feeds { try insert.run([.integer(feed.id), .text(feed.name), .text(feed.source)]) }
     }
 
     /// The tables in load order with their files, then the extra tables (`extraFiles`).

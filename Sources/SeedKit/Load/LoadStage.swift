@@ -35,6 +35,13 @@ struct LoadStage: BuildStage {
         }
     }
 
+    /// A region seed's `feeds` rows, before any row names them (`FeedsStage` completes them).
+    static func insertFeeds(_ feeds: InputFeeds, on connection: Connection) throws(SQLiteError) {
+        guard feeds.isRegion else { return }
+        let insert = try connection.prepare("INSERT INTO \(quoted(Schema.feedsTable)) (id, name, source, row_counts) VALUES (?, ?, ?, '{}')")
+        for feed in feeds.feeds { try insert.run([.integer(feed.id), .text(feed.name), .text(feed.source)]) }
+    }
+
     /// Streams every input into the database on the writer thread; returns the build's
     /// context. `loading` is the context as soon as it exists, for a failure's place.
     private func load(_ state: BuildState, loading: inout BuildContext?, matchedColumns: inout [String: [Bool]],
@@ -57,7 +64,7 @@ struct LoadStage: BuildStage {
             case .xml:
                 try queue.sync { [feeds = state.feeds] connection throws(SQLiteError) in
                     for statement in schema.loadOrder.map(\.createStatement) { try connection.execute(statement) }
-                    try CSVLoad.insertFeeds(feeds, on: connection)
+                    try LoadStage.insertFeeds(feeds, on: connection)
                 }
                 let result = try XMLLoad(schema: schema, feeds: state.feeds, context: context, progress: progress).run()
                 state.records = result.inputs
