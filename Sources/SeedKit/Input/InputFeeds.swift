@@ -14,6 +14,9 @@ public struct InputFeeds: Sendable {
         public var name: String
         /// The path as given.
         public var source: String
+        /// What the seed records as the feed's source: the file or folder name, not the folders
+        /// around it, so that the seed does not depend on where the inputs are.
+        public var sourceName: String { ((source as NSString).standardizingPath as NSString).lastPathComponent }
         /// Its row id in `feeds` (and every row's `feed_ref`); see `assignIDs`.
         public var id: Int64
         public var inputs: InputSet

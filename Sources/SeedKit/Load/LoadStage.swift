@@ -39,7 +39,7 @@ struct LoadStage: BuildStage {
     static func insertFeeds(_ feeds: InputFeeds, on connection: Connection) throws(SQLiteError) {
         guard feeds.isRegion else { return }
         let insert = try connection.prepare("INSERT INTO \(quoted(Schema.feedsTable)) (id, name, source, row_counts) VALUES (?, ?, ?, '{}')")
-        for feed in feeds.feeds { try insert.run([.integer(feed.id), .text(feed.name), .text(feed.source)]) }
+        for feed in feeds.feeds { try insert.run([.integer(feed.id), .text(feed.name), .text(feed.sourceName)]) }
     }
 
     /// Streams every input into the database on the writer thread; returns the build's
