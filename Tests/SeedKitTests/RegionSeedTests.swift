@@ -62,6 +62,16 @@ struct RegionSeedTests {
         #expect(try db.scalar("SELECT count(*) FROM pragma_table_info('stops') WHERE name = 'feed_ref'")?.integer == 0)
     }
 
+    @Test("the same feeds give the same bytes, wherever they are and in whatever order they are given")
+    func deterministic() throws {
+        let (a, b) = try twoFeeds()
+        try FileManager.default.createDirectory(atPath: folder.file("elsewhere"), withIntermediateDirectories: true)
+        for name in ["a", "b"] { try FileManager.default.copyItem(atPath: folder.file(name), toPath: folder.file("elsewhere/" + name)) }
+        _ = try build([a, b], to: "one.sqlite")
+        _ = try build([folder.file("elsewhere/b"), folder.file("elsewhere/a")], to: "two.sqlite")
+        #expect(FileManager.default.contents(atPath: folder.file("one.sqlite")) == FileManager.default.contents(atPath: folder.file("two.sqlite")))
+    }
+
     @Test("feeds are named by --feed NAME=PATH, else by their file or folder; a folder of feeds is a feed per entry")
     func naming() throws {
         let (a, b) = try twoFeeds()
