@@ -157,4 +157,21 @@ struct RegionQueriesTests {
             #expect(error.message.contains("takes a parameter :feed itself"), "\(error)")
         }
     }
+
+    @Test("a clock's 'feed' query is checked against a region seed's tables when the schema is read", arguments: [
+        ("SELECT feed_ref, id FROM stops WHERE id = :stop", "must return one column"),
+        ("SELECT feed_ref FROM stops WHERE id = :date", "takes :date, which is not a parameter of the query besides the clock's"),
+        ("SELECT feed FROM stops WHERE id = :stop", "is not a valid query over the tables of a region seed"),
+    ])
+    func clockFeedChecked(feed: String, message: String) throws {
+        let text = try String(contentsOfFile: Repository.path("Schema/transit.yaml"), encoding: .utf8)
+        let changed = text.replacingOccurrences(of: "feed: \"SELECT feed_ref FROM stops WHERE id = :stop\"", with: "feed: \"\(feed)\"")
+        #expect(changed != text)
+        do {
+            _ = try Schema.parse(Array(changed.utf8), file: "transit.yaml")
+            Issue.record("'\(feed)' is refused")
+        } catch {
+            #expect(error.message.contains("'clock': 'feed' \(message)"), "\(error)")
+        }
+    }
 }

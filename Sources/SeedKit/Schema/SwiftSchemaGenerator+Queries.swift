@@ -76,13 +76,13 @@ extension SwiftSchemaGenerator {
             let type = Self.identifier(Self.upperCamel(query.name))
             let function = Self.identifier(Self.lowerCamel(query.name))
             let members = query.columns.map { Self.identifier(Self.lowerCamel($0.name)) }
-            func request(_ query: SchemaQuery, sql: String, summary: String) -> [String] {
+            func request(_ query: SchemaQuery, sql: String) -> [String] {
                 let parameters = query.parameters.map { parameter in
                     "\(Self.identifier(Self.lowerCamel(parameter.name))): \(Self.swiftType(parameter.type))\(parameter.optional ? "? = nil" : "")"
                 }
                 let arguments = query.parameters.map { "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))" }
                 return [
-                    "    /// \(summary)",
+                    "    /// \(query.summary)",
                     "    \(access)static func \(function)(\(parameters.joined(separator: ", "))) -> SQLRequest<\(type).Row> {",
                     "        SQLRequest(sql: \(type).\(sql), arguments: StatementArguments([\(arguments.isEmpty ? ":" : arguments.joined(separator: ", "))]))",
                     "    }",
@@ -108,9 +108,9 @@ extension SwiftSchemaGenerator {
                 "",
                 "extension \(queries) {",
             ]
-            lines += request(query, sql: "sql", summary: query.summary)
+            lines += request(query, sql: "sql")
             if let form = forms[query.name] {
-                lines += [""] + request(form, sql: "oneFeedSQL", summary: form.summary)
+                lines += [""] + request(form, sql: "oneFeedSQL")
             }
             if let clock = query.clock {
                 lines += clockLines(query, clock: clock, oneFeed: forms[query.name], type: type, function: function, access: access)
