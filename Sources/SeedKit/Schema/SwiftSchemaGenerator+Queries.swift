@@ -187,12 +187,12 @@ extension SwiftSchemaGenerator {
                 "            let sql = exact ? query + \"\\nLIMIT \\(limit)\" : query",
                 "            var arguments: StatementArguments = [\(arguments)]",
                 "            if let feed { arguments += [\(literal(Schema.feedParameter)): feed] }",
-                "            let rows = try \(type).Row.fetchAll(db, sql: sql, arguments: arguments)",
+                "            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)",
             ]
         } else {
             lines += [
                 "            let sql = exact ? \(type).sql + \"\\nLIMIT \\(limit)\" : \(type).sql",
-                "            let rows = try \(type).Row.fetchAll(db, sql: sql, arguments: [\(arguments)])",
+                "            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: [\(arguments)])",
             ]
         }
         lines += [

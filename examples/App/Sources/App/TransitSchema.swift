@@ -2602,7 +2602,7 @@ extension TransitSchema.Queries {
             let sql = exact ? query + "\nLIMIT \(limit)" : query
             var arguments: StatementArguments = ["stop": stop, "date": day, "from": from - slack, "to": from + window + slack]
             if let feed { arguments += ["feed": feed] }
-            let rows = try Departures.Row.fetchAll(db, sql: sql, arguments: arguments)
+            let rows = try Departures.Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             let timed = rows.enumerated().compactMap { index, row -> (Timed<Departures.Row>, Int)? in
                 guard let serviceOrigin = clock.origin(of: row.serviceDate) else { return nil }
                 let time = row.departure
@@ -2678,7 +2678,7 @@ extension TransitSchema.Queries {
             let sql = exact ? query + "\nLIMIT \(limit)" : query
             var arguments: StatementArguments = ["stop": stop, "date": day, "from": from - slack, "to": from + window + slack]
             if let feed { arguments += ["feed": feed] }
-            let rows = try Arrivals.Row.fetchAll(db, sql: sql, arguments: arguments)
+            let rows = try Arrivals.Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             let timed = rows.enumerated().compactMap { index, row -> (Timed<Arrivals.Row>, Int)? in
                 guard let serviceOrigin = clock.origin(of: row.serviceDate) else { return nil }
                 let time = row.arrival
