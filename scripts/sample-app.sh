@@ -75,6 +75,13 @@ board_check "$data/cairns.sqlite" examples/cairns 750118 1401659400 Australia/Br
 for instant in 1774733400 1774738800 1774742400 1774760000 1792884600 1792888200 1792891800; do
   board_check "$data/berlin.sqlite" Tests/Fixtures/gtfs/dst-berlin HBF "$instant" Europe/Berlin
 done
+# A region seed of both feeds: the same boards, each on its own feed's time zone (the generated
+# API finds the stop's feed and asks the query's one-feed form).
+"$SEEDGEN" build --feed cairns=examples/cairns --feed berlin=Tests/Fixtures/gtfs/dst-berlin --out "$data/region.sqlite" --quiet
+board_check "$data/region.sqlite" examples/cairns 750118 1401659400 Australia/Brisbane
+for instant in 1774733400 1774760000 1792888200; do
+  board_check "$data/region.sqlite" Tests/Fixtures/gtfs/dst-berlin HBF "$instant" Europe/Berlin
+done
 
 # A newer seed on a signed channel, served over HTTP on 127.0.0.1.
 channel="$data/channel"
@@ -91,4 +98,4 @@ third=$(SEEDGEN_SEED_DEST="$data/seed.sqlite" SAMPLE_CHANNEL="http://127.0.0.1:$
 printf '%s\n' "$third"
 expect "$third" "^update: installed seed-version=sample-next schema-version=3 sequence=1"
 expect "$third" "departures, first at"
-echo "ok   sample app: installed, then up to date, then updated from a signed channel, read through GRDB; departure boards equal Python's"
+echo "ok   sample app: installed, then up to date, then updated from a signed channel, read through GRDB; departure boards equal Python's (in a seed of one feed and in a region seed)"

@@ -67,10 +67,7 @@ struct DeriveStage: BuildStage {
     static func perFeed(_ sql: String, scoped: Set<String>?, connection: Connection, feedColumn: Bool = true) throws -> (sql: String, reads: [String]) {
         let reads = try connection.tablesRead(by: sql).filter { $0 != "sqlite_schema" && $0 != "sqlite_master" }.sorted()
         guard let scoped else { return (sql, reads) }
-        let shadows = reads.filter(scoped.contains).map { name in
-            "\(quoted(name)) AS (SELECT * FROM main.\(quoted(name)) WHERE \(quoted(Schema.feedColumn)) = \(DeriveRecipe.feedParameter))"
-        }
-        let with = shadows.isEmpty ? "" : "WITH " + shadows.joined(separator: ",\n     ") + "\n"
+        let with = Schema.feedShadows(reads.filter(scoped.contains), notMaterialized: false)
         let select = feedColumn ? "SELECT \(DeriveRecipe.feedParameter), * FROM (\n\(sql)\n)" : "SELECT * FROM (\n\(sql)\n)"
         return (with + select, (reads + [Schema.feedsTable]).sorted())
     }

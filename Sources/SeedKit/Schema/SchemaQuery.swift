@@ -26,6 +26,10 @@ public struct SchemaQuery: Sendable, Equatable {
         public var date: String, from: String, to: String
         /// The result columns: a row's time on the clock of `date`, and its service day.
         public var time: String, serviceDate: String
+        /// In a region seed, a query for the feed the query's other parameters belong to
+        /// (`SELECT feed_ref FROM stops WHERE id = :stop`): the generated code then runs the
+        /// query's one-feed form (`Schema.oneFeedQuery(_:)`) for that feed, on its time zone.
+        public var feed: String?
     }
 
     /// The name, as the guide's block names it (`departures`, `services-on-a-date`).
@@ -54,7 +58,7 @@ extension SchemaQuery {
         if var clock = try object.object("clock", what: "the clock of \(what)") {
             func text(_ key: String) throws(SchemaError) -> String { try clock.requiredString(key, in: "the clock of \(what)") }
             query.clock = Clock(timeZone: try text("timeZone"), date: try text("date"), from: try text("from"), to: try text("to"),
-                                time: try text("time"), serviceDate: try text("serviceDate"))
+                                time: try text("time"), serviceDate: try text("serviceDate"), feed: try clock.string("feed"))
             try clock.rejectUnknownKeys(in: "the clock of \(what)")
         }
         try object.rejectUnknownKeys(in: what)
@@ -85,15 +89,7 @@ extension Schema {
         }
         guard Set(queries.map(\.name)).count == queries.count else { throw SchemaError(file: file, message: "two queries have the same name") }
         do {
-            let connection = try Connection(path: ":memory:")
-            for table in tables {
-                try connection.execute(table.createStatement)
-                if let search = table.search {
-                    try connection.execute(search.viewStatement(table: table.name, rowID: table.rowID))
-                    try connection.execute(search.createStatement(rowID: table.rowID))
-                }
-                if let spatial = table.spatial { try connection.execute(spatial.createStatement(table: table.name)) }
-            }
+            let connection = try emptyDatabase()
             for query in queries {
                 let statement: Statement
                 do { statement = try connection.prepare(query.sql) } catch {
@@ -117,12 +113,32 @@ extension Schema {
                     do { _ = try connection.prepare(clock.timeZone) } catch {
                         throw fail(query, "'clock': 'timeZone' is not a valid query: \(error.message)")
                     }
+                    if let feed = clock.feed { try validateClockFeed(feed, of: query, clock: clock, file: file) }
                 }
             }
         } catch let error as SchemaError {
             throw error
         } catch {
             throw SchemaError(file: file, message: "cannot check the queries: \(error)")
+        }
+    }
+}
+
+extension Schema {
+    /// A clock's `feed` query must compile against the tables of a region seed, return one
+    /// column and take only parameters of the query that are not the clock's.
+    private func validateClockFeed(_ sql: String, of query: SchemaQuery, clock: SchemaQuery.Clock, file: String) throws(SchemaError) {
+        func fail(_ message: String) -> SchemaError {
+            SchemaError(file: file, message: "query '\(query.name)': 'clock': 'feed' \(message)")
+        }
+        let statement: Statement
+        do { statement = try scopedByFeed().emptyDatabase().prepare(sql) } catch {
+            throw fail("is not a valid query over the tables of a region seed: \(error.message)")
+        }
+        guard statement.columnCount == 1 else { throw fail("must return one column (the feed's id), not \(statement.columnCount)") }
+        let others = Set(query.parameters.map(\.name)).subtracting([clock.date, clock.from, clock.to])
+        for name in statement.parameterNames.map({ String($0.dropFirst()) }) where !others.contains(name) {
+            throw fail("takes :\(name), which is not a parameter of the query besides the clock's (\(others.sorted().map { ":" + $0 }.joined(separator: ", ")))")
         }
     }
 }

@@ -1,10 +1,44 @@
 /// The generated code of a schema's `queries:`: per query its name and SQL, and with GRDB a
 /// row struct and a typed request (`TransitSchema.Queries.departures(stop:date:from:to:)`);
-/// for a query with a `clock`, also the rows from an instant on, in absolute time.
+/// for a query with a `clock`, also the rows from an instant on, in absolute time. Each query
+/// that reads tables of every feed also has its one-feed form, for a region seed
+/// (`oneFeedSQL`, `departures(stop:date:from:to:feed:)`; see `Schema.oneFeedQuery(_:)`).
 extension SwiftSchemaGenerator {
+    /// Each query's one-feed form, by name: for the queries that read tables holding rows of
+    /// every feed, when the schema can be a region seed's (no table `feeds` of its own). A
+    /// query that takes `:feed` itself has none.
+    private func oneFeedQueries() -> [String: SchemaQuery] {
+        guard !schema.queries.isEmpty, schema.table(named: Schema.feedsTable) == nil, let scope = try? FeedScope(schema) else { return [:] }
+        var forms: [String: SchemaQuery] = [:]
+        for query in schema.queries {
+            if let form = try? scope.oneFeedQuery(query) { forms[query.name] = form }
+        }
+        return forms
+    }
+
+    /// The lines of `static let oneFeedSQL`: the expressions that narrow the tables to one
+    /// feed, then `sql` (the constant above it) wrapped, so the query's text is there once.
+    private func oneFeedSQLLines(_ form: SchemaQuery, of query: SchemaQuery, access: String) -> [String] {
+        let body = "\n" + query.sql.trimmingTrailingNewlines + "\n)"
+        let head: String, tail: String
+        if form.sql.hasSuffix(body) {
+            (head, tail) = (String(form.sql.dropLast(body.count)), " + \"\\n\" + sql + \"\\n)\"")
+        } else {
+            (head, tail) = (form.sql, "")
+        }
+        return [
+            "            /// The one-feed form, for a region seed (several feeds): the query on the rows of the",
+            "            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.",
+            "            \(access)static let oneFeedSQL = #\"\"\"",
+        ] + head.split(separator: "\n", omittingEmptySubsequences: false).map { "                " + $0 } + [
+            "                \"\"\"#" + tail,
+        ]
+    }
+
     /// `enum Queries` inside the schema's enum: each query's name and SQL.
     func queryLines(access: String) -> [String] {
         guard !schema.queries.isEmpty else { return [] }
+        let forms = oneFeedQueries()
         var lines = [
             "",
             "    /// The schema's queries (`queries:`), as Documentation/querying.md prints them.",
@@ -20,6 +54,9 @@ extension SwiftSchemaGenerator {
             lines += query.sql.trimmingTrailingNewlines.split(separator: "\n", omittingEmptySubsequences: false).map { "                " + $0 }
             lines += [
                 "                \"\"\"#",
+            ]
+            if let form = forms[query.name] { lines += oneFeedSQLLines(form, of: query, access: access) }
+            lines += [
                 "            /// The parameters, as the SQL names them (without the colon).",
                 "            \(access)static let parameters: [String] = [\(query.parameters.map { literal($0.name) }.joined(separator: ", "))]",
                 "        }",
@@ -33,15 +70,24 @@ extension SwiftSchemaGenerator {
     func grdbQueryLines(access: String) -> [String] {
         guard !schema.queries.isEmpty else { return [] }
         let queries = "\(typeName).Queries"
+        let forms = oneFeedQueries()
         var lines: [String] = []
         for query in schema.queries {
             let type = Self.identifier(Self.upperCamel(query.name))
             let function = Self.identifier(Self.lowerCamel(query.name))
             let members = query.columns.map { Self.identifier(Self.lowerCamel($0.name)) }
-            let parameters = query.parameters.map { parameter in
-                "\(Self.identifier(Self.lowerCamel(parameter.name))): \(Self.swiftType(parameter.type))\(parameter.optional ? "? = nil" : "")"
+            func request(_ query: SchemaQuery, sql: String) -> [String] {
+                let parameters = query.parameters.map { parameter in
+                    "\(Self.identifier(Self.lowerCamel(parameter.name))): \(Self.swiftType(parameter.type))\(parameter.optional ? "? = nil" : "")"
+                }
+                let arguments = query.parameters.map { "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))" }
+                return [
+                    "    /// \(query.summary)",
+                    "    \(access)static func \(function)(\(parameters.joined(separator: ", "))) -> SQLRequest<\(type).Row> {",
+                    "        SQLRequest(sql: \(type).\(sql), arguments: StatementArguments([\(arguments.isEmpty ? ":" : arguments.joined(separator: ", "))]))",
+                    "    }",
+                ]
             }
-            let arguments = query.parameters.map { "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))" }
             lines += [
                 "",
                 "extension \(queries).\(type) {",
@@ -61,13 +107,13 @@ extension SwiftSchemaGenerator {
                 "}",
                 "",
                 "extension \(queries) {",
-                "    /// \(query.summary)",
-                "    \(access)static func \(function)(\(parameters.joined(separator: ", "))) -> SQLRequest<\(type).Row> {",
-                "        SQLRequest(sql: \(type).sql, arguments: StatementArguments([\(arguments.isEmpty ? ":" : arguments.joined(separator: ", "))]))",
-                "    }",
             ]
+            lines += request(query, sql: "sql")
+            if let form = forms[query.name] {
+                lines += [""] + request(form, sql: "oneFeedSQL")
+            }
             if let clock = query.clock {
-                lines += clockLines(query, clock: clock, type: type, function: function, access: access)
+                lines += clockLines(query, clock: clock, oneFeed: forms[query.name], type: type, function: function, access: access)
             }
             lines.append("}")
         }
@@ -76,8 +122,10 @@ extension SwiftSchemaGenerator {
     }
 
     /// `departures(_ db:, stop:, after:, limit:)`: the query's window, widened until it holds
-    /// `limit` rows, with each row's instant from its service day's clock.
-    private func clockLines(_ query: SchemaQuery, clock: SchemaQuery.Clock, type: String, function: String, access: String) -> [String] {
+    /// `limit` rows, with each row's instant from its service day's clock. In a region seed
+    /// (a table `feeds`), the one-feed form for the feed the clock's `feed` query finds, on
+    /// that feed's time zone.
+    private func clockLines(_ query: SchemaQuery, clock: SchemaQuery.Clock, oneFeed: SchemaQuery?, type: String, function: String, access: String) -> [String] {
         let clockNames: Set<String> = [clock.date, clock.from, clock.to]
         let others = query.parameters.filter { !clockNames.contains($0.name) }
         let parameters = others.map { "\(Self.identifier(Self.lowerCamel($0.name))): \(Self.swiftType($0.type))\($0.optional ? "?" : "")" }
@@ -93,14 +141,34 @@ extension SwiftSchemaGenerator {
         let timeColumn = query.columns.first { $0.name == clock.time }
         let time = "row." + Self.identifier(Self.lowerCamel(clock.time))
         let serviceDate = "row." + Self.identifier(Self.lowerCamel(clock.serviceDate))
-        return [
+        var lines = [
             "",
             "    /// The first `limit` rows of `\(query.name)` from `instant` on, in time order, each with its",
             "    /// instant: the service day's clock counts from noon minus 12 hours in the time zone of",
             "    /// `\(clock.timeZone)` (GTFS), so the times after a change of the clocks are right.",
             "    /// The window starts at an hour and widens (to eight days at most) until it holds `limit` rows.",
-            "    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {",
-            "        let zone = try String.fetchOne(db, sql: \(literal(clock.timeZone))).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: \"UTC\")!",
+        ]
+        let region = oneFeed.flatMap { form in clock.feed.map { (form, $0) } }
+        if let (form, feedSQL) = region {
+            let feedArguments = others.map { "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))" }.joined(separator: ", ")
+            lines += [
+                "    /// In a region seed (several feeds), the rows of the feed of `\(feedSQL)`, on its time zone.",
+                "    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {",
+                "        var feed: Int64?",
+                "        if try db.tableExists(\(literal(Schema.feedsTable))) {",
+                "            guard let found = try Int64.fetchOne(db, sql: \(literal(feedSQL)), arguments: [\(feedArguments.isEmpty ? ":" : feedArguments)]) else { return [] }",
+                "            feed = found",
+                "        }",
+                "        let zoneSQL = feed == nil ? \(literal(clock.timeZone)) : \(literal(form.clock?.timeZone ?? clock.timeZone))",
+                "        let zone = try String.fetchOne(db, sql: zoneSQL, arguments: feed.map { [\(literal(Schema.feedParameter)): $0] } ?? []).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: \"UTC\")!",
+            ]
+        } else {
+            lines += [
+                "    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {",
+                "        let zone = try String.fetchOne(db, sql: \(literal(clock.timeZone))).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: \"UTC\")!",
+            ]
+        }
+        lines += [
             "        let clock = ServiceDayClock(timeZone: zone)",
             "        let day = clock.date(of: instant)",
             "        guard let origin = clock.origin(of: day), let before = clock.origin(of: clock.date(day, plus: -1)),",
@@ -112,8 +180,22 @@ extension SwiftSchemaGenerator {
             "        var window: Int64 = 3600",
             "        while true {",
             "            // Exact: the window's first `limit` rows are the answer; else the slack's rows may be before the instant.",
-            "            let sql = exact ? \(type).sql + \"\\nLIMIT \\(limit)\" : \(type).sql",
-            "            let rows = try \(type).Row.fetchAll(db, sql: sql, arguments: [\(arguments)])",
+        ]
+        if region != nil {
+            lines += [
+                "            let query = feed == nil ? \(type).sql : \(type).oneFeedSQL",
+                "            let sql = exact ? query + \"\\nLIMIT \\(limit)\" : query",
+                "            var arguments: StatementArguments = [\(arguments)]",
+                "            if let feed { arguments += [\(literal(Schema.feedParameter)): feed] }",
+                "            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)",
+            ]
+        } else {
+            lines += [
+                "            let sql = exact ? \(type).sql + \"\\nLIMIT \\(limit)\" : \(type).sql",
+                "            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: [\(arguments)])",
+            ]
+        }
+        lines += [
             "            let timed = rows.enumerated().compactMap { index, row -> (Timed<\(type).Row>, Int)? in",
             "                guard \(timeColumn?.optional == true ? "let time = \(time), " : "")let serviceOrigin = clock.origin(of: \(serviceDate)) else { return nil }",
             timeColumn?.optional == true ? "" : "                let time = \(time)",
@@ -124,7 +206,8 @@ extension SwiftSchemaGenerator {
             "            window *= 4",
             "        }",
             "    }",
-        ].filter { !$0.isEmpty }
+        ]
+        return lines.filter { !$0.isEmpty }
     }
 
     private func serviceDayClockLines(access: String) -> [String] {

@@ -24,6 +24,14 @@ enum QueryingGuide {
     /// given: a parameter the test does not know is a failure, not a NULL).
     static func run(_ name: String, on connection: Connection, _ values: [String: Value]) throws -> [[Value]] {
         guard let sql = queries[name] else { throw Missing(what: "no query '\(name)' in \(path)") }
+        return try run(sql: sql, on: connection, values)
+    }
+
+    /// The name of a query's one-feed form in the guide (`departures (one feed)`).
+    static func oneFeed(_ name: String) -> String { name + " (one feed)" }
+
+    /// Runs `sql` with its `:parameters` bound to `values`, as `run(_:on:_:)` does.
+    static func run(sql: String, on connection: Connection, _ values: [String: Value]) throws -> [[Value]] {
         // SQLite numbers named parameters in order of first appearance: bind them in that order.
         var order: [String] = []
         var positional = ""

@@ -11,7 +11,7 @@ public enum TransitSchema {
     /// `PRAGMA user_version` of every seed built from this schema.
     public static let schemaVersion = 3
     /// SHA-256 of the schema file the code was generated from.
-    public static let schemaSHA256 = "907893eaa930de99ffabdc61e3cec9789664073e93e1d00422c6aecefedef4d7"
+    public static let schemaSHA256 = "d42f7cd69d7b95eedd9e8fd7c64a3b1e3ffd54e504a9e92d6de4a0049ca2b3b6"
     /// Every table, in load order (a table after the tables it references).
     public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "service_days", "trips", "shapes", "frequencies", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
 
@@ -939,6 +939,12 @@ public enum TransitSchema {
                    AND (CASE day / 64 % 4 WHEN 0 THEN days0 WHEN 1 THEN days1 WHEN 2 THEN days2 ELSE days3 END >> (day % 64)) & 1
                  ORDER BY service_id
                 """#
+            /// The one-feed form, for a region seed (several feeds): the query on the rows of the
+            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.
+            public static let oneFeedSQL = #"""
+                WITH "service_days" AS NOT MATERIALIZED (SELECT * FROM main."service_days" WHERE "feed_ref" = :feed)
+                SELECT * FROM (
+                """# + "\n" + sql + "\n)"
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["date"]
         }
@@ -1008,6 +1014,17 @@ public enum TransitSchema {
                   LEFT JOIN routes ON routes.id = trips.route_ref
                  ORDER BY departures.departure, trips.trip_id, departures.stop_sequence
                 """#
+            /// The one-feed form, for a region seed (several feeds): the query on the rows of the
+            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.
+            public static let oneFeedSQL = #"""
+                WITH "frequencies" AS NOT MATERIALIZED (SELECT * FROM main."frequencies" WHERE "feed_ref" = :feed),
+                     "routes" AS NOT MATERIALIZED (SELECT * FROM main."routes" WHERE "feed_ref" = :feed),
+                     "service_days" AS NOT MATERIALIZED (SELECT * FROM main."service_days" WHERE "feed_ref" = :feed),
+                     "stop_times" AS NOT MATERIALIZED (SELECT * FROM main."stop_times" WHERE "feed_ref" = :feed),
+                     "stops" AS NOT MATERIALIZED (SELECT * FROM main."stops" WHERE "feed_ref" = :feed),
+                     "trips" AS NOT MATERIALIZED (SELECT * FROM main."trips" WHERE "feed_ref" = :feed)
+                SELECT * FROM (
+                """# + "\n" + sql + "\n)"
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["stop", "date", "from", "to"]
         }
@@ -1078,6 +1095,17 @@ public enum TransitSchema {
                   LEFT JOIN routes ON routes.id = trips.route_ref
                  ORDER BY arrivals.arrival, trips.trip_id, arrivals.stop_sequence
                 """#
+            /// The one-feed form, for a region seed (several feeds): the query on the rows of the
+            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.
+            public static let oneFeedSQL = #"""
+                WITH "frequencies" AS NOT MATERIALIZED (SELECT * FROM main."frequencies" WHERE "feed_ref" = :feed),
+                     "routes" AS NOT MATERIALIZED (SELECT * FROM main."routes" WHERE "feed_ref" = :feed),
+                     "service_days" AS NOT MATERIALIZED (SELECT * FROM main."service_days" WHERE "feed_ref" = :feed),
+                     "stop_times" AS NOT MATERIALIZED (SELECT * FROM main."stop_times" WHERE "feed_ref" = :feed),
+                     "stops" AS NOT MATERIALIZED (SELECT * FROM main."stops" WHERE "feed_ref" = :feed),
+                     "trips" AS NOT MATERIALIZED (SELECT * FROM main."trips" WHERE "feed_ref" = :feed)
+                SELECT * FROM (
+                """# + "\n" + sql + "\n)"
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["stop", "date", "from", "to"]
         }
@@ -1094,6 +1122,14 @@ public enum TransitSchema {
                  WHERE (CASE day / 64 % 4 WHEN 0 THEN sd.days0 WHEN 1 THEN sd.days1 WHEN 2 THEN sd.days2 ELSE sd.days3 END >> (day % 64)) & 1
                  ORDER BY first_departure, trips.trip_id
                 """#
+            /// The one-feed form, for a region seed (several feeds): the query on the rows of the
+            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.
+            public static let oneFeedSQL = #"""
+                WITH "service_days" AS NOT MATERIALIZED (SELECT * FROM main."service_days" WHERE "feed_ref" = :feed),
+                     "stop_times" AS NOT MATERIALIZED (SELECT * FROM main."stop_times" WHERE "feed_ref" = :feed),
+                     "trips" AS NOT MATERIALIZED (SELECT * FROM main."trips" WHERE "feed_ref" = :feed)
+                SELECT * FROM (
+                """# + "\n" + sql + "\n)"
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["route", "date"]
         }
@@ -1107,6 +1143,13 @@ public enum TransitSchema {
                  WHERE stop_times.trip_ref = :trip
                  ORDER BY stop_times.stop_sequence
                 """#
+            /// The one-feed form, for a region seed (several feeds): the query on the rows of the
+            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.
+            public static let oneFeedSQL = #"""
+                WITH "stop_times" AS NOT MATERIALIZED (SELECT * FROM main."stop_times" WHERE "feed_ref" = :feed),
+                     "stops" AS NOT MATERIALIZED (SELECT * FROM main."stops" WHERE "feed_ref" = :feed)
+                SELECT * FROM (
+                """# + "\n" + sql + "\n)"
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["trip"]
         }
@@ -1121,6 +1164,12 @@ public enum TransitSchema {
                                               AND box.min_lon <= :max_lon AND box.max_lon >= :min_lon)
                  ORDER BY shapes.shape_id, shapes.shape_pt_sequence
                 """#
+            /// The one-feed form, for a region seed (several feeds): the query on the rows of the
+            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.
+            public static let oneFeedSQL = #"""
+                WITH "shapes" AS NOT MATERIALIZED (SELECT * FROM main."shapes" WHERE "feed_ref" = :feed)
+                SELECT * FROM (
+                """# + "\n" + sql + "\n)"
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["min_lat", "min_lon", "max_lat", "max_lon"]
         }
@@ -1141,6 +1190,12 @@ public enum TransitSchema {
                  ORDER BY bm25(stops_search), stops.id
                  LIMIT 20
                 """#
+            /// The one-feed form, for a region seed (several feeds): the query on the rows of the
+            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.
+            public static let oneFeedSQL = #"""
+                WITH "stops" AS NOT MATERIALIZED (SELECT * FROM main."stops" WHERE "feed_ref" = :feed)
+                SELECT * FROM (
+                """# + "\n" + sql + "\n)"
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["typed"]
         }
@@ -1167,6 +1222,12 @@ public enum TransitSchema {
                  ORDER BY distance2, stops.id
                  LIMIT :limit
                 """#
+            /// The one-feed form, for a region seed (several feeds): the query on the rows of the
+            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.
+            public static let oneFeedSQL = #"""
+                WITH "stops" AS NOT MATERIALIZED (SELECT * FROM main."stops" WHERE "feed_ref" = :feed)
+                SELECT * FROM (
+                """# + "\n" + sql + "\n)"
             /// The parameters, as the SQL names them (without the colon).
             public static let parameters: [String] = ["lat", "lon", "lon_scale", "limit"]
         }
@@ -2471,6 +2532,11 @@ extension TransitSchema.Queries {
     public static func servicesOnADate(date: String) -> SQLRequest<ServicesOnADate.Row> {
         SQLRequest(sql: ServicesOnADate.sql, arguments: StatementArguments(["date": date]))
     }
+
+    /// the services that run on :date, in the feed :feed of a region seed (a `feeds.id`)
+    public static func servicesOnADate(date: String, feed: Int64) -> SQLRequest<ServicesOnADate.Row> {
+        SQLRequest(sql: ServicesOnADate.oneFeedSQL, arguments: StatementArguments(["date": date, "feed": feed]))
+    }
 }
 
 extension TransitSchema.Queries.Departures {
@@ -2503,12 +2569,24 @@ extension TransitSchema.Queries {
     public static func departures(stop: Int64, date: String, from: Int64, to: Int64) -> SQLRequest<Departures.Row> {
         SQLRequest(sql: Departures.sql, arguments: StatementArguments(["stop": stop, "date": date, "from": from, "to": to]))
     }
+
+    /// the departures at stop :stop (a station: at its platforms) between :from and :to on the clock of :date, in time order, in the feed :feed of a region seed (a `feeds.id`)
+    public static func departures(stop: Int64, date: String, from: Int64, to: Int64, feed: Int64) -> SQLRequest<Departures.Row> {
+        SQLRequest(sql: Departures.oneFeedSQL, arguments: StatementArguments(["stop": stop, "date": date, "from": from, "to": to, "feed": feed]))
+    }
     /// The first `limit` rows of `departures` from `instant` on, in time order, each with its
     /// instant: the service day's clock counts from noon minus 12 hours in the time zone of
     /// `SELECT agency_timezone FROM agency ORDER BY id LIMIT 1` (GTFS), so the times after a change of the clocks are right.
     /// The window starts at an hour and widens (to eight days at most) until it holds `limit` rows.
+    /// In a region seed (several feeds), the rows of the feed of `SELECT feed_ref FROM stops WHERE id = :stop`, on its time zone.
     public static func departures(_ db: Database, stop: Int64, after instant: Date, limit: Int) throws -> [Timed<Departures.Row>] {
-        let zone = try String.fetchOne(db, sql: "SELECT agency_timezone FROM agency ORDER BY id LIMIT 1").flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        var feed: Int64?
+        if try db.tableExists("feeds") {
+            guard let found = try Int64.fetchOne(db, sql: "SELECT feed_ref FROM stops WHERE id = :stop", arguments: ["stop": stop]) else { return [] }
+            feed = found
+        }
+        let zoneSQL = feed == nil ? "SELECT agency_timezone FROM agency ORDER BY id LIMIT 1" : "WITH \"agency\" AS NOT MATERIALIZED (SELECT * FROM main.\"agency\" WHERE \"feed_ref\" = :feed)\nSELECT * FROM (\nSELECT agency_timezone FROM agency ORDER BY id LIMIT 1\n)"
+        let zone = try String.fetchOne(db, sql: zoneSQL, arguments: feed.map { ["feed": $0] } ?? []).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
         let clock = ServiceDayClock(timeZone: zone)
         let day = clock.date(of: instant)
         guard let origin = clock.origin(of: day), let before = clock.origin(of: clock.date(day, plus: -1)),
@@ -2520,8 +2598,11 @@ extension TransitSchema.Queries {
         var window: Int64 = 3600
         while true {
             // Exact: the window's first `limit` rows are the answer; else the slack's rows may be before the instant.
-            let sql = exact ? Departures.sql + "\nLIMIT \(limit)" : Departures.sql
-            let rows = try Departures.Row.fetchAll(db, sql: sql, arguments: ["stop": stop, "date": day, "from": from - slack, "to": from + window + slack])
+            let query = feed == nil ? Departures.sql : Departures.oneFeedSQL
+            let sql = exact ? query + "\nLIMIT \(limit)" : query
+            var arguments: StatementArguments = ["stop": stop, "date": day, "from": from - slack, "to": from + window + slack]
+            if let feed { arguments += ["feed": feed] }
+            let rows = try Departures.Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             let timed = rows.enumerated().compactMap { index, row -> (Timed<Departures.Row>, Int)? in
                 guard let serviceOrigin = clock.origin(of: row.serviceDate) else { return nil }
                 let time = row.departure
@@ -2564,12 +2645,24 @@ extension TransitSchema.Queries {
     public static func arrivals(stop: Int64, date: String, from: Int64, to: Int64) -> SQLRequest<Arrivals.Row> {
         SQLRequest(sql: Arrivals.sql, arguments: StatementArguments(["stop": stop, "date": date, "from": from, "to": to]))
     }
+
+    /// the arrivals at stop :stop (a station: at its platforms) between :from and :to on the clock of :date, in time order, in the feed :feed of a region seed (a `feeds.id`)
+    public static func arrivals(stop: Int64, date: String, from: Int64, to: Int64, feed: Int64) -> SQLRequest<Arrivals.Row> {
+        SQLRequest(sql: Arrivals.oneFeedSQL, arguments: StatementArguments(["stop": stop, "date": date, "from": from, "to": to, "feed": feed]))
+    }
     /// The first `limit` rows of `arrivals` from `instant` on, in time order, each with its
     /// instant: the service day's clock counts from noon minus 12 hours in the time zone of
     /// `SELECT agency_timezone FROM agency ORDER BY id LIMIT 1` (GTFS), so the times after a change of the clocks are right.
     /// The window starts at an hour and widens (to eight days at most) until it holds `limit` rows.
+    /// In a region seed (several feeds), the rows of the feed of `SELECT feed_ref FROM stops WHERE id = :stop`, on its time zone.
     public static func arrivals(_ db: Database, stop: Int64, after instant: Date, limit: Int) throws -> [Timed<Arrivals.Row>] {
-        let zone = try String.fetchOne(db, sql: "SELECT agency_timezone FROM agency ORDER BY id LIMIT 1").flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        var feed: Int64?
+        if try db.tableExists("feeds") {
+            guard let found = try Int64.fetchOne(db, sql: "SELECT feed_ref FROM stops WHERE id = :stop", arguments: ["stop": stop]) else { return [] }
+            feed = found
+        }
+        let zoneSQL = feed == nil ? "SELECT agency_timezone FROM agency ORDER BY id LIMIT 1" : "WITH \"agency\" AS NOT MATERIALIZED (SELECT * FROM main.\"agency\" WHERE \"feed_ref\" = :feed)\nSELECT * FROM (\nSELECT agency_timezone FROM agency ORDER BY id LIMIT 1\n)"
+        let zone = try String.fetchOne(db, sql: zoneSQL, arguments: feed.map { ["feed": $0] } ?? []).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
         let clock = ServiceDayClock(timeZone: zone)
         let day = clock.date(of: instant)
         guard let origin = clock.origin(of: day), let before = clock.origin(of: clock.date(day, plus: -1)),
@@ -2581,8 +2674,11 @@ extension TransitSchema.Queries {
         var window: Int64 = 3600
         while true {
             // Exact: the window's first `limit` rows are the answer; else the slack's rows may be before the instant.
-            let sql = exact ? Arrivals.sql + "\nLIMIT \(limit)" : Arrivals.sql
-            let rows = try Arrivals.Row.fetchAll(db, sql: sql, arguments: ["stop": stop, "date": day, "from": from - slack, "to": from + window + slack])
+            let query = feed == nil ? Arrivals.sql : Arrivals.oneFeedSQL
+            let sql = exact ? query + "\nLIMIT \(limit)" : query
+            var arguments: StatementArguments = ["stop": stop, "date": day, "from": from - slack, "to": from + window + slack]
+            if let feed { arguments += ["feed": feed] }
+            let rows = try Arrivals.Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             let timed = rows.enumerated().compactMap { index, row -> (Timed<Arrivals.Row>, Int)? in
                 guard let serviceOrigin = clock.origin(of: row.serviceDate) else { return nil }
                 let time = row.arrival
@@ -2619,6 +2715,11 @@ extension TransitSchema.Queries {
     public static func routeTrips(route: Int64, date: String) -> SQLRequest<RouteTrips.Row> {
         SQLRequest(sql: RouteTrips.sql, arguments: StatementArguments(["route": route, "date": date]))
     }
+
+    /// the trips of route :route that run on :date, by their first departure, in the feed :feed of a region seed (a `feeds.id`)
+    public static func routeTrips(route: Int64, date: String, feed: Int64) -> SQLRequest<RouteTrips.Row> {
+        SQLRequest(sql: RouteTrips.oneFeedSQL, arguments: StatementArguments(["route": route, "date": date, "feed": feed]))
+    }
 }
 
 extension TransitSchema.Queries.TripStops {
@@ -2651,6 +2752,11 @@ extension TransitSchema.Queries {
     public static func tripStops(trip: Int64) -> SQLRequest<TripStops.Row> {
         SQLRequest(sql: TripStops.sql, arguments: StatementArguments(["trip": trip]))
     }
+
+    /// the stops of trip :trip in order, with their times, in the feed :feed of a region seed (a `feeds.id`)
+    public static func tripStops(trip: Int64, feed: Int64) -> SQLRequest<TripStops.Row> {
+        SQLRequest(sql: TripStops.oneFeedSQL, arguments: StatementArguments(["trip": trip, "feed": feed]))
+    }
 }
 
 extension TransitSchema.Queries.ShapesInBox {
@@ -2675,6 +2781,11 @@ extension TransitSchema.Queries {
     public static func shapesInBox(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) -> SQLRequest<ShapesInBox.Row> {
         SQLRequest(sql: ShapesInBox.sql, arguments: StatementArguments(["min_lat": minLat, "min_lon": minLon, "max_lat": maxLat, "max_lon": maxLon]))
     }
+
+    /// the points of every shape whose extent meets the box from (:min_lat, :min_lon) to (:max_lat, :max_lon), shape by shape, in the feed :feed of a region seed (a `feeds.id`)
+    public static func shapesInBox(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double, feed: Int64) -> SQLRequest<ShapesInBox.Row> {
+        SQLRequest(sql: ShapesInBox.oneFeedSQL, arguments: StatementArguments(["min_lat": minLat, "min_lon": minLon, "max_lat": maxLat, "max_lon": maxLon, "feed": feed]))
+    }
 }
 
 extension TransitSchema.Queries.StopsMatching {
@@ -2696,6 +2807,11 @@ extension TransitSchema.Queries {
     /// the stops whose name, code or description starts words with what the user typed (:typed), or holds it, in a script written without spaces
     public static func stopsMatching(typed: String) -> SQLRequest<StopsMatching.Row> {
         SQLRequest(sql: StopsMatching.sql, arguments: StatementArguments(["typed": typed]))
+    }
+
+    /// the stops whose name, code or description starts words with what the user typed (:typed), or holds it, in a script written without spaces, in the feed :feed of a region seed (a `feeds.id`)
+    public static func stopsMatching(typed: String, feed: Int64) -> SQLRequest<StopsMatching.Row> {
+        SQLRequest(sql: StopsMatching.oneFeedSQL, arguments: StatementArguments(["typed": typed, "feed": feed]))
     }
 }
 
@@ -2720,6 +2836,11 @@ extension TransitSchema.Queries {
     /// the :limit stops nearest to (:lat, :lon), nearest first
     public static func nearestStops(lat: Double, lon: Double, lonScale: Double, limit: Int64) -> SQLRequest<NearestStops.Row> {
         SQLRequest(sql: NearestStops.sql, arguments: StatementArguments(["lat": lat, "lon": lon, "lon_scale": lonScale, "limit": limit]))
+    }
+
+    /// the :limit stops nearest to (:lat, :lon), nearest first, in the feed :feed of a region seed (a `feeds.id`)
+    public static func nearestStops(lat: Double, lon: Double, lonScale: Double, limit: Int64, feed: Int64) -> SQLRequest<NearestStops.Row> {
+        SQLRequest(sql: NearestStops.oneFeedSQL, arguments: StatementArguments(["lat": lat, "lon": lon, "lon_scale": lonScale, "limit": limit, "feed": feed]))
     }
 }
 
