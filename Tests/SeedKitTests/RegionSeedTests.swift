@@ -219,6 +219,25 @@ struct RegionSeedRealDataTests {
         #expect(try region.scalar("SELECT max(n) FROM (SELECT count(*) AS n FROM stops GROUP BY stop_id)")?.integer ?? 0 > 1)
     }
 
+    @Test("NeTEx exports of three producers, and two TransXChange exports, as feeds: each equal to its export built alone",
+          .realData(XMLTransitData.germanData, XMLTransitData.frenchData, XMLTransitData.dutchData, XMLTransitData.somersetData,
+                    XMLTransitData.stagecoachData),
+          arguments: [[("de", XMLTransitData.germanData), ("fr", XMLTransitData.frenchData), ("nl", XMLTransitData.dutchData)],
+                      [("somerset", XMLTransitData.somersetData), ("stagecoach", XMLTransitData.stagecoachData)]])
+    func xmlExports(_ exports: [(name: String, data: String)]) throws {
+        let region = folder.file("\(exports[0].name)-region.sqlite")
+        var options = BuildOptions(inputs: [], output: region)
+        options.feeds = exports.map { "\($0.name)=" + RealData.path($0.data) }
+        _ = try SeedBuilder(options: options).build()
+        let db = try Connection(path: region, mode: .readOnly)
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+        for (index, export) in exports.sorted(by: { $0.name < $1.name }).enumerated() {
+            let single = folder.file("\(export.name).sqlite")
+            _ = try SeedBuilder(options: BuildOptions(inputs: [RealData.path(export.data)], output: single)).build()
+            #expect(try RegionRows.expectEqual(region: db, feed: Int64(index + 1), single: Connection(path: single, mode: .readOnly), name: export.name) > 0)
+        }
+    }
+
     @Test("Renfe's next day beside the other nine feeds: the region's delta is at most 1.1 × the feed's own; the others keep every row and id",
           .realData("gtfs-daily-renfe-ld"))
     func dailyDeltaOfOneFeed() throws {
