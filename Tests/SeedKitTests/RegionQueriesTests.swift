@@ -158,6 +158,17 @@ struct RegionQueriesTests {
         }
     }
 
+    @Test("without a clock 'feed', the transit schema's departures and arrivals find their feed from :stop")
+    func clockFeedFromParameters() throws {
+        let schema = try SchemaLocator.builtIns[0].load()
+        for name in ["departures", "arrivals"] {
+            let query = try #require(schema.queries.first { $0.name == name })
+            #expect(query.clock?.feed == nil)
+            #expect(schema.clockFeedQuery(of: query) == #"SELECT "feed_ref" FROM "stops" WHERE "id" = :stop"#)
+        }
+        #expect(schema.clockFeedQuery(of: try #require(schema.queries.first { $0.name == "services-on-a-date" })) == nil)
+    }
+
     @Test("a clock's 'feed' query is checked against a region seed's tables when the schema is read", arguments: [
         ("SELECT feed_ref, id FROM stops WHERE id = :stop", "must return one column"),
         ("SELECT feed_ref FROM stops WHERE id = :date", "takes :date, which is not a parameter of the query besides the clock's"),
@@ -165,7 +176,8 @@ struct RegionQueriesTests {
     ])
     func clockFeedChecked(feed: String, message: String) throws {
         let text = try String(contentsOfFile: Repository.path("Schema/transit.yaml"), encoding: .utf8)
-        let changed = text.replacingOccurrences(of: "feed: \"SELECT feed_ref FROM stops WHERE id = :stop\"", with: "feed: \"\(feed)\"")
+        let changed = text.replacingOccurrences(of: "time: departure, serviceDate: service_date }",
+                                                with: "time: departure, serviceDate: service_date, feed: \"\(feed)\" }")
         #expect(changed != text)
         do {
             _ = try Schema.parse(Array(changed.utf8), file: "transit.yaml")

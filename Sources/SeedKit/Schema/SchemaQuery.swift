@@ -29,6 +29,7 @@ public struct SchemaQuery: Sendable, Equatable {
         /// In a region seed, a query for the feed the query's other parameters belong to
         /// (`SELECT feed_ref FROM stops WHERE id = :stop`): the generated code then runs the
         /// query's one-feed form (`Schema.oneFeedQuery(_:)`) for that feed, on its time zone.
+        /// Nil: found from the query's parameters (`Schema.clockFeedQuery(of:)`).
         public var feed: String?
     }
 
@@ -125,6 +126,23 @@ extension Schema {
 }
 
 extension Schema {
+    /// The query for the feed of a clock's query in a region seed: its `feed`, else the feed of
+    /// the row its first integer parameter (other than the clock's) names, where that
+    /// parameter is named after a table read from the inputs (`stop`: `stops` or `stop`):
+    /// `SELECT feed_ref FROM "stops" WHERE "id" = :stop`. Nil when there is no such parameter.
+    /// (The transit schema's departures and arrivals find their feed this way, so the schema
+    /// file, whose digest every seed records, did not change for region seeds.)
+    public func clockFeedQuery(of query: SchemaQuery) -> String? {
+        guard let clock = query.clock else { return nil }
+        if let feed = clock.feed { return feed }
+        for parameter in query.parameters where parameter.type == .integer && ![clock.date, clock.from, clock.to].contains(parameter.name) {
+            guard let table = [parameter.name + "s", parameter.name].lazy.compactMap({ self.table(named: $0) }).first,
+                  table.file != nil || table.element != nil, !table.withoutRowID else { continue }
+            return "SELECT \(quoted(Self.feedColumn)) FROM \(quoted(table.name)) WHERE \(quoted(table.rowID)) = :\(parameter.name)"
+        }
+        return nil
+    }
+
     /// A clock's `feed` query must compile against the tables of a region seed, return one
     /// column and take only parameters of the query that are not the clock's.
     private func validateClockFeed(_ sql: String, of query: SchemaQuery, clock: SchemaQuery.Clock, file: String) throws(SchemaError) {

@@ -148,7 +148,7 @@ extension SwiftSchemaGenerator {
             "    /// `\(clock.timeZone)` (GTFS), so the times after a change of the clocks are right.",
             "    /// The window starts at an hour and widens (to eight days at most) until it holds `limit` rows.",
         ]
-        let region = oneFeed.flatMap { form in clock.feed.map { (form, $0) } }
+        let region = oneFeed.flatMap { form in schema.clockFeedQuery(of: query).map { (form, $0) } }
         if let (form, feedSQL) = region {
             let feedArguments = others.map { "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))" }.joined(separator: ", ")
             lines += [

@@ -11,7 +11,7 @@ public enum TransitSchema {
     /// `PRAGMA user_version` of every seed built from this schema.
     public static let schemaVersion = 3
     /// SHA-256 of the schema file the code was generated from.
-    public static let schemaSHA256 = "d42f7cd69d7b95eedd9e8fd7c64a3b1e3ffd54e504a9e92d6de4a0049ca2b3b6"
+    public static let schemaSHA256 = "907893eaa930de99ffabdc61e3cec9789664073e93e1d00422c6aecefedef4d7"
     /// Every table, in load order (a table after the tables it references).
     public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "service_days", "trips", "shapes", "frequencies", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
 
@@ -2578,11 +2578,11 @@ extension TransitSchema.Queries {
     /// instant: the service day's clock counts from noon minus 12 hours in the time zone of
     /// `SELECT agency_timezone FROM agency ORDER BY id LIMIT 1` (GTFS), so the times after a change of the clocks are right.
     /// The window starts at an hour and widens (to eight days at most) until it holds `limit` rows.
-    /// In a region seed (several feeds), the rows of the feed of `SELECT feed_ref FROM stops WHERE id = :stop`, on its time zone.
+    /// In a region seed (several feeds), the rows of the feed of `SELECT "feed_ref" FROM "stops" WHERE "id" = :stop`, on its time zone.
     public static func departures(_ db: Database, stop: Int64, after instant: Date, limit: Int) throws -> [Timed<Departures.Row>] {
         var feed: Int64?
         if try db.tableExists("feeds") {
-            guard let found = try Int64.fetchOne(db, sql: "SELECT feed_ref FROM stops WHERE id = :stop", arguments: ["stop": stop]) else { return [] }
+            guard let found = try Int64.fetchOne(db, sql: "SELECT \"feed_ref\" FROM \"stops\" WHERE \"id\" = :stop", arguments: ["stop": stop]) else { return [] }
             feed = found
         }
         let zoneSQL = feed == nil ? "SELECT agency_timezone FROM agency ORDER BY id LIMIT 1" : "WITH \"agency\" AS NOT MATERIALIZED (SELECT * FROM main.\"agency\" WHERE \"feed_ref\" = :feed)\nSELECT * FROM (\nSELECT agency_timezone FROM agency ORDER BY id LIMIT 1\n)"
@@ -2654,11 +2654,11 @@ extension TransitSchema.Queries {
     /// instant: the service day's clock counts from noon minus 12 hours in the time zone of
     /// `SELECT agency_timezone FROM agency ORDER BY id LIMIT 1` (GTFS), so the times after a change of the clocks are right.
     /// The window starts at an hour and widens (to eight days at most) until it holds `limit` rows.
-    /// In a region seed (several feeds), the rows of the feed of `SELECT feed_ref FROM stops WHERE id = :stop`, on its time zone.
+    /// In a region seed (several feeds), the rows of the feed of `SELECT "feed_ref" FROM "stops" WHERE "id" = :stop`, on its time zone.
     public static func arrivals(_ db: Database, stop: Int64, after instant: Date, limit: Int) throws -> [Timed<Arrivals.Row>] {
         var feed: Int64?
         if try db.tableExists("feeds") {
-            guard let found = try Int64.fetchOne(db, sql: "SELECT feed_ref FROM stops WHERE id = :stop", arguments: ["stop": stop]) else { return [] }
+            guard let found = try Int64.fetchOne(db, sql: "SELECT \"feed_ref\" FROM \"stops\" WHERE \"id\" = :stop", arguments: ["stop": stop]) else { return [] }
             feed = found
         }
         let zoneSQL = feed == nil ? "SELECT agency_timezone FROM agency ORDER BY id LIMIT 1" : "WITH \"agency\" AS NOT MATERIALIZED (SELECT * FROM main.\"agency\" WHERE \"feed_ref\" = :feed)\nSELECT * FROM (\nSELECT agency_timezone FROM agency ORDER BY id LIMIT 1\n)"
