@@ -95,13 +95,13 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if case .file(_, let offset) = sink, offset > 0 { request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range") }
         let task = session.dataTask(with: request)
-        // The deadline and the minimum rate are checked on the delegate queue, four times a second.
-        let watchdog = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: 250_000_000)
-                queue.addOperation { transfer.checkLimits(task) }
-            }
-        }
+        // The deadline and the minimum rate are checked on the delegate queue, four times a
+        // second, by a Dispatch timer: not a task of the concurrency pool, which an app's (or a
+        // test's) synchronous work may hold for seconds while the bytes trickle in.
+        let watchdog = DispatchSource.makeTimerSource(queue: .global())
+        watchdog.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))
+        watchdog.setEventHandler { queue.addOperation { transfer.checkLimits(task) } }
+        watchdog.resume()
         defer { watchdog.cancel() }
         do {
             return try await withTaskCancellationHandler {

@@ -213,7 +213,9 @@ struct TrustedUpdateTests {
     /// The timing of a cut at the deadline is tested on the command line, in a process of its
     /// own (ChannelCommandTests, `update --deadline`): in this one, tests that build seeds
     /// synchronously can hold the concurrency pool's threads for seconds, which an in-process
-    /// clock would count. Here: the API takes both limits, and what arrived is kept.
+    /// clock would count. Here: the API takes both limits, and what arrived is kept. (The
+    /// limits are checked by a Dispatch timer, not a task of that pool: when a task checked
+    /// them, a held pool let the trickle finish uncut.)
     @Test("the Swift API takes a deadline and a minimum rate: a passed deadline downloads nothing; a trickle is cut as stalled; what arrived is kept")
     func deadlineAndMinimumRate() async throws {
         try publish(1)
