@@ -115,6 +115,21 @@ struct RegionSeedTests {
         }
     }
 
+    @Test("a schema with its own table 'feeds' or column 'feed_ref' builds one feed, and refuses several with a clear error")
+    func namesTaken() throws {
+        let (a, b) = try twoFeeds()
+        for (name, yaml) in [("feeds", "name: t\nschemaVersion: 1\nformat: csv\ntables:\n  - name: feeds\n    file: stops.txt\n    columns:\n      - { name: stop_id }\n"),
+                             ("feed_ref", "name: t\nschemaVersion: 1\nformat: csv\ntables:\n  - name: stops\n    columns:\n      - { name: stop_id }\n      - { name: feed_ref, source: zone_id }\n")] {
+            let schema = folder.write("\(name).yaml", yaml)
+            _ = try SeedBuilder(options: BuildOptions(inputs: [a], output: folder.file("one.sqlite"), schemaPath: schema)).build()
+            #expect(performing: {
+                _ = try SeedBuilder(options: BuildOptions(inputs: [a, b], output: folder.file("two.sqlite"), schemaPath: schema)).build()
+            }, throws: { error in
+                "\(error)".contains("which a seed of several feeds adds itself") && "\(error)".contains("\(name).yaml:")
+            })
+        }
+    }
+
     @Test("an error in one feed names the feed, the file, the line and the column")
     func errorsNameTheFeed() throws {
         let (a, b) = try twoFeeds()

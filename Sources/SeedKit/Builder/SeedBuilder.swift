@@ -35,7 +35,16 @@ public struct SeedBuilder {
         do {
             schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: feeds.feeds.map(\.source), inputs: feeds.all)
         } catch { throw .schema(error) }
-        if feeds.isRegion { schema = schema.scopedByFeed() }
+        if feeds.isRegion {
+            // A region adds a table `feeds` and a column `feed_ref`: a schema using those names cannot hold several feeds.
+            if let table = schema.tables.first(where: { $0.name == Schema.feedsTable || $0.column(named: Schema.feedColumn) != nil }) {
+                let what = table.name == Schema.feedsTable ? "a table '\(Schema.feedsTable)'" : "a column '\(Schema.feedColumn)' in table '\(table.name)'"
+                let place = table.name == Schema.feedsTable ? schema.places.tables[table.name] : schema.places.place(of: Schema.feedColumn, in: table.name)
+                throw .schema(SchemaError(file: schema.places.file, line: place?.line, column: place?.column,
+                                          message: "has \(what), which a seed of several feeds adds itself: rename it to build \(feeds.feeds.count) feeds into one seed"))
+            }
+            schema = schema.scopedByFeed()
+        }
         var previous: PreviousSeed?
         if let path = options.previous {
             previous = try PreviousSeed(path: path, schema: schema)
