@@ -72,16 +72,21 @@ struct OtherSQLiteTests {
         let system = try writerVersion(new)
         for library in libraries {
             #expect(library.version != system)
-            let destination = folder.file("\(library.version)/seed.sqlite")
-            #expect(try seedgen(["install", old + ".gz", "--to", destination], library: library.path).status == 0)
-            let patched = try seedgen(["install", delta, "--to", destination], library: library.path)
-            #expect(patched.status == 0 && patched.stdout.hasPrefix("patched "), "SQLite \(library.version): \(patched.stdout) \(patched.stderr)")
-            #expect(try writerVersion(destination) == library.version, "the patched seed was written by SQLite \(library.version)")
-            #expect(try Self.pythonDigests([destination]) == [expected], "SQLite \(library.version): the patched seed has the new seed's content")
-            // The patched seed passes verify under that SQLite too (indexes agree with their tables).
-            let verify = try seedgen(["verify", destination], library: library.path)
-            #expect(verify.status == 0, "SQLite \(library.version): \(verify.stdout)")
+            try expectPatched(old: old, delta: delta, to: folder.file("\(library.version)/seed.sqlite"), expected: expected, with: library)
         }
+    }
+
+    /// Installs `old` (packed) at `destination` and applies `delta` with SQLite `library`: the
+    /// seed is patched, written by that SQLite, has the content `expected` (Python's digest),
+    /// and passes verify under that SQLite too (indexes agree with their tables).
+    func expectPatched(old: String, delta: String, to destination: String, expected: String, with library: (version: String, path: String)) throws {
+        #expect(try seedgen(["install", old + ".gz", "--to", destination], library: library.path).status == 0)
+        let patched = try seedgen(["install", delta, "--to", destination], library: library.path)
+        #expect(patched.status == 0 && patched.stdout.hasPrefix("patched "), "SQLite \(library.version): \(patched.stdout) \(patched.stderr)")
+        #expect(try writerVersion(destination) == library.version, "the patched seed was written by SQLite \(library.version)")
+        #expect(try Self.pythonDigests([destination]) == [expected], "SQLite \(library.version): the patched seed has the new seed's content")
+        let verify = try seedgen(["verify", destination], library: library.path)
+        #expect(verify.status == 0, "SQLite \(library.version): \(verify.stdout)")
     }
 
     @Test("a region seed's delta applies with SQLite 3.46 and 3.50, each feed's service days derived again, to the new seed's content digest",
@@ -101,14 +106,7 @@ struct OtherSQLiteTests {
         #expect(written.status == 0, "\(written.stderr)")
         let expected = try recorded(new)
         for library in libraries {
-            let destination = folder.file("region-\(library.version)/seed.sqlite")
-            #expect(try seedgen(["install", old + ".gz", "--to", destination], library: library.path).status == 0)
-            let patched = try seedgen(["install", delta, "--to", destination], library: library.path)
-            #expect(patched.status == 0 && patched.stdout.hasPrefix("patched "), "SQLite \(library.version): \(patched.stdout) \(patched.stderr)")
-            #expect(try writerVersion(destination) == library.version, "the patched seed was written by SQLite \(library.version)")
-            #expect(try Self.pythonDigests([destination]) == [expected], "SQLite \(library.version): the patched seed has the new seed's content")
-            let verify = try seedgen(["verify", destination], library: library.path)
-            #expect(verify.status == 0, "SQLite \(library.version): \(verify.stdout)")
+            try expectPatched(old: old, delta: delta, to: folder.file("region-\(library.version)/seed.sqlite"), expected: expected, with: library)
         }
     }
 

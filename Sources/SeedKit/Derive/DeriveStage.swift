@@ -21,7 +21,7 @@ struct DeriveStage: BuildStage {
         try connection.execute("BEGIN")
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         for statement in expressions { try connection.execute(statement) }
-        let scoped = state.schema.isScopedByFeed ? Set(state.allTables.filter { $0.column(named: Schema.feedColumn) != nil }.map(\.name)) : nil
+        let scoped = state.feeds.isRegion ? Set(state.feedScopedTables.map(\.name)) : nil
         for table in derived {
             guard let derive = table.derive else { continue }
             if let warnings = derive.warnings {

@@ -15,19 +15,13 @@ struct FeedsStage: BuildStage {
     func run(_ state: BuildState) throws {
         guard state.feeds.isRegion else { return }
         let connection = state.connection
-        let scoped = state.allTables.filter { $0.column(named: Schema.feedColumn) != nil }.map(\.name).sorted()
-        var counts: [Int64: [(String, Int64)]] = [:]
-        for name in scoped {
-            for row in try connection.rows("SELECT \(quoted(Schema.feedColumn)), count(*) FROM \(quoted(name)) GROUP BY 1 ORDER BY 1") {
-                guard let feed = row[0].integer, let count = row[1].integer else { continue }
-                counts[feed, default: []].append((name, count))
-            }
-        }
+        // What `seedgen verify` checks row_counts against, counted the same way.
+        let counts = try connection.countFeedRows()
         try connection.execute("BEGIN")
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         let update = try connection.prepare("UPDATE \(quoted(Schema.feedsTable)) SET row_counts = ? WHERE id = ?")
         for feed in state.feeds.feeds {
-            let object = (counts[feed.id] ?? []).map { "\(Self.jsonString($0)):\($1)" }.joined(separator: ",")
+            let object = (counts[feed.name] ?? [:]).sorted { $0.key < $1.key }.map { "\(Self.jsonString($0)):\($1)" }.joined(separator: ",")
             try update.run([.text("{" + object + "}"), .integer(feed.id)])
         }
         func has(_ table: String, _ columns: String...) -> Bool {

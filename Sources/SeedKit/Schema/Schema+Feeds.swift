@@ -6,9 +6,6 @@ extension Schema {
     /// The source of `feed_ref`: the id of the feed the row is read from.
     static let feedSource = "$feed"
 
-    /// True for a region seed's schema (`scopedByFeed()`).
-    public var isScopedByFeed: Bool { table(named: Self.feedsTable)?.column(named: "name") != nil && tables.contains { $0.column(named: Self.feedColumn)?.foreignKey == Self.feedsTable } }
-
     /// The schema of a seed that holds several feeds, each feed's ids its own:
     ///
     /// - a `feeds` table first: each feed's `name` (its key), `source`, what its `feed_info`
@@ -22,8 +19,10 @@ extension Schema {
     ///   `DeriveStage`).
     ///
     /// A seed of one feed keeps the schema as it is: the same bytes as before.
+    /// A schema that has a table `feeds` already is returned as it is (it is scoped, or names
+    /// clash: `SeedBuilder` refuses such a schema for several feeds).
     public func scopedByFeed() -> Schema {
-        guard !isScopedByFeed else { return self }
+        guard table(named: Self.feedsTable) == nil else { return self }
         var scoped = self
         let feedRef = Self.feedColumn
         var prefixed = Set<String>()

@@ -67,6 +67,9 @@ final class BuildState {
     /// The schema's tables in load order, then the extra tables.
     var allTables: [Table] { schema.loadOrder + extraTables.map(\.table) }
 
+    /// In a region seed, the tables whose rows name their feed (`feed_ref`); none for one feed.
+    var feedScopedTables: [Table] { feeds.isRegion ? allTables.filter { $0.column(named: Schema.feedColumn) != nil } : [] }
+
     /// The scratch database's connection, once the loaders' writer thread has given it back.
     var connection: Connection {
         guard let connection = database.connection else { preconditionFailure("the scratch database is lent to the writer thread or closed") }

@@ -20,7 +20,7 @@ struct GTFSCheckStage: BuildStage {
             if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
             return
         }
-        let scoped = state.allTables.filter { $0.column(named: Schema.feedColumn) != nil }
+        let scoped = state.feedScopedTables
         for feed in state.feeds.feeds {
             for table in scoped {
                 try connection.execute("CREATE TEMP VIEW \(quoted(table.name)) AS SELECT * FROM main.\(quoted(table.name)) WHERE \(Self.rowsOf(feed.id, in: table, schema: state.schema))")

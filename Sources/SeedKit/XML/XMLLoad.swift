@@ -52,8 +52,10 @@ struct XMLLoad {
         var findings = XMLLoadFindings.Collector(mapping: mapping)
         try queue.execute("BEGIN")
         let files = plan(mapping)
+        let feedOfFile = feeds.isRegion ? Dictionary(feeds.feeds.flatMap { feed in feed.inputs.files.map { ($0.displayPath, feed) } },
+                                                     uniquingKeysWith: { first, _ in first }) : [:]
         for file in files {
-            let feed = feeds.isRegion ? feeds.feeds.first { $0.inputs.files.contains { $0.displayPath == file.displayPath } } : nil
+            let feed = feedOfFile[file.displayPath]
             for loader in loaders { loader.feedID = feed?.id }
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
             var record = try importer.run()
