@@ -42,8 +42,9 @@ extension SeedGen {
                 Several feeds make one seed for a region (a metro, buses and a ferry, each \
                 publishing its own feed): give each feed's folder or .zip (seedgen build \
                 metro.zip buses/ ferry.zip), name them (--feed NAME=PATH; by default a feed is \
-                named after its file or folder, without .zip), or give one folder whose entries \
-                are all feeds. Each feed's ids are its own: the same stop_id in two feeds is two \
+                named after its file or folder, without .zip, or, where that name is another \
+                feed's too as in gtfs/*/feed, after the folder it is in), or give one folder whose \
+                entries are all feeds. Each feed's ids are its own: the same stop_id in two feeds is two \
                 stops, references resolve within their feed, and every row has a feed_ref to the \
                 feeds table (name, source, feed_info, validity dates, row counts per table). \
                 Messages name the feed beside the file. With --previous, a feed whose input did \

@@ -92,15 +92,21 @@ struct RegionSeedTests {
         #expect(try db.rows("SELECT name FROM feeds ORDER BY id").map { $0[0].description } == ["ferry", "metro"])
         #expect(try db.rows("SELECT name FROM seedgen_inputs WHERE name LIKE '%/stops.txt' ORDER BY name").map { $0[0].description }
             == ["ferry/stops.txt", "metro/stops.txt"])
+        // gtfs/*/feed: each named after the folder it is in.
+        for name in ["north", "south"] {
+            try FileManager.default.createDirectory(atPath: folder.file("gtfs/\(name)"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: a, toPath: folder.file("gtfs/\(name)/feed"))
+        }
+        _ = try build([folder.file("gtfs/north/feed"), folder.file("gtfs/south/feed")], to: "parents.sqlite")
+        db = try Connection(path: folder.file("parents.sqlite"), mode: .readOnly)
+        #expect(try db.rows("SELECT name, source FROM feeds ORDER BY id").map { $0.map(\.description) } == [["north", "feed"], ["south", "feed"]])
     }
 
     @Test("clashing names, a bad --feed, a file beside several feeds: clear errors, nothing written")
     func inputErrors() throws {
         let (a, b) = try twoFeeds()
-        try FileManager.default.createDirectory(atPath: folder.file("x"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: a, toPath: folder.file("x/a"))
         let cases: [(inputs: [String], feeds: [String], message: String)] = [
-            ([a, folder.file("x/a")], [], "is a feed named 'a', and so is"),
+            ([a], ["a=\(b)"], "is a feed named 'a', and so is"),
             ([a], ["b"], "--feed takes NAME=PATH"),
             ([a], ["=\(b)"], "--feed takes NAME=PATH"),
             ([a], ["two words=\(b)"], "cannot name a feed"),
@@ -230,6 +236,10 @@ struct RegionSeedRealDataTests {
             let id = try #require(try region.scalar("SELECT id FROM feeds WHERE name = ?", [.text("ch" + names[index])])?.integer)
             try RegionRows.expectEqual(region: region, feed: id, single: try Connection(path: output, mode: .readOnly), name: file)
         }
+        // Built as one export, the folder's files disagree on shared ids: the error suggests feeds.
+        #expect(performing: {
+            _ = try SeedBuilder(options: BuildOptions(inputs: [RealData.path(XMLTransitData.swissData)], output: folder.file("one.sqlite"))).build()
+        }, throws: { "\($0)".contains("if each file is an export of its own, build them as feeds (--feed NAME=FILE for each)") })
         // The examples reuse ids: the same id is a row of each example that has it.
         #expect(try region.scalar("SELECT max(n) FROM (SELECT count(*) AS n FROM stops GROUP BY stop_id)")?.integer ?? 0 > 1)
     }

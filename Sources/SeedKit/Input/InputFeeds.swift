@@ -10,7 +10,8 @@ import Foundation
 public struct InputFeeds: Sendable {
     /// One feed: its name, where it is, its id in the seed's `feeds` table, its files.
     public struct Feed: Sendable {
-        /// The feed's name (`--feed NAME=PATH`, else its file or folder name without `.zip`).
+        /// The feed's name (`--feed NAME=PATH`, else its file or folder name without `.zip`, or
+        /// the name of the folder it is in when that name is another feed's too).
         public var name: String
         /// The path as given.
         public var source: String
@@ -62,10 +63,15 @@ public struct InputFeeds: Sendable {
             all = inputs
             return
         }
+        var names = sources.map { $0.name ?? Self.name(of: $0.path) }
+        // Unnamed feeds whose names clash (`gtfs/*/feed`) are named after the folder they are in.
+        let unnamed = Dictionary(grouping: sources.indices.filter { sources[$0].name == nil }, by: { names[$0] })
+        for indices in unnamed.values where indices.count > 1 {
+            for index in indices { names[index] = Self.name(of: ((sources[index].path as NSString).standardizingPath as NSString).deletingLastPathComponent) }
+        }
         var feeds: [Feed] = []
         var byName: [String: String] = [:]
-        for (given, path) in sources {
-            let name = given ?? Self.name(of: path)
+        for ((given, path), name) in zip(sources, names) {
             try Self.check(name: name, path: path, given: given != nil)
             if let other = byName[name] {
                 throw InputError(path: path, message: "is a feed named '\(name)', and so is \(other): name them apart with --feed NAME=PATH")

@@ -102,7 +102,9 @@ final class RowCopies {
             }
         }
         var outcome = Outcome.copy
-        let keyText = table.key.map { name in batch.messageText(batch.cell(row, table.columns.firstIndex { $0.name == name }!)) }.joined(separator: ",")
+        // A region seed's `feed_ref` is the file's feed: the message names the file already.
+        let shownKey = table.key.filter { $0 != Schema.feedColumn }
+        let keyText = shownKey.map { name in batch.messageText(batch.cell(row, table.columns.firstIndex { $0.name == name }!)) }.joined(separator: ",")
         if let versionColumn, case let old = existing.value(at: Int(resultColumns[versionColumn])),
            case let new = ReferenceResolver.value(batch, batch.cell(row, versionColumn)), old != new {
             let newer = Self.isHigher(new, than: old)
@@ -120,15 +122,20 @@ final class RowCopies {
             }
         } else if let differing {
             let name = table.columns[differing.column].name
-            let first = placeOfRow(keptID).map { "the row at \($0)" } ?? "the first row with it"
-            let message = "is the key of another object: '\(name)' is '\(differing.new)' here and '\(differing.old)' in \(first) (same key, same version: two objects share the id)"
+            let firstPlace = placeOfRow(keptID)
+            let first = firstPlace.map { "the row at \($0)" } ?? "the first row with it"
+            var message = "is the key of another object: '\(name)' is '\(differing.new)' here and '\(differing.old)' in \(first) (same key, same version: two objects share the id)"
+            // Two files of one export disagree: perhaps each file is an export of its own.
+            if let firstPlace, !firstPlace.hasPrefix(place.file + ":"), !table.key.contains(Schema.feedColumn) {
+                message += "; if each file is an export of its own, build them as feeds (--feed NAME=FILE for each)"
+            }
             if !context.lenient {
                 context.issues.record(BuildIssue(kind: .duplicateKey, file: place.file, line: place.line, column: place.column,
-                                                 field: table.key.joined(separator: "+"), value: keyText, message: message))
+                                                 field: shownKey.joined(separator: "+"), value: keyText, message: message))
                 return nil
             }
             context.issues.record(BuildIssue(kind: .rowLeftOut, file: place.file, line: place.line, column: place.column,
-                                             field: table.key.joined(separator: "+"), value: keyText,
+                                             field: shownKey.joined(separator: "+"), value: keyText,
                                              message: message + "; the first is kept, this one and the rows nested in it are left out"))
             outcome = .rejected
         }
