@@ -72,6 +72,15 @@ struct RegionSeedTests {
         #expect(FileManager.default.contents(atPath: folder.file("one.sqlite")) == FileManager.default.contents(atPath: folder.file("two.sqlite")))
     }
 
+    @Test("one feed given as several paths finds a seedgen.yaml in any of them, as before")
+    func folderSchemaInAnyPath() throws {
+        try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
+        _ = folder.write("in/seedgen.yaml", "name: places\nschemaVersion: 1\nformat: csv\ntables:\n  - name: places\n    file: places.txt\n    columns:\n      - { name: place_id }\n")
+        _ = folder.write("in/places.txt", "place_id\np1\n")
+        let summary = try build([folder.write("notes.txt", "note\nx\n"), folder.file("in")], to: "places.sqlite")
+        #expect(summary.schemaName == "places" && summary.tables.first { $0.name == "places" }?.rows == 1)
+    }
+
     @Test("feeds are named by --feed NAME=PATH, else by their file or folder; a folder of feeds is a feed per entry")
     func naming() throws {
         let (a, b) = try twoFeeds()

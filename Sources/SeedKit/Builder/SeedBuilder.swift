@@ -33,7 +33,7 @@ public struct SeedBuilder {
         do { feeds = try InputFeeds(paths: options.inputs, named: options.feeds) } catch { throw .input(error) }
         var schema: Schema
         do {
-            schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: feeds.feeds.map(\.source), inputs: feeds.all)
+            schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: feeds.all.paths, inputs: feeds.all)
         } catch { throw .schema(error) }
         if feeds.isRegion {
             // A region adds a table `feeds` and a column `feed_ref`: a schema using those names cannot hold several feeds.
