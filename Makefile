@@ -5,11 +5,13 @@ RELEASE_BIN  := .build/release/seedgen
 # The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL), xmllint --stream.
 BENCH_APT_PACKAGES := osmium-tool libxml2-utils
 
-.PHONY: help deps bench-deps other-sqlites build release example test app fuzz sanitize bench clean
+.PHONY: help deps bench-deps other-sqlites build release example test regress outcomes app fuzz sanitize bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
 	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 15 s"
+	@echo "make regress  build every real input of the golden record (Tests/RealData/outcomes.json), the large ones too"
+	@echo "make outcomes record what every real input gives now in Tests/RealData/outcomes.json (commit it with the change)"
 	@echo "make app      build and run the sample app (examples/App) with the bundled feed"
 	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 600) with AddressSanitizer"
 	@echo "make sanitize run every test under AddressSanitizer (with leak checks), then ThreadSanitizer"
@@ -59,6 +61,17 @@ test: deps other-sqlites
 	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-15} SWIFT=$(SWIFT) scripts/fuzz.sh
 
+# The golden record of real inputs (Tests/RealData/outcomes.json): `make test` builds the small
+# ones and fails on any difference; `make regress` builds them all (the eight Renfe days, their
+# --previous chain, the published zips, the ten-feed region, ...); `make outcomes` records them.
+regress: deps
+	$(SWIFT) build --build-tests
+	SEEDGEN_REGRESS=1 $(SWIFT) test --skip-build --filter RealDataOutcomeTests
+
+outcomes: deps
+	$(SWIFT) build --build-tests
+	SEEDGEN_RECORD_OUTCOMES=1 SEEDGEN_REGRESS=1 $(SWIFT) test --skip-build --filter RealDataOutcomeTests
+
 # The sample app (examples/App) with a seed built from the bundled feed; see scripts/sample-app.sh.
 # (make test builds and runs the app's sources against a tagged clone: check-versioned-dependency.sh)
 app: build
@@ -79,6 +92,7 @@ sanitize: deps
 bench: release bench-deps
 	$(SWIFT) build -c release --product seedprobe
 	scripts/bench.sh
+	$(MAKE) regress
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan out bench/work examples/App/.build
