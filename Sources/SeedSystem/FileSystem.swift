@@ -155,14 +155,18 @@ public enum FileSystem {
 
     /// The names of the entries in a directory (without `.` and `..`).
     public static func directoryEntries(_ path: String) throws(SystemCallError) -> [String] {
+        try directoryEntryNames(path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The names of the entries in a directory (without `.` and `..`) as bytes, as `readdir`
+    /// gives them: a name that is not UTF-8 keeps its real bytes.
+    public static func directoryEntryNames(_ path: String) throws(SystemCallError) -> [[UInt8]] {
         guard let dir = opendir(path) else { throw SystemCallError(call: "opendir", path: path, errno: errno) }
         defer { closedir(dir) }
-        var names: [String] = []
+        var names: [[UInt8]] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
         }
         return names
     }

@@ -117,15 +117,6 @@ public struct SeedBuilder {
         }
     }
 
-    /// A digest of everything the content depends on: the tool, the schema, the inputs and,
-    /// with `--previous`, the previous seed's version (its ids). It changes exactly when the
-    /// seed's content can change.
-    static func defaultSeedVersion(schema: Schema, inputs: [InputRecord], previous: String? = nil) -> String {
-        var text = "seedgen \(toolVersion)\nschema \(schema.canonicalDescription)\n"
-        for input in inputs.sorted(by: { $0.name < $1.name }) { text += "input \(input.name) \(input.sha256)\n" }
-        if let previous { text += "previous \(previous)\n" }
-        return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
-    }
 }
 
 extension Schema {

@@ -1,3 +1,4 @@
+import SeedArchive
 import SeedDeltas
 import SeedSQLite
 
@@ -5,10 +6,20 @@ import SeedSQLite
 /// derive recipes), computes its content digest and records it, then analyzes, compacts and
 /// renames the scratch database over the output (`SeedDatabase.complete`).
 struct FinishStage: BuildStage {
+    /// A digest of everything the content depends on: the tool, the schema, the inputs and,
+    /// with `--previous`, the previous seed's version (its ids). It changes exactly when the
+    /// seed's content can change.
+    static func defaultSeedVersion(schema: Schema, inputs: [InputRecord], previous: String? = nil) -> String {
+        var text = "seedgen \(toolVersion)\nschema \(schema.canonicalDescription)\n"
+        for input in inputs.sorted(by: { $0.name < $1.name }) { text += "input \(input.name) \(input.sha256)\n" }
+        if let previous { text += "previous \(previous)\n" }
+        return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
+    }
+
     func run(_ state: BuildState) throws {
         let connection = state.connection
         state.seedVersion = state.options.seedVersion
-            ?? SeedBuilder.defaultSeedVersion(schema: state.schema, inputs: state.records, previous: state.previous?.identity.seedVersion)
+            ?? Self.defaultSeedVersion(schema: state.schema, inputs: state.records, previous: state.previous?.identity.seedVersion)
         try state.database.writeMetadata(schema: state.schema, seedVersion: state.seedVersion, inputs: state.records, extra: state.previousMetadata)
         try DeriveRecipe.write(state.recipes, to: connection)
         state.progress?.phase("content digest")

@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 
 /// The files named by `seedgen build INPUT...`: folders, zip archives and single files,
@@ -56,7 +57,12 @@ public struct InputSet: Sendable {
             // Listed as bytes: a name that is not UTF-8 is refused by its real bytes, not
             // decoded into another name that does not exist.
             var names: [String] = []
-            for raw in try FileName.entries(of: path) {
+            let entries: [[UInt8]]
+            do { entries = try FileSystem.directoryEntryNames(path) } catch {
+                throw InputError(path: path, message: "cannot list the folder: \(error.reason)")
+            }
+            // Hidden names (`.DS_Store`, `.git`) are left out.
+            for raw in entries where raw.first != UInt8(ascii: ".") {
                 guard let name = raw.withUnsafeBufferPointer(FileName.utf8) else {
                     let shown = raw.withUnsafeBufferPointer(FileName.display)
                     throw InputError(path: (path as NSString).appendingPathComponent(shown), message: FileName.notUTF8)

@@ -35,22 +35,4 @@ public enum FileName {
 
     /// The message for a name that is not UTF-8.
     public static let notUTF8 = "the name is not valid UTF-8 (shown with \\xHH for its other bytes); seedgen reads and writes UTF-8 file names only: rename it"
-
-    /// The names in the folder at `path`, as bytes: `readdir`, which never decodes them.
-    /// Hidden names (`.`...) are left out.
-    static func entries(of path: String) throws(InputError) -> [[UInt8]] {
-        guard let directory = opendir(path) else {
-            throw InputError(path: path, message: "cannot list the folder: \(String(cString: strerror(errno)))")
-        }
-        defer { closedir(directory) }
-        var names: [[UInt8]] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                return Array(bytes.prefix { $0 != 0 })
-            }
-            if name.first != UInt8(ascii: ".") { names.append(name) }
-        }
-        return names
-    }
 }

@@ -30,13 +30,15 @@ public struct ValueConverter: Sendable {
     /// `date`: whether partial dates (`2000`, `1999-03-00`) are accepted (`Column.partial`).
     let partial: Bool
 
-    public init(column: Column) {
-        self.type = column.type
-        self.trims = column.trim
-        self.precision = column.precision
-        self.partial = column.partial
-        if let pattern = column.format {
-            if column.type == .duration {
+    /// A converter to `type`; `format` is the column's pattern (a duration's clock fields, or
+    /// a date's, time's or number's format), the others as ``trims``, ``precision`` and ``partial``.
+    public init(type: ColumnType, trims: Bool, precision: Int, partial: Bool, format: String?) {
+        self.type = type
+        self.trims = trims
+        self.precision = precision
+        self.partial = partial
+        if let pattern = format {
+            if type == .duration {
                 self.formatBox = (try? DurationFormat(pattern: pattern)).map { FormatBox(format: nil, duration: $0) }
             } else {
                 self.formatBox = (try? ValueFormat(pattern: pattern)).map { FormatBox(format: $0, duration: nil) }

@@ -120,7 +120,7 @@ final class XMLImporter: XMLEventHandler {
             if let id = matcher.id(of: record) { try writer.deleteRows(nestedIn: matcher.table(of: record), parentID: id) }
             return
         }
-        let parentID = matcher.parentID(of: record, context: context)
+        let parentID = matcher.parentID(of: record) { context.allocateID(in: $0) }
         guard try matcher.withRecord(record, { try writer.write($0, parentID: parentID) }) else {
             // Left out: rows nested in it were written under its id (`NestedRowCleanup`).
             if matcher.id(of: record) != nil { context.noteDroppedRow(in: mapping.tables[matcher.table(of: record)].table.name) }

@@ -212,14 +212,14 @@ struct XMLRecordMatcher {
         return false
     }
 
-    /// The row id of the record the closed record `index` is nested in, allocated now if
-    /// it has none yet; nil for a top-level record.
+    /// The row id of the record the closed record `index` is nested in, allocated now (by
+    /// `allocateID`, given the parent's table) if it has none yet; nil for a top-level record.
     @inline(__always)
-    mutating func parentID(of index: Int, context: BuildContext) -> Int64? {
+    mutating func parentID(of index: Int, allocateID: (String) -> Int64) -> Int64? {
         let parent = frames[index].parent
         guard parent >= 0 else { return nil }
         if let id = frames[parent].id { return id }
-        let id = context.allocateID(in: mapping.tables[frames[parent].table].table.name)
+        let id = allocateID(mapping.tables[frames[parent].table].table.name)
         frames[parent].id = id
         return id
     }
