@@ -111,13 +111,13 @@ import Testing
         #expect(text.contains("(100000 bytes in all)"))
     }
 
-    @Test(.enabled(if: DiskFullTests.canMountTmpfs || getuid() != 0, "needs a read-only mount or a non-root user"))
+    @Test(.enabled(if: Tmpfs.canMount || getuid() != 0, "needs a read-only mount or a non-root user"))
     func aReadOnlyFolderReportsTheRealErrorAndGetsNothing() throws {
         let source = try SeedFixture(seedVersion: "v1").writeGzip(to: folder.file("ship/seed.sqlite.gz").creatingFolder())
         let readOnly = folder.file("ro")
         try FileManager.default.createDirectory(atPath: readOnly, withIntermediateDirectories: true)
         let expectedErrno: Int32
-        if DiskFullTests.canMountTmpfs {
+        if Tmpfs.canMount {
             try #require(try ChildProcess.shell("mount -t tmpfs -o ro,size=64k tmpfs '\(readOnly)'").status == 0)
             expectedErrno = EROFS
         } else {
@@ -125,7 +125,7 @@ import Testing
             expectedErrno = EACCES
         }
         defer {
-            if DiskFullTests.canMountTmpfs { _ = try? ChildProcess.shell("umount '\(readOnly)'") } else { chmod(readOnly, 0o755) }
+            if Tmpfs.canMount { _ = try? ChildProcess.shell("umount '\(readOnly)'") } else { chmod(readOnly, 0o755) }
         }
         let error = #expect(throws: SeedInstallerError.self) { try SeedInstaller(source: source, destination: readOnly + "/seed.sqlite").install() }
         #expect(error?.errno == expectedErrno, "\(String(describing: error))")

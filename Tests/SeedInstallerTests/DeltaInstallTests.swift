@@ -351,7 +351,7 @@ import Testing
         #expect(try install(seeds.delta).status == .patched, "without the limit it applies")
     }
 
-    @Test(.enabled(if: DiskFullTests.canMountTmpfs, "mounting a tmpfs is not permitted here"))
+    @Test(.enabled(if: Tmpfs.canMount, Tmpfs.unavailable))
     func aFullTmpfsDuringApplyLeavesTheOldSeed() throws {
         // The next version twice the size: the copy being patched grows past the old seed's
         // size by about the size of the old seed.

@@ -10,16 +10,6 @@ import Testing
 @Suite(.serialized) struct DiskFullTests {
     let folder = TemporaryFolder()
 
-    /// Whether this machine lets the tests mount a tmpfs (root in a permissive sandbox).
-    static let canMountTmpfs: Bool = {
-        let probe = NSTemporaryDirectory() + "/seedinstaller-mount-probe-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard (try? ChildProcess.shell("mount -t tmpfs -o size=64k tmpfs '\(probe)'"))?.status == 0 else { return false }
-        _ = try? ChildProcess.shell("umount '\(probe)'")
-        return true
-    }()
-
     func makeSeeds() throws -> (small: String, big: String) {
         let small = try SeedFixture(seedVersion: "v1").writeGzip(to: folder.file("v1/seed.sqlite.gz").creatingFolder())
         let big = try SeedFixture(seedVersion: "v2", rows: 3000, payloadBytes: 1000)
@@ -27,7 +17,7 @@ import Testing
         return (small, big)
     }
 
-    @Test(.enabled(if: canMountTmpfs, "mounting a tmpfs is not permitted here"))
+    @Test(.enabled(if: Tmpfs.canMount, Tmpfs.unavailable))
     func aFullTmpfsLeavesTheOldSeedIntact() throws {
         let (small, big) = try makeSeeds()
         let mount = folder.file("mnt")

@@ -238,7 +238,7 @@ struct TrustedUpdateTests {
         #expect(done.status == .installed && content(destination) == content(fixture.seed(1)))
     }
 
-    @Test(.enabled(if: TrustedUpdateTests.canMountTmpfs, "mounting a tmpfs is not permitted here"))
+    @Test(.enabled(if: Tmpfs.canMount, Tmpfs.unavailable))
     func aFullDiskDownloadsNothing() async throws {
         try publish(1)
         let entry = try fixture.entry()
@@ -257,12 +257,4 @@ struct TrustedUpdateTests {
         #expect(left.isEmpty, "\(left)")
     }
 
-    static let canMountTmpfs: Bool = {
-        let probe = NSTemporaryDirectory() + "/seedupdater-mount-probe-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard (try? ChildProcess.shell("mount -t tmpfs -o size=64k tmpfs '\(probe)'"))?.status == 0 else { return false }
-        _ = try? ChildProcess.shell("umount '\(probe)'")
-        return true
-    }()
 }

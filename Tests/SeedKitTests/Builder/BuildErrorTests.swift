@@ -67,18 +67,8 @@ struct BuildErrorTests {
         #expect(BuildError.output(path: "x", message: "m").cause == nil && BuildError.output(path: "x", message: "m").code == .output)
     }
 
-    /// Whether this machine lets the tests mount a tmpfs (root in a permissive sandbox).
-    static let canMountTmpfs: Bool = {
-        let probe = NSTemporaryDirectory() + "/seedkit-mount-probe-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard shell("mount -t tmpfs -o size=64k tmpfs '\(probe)'") == 0 else { return false }
-        _ = shell("umount '\(probe)'")
-        return true
-    }()
-
     @Test("a full disk: code disk-full, SQLite's error as cause, 'the disk is full' in the text",
-          .enabled(if: canMountTmpfs, "mounting a tmpfs is not permitted here"))
+          .enabled(if: Tmpfs.canMount, Tmpfs.unavailable))
     func fullDisk() throws {
         let folder = TemporaryFolder()
         let mount = folder.file("mnt")

@@ -112,11 +112,12 @@ struct QueryingGuideTests {
     func routesTripsAndShapes(feed: String) throws {
         let folder = TemporaryFolder()
         let db = try Reference.build(feed, into: folder)
-        guard let weekday = try db.text("""
+        let weekday = try #require(try db.text("""
             SELECT date FROM (\(ServiceDays.expanded)) WHERE strftime('%w', date) BETWEEN '1' AND '5'
              GROUP BY date ORDER BY count(*) DESC, date LIMIT 1
-            """), let route = try db.rows("SELECT routes.id, routes.route_id FROM trips JOIN routes ON routes.id = trips.route_ref GROUP BY routes.id ORDER BY count(*) DESC, routes.id LIMIT 1").first
-        else { return }
+            """), "\(feed) runs on a weekday")
+        let route = try #require(try db.rows("SELECT routes.id, routes.route_id FROM trips JOIN routes ON routes.id = trips.route_ref GROUP BY routes.id ORDER BY count(*) DESC, routes.id LIMIT 1").first,
+                                 "\(feed) has trips")
         let trips = try QueryingGuide.run("route-trips", on: db, ["route": route[0], "date": .text(weekday)])
         let reference = try Reference.run(["route-trips", "\(GTFSWorld.root)/\(feed)/feed", route[1].description, weekday])
         #expect(trips.map { [$0[1].description, $0[4] == .null ? "" : $0[4].description] } == reference, "\(feed) route \(route[1]) on \(weekday)")
@@ -128,7 +129,11 @@ struct QueryingGuideTests {
         // Shapes: the extent of each, from its points; a box query returns the shapes meeting it
         // (and, from the R*Tree's 32-bit rounding outwards, perhaps one a hair outside).
         let extents = try db.rows("SELECT shape_id, min(shape_pt_lat), max(shape_pt_lat), min(shape_pt_lon), max(shape_pt_lon) FROM shapes GROUP BY shape_id")
-        guard let first = extents.first else { return }
+        // A feed without shapes has nothing to box: say so rather than pass in silence.
+        guard let first = extents.first else {
+            #expect(!FileManager.default.fileExists(atPath: "\(GTFSWorld.root)/\(feed)/feed/shapes.txt"), "\(feed) has shapes.txt but no shapes were built")
+            return
+        }
         var random = SplitMix(seed: 7)
         let lats = extents.flatMap { [$0[1].double, $0[2].double] }, lons = extents.flatMap { [$0[3].double, $0[4].double] }
         _ = first

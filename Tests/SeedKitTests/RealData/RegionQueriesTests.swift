@@ -98,7 +98,8 @@ struct RegionQueriesTests {
         #expect(!(try departures(date, 0, 3 * 86400).own.isEmpty), "\(feed): departures at \(stop[1]) from \(date) on")
 
         // The busiest route's trips (their ids left out: each seed has its own), and the first trip's stops.
-        guard let route = try alone.rows("SELECT routes.id, routes.route_id FROM trips JOIN routes ON routes.id = trips.route_ref GROUP BY routes.id ORDER BY count(*) DESC, routes.id LIMIT 1").first else { return }
+        let route = try #require(try alone.rows("SELECT routes.id, routes.route_id FROM trips JOIN routes ON routes.id = trips.route_ref GROUP BY routes.id ORDER BY count(*) DESC, routes.id LIMIT 1").first,
+                                 "\(feed) has trips")
         let own = try QueryingGuide.run("route-trips", on: alone, ["route": route[0], "date": date])
         let inRegion = try QueryingGuide.run(sql: try oneFeed("route-trips"), on: region, ["route": try regionID("routes", "route_id", route[1]), "date": date, "feed": id])
         #expect(inRegion.map { Array($0.dropFirst()) } == own.map { Array($0.dropFirst()) }, "\(feed) route \(route[1]) on \(date)")
