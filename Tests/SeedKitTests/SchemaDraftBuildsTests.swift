@@ -109,4 +109,11 @@ struct SchemaDraftBuildsTests {
             #expect(try db.int("SELECT count(*) FROM r") == 4)
         }
     }
+
+    @Test("a file whose name holds a pattern's characters is named by a pattern that matches it")
+    func fileNameWithBrackets() throws {
+        let (text, _, db) = try draftAndBuild(files: ["data[1].xml": "<t><r id=\"1\"/><r id=\"2\"/></t>"])
+        #expect(text.contains("file: \"data\\\\[1].xml\""), "\(text)")
+        #expect(try db.int("SELECT count(*) FROM r") == 2)
+    }
 }
