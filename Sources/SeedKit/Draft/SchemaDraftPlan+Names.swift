@@ -187,8 +187,9 @@ extension SchemaDraftPlan {
     }
 
     /// True when the short form of a table's element, `parent/element` at any depth, reads
-    /// its elements alone: every element path named so (by local names, in any namespace)
-    /// under a parent named so is one of them, and no path went undescribed.
+    /// its elements, and them alone: they are all written alike, every element path named so
+    /// (by local names, in any namespace) under a parent named so is one of them, and no path
+    /// went undescribed.
     func relativePathReadsOnly(_ table: Table) -> Bool {
         guard structure.skippedElements == 0, let first = table.elements.first else { return false }
         func parentName(_ element: Int) -> String? {
@@ -196,6 +197,12 @@ extension SchemaDraftPlan {
             return parent >= 0 ? structure.elements[parent].name.localName : nil
         }
         let name = structure.elements[first].name.localName, parent = parentName(first)
+        // Written alike (the short form is written from the first): none left out by a prefix.
+        func written(_ element: Int) -> [String] {
+            let parent = structure.elements[element].parent
+            return [writtenName(element), parent >= 0 ? writtenName(parent) : ""]
+        }
+        guard table.elements.allSatisfy({ written($0) == written(first) }) else { return false }
         let own = Set(table.elements)
         return structure.elements.indices.allSatisfy { element in
             structure.elements[element].name.localName != name || (parent != nil && parentName(element) != parent) || own.contains(element)
