@@ -3,9 +3,12 @@
 /// themselves), the first few as examples, and, for a field that may be a key or a
 /// reference, their hashes (`DraftValueHashes`).
 ///
-/// A type stays possible only while the build's own conversion (`ValueConverter`) accepts
-/// each value and keeps what it says: an integer with a leading zero (`007`) stays text, a
-/// real needs at most 15 digits, a date-time's digits of a second set its `precision`.
+/// Every value is checked, whatever the size of the input: a type stays possible only while
+/// the build's own conversion (`ValueConverter`) of the very column the draft would write
+/// (`column(for:)`) accepts each value, so a drafted column takes every value the survey saw.
+/// Some types are narrower still, to keep what the text says: an integer with a leading zero
+/// (`007`) stays text, a real needs at most 15 digits, a boolean is `true` or `false`, and a
+/// date-time's digits of a second (as the conversion reads them) set its `precision`.
 struct DraftValueProfile {
     /// The types a value can still have.
     struct Types: OptionSet {
@@ -21,7 +24,11 @@ struct DraftValueProfile {
         static let minutesSeconds = Types(rawValue: 1 << 7)
         /// `1:02:03`: hours, minutes and seconds.
         static let hoursMinutesSeconds = Types(rawValue: 1 << 8)
-        static let all = Types(rawValue: (1 << 9) - 1)
+        /// `7:05:00`: a time of day (hours may pass 24).
+        static let timeOfDay = Types(rawValue: 1 << 9)
+        static let all = Types(rawValue: (1 << 10) - 1)
+        /// Each type on its own, in the order of `all`.
+        static let each: [Types] = (0..<10).map { Types(rawValue: 1 << $0) }
     }
 
     /// Non-empty values seen.
@@ -71,6 +78,15 @@ struct DraftValueProfile {
         }
     }
 
+    /// The profile of a value the build reads with more than the survey saw (an element's
+    /// text, which includes its children's when it has some): text, and no key or reference.
+    func seenInPart() -> DraftValueProfile {
+        var profile = self
+        profile.types = []
+        profile.hashes = nil
+        return profile
+    }
+
     /// Adds the values of `other` (the same field at another path).
     mutating func merge(_ other: DraftValueProfile) {
         // Values not hashed on either side: the merged ones cannot be judged.
@@ -88,15 +104,28 @@ struct DraftValueProfile {
         for example in other.examples where examples.count < Self.exampleCount && !examples.contains(example) { examples.append(example) }
     }
 
-    private static let converters: [(Types, ValueConverter)] = [
-        (.real, ValueConverter(column: Column(name: "v", type: .real))),
-        (.date, ValueConverter(column: Column(name: "v", type: .date))),
-        (.partialDate, { var c = Column(name: "v", type: .date); c.partial = true; return ValueConverter(column: c) }()),
-        (.datetime, { var c = Column(name: "v", type: .datetime); c.precision = 9; return ValueConverter(column: c) }()),
-        (.isoDuration, ValueConverter(column: Column(name: "v", type: .duration))),
-        (.minutesSeconds, ValueConverter(column: Column(name: "v", type: .duration, format: "m:ss"))),
-        (.hoursMinutesSeconds, ValueConverter(column: Column(name: "v", type: .duration, format: "h:mm:ss"))),
-    ]
+    /// The column a draft writes for `type` (a single type): the values that fit the type
+    /// are those its converter accepts. `datetime` is checked at the most digits of a second
+    /// (9), and written with those its values have (`fractionDigits`).
+    static func column(for type: Types) -> Column {
+        var column = Column(name: "v", type: .text)
+        switch type {
+        case .integer: column.type = .integer
+        case .real: column.type = .real
+        case .boolean: column.type = .boolean
+        case .date: column.type = .date
+        case .partialDate: column.type = .date; column.partial = true
+        case .datetime: column.type = .datetime; column.precision = 9
+        case .isoDuration: column.type = .duration
+        case .minutesSeconds: column.type = .duration; column.format = "m:ss"
+        case .hoursMinutesSeconds: column.type = .duration; column.format = "h:mm:ss"
+        case .timeOfDay: column.type = .time
+        default: break
+        }
+        return column
+    }
+
+    private static let converters: [(Types, ValueConverter)] = Types.each.map { ($0, ValueConverter(column: column(for: $0))) }
 
     /// Drops the types `bytes` does not have.
     private mutating func narrow(_ bytes: UnsafeRawBufferPointer) {
@@ -104,22 +133,21 @@ struct DraftValueProfile {
             types = []
             return
         }
+        // Narrower than the conversion: what would not keep the text as written.
         if types.contains(.integer) && !Self.isPlainInteger(bytes) { types.remove(.integer) }
         if types.contains(.boolean) && !(Self.equalsIgnoringCase(bytes, "true") || Self.equalsIgnoringCase(bytes, "false")) { types.remove(.boolean) }
         // A `date` column reads a date-time's day and drops its time: only bare dates are dates.
         if bytes.count != 10 { types.remove(.date) }
+        if types.contains(.real) && ValueConverter.parseShortDecimal(bytes) == nil { types.remove(.real) } // no digits lost
         for (type, converter) in Self.converters where types.contains(type) {
-            let accepted: Bool
             switch converter.convert(bytes) {
-            case .invalid: accepted = false
-            case .real: accepted = ValueConverter.parseShortDecimal(bytes) != nil // no digits lost
-            default: accepted = true
+            case .invalid, .null:
+                types.remove(type)
+            case .text(let text) where type == .datetime:
+                fractionDigits = max(fractionDigits, Self.fractionDigits(converted: text))
+            default:
+                break
             }
-            if !accepted { types.remove(type) }
-        }
-        // A date-time with a time (not a bare date): its digits of a second.
-        if types.contains(.datetime), bytes.count > 19, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ") {
-            fractionDigits = max(fractionDigits, Self.fractionDigits(bytes))
         }
     }
 
@@ -141,14 +169,12 @@ struct DraftValueProfile {
         return true
     }
 
-    /// The digits after the seconds' point, trailing zeros aside.
-    private static func fractionDigits(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let point = bytes[19...].firstIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }), point == 19 else { return 0 }
-        var end = point + 1
-        while end < bytes.count, bytes[end] &- 48 < 10 { end += 1 }
-        var last = end
-        while last > point + 1, bytes[last - 1] == UInt8(ascii: "0") { last -= 1 }
-        return last - point - 1
+    /// The digits of a second a converted date-time keeps (`YYYY-MM-DDTHH:MM:SS.fffffffffZ`,
+    /// padded to the converter's precision), trailing zeros aside.
+    private static func fractionDigits(converted text: String) -> Int {
+        guard let point = text.utf8.lastIndex(of: UInt8(ascii: ".")) else { return 0 }
+        let digits = text.utf8[text.utf8.index(after: point)...].dropLast() // the Z
+        return digits.count - digits.reversed().prefix { $0 == UInt8(ascii: "0") }.count
     }
 
     /// A value as an example: at most 40 characters, on one line.

@@ -33,6 +33,7 @@ public struct SchemaDraft: Sendable {
             throw SchemaDraftError(message: "\(inputs.joined(separator: ", ")): no XML file among the \(set.files.count) input files")
         }
         var structure = survey.finish()
+        structure.unreadFiles = skipped
         if !skipped.isEmpty {
             structure.notes.append("not XML, not read: \(skipped.prefix(10).joined(separator: ", "))\(skipped.count > 10 ? ", ..." : "")")
         }

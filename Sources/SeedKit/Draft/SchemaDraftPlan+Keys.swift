@@ -22,9 +22,13 @@ extension SchemaDraftPlan {
         }.sorted { a, b in
             tables[index].columns[a].source.hasPrefix("@") && !tables[index].columns[b].source.hasPrefix("@")
         }
+        // A key only where every value was hashed and no two are alike: then no two values
+        // are equal (hashes of equal values are equal), and the build, which compares the
+        // values of an integer or text column as written, finds no duplicate either.
         for column in candidates {
             guard let profile = tables[index].columns[column].profile, profile.count == records, profile.empty == 0,
-                  let hashes = profile.hashes else { continue }
+                  let hashes = profile.hashes, hashes.complete,
+                  [.integer, .text].contains(tables[index].columns[column].type) else { continue }
             let name = tables[index].columns[column].name
             if !hashes.repeats {
                 tables[index].key = [name]
@@ -34,14 +38,23 @@ extension SchemaDraftPlan {
                 continue
             }
             tables[index].columns[column].required = true
-            if !hashes.complete {
-                tables[index].columns[column].note = "unique in the values checked; the build checks them all"
-            }
             return
         }
         if let column = candidates.first {
-            let reason = tables[index].columns[column].profile.map { $0.count < records || $0.empty > 0 ? "is missing in some records" : "repeats" } ?? "repeats"
-            tables[index].notes.append("'\(tables[index].columns[column].source)' \(reason): the table has no key")
+            let candidate = tables[index].columns[column]
+            let reason: String
+            if let profile = candidate.profile, profile.count < records || profile.empty > 0 {
+                reason = "is missing in some records"
+            } else if let hashes = candidate.profile?.hashes, !hashes.complete {
+                reason = "has more values than the draft keeps to check (\(SchemaDraftText.grouped(hashes.distinctCount)) of \(SchemaDraftText.grouped(candidate.profile!.count)) kept); if they are unique, add `key: \(candidate.name)` and `required: true` (the build checks)"
+            } else if candidate.profile?.hashes == nil {
+                reason = "holds elements or long text"
+            } else if ![.integer, .text].contains(candidate.type) {
+                reason = "is a \(candidate.type.rawValue): values written differently may be equal"
+            } else {
+                reason = "repeats"
+            }
+            tables[index].notes.append("'\(candidate.source)' \(reason): the table has no key")
         }
     }
 
@@ -124,8 +137,9 @@ extension SchemaDraftPlan {
             var name = base + "_ref"
             if used.contains(name) { name = base + "_row" }
             name = Self.unique(name, in: &used)
-            let percent = share == 1 ? "every value" : "\(Int((share * 100).rounded(.down)))% of the values"
-            tables[index].references.append(Reference(column: name, from: from, to: target, keep: share < 1,
+            // Values not hashed (past the budget) may name no row: kept, not an error.
+            let percent = share == 1 ? (hashes.complete ? "every value" : "every value checked") : "\(Int((share * 100).rounded(.down)))% of the values"
+            tables[index].references.append(Reference(column: name, from: from, to: target, keep: share < 1 || !hashes.complete,
                                                       note: "\(percent) found in \(tables[target].name).\(keyName)"))
         }
     }

@@ -147,6 +147,24 @@ extension SchemaDraftPlan {
             used.insert(prefix)
             prefixes.append((prefix, uri))
         }
+        // An element in no namespace beside one named alike in a namespace: an unprefixed
+        // name would match both, so it is written with a prefix mapped to no namespace.
+        let clash = structure.elements.indices.contains { element in
+            structure.elements[element].name.namespace.isEmpty && hasNamesake(element)
+        }
+        if clash {
+            var prefix = "none", number = 1
+            while used.contains(prefix) { prefix = "none\(number)"; number += 1 }
+            prefixes.append((prefix, ""))
+        }
+    }
+
+    /// True when a sibling of `element` (a root, for a root) has its local name in another namespace.
+    func hasNamesake(_ element: Int) -> Bool {
+        let node = structure.elements[element]
+        let siblings = node.parent >= 0 ? structure.elements[node.parent].children
+            : structure.elements.indices.filter { structure.elements[$0].parent == -1 }
+        return siblings.contains { $0 != element && structure.elements[$0].name.localName == node.name.localName }
     }
 
     func prefix(of uri: String) -> String? {
@@ -154,13 +172,11 @@ extension SchemaDraftPlan {
     }
 
     /// An element's name in paths: its local name, prefixed when a sibling has the same
-    /// local name in another namespace (an unprefixed name matches any namespace).
+    /// local name in another namespace (an unprefixed name matches any namespace; the
+    /// prefix of no namespace maps to `""`).
     func writtenName(_ element: Int) -> String {
         let node = structure.elements[element]
-        let siblings = node.parent >= 0 ? structure.elements[node.parent].children
-            : structure.elements.indices.filter { structure.elements[$0].parent == -1 }
-        let clash = siblings.contains { $0 != element && structure.elements[$0].name.localName == node.name.localName }
-        guard clash, !node.name.namespace.isEmpty, let prefix = prefix(of: node.name.namespace) else { return node.name.localName }
+        guard hasNamesake(element), let prefix = prefix(of: node.name.namespace) else { return node.name.localName }
         return prefix + ":" + node.name.localName
     }
 
@@ -168,6 +184,29 @@ extension SchemaDraftPlan {
         guard let name = field.attribute else { return "" }
         guard !name.namespace.isEmpty, let prefix = prefix(of: name.namespace) else { return name.localName }
         return prefix + ":" + name.localName
+    }
+
+    /// True when the short form of a table's element, `parent/element` at any depth, reads
+    /// its elements, and them alone: they are all written alike, every element path named so
+    /// (by local names, in any namespace) under a parent named so is one of them, and no path
+    /// went undescribed.
+    func relativePathReadsOnly(_ table: Table) -> Bool {
+        guard structure.skippedElements == 0, let first = table.elements.first else { return false }
+        func parentName(_ element: Int) -> String? {
+            let parent = structure.elements[element].parent
+            return parent >= 0 ? structure.elements[parent].name.localName : nil
+        }
+        let name = structure.elements[first].name.localName, parent = parentName(first)
+        // Written alike (the short form is written from the first): none left out by a prefix.
+        func written(_ element: Int) -> [String] {
+            let parent = structure.elements[element].parent
+            return [writtenName(element), parent >= 0 ? writtenName(parent) : ""]
+        }
+        guard table.elements.allSatisfy({ written($0) == written(first) }) else { return false }
+        let own = Set(table.elements)
+        return structure.elements.indices.allSatisfy { element in
+            structure.elements[element].name.localName != name || (parent != nil && parentName(element) != parent) || own.contains(element)
+        }
     }
 
     /// The element path of `element` from the root, anchored (`/feed/entry`).

@@ -95,6 +95,22 @@ struct SchemaDraftPlan {
         for index in tables.indices { nameColumns(index) }
         for index in tables.indices { chooseKey(index) }
         for index in tables.indices { findReferences(index) }
+        for index in tables.indices { readChildTextOnly(index) }
+    }
+
+    /// A bare name (`cmt`) reads a child's text, or else the record's attribute of that name:
+    /// where a record element has such an attribute, whose values the column was not typed
+    /// from, the source reads the child alone (`cmt/.`).
+    private mutating func readChildTextOnly(_ index: Int) {
+        let attributes = Set(tables[index].elements.flatMap { element in
+            structure.elements[element].attributes.compactMap { structure.fields[$0].attribute?.localName }
+        })
+        for column in tables[index].columns.indices {
+            let source = tables[index].columns[column].source
+            guard !tables[index].columns[column].exists, !source.contains("/"), !source.hasPrefix("@"), !source.hasPrefix("$"),
+                  source != ".", attributes.contains(String(source.split(separator: ":").last ?? "")) else { continue }
+            tables[index].columns[column].source = source + "/."
+        }
     }
 
     // MARK: Tables and columns
@@ -154,19 +170,24 @@ struct SchemaDraftPlan {
         for field in node.attributes {
             let attribute = "@" + writtenAttribute(structure.fields[field])
             addColumn(to: table, source: path.isEmpty ? attribute : path + "/" + attribute, element: element, field: field,
+                      profile: structure.fields[field].profile,
                       present: structure.fields[field].profile.count + structure.fields[field].profile.empty)
         }
         if let text = node.text {
-            addColumn(to: table, source: path.isEmpty ? "." : path, element: element, field: text, present: structure.elements[element].count)
+            // The build reads an element's text with its children's: the survey saw only its own.
+            let profile = node.withChildren > 0 ? structure.fields[text].profile.seenInPart() : structure.fields[text].profile
+            addColumn(to: table, source: path.isEmpty ? "." : path, element: element, field: text, profile: profile,
+                      present: structure.elements[element].count)
         } else if !steps.isEmpty && node.attributes.isEmpty && node.withChildren == 0 {
             // `<Sunday/>`: there or not.
             addColumn(to: table, source: path, element: element, field: nil, present: node.count, exists: true)
         }
     }
 
-    private mutating func addColumn(to table: Int, source: String, element: Int, field: Int?, present: Int, exists: Bool = false) {
+    private mutating func addColumn(to table: Int, source: String, element: Int, field: Int?, profile: DraftValueProfile? = nil,
+                                    present: Int, exists: Bool = false) {
         if let existing = tables[table].columns.firstIndex(where: { $0.source == source && $0.exists == exists }) {
-            if let field { tables[table].columns[existing].profile?.merge(structure.fields[field].profile) }
+            if let profile { tables[table].columns[existing].profile?.merge(profile) }
             tables[table].columns[existing].present += present
             return
         }
@@ -178,7 +199,7 @@ struct SchemaDraftPlan {
         }
         var column = Column(name: "", source: source)
         column.exists = exists
-        column.profile = field.map { structure.fields[$0].profile }
+        column.profile = profile
         column.present = present
         column.element = element
         column.field = field
@@ -223,38 +244,41 @@ struct SchemaDraftPlan {
         }
     }
 
-    /// The column type that keeps every value seen, and its format.
+    /// The column type that keeps every value seen, and its format: the column its values
+    /// were checked against (`DraftValueProfile.column(for:)`), so the build converts every
+    /// one of them.
     static func type(_ column: inout Column, profile: DraftValueProfile, name: String) {
         let types = profile.types
         guard profile.count > 0 else { return }
         let lowered = name.lowercased()
+        let chosen: DraftValueProfile.Types
         if types.contains(.boolean) {
-            column.type = .boolean
+            chosen = .boolean
         } else if types.contains(.integer) {
-            column.type = .integer
+            chosen = .integer
         } else if types.contains(.real) {
-            column.type = .real
+            chosen = .real
         } else if types.contains(.date) {
-            column.type = .date
+            chosen = .date
         } else if types.contains(.partialDate) {
-            column.type = .date
-            column.partial = true
+            chosen = .partialDate
         } else if types.contains(.datetime) {
-            column.type = .datetime
-            column.precision = profile.fractionDigits
+            chosen = .datetime
         } else if types.contains(.isoDuration) {
-            column.type = .duration
+            chosen = .isoDuration
         } else if types.contains(.minutesSeconds) && ["duration", "length", "time"].contains(where: lowered.contains) {
             // `4:45` is minutes and seconds only where the name says it is a length.
-            column.type = .duration
-            column.format = "m:ss"
+            chosen = .minutesSeconds
         } else if types.contains(.hoursMinutesSeconds) {
-            if lowered.contains("time") {
-                column.type = .time
-            } else {
-                column.type = .duration
-                column.format = "h:mm:ss"
-            }
+            // `1:02:03` is a time of day where the name says so and every value is one.
+            chosen = lowered.contains("time") && types.contains(.timeOfDay) ? .timeOfDay : .hoursMinutesSeconds
+        } else {
+            return
         }
+        let checked = DraftValueProfile.column(for: chosen)
+        column.type = checked.type
+        column.format = checked.format
+        column.partial = checked.partial
+        column.precision = chosen == .datetime ? profile.fractionDigits : 0
     }
 }

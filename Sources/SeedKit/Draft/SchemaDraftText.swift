@@ -31,6 +31,9 @@ struct SchemaDraftText {
         if !plan.prefixes.isEmpty {
             lines.append("# The namespaces the files use. Names below are written without a prefix, and so match")
             lines.append("# them in any namespace (every version of an export), unless two names differ only there.")
+            if let none = plan.prefixes.first(where: { $0.uri.isEmpty }) {
+                lines.append("# '\(none.prefix)' is no namespace: '\(none.prefix):name' is in none, beside the same name in a namespace.")
+            }
             lines.append("namespaces:")
             for (prefix, uri) in plan.prefixes { lines.append("  \(prefix): \(Self.quoted(uri))") }
         }
@@ -48,6 +51,11 @@ struct SchemaDraftText {
             : "\(Self.grouped(table.records)) <\(table.elementName.localName)> element\(table.records == 1 ? "" : "s")"
         lines.append("  # \(what), in \(count(files.count, "file"))")
         for note in table.notes { lines.append("  # " + Self.comment(note)) }
+        let pattern = table.parent == nil ? filePattern(table) : nil
+        if let pattern, !pattern.unread.isEmpty {
+            let unread = pattern.unread.prefix(3).joined(separator: ", ") + (pattern.unread.count > 3 ? ", ..." : "")
+            lines.append("  # " + Self.comment("'\(pattern.pattern)' names \(unread), not XML: the build would read it and fail; move it out of the input"))
+        }
         lines.append("  - name: \(table.name)")
         // Another table reading elements named alike (in other records): a relative path
         // would read them too, values the columns were not typed from. Every path is listed.
@@ -56,7 +64,7 @@ struct SchemaDraftText {
         }.count > 1
         if paths.count == 1 {
             lines.append("    element: \(Self.quoted(paths[0]))")
-        } else if paths.count <= SchemaDraftPlan.alternativeLimit || alike {
+        } else if paths.count <= SchemaDraftPlan.alternativeLimit || alike || !plan.relativePathReadsOnly(table) {
             lines.append("    element: [\(paths.map(Self.quoted).joined(separator: ", "))]")
         } else {
             // Too many paths to list: the element under its parent, at any depth.
@@ -66,8 +74,8 @@ struct SchemaDraftText {
         }
         if let parent = table.parent {
             lines.append("    parent: \(plan.tables[parent].name)")
-        } else {
-            lines.append("    file: \(Self.quoted(filePattern(table)))")
+        } else if let pattern {
+            lines.append("    file: \(Self.quoted(pattern.pattern))")
         }
         if table.key.count == 1 {
             lines.append("    key: \(table.key[0])")
@@ -116,18 +124,61 @@ struct SchemaDraftText {
         return line
     }
 
-    /// The files a top-level table reads: its one file, or all of the same extension.
-    private func filePattern(_ table: SchemaDraftPlan.Table) -> String {
+    /// The files a top-level table reads: its one file, all of the same extension, all, all
+    /// named alike (`NX_*.xml`), or all ending alike (`*.[rx][dm][fl]`); the first of these
+    /// that names no input the draft
+    /// did not read (not XML: the build would fail on it), with the unread ones it names
+    /// when each does.
+    private func filePattern(_ table: SchemaDraftPlan.Table) -> (pattern: String, unread: [String]) {
         let structure = plan.structure
-        let indexes = Set(table.elements.flatMap { structure.elements[$0].files })
+        // Past `fileLimit` the files an element is in are not all known: any file read may be.
         let more = table.elements.contains { structure.elements[$0].moreFiles }
-        if indexes.count == 1 && !more, let only = indexes.first { return structure.files[only] }
-        let extensions = Set(indexes.map { index -> String in
-            let name = structure.files[index]
-            return name.lastIndex(of: ".").map { String(name[$0...]).lowercased() } ?? ""
-        })
-        if extensions.count == 1, let only = extensions.first, !only.isEmpty { return "*" + only }
-        return "*"
+        let names = more ? structure.files : Set(table.elements.flatMap { structure.elements[$0].files }).sorted().map { structure.files[$0] }
+        var patterns: [String] = []
+        if names.count == 1 { patterns.append(Self.escaped(names[0])) }
+        let extensions = Set(names.map { name -> String in name.lastIndex(of: ".").map { String(name[$0...]).lowercased() } ?? "" })
+        if extensions.count == 1, let only = extensions.first, !only.isEmpty { patterns.append("*" + Self.escaped(only)) }
+        patterns.append("*")
+        if names.count > 1 {
+            let lowered = names.map { Array($0.lowercased()) }
+            var prefix = lowered[0], suffix = lowered[0]
+            for name in lowered.dropFirst() {
+                prefix = zip(prefix, name).prefix { $0.0 == $0.1 }.map(\.0)
+                suffix = zip(suffix.reversed(), name.reversed()).prefix { $0.0 == $0.1 }.map(\.0).reversed()
+            }
+            let shortest = lowered.map(\.count).min() ?? 0
+            if prefix.count + suffix.count > shortest { suffix = Array(suffix.suffix(shortest - prefix.count)) }
+            if !prefix.isEmpty || !suffix.isEmpty { patterns.append(Self.escaped(String(prefix)) + "*" + Self.escaped(String(suffix))) }
+            // The last characters, each one of those the names have there (`*.[rx][dm][fl]`
+            // for .xml and .rdf): broader than the names, but it may leave the unread out.
+            // The extensions' length first (the shortest one's, with its dot).
+            let safe = Set("abcdefghijklmnopqrstuvwxyz0123456789._")
+            let extensionLength = lowered.map { name in name.lastIndex(of: ".").map { name.count - $0 } ?? 0 }.min() ?? 0
+            let lengths = (extensionLength > 1 ? [extensionLength] : []) + (1...shortest).filter { $0 != extensionLength }
+            for length in lengths where length <= shortest && lowered.allSatisfy({ $0.suffix(length).allSatisfy(safe.contains) }) {
+                patterns.append("*" + (0..<length).map { offset -> String in
+                    let characters = Set(lowered.map { $0[$0.count - length + offset] }).sorted()
+                    return characters.count == 1 ? String(characters[0]) : "[" + String(characters) + "]"
+                }.joined())
+            }
+        }
+        var first: (String, [String])?
+        for pattern in patterns {
+            let unread = structure.unreadFiles.filter { XMLImporter.name($0, matches: pattern) }
+            if unread.isEmpty { return (pattern, []) }
+            if first == nil { first = (pattern, unread) }
+        }
+        return first!
+    }
+
+    /// `name` as an `fnmatch` pattern that matches it alone.
+    static func escaped(_ name: String) -> String {
+        var result = ""
+        for character in name {
+            if "*?[\\".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
     }
 
     private func count(_ number: Int, _ noun: String) -> String {

@@ -62,6 +62,10 @@ struct XMLStructure {
     var usesHTMLEntities = false
     /// What could not be described, for the draft's header.
     var notes: [String] = []
+    /// The input files not read, not being XML: a table's `file` pattern leaves them out.
+    var unreadFiles: [String] = []
+    /// Elements at paths past `XMLStructureSurvey.elementLimit`, not described.
+    var skippedElements = 0
 
     /// The element paths from a root down to `element`.
     func path(_ element: Int) -> [Int] {

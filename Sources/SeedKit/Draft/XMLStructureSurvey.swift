@@ -2,8 +2,11 @@ import CLibXML2
 
 /// Reads XML files once each, streaming, into an `XMLStructure`: memory is bounded by the
 /// number of distinct element paths and attributes (`elementLimit`, `fieldLimit`: past them
-/// new ones are counted, not described, and the draft says so) and by the value hashes'
-/// budget, whatever the size of the files.
+/// new ones are counted, not described, and the draft says so), each described in constant
+/// room whatever its number of values (`DraftValueProfile`: counters, a set of types, three
+/// examples; an element's first `XMLStructure.fileLimit` files), by the value hashes' budget
+/// (`DraftHashBudget`, about 16 bytes a hash), and by the files' names, whatever the size of
+/// the files. Every value is profiled: nothing is sampled.
 final class XMLStructureSurvey: XMLEventHandler {
     /// The most distinct element paths described.
     static let elementLimit = 4_000
@@ -69,6 +72,7 @@ final class XMLStructureSurvey: XMLEventHandler {
     /// The structure read, with notes on what the limits left out.
     func finish() -> XMLStructure {
         var result = structure
+        result.skippedElements = skippedElements
         if skippedElements > 0 {
             result.notes.append("more than \(Self.elementLimit) distinct element paths: \(skippedElements) elements at further paths are not described")
         }
@@ -76,7 +80,7 @@ final class XMLStructureSurvey: XMLEventHandler {
             result.notes.append("more than \(Self.fieldLimit) distinct attributes: \(skippedFields) values of further ones are not described")
         }
         if budget.remaining <= 1 {
-            result.notes.append("the values checked for keys and references were too many to keep all: uniqueness and references are judged on the first ones; the build checks every key")
+            result.notes.append("the values checked for keys and references were too many to keep all: a field whose values were not all kept is no key, and a reference from it keeps the values that name no row")
         }
         return result
     }

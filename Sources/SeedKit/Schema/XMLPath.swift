@@ -3,8 +3,9 @@
 /// How a written name is read (the schema's `namespaces` map prefixes to URIs):
 /// - `im:name`: local name `name` in the namespace the schema maps `im` to; when the schema
 ///   does not map `im`, the element must be written with the prefix `im` in the document.
+///   A prefix mapped to `""` names an element in no namespace (as `xmlns=""` does).
 /// - `name` (an element): in the schema's default namespace (`namespaces: {"": URI}`) when
-///   it declares one, otherwise in any namespace.
+///   it declares one (none when it declares `""`), otherwise in any namespace.
 /// - `@name` (an attribute): an attribute without a namespace, as XML defines for
 ///   unprefixed attributes.
 struct XMLNameTest: Hashable, Sendable, CustomStringConvertible {
@@ -32,15 +33,20 @@ struct XMLNameTest: Hashable, Sendable, CustomStringConvertible {
         if let colon = text.firstIndex(of: ":") {
             let prefix = String(text[..<colon])
             localName = String(text[text.index(after: colon)...])
-            namespace = namespaces[prefix].map(Namespace.uri) ?? .prefix(prefix)
+            namespace = namespaces[prefix].map(Self.namespace) ?? .prefix(prefix)
         } else {
             localName = text
             if isAttribute {
                 namespace = .none
             } else {
-                namespace = namespaces[""].map(Namespace.uri) ?? .any
+                namespace = namespaces[""].map(Self.namespace) ?? .any
             }
         }
+    }
+
+    /// The namespace a schema maps a prefix to: `""` is none.
+    private static func namespace(_ uri: String) -> Namespace {
+        uri.isEmpty ? .none : .uri(uri)
     }
 }
 
