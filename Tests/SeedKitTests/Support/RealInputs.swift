@@ -128,6 +128,7 @@ enum RealInputs {
         RealInput(name: "stackexchange-ai-2017 (drafted schema)", paths: ["data:stackexchange-ai-2017"], schema: .drafted),
         RealInput(name: "osm-liechtenstein-2013 (drafted schema)", paths: ["data:osm-liechtenstein-2013"], schema: .drafted, regress: true),
         RealInput(name: "Tests/Fixtures/xml/gpx (drafted schema)", paths: ["repo:Tests/Fixtures/xml/gpx"], schema: .drafted),
+        RealInput(name: "Tests/Fixtures/xml/gpx-mixed (drafted schema)", paths: ["repo:Tests/Fixtures/xml/gpx-mixed"], schema: .drafted),
         RealInput(name: "Tests/Fixtures/xml/topsongs (drafted schema)", paths: ["repo:Tests/Fixtures/xml/topsongs"], schema: .drafted),
         RealInput(name: "Tests/Fixtures/xml/library (drafted schema)", paths: ["repo:Tests/Fixtures/xml/library"], schema: .drafted),
     ]
