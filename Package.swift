@@ -63,7 +63,7 @@ let package = Package(
 
         .executableTarget(
             name: "seedgen",
-            dependencies: ["SeedKit", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SeedKit", "SeedSystem", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).

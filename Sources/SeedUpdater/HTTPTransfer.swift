@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -50,7 +51,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     /// says was downloaded.
     final class ByteCount: @unchecked Sendable {
         // @unchecked: `value` is behind `lock`.
-        private let lock = NSLock()
+        private let lock = Lock()
         private var count: Int64 = 0
         func add(_ bytes: Int64) { lock.lock(); count += bytes; lock.unlock() }
         var value: Int64 { lock.lock(); defer { lock.unlock() }; return count }

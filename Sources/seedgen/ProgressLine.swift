@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 import SeedUpdater
 
@@ -7,7 +8,7 @@ import SeedUpdater
 /// and `--json` is not set (``ProgressLine/forTerminal(json:)``).
 final class ProgressLine: @unchecked Sendable {
     // @unchecked: the state is behind `lock` (reports come from the updater's queue).
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var current = ""
     private var started = ContinuousClock.now

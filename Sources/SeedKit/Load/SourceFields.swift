@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 
 /// Where each column of a table is read from, for messages: the input file, the source field
@@ -5,7 +6,7 @@ import Foundation
 /// (XML: whenever a fall-back source is used), the writer thread reads them to report issues,
 /// so access is locked; neither does so per value.
 final class SourceFields: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var storedFile: String
     private var storedNames: [String?]
     private var storedPositions: [Int?]

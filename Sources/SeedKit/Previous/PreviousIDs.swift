@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 import SeedSQLite
 
@@ -14,7 +15,7 @@ import SeedSQLite
 final class PreviousIDs: @unchecked Sendable {
     private let previous: PreviousSeed
     private let connection: Connection
-    private let lock = NSLock()
+    private let lock = Lock()
     private var tables: [String: Lookup] = [:]
 
     /// One table's lookup: the statement (nil when the previous seed cannot answer) and the

@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 
 /// The `IDMap` of every table that references look up by one integer key, shared by the
@@ -10,7 +11,7 @@ final class IDMaps {
     /// Per mappable table, its key column's index in `Table.columns`.
     private let keyColumns: [String: Int]
     private var maps: [String: IDMap] = [:]
-    private let lock = NSLock()
+    private let lock = Lock()
 
     /// - Parameters:
     ///   - schema: the tables and the references between them.

@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 
 /// The entries all reference caches of one build may hold together (`LRUCache.budget`).
@@ -25,7 +26,7 @@ final class ReferenceCacheBudget: @unchecked Sendable {
     let share: Int
     private var used = 0
     // Caches grow on the writer thread; a resolver may be released on a reader's.
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(capacity: Int = ReferenceCacheBudget.defaultCapacity, share: Int = ReferenceCacheBudget.defaultShare) {
         self.capacity = capacity

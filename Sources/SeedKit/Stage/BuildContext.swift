@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 
 /// What the loaders of one build share: the writer thread (the only way to the database),
@@ -25,7 +26,7 @@ final class BuildContext {
     @exclusivity(unchecked) private var idTables: [String] = []
     @exclusivity(unchecked) private var nextIDs: [Int64] = []
     @exclusivity(unchecked) private var lastIDTable = 0
-    private let idLock = NSLock()
+    private let idLock = Lock()
     /// The build's indexes: which are made while loading, which after.
     let indexes: SeedIndexes
     /// Row ids by integer key of the tables references look up (`BuildOptions.idMapCapacity`).
@@ -39,7 +40,7 @@ final class BuildContext {
     /// Tables some of whose rows were not inserted (left out, merged copies): rows nested in
     /// them may have been written under an id no row has (see `NestedRowCleanup`).
     private var droppedRowTables: Set<String> = []
-    private let droppedLock = NSLock()
+    private let droppedLock = Lock()
 
     /// Notes that a row of `table` was not inserted. Thread-safe; rare (not per row).
     func noteDroppedRow(in table: String) {

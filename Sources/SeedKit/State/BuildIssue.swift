@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 
 /// One problem found in the input: where it is, what the value was, what is wrong.
@@ -140,7 +141,7 @@ public final class IssueLog: @unchecked Sendable {
 
     /// How many examples each group keeps.
     public let examplesPerGroup: Int
-    private let lock = NSLock()
+    private let lock = Lock()
     // Guarded by `lock`.
     private var storedGroups: [Group] = []
     private var index: [String: Int] = [:]

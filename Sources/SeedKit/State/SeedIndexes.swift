@@ -1,3 +1,4 @@
+import SeedSystem
 import Foundation
 import SeedDeltas
 import SeedSQLite
@@ -20,7 +21,7 @@ import SeedSQLite
 final class SeedIndexes: @unchecked Sendable {
     let schema: Schema
     private var created: Set<String> = []
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(schema: Schema) {
         self.schema = schema
