@@ -51,8 +51,7 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Example keys shown per table and kind of change.", valueName: "n"))
         var examples = 5
 
-        @Flag(help: "Print JSON (see above) instead of text.")
-        var json = false
+        @OptionGroup var output: JSONOutput
 
         @Flag(help: "Exit with code 1 when the seeds differ.")
         var exitCode = false
@@ -69,7 +68,7 @@ extension SeedGen {
             } catch {
                 throw ShipText.fail(error, code: 2)
             }
-            print(json ? ShipText.json(diff) : Self.text(diff), terminator: json ? "" : "\n")
+            print(output.json ? ShipText.json(diff) : Self.text(diff), terminator: output.json ? "" : "\n")
             if exitCode && diff.hasChanges { throw ExitCode(1) }
         }
 

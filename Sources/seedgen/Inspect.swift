@@ -39,8 +39,7 @@ extension SeedGen {
         @Argument(help: ArgumentHelp("A .sqlite seed, a .sqlite.gz or a .manifest.json.", valueName: "seed"))
         var seed: String
 
-        @Flag(help: "Print one JSON object (see above) instead of text.")
-        var json = false
+        @OptionGroup var output: JSONOutput
 
         func run() throws {
             let report: SeedReport
@@ -49,7 +48,7 @@ extension SeedGen {
             } catch {
                 throw ShipText.fail(error)
             }
-            print(json ? ShipText.json(report) : Self.text(report), terminator: json ? "" : "\n")
+            print(output.json ? ShipText.json(report) : Self.text(report), terminator: output.json ? "" : "\n")
         }
 
         static func text(_ report: SeedReport) -> String {

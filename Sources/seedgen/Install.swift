@@ -63,8 +63,7 @@ extension SeedGen {
         @Option(help: "The seed's manifest (default: x.sqlite.manifest.json beside x.sqlite.gz, if present).")
         var manifest: String?
 
-        @Flag(help: "Print one JSON object instead of a line of text.")
-        var json = false
+        @OptionGroup var output: JSONOutput
 
         func run() throws {
             // With a file-size limit, report EFBIG as a full disk instead of dying of SIGXFSZ.
@@ -72,15 +71,15 @@ extension SeedGen {
             // A delta is applied with SQLite: its memory statistics only cost a global mutex.
             Connection.disableMemoryStatistics()
             var installer = SeedInstaller(source: seed, destination: destination, expectedSchemaVersion: schemaVersion, manifest: manifest)
-            let display = ProgressLine.forTerminal(json: json)
+            let display = ProgressLine.forTerminal(json: output.json)
             if let display { installer.progress = { display.show($0) } }
             do {
                 let result = try installer.install()
                 display?.clear()
-                print(json ? Self.json(result) : result.description)
+                print(output.json ? Self.json(result) : result.description)
             } catch {
                 display?.clear()
-                if json {
+                if output.json {
                     print(Self.json(error))
                 }
                 var standardError = StandardError()

@@ -38,8 +38,7 @@ extension SeedGen {
         @Option(help: ArgumentHelp("Record this publication sequence (gzip header and manifest): an installer keeps an installed seed of a higher sequence, e.g. one downloaded from a channel, instead of this one.", valueName: "n"))
         var sequence: Int64?
 
-        @Flag(help: "Print the manifest (JSON) instead of a summary.")
-        var json = false
+        @OptionGroup var output: JSONOutput
 
         func validate() throws {
             if !(0...9).contains(level) { throw ValidationError("--level must be between 0 and 9.") }
@@ -50,7 +49,7 @@ extension SeedGen {
         func run() throws {
             let result: SeedPacker.Result
             do { result = try SeedPacker(level: level, sequence: sequence).pack(seed: seed, to: out) } catch { throw ShipText.fail(error) }
-            print(json ? String(decoding: result.manifest.encoded(), as: UTF8.self) : Self.summary(result), terminator: json ? "" : "\n")
+            print(output.json ? String(decoding: result.manifest.encoded(), as: UTF8.self) : Self.summary(result), terminator: output.json ? "" : "\n")
         }
 
         /// Two lines: what was written, and how much smaller it is.

@@ -69,8 +69,7 @@ extension SeedGen {
         @Option(name: .customLong("min-rate"), help: ArgumentHelp("Bytes per second a download must average over 10 s, else it counts as stalled and stops (0: no minimum).", valueName: "bytes"))
         var minimumRate: Int64 = SeedUpdater.defaultMinimumRate
 
-        @Flag(help: "Print one JSON object instead of a line of text (and no progress).")
-        var json = false
+        @OptionGroup var output: JSONOutput
 
         func validate() throws {
             guard let url = URL(string: channel), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
@@ -90,16 +89,16 @@ extension SeedGen {
             let updater = SeedUpdater(channel: URL(string: channel)!, destination: URL(fileURLWithPath: destination),
                                       schemaVersion: schemaVersion, publicKey: key, timeout: timeout,
                                       deadline: deadline > 0 ? deadline : nil, minimumRate: minimumRate)
-            let display = ProgressLine.forTerminal(json: json)
+            let display = ProgressLine.forTerminal(json: output.json)
             var progress: (@Sendable (SeedUpdateProgress) -> Void)?
             if let display { progress = { display.show($0) } }
             do throws(SeedUpdaterError) {
                 let result = try await updater.update(progress: progress)
                 display?.clear()
-                print(json ? Self.json(result) : result.description)
+                print(output.json ? Self.json(result) : result.description)
             } catch {
                 display?.clear()
-                if json { print(Self.json(error)) }
+                if output.json { print(Self.json(error)) }
                 var lines: [String] = []
                 for attempt in error.attempts.dropLast() {
                     if let failure = attempt.failure { lines.append("seedgen update: the \(attempt.file.rawValue) failed first: \(failure.code): \(failure)") }

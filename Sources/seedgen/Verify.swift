@@ -29,6 +29,8 @@ extension SeedGen {
                 The manifest beside SEED (x.sqlite.manifest.json) is used when present. Exit \
                 code 1 when any check fails, 2 when SEED cannot be read at all.
 
+                --json prints {"passed": BOOL, "checks": [{"name", "passed", "detail"}]}.
+
                 In a region seed (several feeds built into one) every row's feed_ref names a \
                 feed (foreign_key_check), and each feed gets its own feed_rows line with its rows. \
                 In --json such a check also has "feed": NAME.
@@ -51,8 +53,7 @@ extension SeedGen {
         @Option(help: ArgumentHelp("The manifest to check against (default: the one beside SEED, if any).", valueName: "file"))
         var manifest: String?
 
-        @Flag(help: "Print {\"passed\": BOOL, \"checks\": [{\"name\", \"passed\", \"detail\"}]} instead of text.")
-        var json = false
+        @OptionGroup var output: JSONOutput
 
         func run() throws {
             let schema = try schema.map(ShipText.loadSchema)
@@ -60,7 +61,7 @@ extension SeedGen {
             do { file = try SeedFile(path: seed, manifestPath: manifest) } catch { throw ShipText.fail(error, code: 2) }
             let checks = SeedVerifier(schema: schema, schemaVersion: schemaVersion).verify(file)
             let passed = checks.allSatisfy(\.passed)
-            if json {
+            if output.json {
                 print(ShipText.json(Report(passed: passed, checks: checks)), terminator: "")
             } else {
                 for check in checks {
