@@ -15,6 +15,10 @@ public enum CurrentProcess {
     /// The process id (used to name temporary files).
     public static var id: Int32 { getpid() }
 
+    /// Whether a process `pid` exists (`kill(pid, 0)`: only a process that is gone answers
+    /// `ESRCH`; one of another user's still exists).
+    public static func processExists(_ pid: Int32) -> Bool { kill(pid, 0) == 0 || errno != ESRCH }
+
     /// The value of an environment variable.
     public static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

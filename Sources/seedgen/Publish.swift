@@ -1,3 +1,4 @@
+import SeedSystem
 import ArgumentParser
 import Foundation
 import SeedArchive
@@ -103,17 +104,17 @@ extension SeedGen {
 
         func run() throws {
             let key = ChannelSigningKey()
-            let descriptor = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw ShipText.fail(ChannelError(source: out, message: "cannot create the key file: \(String(cString: strerror(errno)))\(errno == EEXIST ? " (it exists: a new key would orphan every app that trusts the old one)" : "")"))
+            let file: FileDescriptor
+            do { file = try FileSystem.createExclusively(out, mode: 0o600) } catch {
+                let exists = error.errno == EEXIST ? " (it exists: a new key would orphan every app that trusts the old one)" : ""
+                throw ShipText.fail(ChannelError(source: out, message: "cannot create the key file: \(error.reason)\(exists)"))
             }
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            do {
-                try handle.write(contentsOf: Data(key.fileText.utf8))
-                try handle.synchronize()
+            do throws(SystemCallError) {
+                try Array(key.fileText.utf8).withUnsafeBytes { bytes in Result { () throws(SystemCallError) in try file.write(bytes) } }.get()
+                try file.sync()
             } catch {
-                unlink(out)
-                throw ShipText.fail(ChannelError(source: out, message: "cannot write the key file: \(error.localizedDescription)"))
+                _ = try? FileSystem.remove(out)
+                throw ShipText.fail(ChannelError(source: out, message: "cannot write the key file: \(error.reason)"))
             }
             print(key.publicKeyBase64)
         }

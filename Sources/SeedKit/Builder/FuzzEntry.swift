@@ -205,7 +205,7 @@ extension FuzzEntry {
         }
         let path = scratch + "/fuzz.delta", output = scratch + "/fuzz-output.sqlite"
         guard FileManager.default.createFile(atPath: path, contents: Data(input)) else { return }
-        defer { unlink(output) }
+        defer { _ = try? FileSystem.remove(output) }
         do {
             let patch = try DeltaPatch(path: path)
             let tables = try patch.checkBody()
@@ -221,8 +221,8 @@ extension FuzzEntry {
         let path = scratch + "/fuzz-base.sqlite"
         if !FileManager.default.fileExists(atPath: path) {
             let building = scratch + "/fuzz-base-scratch.sqlite"
-            unlink(building)
-            defer { unlink(building) }
+            _ = try? FileSystem.remove(building)
+            defer { _ = try? FileSystem.remove(building) }
             do {
                 try Connection(path: building).execute(deltaBaseSQL + "VACUUM INTO '\(path)';")
             } catch {

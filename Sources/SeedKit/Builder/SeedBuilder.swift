@@ -1,6 +1,7 @@
 import Foundation
 import SeedArchive
 import SeedSQLite
+import SeedSystem
 
 /// Builds one seed: reads the inputs through the schema into a scratch database, indexes,
 /// analyzes and compacts it, and renames it over the output only when all went well.
@@ -83,12 +84,14 @@ public struct SeedBuilder {
             default: throw .output(path: options.output, message: "\(error)", cause: error)
             }
         }
-        var size = stat()
-        stat(options.output, &size)
+        let written: FileStatus?
+        do { written = try FileSystem.status(options.output) } catch {
+            throw .output(path: options.output, message: "cannot read the seed just written: \(error.text)", cause: error)
+        }
         return BuildSummary(output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
                             seedVersion: state.seedVersion, tables: state.rows, inputs: state.records,
                             references: state.context?.referenceStatistics ?? [:], filtered: state.filtered, rejected: state.rejected,
-                            warnings: issues.warningCount, warningReport: issues.report(errors: false), outputBytes: Int64(size.st_size),
+                            warnings: issues.warningCount, warningReport: issues.report(errors: false), outputBytes: written?.size ?? 0,
                             seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs, contentDigest: state.contentDigest,
                             feeds: state.feedSummaries)
     }

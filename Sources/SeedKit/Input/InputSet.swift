@@ -85,9 +85,12 @@ public struct InputSet: Sendable {
     }
 
     private static func plainFile(_ path: String, name: String) throws(InputError) -> InputFile {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw InputError(path: path, message: "cannot read: \(String(cString: strerror(errno)))") }
-        return InputFile(name: name, displayPath: path, size: Int64(info.st_size)) { () throws(InputError) -> ByteSource in
+        let status: FileStatus
+        do throws(SystemCallError) {
+            guard let found = try FileSystem.status(path) else { throw SystemCallError(call: "stat", path: path, errno: ENOENT) }
+            status = found
+        } catch { throw InputError(path: path, message: "cannot read: \(error.reason)") }
+        return InputFile(name: name, displayPath: path, size: status.size) { () throws(InputError) -> ByteSource in
             try FileByteSource(path: path)
         }
     }

@@ -134,8 +134,8 @@ final class SeedDatabase {
         for name in names {
             guard let rest = ["build", "final"].lazy.compactMap({ name.stripping(prefix: ".\(output).seedgen-\($0)-") }).first else { continue }
             let parts = rest.split(separator: "-")
-            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != getpid() else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { _ = try? FileSystem.remove("\(folder)/\(name)") }
+            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != CurrentProcess.id else { continue }
+            if !CurrentProcess.processExists(pid) { _ = try? FileSystem.remove("\(folder)/\(name)") }
         }
     }
 

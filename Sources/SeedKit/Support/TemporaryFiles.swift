@@ -11,6 +11,6 @@ public enum TemporaryFiles {
 
     /// Removes every registered scratch file; safe to call from a signal handler's exit path.
     public static func removeAll() {
-        lock.withLock { for path in paths { unlink(path) } }
+        lock.withLock { for path in paths { _ = try? FileSystem.remove(path) } }
     }
 }
