@@ -135,6 +135,7 @@ final class ChannelURLFiles: ChannelFiles {
 
     /// One GET, the body written to `path`; waits for it (the command is synchronous).
     private static func get(_ url: URL, to path: String) -> Outcome {
+        // @unchecked: written by the completion handler before it signals `done`, read after the wait.
         final class Box: @unchecked Sendable { var outcome = Outcome.failure(CommandFailure("no response")) }
         let box = Box(), done = DispatchSemaphore(value: 0)
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 60)

@@ -6,6 +6,7 @@ import Foundation
 /// row, written in 64 KB blocks), not to memory, so memory stays flat whatever the input
 /// size; a lookup reads the file, which only messages about failures do, for a few rows.
 final class RowPlaces: @unchecked Sendable {
+    // @unchecked: used on the writer thread only (recorded and looked up by its RowWriter).
     private static let recordSize = 14 // id (8), line (4), file index (2)
     private var buffer: [UInt8] = []
     private var stream: UnsafeMutablePointer<FILE>?

@@ -6,6 +6,7 @@ import SeedSQLite
 /// prepared INSERT, resolves its references, and records the rows the database refuses
 /// (`DuplicateKeys`) or that name no row (`UnresolvedKeys`).
 final class RowWriter: @unchecked Sendable {
+    // @unchecked: made and used on the writer thread only, in the jobs of its TableLoader.
     let table: Table
     let context: BuildContext
     let fields: SourceFields

@@ -6,6 +6,7 @@ import Foundation
 /// (XML: whenever a fall-back source is used), the writer thread reads them to report issues,
 /// so access is locked; neither does so per value.
 final class SourceFields: @unchecked Sendable {
+    // @unchecked: every stored property is behind `lock`.
     private let lock = Lock()
     private var storedFile: String
     private var storedNames: [String?]

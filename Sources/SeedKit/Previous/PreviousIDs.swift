@@ -13,6 +13,7 @@ import SeedSQLite
 /// For tables with a row id and a key of plain columns. Thread-safe; one read-only connection
 /// to the previous seed, one prepared lookup per table.
 final class PreviousIDs: @unchecked Sendable {
+    // @unchecked: `tables` and the connection's statements are used behind `lock` only.
     private let previous: PreviousSeed
     private let connection: Connection
     private let lock = Lock()

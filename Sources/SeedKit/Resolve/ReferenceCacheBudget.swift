@@ -17,6 +17,7 @@ import Foundation
 /// for NeTEx's 24 references (85 and 87 MB peak RSS at 200 and 800 MB: Documentation/
 /// performance.md).
 final class ReferenceCacheBudget: @unchecked Sendable {
+    // @unchecked: `used` is behind `lock`; the bounds are immutable.
     /// Entries all caches hold together, unless one reference's own size is larger.
     static let defaultCapacity = 65_536
     /// Entries each cache may hold whatever the others hold.

@@ -129,6 +129,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
 /// only the first few of each group are kept as examples. Safe to use from any thread: the
 /// reader and the writer record, every read takes the same lock.
 public final class IssueLog: @unchecked Sendable {
+    // @unchecked: every stored property is behind `lock`.
     public struct Group: Sendable {
         public var kind: BuildIssue.Kind
         /// The notice code given to the issues of the group, when not their kind's own.

@@ -19,6 +19,7 @@ import SeedSQLite
 /// Thread-safe: loaders record what they made from the reader thread, SQL runs on whichever
 /// thread holds the connection it is given.
 final class SeedIndexes: @unchecked Sendable {
+    // @unchecked: `created` is behind `lock`; `schema` is immutable.
     let schema: Schema
     private var created: Set<String> = []
     private let lock = Lock()

@@ -7,6 +7,7 @@ import SeedSQLite
 /// another in submission order, so the output stays deterministic. The queue holds few
 /// jobs; a reader that gets ahead waits, so memory stays bounded.
 final class WriteQueue: @unchecked Sendable {
+    // @unchecked: the job list and flags are behind `condition`; the connection is used on the writer thread only.
     /// A piece of work on the database, run on the writer thread.
     typealias Job = (Connection) throws(SQLiteError) -> Void
 
