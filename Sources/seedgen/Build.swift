@@ -127,6 +127,9 @@ extension SeedGen {
         @Flag(name: .shortAndLong, help: "Print nothing but errors.")
         var quiet = false
 
+        @Flag(help: "Also print each stage's wall time, CPU time and peak memory (prepare, load, checks, stable ids, derive, feeds, index, digest, finish), with --quiet too: where a build's time went.")
+        var timings = false
+
         func validate() throws {
             if inputs.isEmpty && feed.isEmpty { throw ValidationError("Give at least one input folder, .zip or file.") }
             if let cacheSize, cacheSize < 1 { throw ValidationError("--cache-size must be at least 1.") }
@@ -158,6 +161,7 @@ extension SeedGen {
                 let summary = try SeedBuilder(options: options, progress: display).build()
                 display?.clear()
                 if !quiet { print(SummaryText(summary).text) }
+                if timings { print(Self.timingsText(summary.timings)) }
             } catch {
                 display?.clear()
                 FileHandle.standardError.write(Data((error.description + "\n").utf8))
@@ -166,6 +170,19 @@ extension SeedGen {
             if gzip {
                 do { let packed = try SeedPacker().pack(seed: out); if !quiet { print(Pack.summary(packed)) } } catch { throw ShipText.fail(error) }
             }
+        }
+
+        /// The stages' timings as a table: a line a stage, then the whole build.
+        static func timingsText(_ stages: [StageTiming]) -> String {
+            func line(_ name: String, _ wall: Double, _ cpu: Double, _ peak: Int64) -> String {
+                name.padding(toLength: 12, withPad: " ", startingAt: 0)
+                    + String(format: "%8.2f s %8.2f CPU-s %7.1f MB peak", wall, cpu, Double(peak) / 1_048_576)
+            }
+            var lines = ["timings (wall, CPU of all threads, peak memory at the stage's end):"]
+            lines += stages.map { "  " + line($0.stage, $0.wallSeconds, $0.cpuSeconds, $0.peakMemoryBytes) }
+            lines.append("  " + line("total", stages.reduce(0) { $0 + $1.wallSeconds }, stages.reduce(0) { $0 + $1.cpuSeconds },
+                                     stages.map(\.peakMemoryBytes).max() ?? 0))
+            return lines.joined(separator: "\n")
         }
     }
 }

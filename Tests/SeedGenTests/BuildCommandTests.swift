@@ -39,6 +39,23 @@ struct BuildCommandTests {
         #expect(result.stdout.isEmpty && result.stderr.isEmpty)
     }
 
+    @Test("--timings prints each stage's wall and CPU time and peak memory, in order, and their total")
+    func timings() throws {
+        let scratch = TemporaryFolder()
+        let result = try SeedgenTool.run(["build", "examples/cairns_gtfs.zip", "--out", scratch.file("s.sqlite"), "--quiet", "--timings"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let stages = lines.map { $0.prefix { !"0123456789".contains($0.first!) }.joined(separator: " ") }
+        #expect(stages == ["prepare", "load", "checks", "stable ids", "derive", "feeds", "index", "digest", "finish", "total"], "\(result.stdout)")
+        // Per line: wall "s", CPU "CPU-s", peak "MB peak"; the total adds the stages up, its peak is the last one's.
+        let figures = lines.map { line in line.compactMap { Double($0) } }
+        try #require(figures.allSatisfy { $0.count == 3 }, "\(result.stdout)")
+        let walls = figures.dropLast().map { $0[0] }, peaks = figures.dropLast().map { $0[2] }
+        #expect(abs(walls.reduce(0, +) - figures.last![0]) < 0.05)
+        #expect(peaks == peaks.sorted() && peaks.last == figures.last![2] && peaks.last! > 1, "peak memory never goes down")
+        #expect(walls[1] > 0, "loading Cairns takes time")
+    }
+
     @Test("bad input: exit code 1, the place on stderr, the old output kept")
     func badInput() throws {
         let scratch = TemporaryFolder()

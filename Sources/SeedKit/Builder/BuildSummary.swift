@@ -24,6 +24,8 @@ public struct BuildSummary: Sendable {
     public var contentDigest: String = ""
     /// A region seed's feeds: name, source, validity and rows per table; empty for one feed.
     public var feeds: [FeedSummary] = []
+    /// What each stage took, in order (`seedgen build --timings`).
+    public var timings: [StageTiming] = []
 
     public var totalRows: Int { tables.reduce(0) { $0 + $1.rows } }
 }

@@ -30,6 +30,7 @@ public struct SeedBuilder {
 
     private func build(issues: IssueLog) throws(BuildError) -> BuildSummary {
         let clock = ContinuousClock.now
+        let timer = PhaseTimer()
         var feeds: InputFeeds
         do { feeds = try InputFeeds(paths: options.inputs, named: options.feeds) } catch { throw .input(error) }
         var schema: Schema
@@ -62,12 +63,14 @@ public struct SeedBuilder {
         if issues.hasErrors { throw .invalidInput(issues) }
         let database = try SeedDatabase(outputPath: options.output)
         let state = BuildState(options: options, schema: schema, feeds: feeds, issues: issues, database: database, previous: previous,
-                               progress: progress)
+                               progress: progress, timer: timer)
         var stageName = ""
         do {
-            for stage in Self.stages {
+            state.timer.endStage("prepare")
+            for (name, stage) in Self.stages {
                 stageName = String(describing: type(of: stage))
                 try stage.run(state)
+                state.timer.endStage(name)
             }
         } catch {
             database.discard()
@@ -93,13 +96,18 @@ public struct SeedBuilder {
                             references: state.context?.referenceStatistics ?? [:], filtered: state.filtered, rejected: state.rejected,
                             warnings: issues.warningCount, warningReport: issues.report(errors: false), outputBytes: written?.size ?? 0,
                             seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs, contentDigest: state.contentDigest,
-                            feeds: state.feedSummaries)
+                            feeds: state.feedSummaries, timings: state.timer.stages)
     }
 
     /// The stages of every build, in order. The GTFS checks read the rows as loaded. Stable ids
     /// come before deriving: the installer derives from the final ids after a delta, so the
     /// build derives from them too.
-    static let stages: [any BuildStage] = [LoadStage(), GTFSCheckStage(), StableIDs(), DeriveStage(), FeedsStage(), IndexStage(), FinishStage()]
+    /// The stages in the order they run, each with its name in `--timings` (the content digest,
+    /// part of the finish stage, is timed on its own: `FinishStage`).
+    static let stages: [(name: String, stage: any BuildStage)] = [
+        ("load", LoadStage()), ("checks", GTFSCheckStage()), ("stable ids", StableIDs()), ("derive", DeriveStage()),
+        ("feeds", FeedsStage()), ("index", IndexStage()), ("finish", FinishStage()),
+    ]
 
     /// Records every required input file `inputs` (a feed) misses.
     private func checkRequiredFiles(schema: Schema, inputs: InputSet, issues: IssueLog) throws(BuildError) {

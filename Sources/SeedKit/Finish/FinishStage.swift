@@ -27,6 +27,7 @@ struct FinishStage: BuildStage {
         try connection.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
             .run([.text(ContentDigest.metadataKey), .text(state.contentDigest)])
         state.timer.mark("content digest")
+        state.timer.endStage("digest")
         try state.database.complete(timer: state.timer) { state.progress?.phase($0) }
         state.costs = QueryIndexCost.measure(state.costs, seed: state.options.output)
     }

@@ -23,7 +23,8 @@ final class BuildState {
     let database: SeedDatabase
     /// The seed ids are kept from (`--previous`), checked against the schema.
     let previous: PreviousSeed?
-    let timer = PhaseTimer()
+    /// Times the stages, from the start of the build (`prepare` reads the schema and the inputs).
+    let timer: PhaseTimer
     weak var progress: BuildProgress?
 
     // Load.
@@ -54,7 +55,8 @@ final class BuildState {
     var contentDigest = ""
 
     init(options: BuildOptions, schema: Schema, feeds: InputFeeds, issues: IssueLog, database: SeedDatabase, previous: PreviousSeed?,
-         progress: BuildProgress?) {
+         progress: BuildProgress?, timer: PhaseTimer = PhaseTimer()) {
+        self.timer = timer
         self.options = options
         self.schema = schema
         self.feeds = feeds

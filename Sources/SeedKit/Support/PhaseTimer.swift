@@ -6,14 +6,42 @@ private let RUSAGE_SELF_WHO = RUSAGE_SELF.rawValue
 private let RUSAGE_SELF_WHO = RUSAGE_SELF
 #endif
 
-/// Prints how long each step of a build took to standard error, when the environment has
-/// `SEEDGEN_TRACE=1`: wall time, CPU time (user + system, all threads) and the peak RSS so
-/// far. On a machine shared with other work the CPU seconds are the steadier figure. For
-/// profiling; silent otherwise.
+/// What one stage of a build took (`seedgen build --timings`, the build summary's `timings`).
+public struct StageTiming: Sendable, Equatable, Codable {
+    /// The stage: prepare, load, checks, stable ids, derive, feeds, index, digest, finish.
+    public var stage: String
+    /// Wall time, in seconds.
+    public var wallSeconds: Double
+    /// CPU time of every thread of the process (user and system), in seconds: more than the
+    /// wall time where the stage used both cores.
+    public var cpuSeconds: Double
+    /// The process's peak resident memory at the end of the stage (it never goes down), in bytes.
+    public var peakMemoryBytes: Int64
+}
+
+/// Times a build: each stage's wall and CPU time and the peak memory at its end
+/// (``stages``), and, when the environment has `SEEDGEN_TRACE=1`, each finer step printed to
+/// standard error as it ends. On a machine shared with other work the CPU seconds are the
+/// steadier figure.
 final class PhaseTimer {
     private let enabled = ProcessInfo.processInfo.environment["SEEDGEN_TRACE"] == "1"
     private var last = ContinuousClock.now
     private var lastCPU = PhaseTimer.cpuSeconds(PhaseTimer.usage())
+    private var stageStart = ContinuousClock.now
+    private var stageStartCPU = PhaseTimer.cpuSeconds(PhaseTimer.usage())
+    /// The stages ended so far, in order.
+    private(set) var stages: [StageTiming] = []
+
+    /// Ends the current stage, naming it (a `getrusage` call: cheap enough for every build).
+    func endStage(_ stage: String) {
+        let now = ContinuousClock.now
+        let usage = Self.usage()
+        let cpu = Self.cpuSeconds(usage)
+        stages.append(StageTiming(stage: stage, wallSeconds: (now - stageStart).seconds, cpuSeconds: cpu - stageStartCPU,
+                                  peakMemoryBytes: Self.peakBytes(usage)))
+        stageStart = now
+        stageStartCPU = cpu
+    }
 
     /// Ends the current step, naming it.
     func mark(_ step: String) {
@@ -32,6 +60,15 @@ final class PhaseTimer {
         var usage = rusage()
         getrusage(RUSAGE_SELF_WHO, &usage)
         return usage
+    }
+
+    /// `ru_maxrss`, in bytes: kilobytes on Linux, bytes on Darwin.
+    private static func peakBytes(_ usage: rusage) -> Int64 {
+        #if os(Linux)
+        return Int64(usage.ru_maxrss) * 1024
+        #else
+        return Int64(usage.ru_maxrss)
+        #endif
     }
 
     private static func cpuSeconds(_ usage: rusage) -> Double {
