@@ -1,3 +1,5 @@
+import SeedSQLite
+
 /// Streams one CSV file into one table through a `TableLoader`.
 struct CSVImporter {
     let file: InputFile
@@ -45,6 +47,7 @@ struct CSVImporter {
             let columnCount = extrasIndex ?? table.columns.count
             let used = Set(fieldOfColumn)
             let extras = extrasIndex == nil ? nil : ExtrasObject(names: header, declared: used)
+            loader.fields.keepsEveryField = header.indices.allSatisfy { used.contains($0) || (extras != nil && !header[$0].isEmpty) }
             // The columns this file can fill (`$file` always); the table is created up to the last of them.
             var supplied = Set(table.columns.indices.filter { fieldOfColumn[$0] != -1 }.map { table.columns[$0].name })
             if let extras, !extras.isEmpty { supplied.insert(Column.extrasName) }
@@ -114,6 +117,7 @@ struct CSVImporter {
                 if records & 0x3FFF == 0 { progress?.advanced(rows: loader.rowCount, bytes: source.bytesRead) }
             }
             try loader.finish()
+            try reportCopies()
         } catch let error as CSVSyntaxError where byPosition && !loader.context.strict {
             // Not CSV after all (a read-me beside the feed): keep the rows read so far, warn.
             issues.record(BuildIssue(kind: .rowLeftOut, file: error.file, line: error.line, column: error.column,
@@ -151,6 +155,28 @@ struct CSVImporter {
                 message: "has \(what) here\(more); \(replaced)", code: NoticeCode.invalidCharacter))
         }
         return repaired
+    }
+
+    /// The rows left out as copies of an earlier row of the file: one issue for them all, naming
+    /// the first and the line of the row it repeats (found in the file again when the table
+    /// keeps no places).
+    private func reportCopies() throws(SQLiteError) {
+        guard let copies = try loader.copiesLeftOut() else { return }
+        var firstLine = copies.firstLine
+        if firstLine == nil, let before = copies.first.line {
+            struct Found: Error { let line: Int }
+            let locator = CSVRowLocator(file: file, table: loader.table, limits: loader.context.limits)
+            do {
+                try locator.locate(matching: copies.key.fields, keys: [copies.key.values], showing: []) { _, row in
+                    if row.line < before { throw Found(line: row.line) }
+                }
+            } catch let found as Found {
+                firstLine = found.line
+            } catch {
+                // Read once already: the message names no line rather than fail.
+            }
+        }
+        loader.context.issues.record(copies.issue(firstLine: firstLine, strict: loader.context.strict))
     }
 
     /// A UTF-16 file is read as UTF-8 text: a warning (GTFS files must be UTF-8), an error under `--strict`.
