@@ -104,6 +104,16 @@ struct RepeatedRowTests {
         #expect((warning["message"] as? String)?.hasSuffix("feed/stops.txt:2; the later row is left out") == true, "\(warning)")
         #expect(try lenient.seed.text("SELECT stop_name FROM stops WHERE stop_id = 'S1'") == "One")
         #expect(try lenient.counts("stops.txt") == [2, 1])
+
+        // stop_times (WITHOUT ROWID, no places kept): the first line is found in the file again.
+        let stopTimes = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\nT1,08:10:00,08:10:00,S2,2\n"
+            + "T2,25:10:00,25:10:00,S1,1\nT1,8:11:00,08:11:00,S2,2\n"
+        let times = try Build(["stop_times.txt": stopTimes], lenient: true)
+        let time = try #require(times.notices(NoticeCode.duplicateKey, in: "stop_times.txt").first)
+        #expect(time["line"] as? Int == 5 && time["value"] as? String == "trip_id=T1, stop_sequence=2")
+        #expect(time["message"] as? String == "appears twice: the key of 'stop_times' must be unique; first copy at \(times.folder.file("feed/stop_times.txt")):3; "
+            + "the later row is left out")
+        #expect(try times.seed.int("SELECT arrival_time FROM stop_times WHERE stop_sequence = 2") == 8 * 3600 + 600, "the first is kept")
     }
 
     @Test("fare rules with the same five fields and other values: an error naming both lines; --lenient keeps the first")

@@ -48,6 +48,8 @@ struct CSVImporter {
             let used = Set(fieldOfColumn)
             let extras = extrasIndex == nil ? nil : ExtrasObject(names: header, declared: used)
             loader.fields.keepsEveryField = header.indices.allSatisfy { used.contains($0) || (extras != nil && !header[$0].isEmpty) }
+            let locator = CSVRowLocator(file: file, table: table, limits: loader.context.limits)
+            loader.fields.firstLine = { fields, values, before in locator.firstLine(matching: fields, values: values, before: before) }
             // The columns this file can fill (`$file` always); the table is created up to the last of them.
             var supplied = Set(table.columns.indices.filter { fieldOfColumn[$0] != -1 }.map { table.columns[$0].name })
             if let extras, !extras.isEmpty { supplied.insert(Column.extrasName) }
@@ -157,26 +159,10 @@ struct CSVImporter {
         return repaired
     }
 
-    /// The rows left out as copies of an earlier row of the file: one issue for them all, naming
-    /// the first and the line of the row it repeats (found in the file again when the table
-    /// keeps no places).
+    /// The rows left out as copies of an earlier row of the file: one issue for them all.
     private func reportCopies() throws(SQLiteError) {
         guard let copies = try loader.copiesLeftOut() else { return }
-        var firstLine = copies.firstLine
-        if firstLine == nil, let before = copies.first.line {
-            struct Found: Error { let line: Int }
-            let locator = CSVRowLocator(file: file, table: loader.table, limits: loader.context.limits)
-            do {
-                try locator.locate(matching: copies.key.fields, keys: [copies.key.values], showing: []) { _, row in
-                    if row.line < before { throw Found(line: row.line) }
-                }
-            } catch let found as Found {
-                firstLine = found.line
-            } catch {
-                // Read once already: the message names no line rather than fail.
-            }
-        }
-        loader.context.issues.record(copies.issue(firstLine: firstLine, strict: loader.context.strict))
+        loader.context.issues.record(copies.issue(strict: loader.context.strict))
     }
 
     /// A UTF-16 file is read as UTF-8 text: a warning (GTFS files must be UTF-8), an error under `--strict`.

@@ -27,16 +27,13 @@ final class DuplicateKeys {
     /// The copies left out of one file: how many, and the first of them.
     struct Copies {
         var count: Int
-        /// The first copy, as a duplicate key would be reported; its message is `issue(firstLine:strict:)`'s.
+        /// The first copy, as a duplicate key would be reported; its message is `issue(strict:)`'s.
         var first: BuildIssue
-        /// The line of the row the first copy repeats, when known (tables with row ids).
+        /// The line of the row the first copy repeats, when known.
         var firstLine: Int?
-        /// The first copy's key as `CSVRowLocator` matches it (source fields and their values),
-        /// to find `firstLine` in the file when the table keeps no places (WITHOUT ROWID).
-        var key: (fields: [String], values: [String])
 
         /// The report of the file's copies: one issue, a warning (an error under `strict`).
-        func issue(firstLine: Int?, strict: Bool) -> BuildIssue {
+        func issue(strict: Bool) -> BuildIssue {
             var issue = first
             let repeated = firstLine.map { "line \($0)" } ?? "an earlier row"
             let all = count == 1 ? "it is the only row of this file that repeats an earlier one whole"
@@ -70,6 +67,9 @@ final class DuplicateKeys {
     /// The held row's id (tables with row ids), then what is compared, in `parameters` order.
     private let selected: String
     private var holders: [String: Statement] = [:] // by condition
+    /// Rows of a table without row ids whose first copy is looked for in the file (each read
+    /// of the file goes up to the row): as many as a group of issues shows.
+    private var fileLookups = 0
     /// The copies left out so far.
     private(set) var copies: Copies?
 
@@ -116,7 +116,7 @@ final class DuplicateKeys {
             batch.tags[batch.cell(row, index)] == RowBatch.Tag.null.rawValue ? "" : SourceText.value(batch, batch.cell(row, index), column: self.table.columns[index])
         }
         var names: [String] = []
-        var located: (fields: [String], values: [String]) = ([], [])
+        var located: (fields: [String], values: [String]) = ([], []) // the key as the file has it
         // A region seed's `feed_ref` is the file's feed: the message names the file already.
         let shown = columns.filter { $0 != Schema.feedColumn }
         let keyText = shown.map { name -> String in
@@ -140,23 +140,34 @@ final class DuplicateKeys {
         var issue = BuildIssue(kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
                                field: names.joined(separator: "+"), value: keyText, message: "")
         if held?.same == true {
-            if copies == nil {
-                let firstLine = held?.id.flatMap { places?.place(ofRow: $0)?.line }
-                copies = Copies(count: 0, first: issue, firstLine: firstLine, key: located)
-            }
+            if copies == nil { copies = Copies(count: 0, first: issue, firstLine: placeOfFirstCopy(held?.id, located, before: issue.line, copy: true)?.line) }
             copies?.count += 1
             return
         }
         issue.message = columns == table.key ? "appears twice: the key of '\(table.name)' must be unique"
             : columns == table.checkedKey ? "appears twice: no two rows of '\(table.name)' may have the same \(names.joined(separator: ", "))"
             : "appears twice: '\(table.name)' has a unique index on \(names.joined(separator: ", "))"
-        if let id = held?.id, let places, places.takeLookup(), let first = places.place(ofRow: id) { issue.message += "; first copy at \(first.file):\(first.line)" }
+        if held != nil, let first = placeOfFirstCopy(held?.id, located, before: issue.line, copy: false) { issue.message += "; first copy at \(first.file):\(first.line)" }
         if context.lenient {
             issue.message += "; the later row is left out"
             issue.kind = .rowLeftOut
             issue.code = NoticeCode.duplicateKey
         }
         context.issues.record(issue)
+    }
+
+    /// `file:line` of the row holding a key, for the first few messages: from its place (row id
+    /// `id`), or for a table without row ids the first row of the file before line `before`
+    /// whose key fields have the values of `key` (the file read again up to there). `copy`: for
+    /// the one message of the file's copies, always looked for.
+    private func placeOfFirstCopy(_ id: Int64?, _ key: (fields: [String], values: [String]), before: Int?, copy: Bool) -> (file: String, line: Int)? {
+        if let id {
+            guard let places, copy || places.takeLookup() else { return nil }
+            return places.place(ofRow: id)
+        }
+        guard let before, !key.fields.isEmpty, copy || fileLookups < context.issues.examplesPerGroup, let find = fields.firstLine else { return nil }
+        if !copy { fileLookups += 1 }
+        return find(key.fields, key.values, before).map { (fields.file, $0) }
     }
 
     /// The columns of the unique index SQLite names in `failure` ("UNIQUE constraint failed:

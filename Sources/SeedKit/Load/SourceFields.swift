@@ -22,6 +22,15 @@ final class SourceFields: @unchecked Sendable {
     }
     private var storedKeepsEveryField = false
 
+    /// CSV: the line of the first row before a line whose fields (source names) have the given
+    /// values, found by reading the file again (`CSVRowLocator.firstLine`): for messages
+    /// about a table without row ids, which keeps no places. Set by the CSV reader.
+    var firstLine: (@Sendable (_ fields: [String], _ values: [String], _ before: Int) -> Int?)? {
+        get { lock.withLock { storedFirstLine } }
+        set { lock.withLock { storedFirstLine = newValue } }
+    }
+    private var storedFirstLine: (@Sendable ([String], [String], Int) -> Int?)?
+
     init(file: String, table: Table) {
         storedFile = file
         storedNames = table.columns.map { $0.source.first }
