@@ -103,10 +103,17 @@ final class DuplicateKeys {
     /// Judges `row` of `batch`, whose key `holder` holds already: a copy (counted), or an error
     /// (under `--lenient`, a row left out).
     func report(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int, holder: Holder) throws(SQLiteError) {
-        let columns: [String]
+        let columns: [String], heldID: Int64?
         switch holder {
-        case .columns(let names): columns = names
-        case .row: columns = table.checkedKey
+        case .columns(let names): (columns, heldID) = (names, nil)
+        case .row(let id): (columns, heldID) = (table.checkedKey, id)
+        }
+        // The row holding the key is read to compare the rows, or to name its place.
+        let held = fields.keepsEveryField || (heldID == nil && places?.lookupsLeft == true)
+            ? try heldRow(batch, row, resolved: resolved, slot: slot, holder: holder) : nil
+        if held?.same == true, copies != nil {
+            copies?.count += 1
+            return
         }
         // Named as the input names them (a reference by its source fields: trip_id, not
         // trip_ref), values in the source's format (a time as 07:00:00, not 25200 seconds).
@@ -136,18 +143,16 @@ final class DuplicateKeys {
             }
             column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0
         }
-        let held = try heldRow(batch, row, resolved: resolved, slot: slot, holder: holder)
         var issue = BuildIssue(kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
                                field: names.joined(separator: "+"), value: keyText, message: "")
         if held?.same == true {
-            if copies == nil { copies = Copies(count: 0, first: issue, firstLine: placeOfFirstCopy(held?.id, located, before: issue.line, copy: true)?.line) }
-            copies?.count += 1
+            copies = Copies(count: 1, first: issue, firstLine: placeOfFirstCopy(held?.id, located, before: issue.line, copy: true)?.line)
             return
         }
         issue.message = columns == table.key ? "appears twice: the key of '\(table.name)' must be unique"
             : columns == table.checkedKey ? "appears twice: no two rows of '\(table.name)' may have the same \(names.joined(separator: ", "))"
             : "appears twice: '\(table.name)' has a unique index on \(names.joined(separator: ", "))"
-        if held != nil, let first = placeOfFirstCopy(held?.id, located, before: issue.line, copy: false) { issue.message += "; first copy at \(first.file):\(first.line)" }
+        if let first = placeOfFirstCopy(heldID ?? held?.id, located, before: issue.line, copy: false) { issue.message += "; first copy at \(first.file):\(first.line)" }
         if context.lenient {
             issue.message += "; the later row is left out"
             issue.kind = .rowLeftOut
@@ -161,8 +166,8 @@ final class DuplicateKeys {
     /// whose key fields have the values of `key` (the file read again up to there). `copy`: for
     /// the one message of the file's copies, always looked for.
     private func placeOfFirstCopy(_ id: Int64?, _ key: (fields: [String], values: [String]), before: Int?, copy: Bool) -> (file: String, line: Int)? {
-        if let id {
-            guard let places, copy || places.takeLookup() else { return nil }
+        if !table.withoutRowID {
+            guard let id, let places, copy || places.takeLookup() else { return nil }
             return places.place(ofRow: id)
         }
         guard let before, !key.fields.isEmpty, copy || fileLookups < context.issues.examplesPerGroup, let find = fields.firstLine else { return nil }
