@@ -37,6 +37,7 @@ public struct SeedBuilder {
         do {
             schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: feeds.all.paths, inputs: feeds.all)
         } catch { throw .schema(error) }
+        schema = GTFSChecks.checkingKeys(of: schema)
         if feeds.isRegion {
             // A region adds a table `feeds` and a column `feed_ref`: a schema using those names cannot hold several feeds.
             if let table = schema.tables.first(where: { $0.name == Schema.feedsTable || $0.column(named: Schema.feedColumn) != nil }) {

@@ -59,6 +59,21 @@ struct CSVRowLocator {
         }
     }
 
+    /// The line of the first row before line `before` whose values of `fields` (source names)
+    /// are `values`: the file is read up to there. Nil when there is none, or the file cannot be
+    /// read again.
+    func firstLine(matching fields: [String], values: [String], before: Int) -> Int? {
+        struct Found: Error { let line: Int }
+        do {
+            try locate(matching: fields, keys: [values], showing: []) { _, row in
+                throw row.line < before ? Found(line: row.line) : Found(line: 0)
+            }
+        } catch let found as Found {
+            return found.line > 0 ? found.line : nil
+        } catch {}
+        return nil
+    }
+
     /// The key text of source bytes: what the column stores, as text.
     private static func key(of bytes: UnsafeRawBufferPointer, converter: ValueConverter?) -> String {
         guard let converter else { return String(decoding: ValueConverter.trim(bytes), as: UTF8.self) }

@@ -8,8 +8,8 @@ import SeedSQLite
 /// - Data errors (fail the build; `--lenient` or `--allow-dangling` keep the row as written, a
 ///   warning): GTFS ids that name nothing but are not references of the schema, since they may
 ///   name rows of several files (`trips.service_id`, `trips.shape_id`, fare zones, networks,
-///   timeframes, fare products and leg groups): `foreign_key_violation`; a fare rule given
-///   twice: `duplicate_key`.
+///   timeframes, fare products and leg groups): `foreign_key_violation`. (A fare rule given
+///   twice is found while loading: its fields are a key checked there, `checkedKeys`.)
 /// - What the seed can hold but an app would show wrongly (warnings; errors under `--strict`):
 ///   a feed with neither calendar file, time zones that do not exist, and along each trip
 ///   (`StopTimeChecks`): negative stop_sequence, an arrival without a departure or the
@@ -44,7 +44,6 @@ struct GTFSChecks {
         }
         try checkTimeZones(table: "agency", field: "agency_timezone")
         try checkTimeZones(table: "stops", field: "stop_timezone")
-        try checkRepeatedRows(table: "fare_rules", fields: ["fare_id", "route_id", "origin_id", "destination_id", "contains_id"])
         if has(table: "stop_times"), has(table: "trips"), let file = file(of: "stop_times") {
             try StopTimeChecks(checks: self, file: file).run()
         }
@@ -126,21 +125,27 @@ struct GTFSChecks {
         }
     }
 
-    // MARK: Repeated rows
+    // MARK: Keys the schema cannot declare
 
-    /// Rows of a table without a key that repeat another row in every one of `fields`.
-    private func checkRepeatedRows(table: String, fields: [String]) throws {
-        guard fields.allSatisfy({ has(table: table, column: $0) }), let file = file(of: table) else { return }
-        let list = fields.map(quoted).joined(separator: ", ")
-        let repeated = Set(try connection.rows("SELECT \(list) FROM \(quoted(table)) GROUP BY \(list) HAVING count(*) > 1").map { $0.map(CSVRowLocator.key) })
-        var first: [[String]: Int] = [:]
-        try locator(file, table).locate(matching: fields, keys: repeated, showing: fields) { key, row in
-            guard let original = first[key] else { first[key] = row.line; return }
-            let place = row.fields[fields[0]]
-            dataError(file: file, line: row.line, column: place?.column, field: fields.joined(separator: "+"),
-                      value: zip(fields, key).map { "\($0)=\($1)" }.joined(separator: ", "),
-                      message: "appears twice: the same \(table) row as line \(original)", code: NoticeCode.duplicateKey, kind: .duplicateKey)
+    /// The validator's keys of the GTFS files whose key the transit schema does not declare:
+    /// fare_rules, whose five fields are its key though most rows leave some of them empty
+    /// (a unique index of SQLite finds no two such rows equal). Checked while loading
+    /// (`Table.checkedKey`): a row repeated whole is left out with a warning, another row
+    /// with the same key is a `duplicate_key` error.
+    static let checkedKeys = ["fare_rules": ["fare_id", "route_id", "origin_id", "destination_id", "contains_id"]]
+
+    /// `schema` with `checkedKeys` set on its tables, when it is the transit schema (its
+    /// columns as the transit schema names them; a table without one of them is left as it is).
+    static func checkingKeys(of schema: Schema) -> Schema {
+        guard applies(to: schema) else { return schema }
+        var schema = schema
+        for index in schema.tables.indices {
+            let table = schema.tables[index]
+            guard table.key.isEmpty, !table.withoutRowID, let key = checkedKeys[table.name],
+                  key.allSatisfy({ name in table.columns.contains { $0.name == name && $0.stored } }) else { continue }
+            schema.tables[index].checkedKey = key
         }
+        return schema
     }
 
     // MARK: Schema and inputs

@@ -1,3 +1,5 @@
+import SeedSQLite
+
 /// Streams one CSV file into one table through a `TableLoader`.
 struct CSVImporter {
     let file: InputFile
@@ -45,6 +47,9 @@ struct CSVImporter {
             let columnCount = extrasIndex ?? table.columns.count
             let used = Set(fieldOfColumn)
             let extras = extrasIndex == nil ? nil : ExtrasObject(names: header, declared: used)
+            loader.fields.keepsEveryField = header.indices.allSatisfy { used.contains($0) || (extras != nil && !header[$0].isEmpty) }
+            let locator = CSVRowLocator(file: file, table: table, limits: loader.context.limits)
+            loader.fields.firstLine = { fields, values, before in locator.firstLine(matching: fields, values: values, before: before) }
             // The columns this file can fill (`$file` always); the table is created up to the last of them.
             var supplied = Set(table.columns.indices.filter { fieldOfColumn[$0] != -1 }.map { table.columns[$0].name })
             if let extras, !extras.isEmpty { supplied.insert(Column.extrasName) }
@@ -114,6 +119,7 @@ struct CSVImporter {
                 if records & 0x3FFF == 0 { progress?.advanced(rows: loader.rowCount, bytes: source.bytesRead) }
             }
             try loader.finish()
+            try reportCopies()
         } catch let error as CSVSyntaxError where byPosition && !loader.context.strict {
             // Not CSV after all (a read-me beside the feed): keep the rows read so far, warn.
             issues.record(BuildIssue(kind: .rowLeftOut, file: error.file, line: error.line, column: error.column,
@@ -151,6 +157,12 @@ struct CSVImporter {
                 message: "has \(what) here\(more); \(replaced)", code: NoticeCode.invalidCharacter))
         }
         return repaired
+    }
+
+    /// The rows left out as copies of an earlier row of the file: one issue for them all.
+    private func reportCopies() throws(SQLiteError) {
+        guard let copies = try loader.copiesLeftOut() else { return }
+        loader.context.issues.record(copies.issue(strict: loader.context.strict))
     }
 
     /// A UTF-16 file is read as UTF-8 text: a warning (GTFS files must be UTF-8), an error under `--strict`.

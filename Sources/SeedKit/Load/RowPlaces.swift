@@ -42,6 +42,9 @@ final class RowPlaces: @unchecked Sendable {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// True until `lookupLimit` lookups were made.
+    var lookupsLeft: Bool { lookups < Self.lookupLimit }
+
     /// Counts a lookup about to be made; false once `lookupLimit` were made.
     func takeLookup() -> Bool {
         guard lookups < Self.lookupLimit else { return false }

@@ -26,7 +26,9 @@ final class RowWriter: @unchecked Sendable {
     let pending: [PendingReferences?]   // per reference: keys resolved after loading
     let unresolvedKeys: UnresolvedKeys
     let places: RowPlaces?
-    private let duplicates: DuplicateKeys
+    let duplicates: DuplicateKeys
+    /// `Table.checkedKey`: the key of each row so far, to find the rows that repeat one.
+    let checkedKey: CheckedKey?
     private let resolved: ResolvedIDs           // per reference: the resolved id of the current (and each waiting) row
     private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
     @exclusivity(unchecked) private var deferredKeys: [(Int, [Value])] = []
@@ -126,10 +128,13 @@ final class RowWriter: @unchecked Sendable {
             group = nil
         }
         resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
-        let places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
+        let places = !table.withoutRowID && (!table.key.isEmpty || !table.checkedKey.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
         self.places = places
         duplicates = DuplicateKeys(table: table, context: context, fields: fields, connection: connection, places: places,
-                                   referenceColumns: referenceColumns)
+                                   referenceColumns: referenceColumns, unresolvedKeys: unresolvedKeys, parameters: parameters,
+                                   parentParameter: parentParameter, referenceParameters: referenceParameters,
+                                   resolvedWhileLoading: zip(resolvers, pending).map { $0 != nil && $1 == nil })
+        checkedKey = try CheckedKey(table: table, connection: connection)
         copies = table.duplicates == .merge
             ? try RowCopies(table: table, context: context, connection: connection, fields: fields, names: names, parameters: parameters,
                             parentColumn: table.parent?.column, places: places,
@@ -165,6 +170,11 @@ final class RowWriter: @unchecked Sendable {
                     continue rows
                 }
                 try insertWaitingRows(batch) // before this row, in input order
+            }
+            if let checkedKey, let holder = try checkedKey.holder(of: batch, row) {
+                context.noteDroppedRow(in: table.name)
+                try duplicates.report(batch, row, resolved: resolved, slot: slot, holder: .row(holder))
+                continue rows
             }
             try bind(batch, row, slot: slot, to: insert, nulls: insertNulls, offset: 0)
             if idParameter != 0 { try insert.bind(batch.ids[row], at: idParameter) }

@@ -15,6 +15,23 @@ final class SourceFields: @unchecked Sendable {
     /// where each key or reference field begins), not from the row (XML: where the record
     /// element begins). Set before the first row is handed to the writer.
     var columnsPerValue = false
+    /// True when the table keeps every field of the file (in a column or in `extras`), so that
+    /// two rows it stores alike were alike in the file: a row refused for its key that equals
+    /// the row holding it is a copy (`DuplicateKeys`). Set by the CSV reader before the first row.
+    var keepsEveryField: Bool {
+        get { lock.withLock { storedKeepsEveryField } }
+        set { lock.withLock { storedKeepsEveryField = newValue } }
+    }
+    private var storedKeepsEveryField = false
+
+    /// CSV: the line of the first row before a line whose fields (source names) have the given
+    /// values, found by reading the file again (`CSVRowLocator.firstLine`): for messages
+    /// about a table without row ids, which keeps no places. Set by the CSV reader.
+    var firstLine: (@Sendable (_ fields: [String], _ values: [String], _ before: Int) -> Int?)? {
+        get { lock.withLock { storedFirstLine } }
+        set { lock.withLock { storedFirstLine = newValue } }
+    }
+    private var storedFirstLine: (@Sendable ([String], [String], Int) -> Int?)?
 
     init(file: String, table: Table) {
         storedFile = file

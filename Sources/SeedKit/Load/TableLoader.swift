@@ -290,6 +290,12 @@ final class TableLoader {
         }
     }
 
+    /// After `finish()`: the rows of the file left out as copies of an earlier row (`DuplicateKeys`).
+    func copiesLeftOut() throws(SQLiteError) -> DuplicateKeys.Copies? {
+        guard let writer else { return nil }
+        return try context.writeQueue.sync { _ throws(SQLiteError) in writer.duplicates.copies }
+    }
+
     /// Creates the table (and its key index) with the columns of its layout up to the last
     /// one the input can fill: `supplied` names the columns the input has (see
     /// `Table.createdColumnCount`). The trailing ones are added by `completeTable()` after

@@ -8,6 +8,7 @@ final class UnresolvedKeys {
     private let context: BuildContext
     private let keepsNull: [Bool]             // per reference: a dangling key keeps the row
     private var outside: [(count: Int, example: BuildIssue?)] // per reference: `onMissing: keep` keys
+    private var keptNulls: [Bool]             // per reference: a row was kept with a key that names nothing
 
     init(table: Table, context: BuildContext) {
         self.table = table
@@ -16,7 +17,11 @@ final class UnresolvedKeys {
             (context.allowDangling || context.lenient || reference.onMissing == .null) && !(table.withoutRowID && table.key.contains(reference.column))
         }
         outside = Array(repeating: (0, nil), count: table.references.count)
+        keptNulls = Array(repeating: false, count: table.references.count)
     }
+
+    /// True once a row was kept with a key of reference `r` that names nothing (its reference NULL).
+    func keptNull(_ r: Int) -> Bool { keptNulls[r] }
 
     /// Judges `key` of reference `r`, read at `file`:`line`:`column` in `field` (nil: the
     /// reference's first source column). Returns true when the row is kept.
@@ -29,9 +34,11 @@ final class UnresolvedKeys {
                 outside[r].example = BuildIssue(kind: .outsideReference, file: file, line: line, column: column, field: field, value: key, message: "")
             }
             outside[r].count += 1
+            keptNulls[r] = true
             return true
         }
         if keepsNull[r] {
+            keptNulls[r] = true
             context.issues.record(BuildIssue(kind: .nullReference, file: file, line: line, column: column, field: field, value: key,
                                              message: missingTarget(r, target, kept: true)
                                                 + (context.schema.format == .csv ? "; the row is kept, referring to nothing" : "; kept with \(reference.column) = NULL")))

@@ -49,6 +49,12 @@ public struct Table: Sendable, Equatable {
     public var extras: Bool = false
     /// What a row repeating a key already loaded means (see `DuplicateRule`).
     public var duplicates: DuplicateRule = .error
+    /// CSV: columns no two rows of a file may share, though no index of the seed holds them,
+    /// an empty value equal to an empty one (GTFS fare_rules: its five fields, most often
+    /// some empty, which a unique index would never find equal). Checked while loading, as a
+    /// key is. Set by the build, not by the schema's YAML (see `GTFSChecks.checkedKeys`), so
+    /// it is no part of the schema's digest.
+    public var checkedKey: [String] = []
     /// With `duplicates: merge`: the column holding each row's version. Rows repeating a key
     /// with another version are versions of one object: the highest is kept.
     public var version: String?

@@ -39,6 +39,9 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case invalidValueAsNull = "invalid value kept as NULL"
         /// `--lenient`: a row that cannot be kept (counted in `seedgen_inputs.rejected`).
         case rowLeftOut = "row left out"
+        /// A CSV row equal in every field to an earlier row of its file, left out (one issue per
+        /// file, with the count): `--strict` makes it `duplicateKey`.
+        case repeatedRow = "row repeated whole"
         /// `duplicates: merge`: another version of an object already read; the highest is kept.
         case otherVersion = "another version of an object"
         /// Built-in schemas: objects (elements with an `id`) of a type no table reads.
@@ -56,7 +59,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         case misleadingData = "data an app would show wrongly"
         case misleadingDataError = "data an app would show wrongly (--strict)"
         /// `--lenient` (or `--allow-dangling`): a data error found after loading (a GTFS id that
-        /// names nothing, a repeated fare rule) in a row that is kept as written.
+        /// names nothing) in a row that is kept as written.
         case errorKept = "data error kept as written"
         /// `--lenient`: an optional file whose header cannot be read as the schema says (a
         /// required column missing, a column twice), left out whole.
@@ -65,7 +68,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .ambiguousReference, .derivedRows,
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .repeatedRow, .otherVersion, .unreadObjects, .ambiguousReference, .derivedRows,
                  .misleadingData, .errorKept, .fileLeftOut: return false
             default: return true
             }

@@ -69,7 +69,7 @@ extension BuildIssue.Kind {
         case .missingValue: NoticeCode.missingRequiredField
         case .missingColumn: NoticeCode.missingRequiredColumn
         case .missingFile: NoticeCode.missingRequiredFile
-        case .duplicateKey: NoticeCode.duplicateKey
+        case .duplicateKey, .repeatedRow: NoticeCode.duplicateKey
         case .danglingReference, .nullReference: NoticeCode.foreignKeyViolation
         case .unmatchedMappingError, .unmatchedMapping: NoticeCode.mappingMatchedNothing
         case .ambiguousMappingError, .ambiguousMapping: NoticeCode.mappingReadAmbiguously

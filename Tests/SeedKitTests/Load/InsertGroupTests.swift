@@ -181,7 +181,11 @@ struct InsertGroupTests {
     func duplicates() throws {
         // Rows 2...21 ascend; line 22 repeats line 11's key, line 23 its own predecessor's.
         let rows = ascending(["T1"], 20) + [("T1", 10), ("T2", 1), ("T2", 1)] + ascending(["T3"], 40)
-        let text = stopTimes(rows)
+        // The repeated keys with other values (a row repeated whole is a copy: see RepeatedRowTests).
+        var lines = stopTimes(rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[21] += " again"
+        lines[23] += " again"
+        let text = lines.joined(separator: "\n")
         for lenient in [false, true] {
             let grouped = try load(text, groups: true, lenient: lenient)
             let alone = try load(text, groups: false, lenient: lenient)
@@ -194,16 +198,19 @@ struct InsertGroupTests {
         guard case .failure(let error) = try build(text) else { Issue.record("a duplicate key fails the build"); return }
         let duplicates = error.issues.filter { $0.kind == .duplicateKey }
         #expect(duplicates.map(\.line) == [22, 24])
-        #expect(duplicates.first?.description.hasSuffix(
-            "stop_times.txt:22:1: trip_id+stop_sequence: 'trip_id=T1, stop_sequence=10' appears twice: the key of 'stop_times' must be unique") == true,
-            "\(duplicates.first?.description ?? "")")
+        // The first copy of a key of this WITHOUT ROWID table is found in the file again.
+        let first = duplicates.first?.description ?? ""
+        #expect(first.contains("stop_times.txt:22:1: trip_id+stop_sequence: 'trip_id=T1, stop_sequence=10' appears twice: the key of 'stop_times' must be unique; first copy at "), "\(first)")
+        #expect(first.hasSuffix("stop_times.txt:11"), "\(first)")
+        #expect(duplicates.last?.description.hasSuffix("stop_times.txt:23") == true)
 
         guard case .success(let (summary, db)) = try build(text, lenient: true) else { Issue.record("--lenient keeps going"); return }
         #expect(summary.rejected["stop_times"] == 2)
         #expect(try db.int("SELECT rejected FROM seedgen_inputs WHERE name = 'stop_times.txt'") == 2)
         #expect(try db.int("SELECT count(*) FROM stop_times") == Int64(rows.count - 2))
-        #expect(summary.warningReport.contains("'trip_id=T1, stop_sequence=10' appears twice: the key of 'stop_times' must be unique; the later row is left out"),
+        #expect(summary.warningReport.contains("'trip_id=T1, stop_sequence=10' appears twice: the key of 'stop_times' must be unique; first copy at "),
                 "\(summary.warningReport)")
+        #expect(summary.warningReport.contains("stop_times.txt:11; the later row is left out"))
     }
 
     @Test("a row whose trip names no row is left out under --lenient, and the groups go on")

@@ -74,6 +74,8 @@ struct GTFSWorldTests {
         #expect(summary.rejected == ["calendar": 2, "stop_times": 40])
         #expect(summary.warningReport.contains("40 × row left out [duplicate_key] (trip_id+stop_sequence)"))
         #expect(summary.warningReport.contains("stop_times.txt:1322:1: trip_id+stop_sequence: 'trip_id=4_SWD40, stop_sequence=1' appears twice"))
+        #expect(summary.warningReport.contains("must be unique; first copy at \(feed)/stop_times.txt:1282; the later row is left out"), "\(summary.warningReport)")
+        #expect(!summary.warningReport.contains("in every field"), "none of the 40 is a copy: each has other times")
         let db = try Connection(path: folder.file("seed.sqlite"), mode: .readOnly)
         #expect(try db.int("SELECT rejected FROM seedgen_inputs WHERE name = 'stop_times.txt'") == 40)
         #expect(try db.text("SELECT extras FROM stops WHERE extras IS NOT NULL LIMIT 1")?.hasPrefix("{\"OSM_ref\":") == true)
