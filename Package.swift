@@ -33,7 +33,7 @@ let package = Package(
         // file descriptor, one error carrying errno), over Glibc, Musl or Darwin ...
         .target(name: "SeedSystem"),
         // ... a small owner of SQLite's C API ...
-        .target(name: "SeedSQLite", dependencies: ["CSQLite3"]),
+        .target(name: "SeedSQLite", dependencies: ["CSQLite3", "SeedSystem"]),
         // ... and the shipped-seed format: gzip streams, SHA-256, the manifest.
         .target(name: "SeedArchive", dependencies: ["CZlib", "SeedSystem", .product(name: "Crypto", package: "swift-crypto")]),
 

@@ -195,7 +195,7 @@ package struct DeltaPatch {
         package var isOutOfSpace: Bool {
             switch self {
             case .io(let error, _): return error.isOutOfSpace
-            case .sqlite(let error, _): return error.isDiskFull || (error.primaryCode == 10 /* SQLITE_IOERR */ && [ENOSPC, EFBIG, EDQUOT].contains(error.systemErrno))
+            case .sqlite(let error, _): return error.isDiskFull || (error.resultCode.primary == .ioError && [ENOSPC, EFBIG, EDQUOT].contains(error.systemErrno))
             default: return false
             }
         }

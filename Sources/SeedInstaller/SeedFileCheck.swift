@@ -88,10 +88,10 @@ enum SeedFileCheck {
     }
 
     static func sqliteFailure(_ error: any Error, path: String) -> SeedInstallerError {
-        if let error = error as? SQLiteError, error.primaryCode == 26 /* SQLITE_NOTADB */ {
+        if let error = error as? SQLiteError, error.resultCode.primary == .notADatabase {
             return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path)
         }
-        let code: SeedInstallerError.Code = (error as? SQLiteError)?.primaryCode == 11 /* SQLITE_CORRUPT */ ? .integrityCheckFailed : .notSQLite
+        let code: SeedInstallerError.Code = (error as? SQLiteError)?.resultCode.primary == .corrupt ? .integrityCheckFailed : .notSQLite
         return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(MessageText.value(String(describing: error)))", path: path)
     }
 

@@ -105,7 +105,7 @@ public final class SeedFile {
     /// to a plain read-only open where SQLite does not take URI file names.
     static func openReadOnly(_ path: String) throws(ShipError) -> Connection {
         guard FileManager.default.fileExists(atPath: path) else { throw ShipError(code: .fileSystem, path: path, message: "no such file") }
-        if let connection = try? Connection(path: uri(path, immutable: true), mode: .readOnly),
+        if let connection = try? Connection(path: Connection.uri(path, immutable: true), mode: .readOnly),
            (try? connection.scalar("SELECT count(*) FROM sqlite_schema")) != nil {
             return connection
         }
@@ -116,20 +116,6 @@ public final class SeedFile {
         } catch {
             throw ShipError(code: .notASeed, path: path, message: "not a readable SQLite database (\(error.message))", cause: error)
         }
-    }
-
-    /// A `file:` URI for `path`, for `sqlite3_open` and `ATTACH`.
-    static func uri(_ path: String, immutable: Bool) -> String {
-        var escaped = ""
-        for character in path {
-            switch character {
-            case "%": escaped += "%25"
-            case "?": escaped += "%3f"
-            case "#": escaped += "%23"
-            default: escaped.append(character)
-            }
-        }
-        return "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
     /// What the first bytes of `path` say it is.
