@@ -76,7 +76,7 @@ let package = Package(
         // a process runner, the built tool (as swift-collections' _CollectionsTestSupport).
         .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
         .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
-        .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedSystem", "SeedTestSupport"]),
         .testTarget(name: "SeedDeltasTests", dependencies: ["SeedDeltas", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedTestSupport"]),
