@@ -191,6 +191,16 @@ package struct DeltaPatch {
             }
         }
 
+        /// The error underneath: the delta's, SQLite's or the system call's; nil for a mismatch.
+        package var cause: (any Error & Sendable)? {
+            switch self {
+            case .format(let error): return error
+            case .sqlite(let error, _): return error
+            case .io(let error, _): return error
+            case .mismatch, .baseMismatch, .resultMismatch: return nil
+            }
+        }
+
         /// True when the failure is a full disk (or a file-size limit), not a fault of the delta.
         package var isOutOfSpace: Bool {
             switch self {

@@ -96,7 +96,7 @@ public struct SeedDelta: Sendable, Equatable {
         case .io: code = error.cause?.isOutOfSpace == true ? .diskFull : .fileSystem
         default: code = .invalidDelta
         }
-        return SeedInstallerError(code: code, message: error.message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno)
+        return SeedInstallerError(code: code, message: error.message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno, cause: error)
     }
 }
 

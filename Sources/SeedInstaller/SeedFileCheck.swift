@@ -89,9 +89,9 @@ enum SeedFileCheck {
 
     static func sqliteFailure(_ error: any Error, path: String) -> SeedInstallerError {
         if let error = error as? SQLiteError, error.resultCode.primary == .notADatabase {
-            return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path)
+            return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path, cause: error)
         }
         let code: SeedInstallerError.Code = (error as? SQLiteError)?.resultCode.primary == .corrupt ? .integrityCheckFailed : .notSQLite
-        return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(MessageText.value(String(describing: error)))", path: path)
+        return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(MessageText.value(String(describing: error)))", path: path, cause: error)
     }
 }

@@ -374,7 +374,7 @@ public struct SeedInstaller: Sendable {
     func checkOwnStamp(_ path: String, sequence: Int64?, source: String) throws(SeedInstallerError) -> SeedOwnStamp {
         let own: SeedOwnStamp
         do { own = try SeedOwnStamp.read(path) } catch {
-            throw SeedInstallerError(code: error.code, message: "the new seed: " + error.message, path: source, systemError: error.systemError, errno: error.errno)
+            throw error.reported(at: source, prefix: "the new seed: ")
         }
         var wrong: [String] = []
         if let expectedSeedVersion, own.stamp.seedVersion != expectedSeedVersion {
@@ -451,7 +451,7 @@ public struct SeedInstaller: Sendable {
             }
         } catch {
             // Name the shipped file, not the temporary one, in what the user sees.
-            throw SeedInstallerError(code: error.code, message: error.message, path: shipped.path, systemError: error.systemError, errno: error.errno)
+            throw error.reported(at: shipped.path)
         }
     }
 

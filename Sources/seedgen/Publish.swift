@@ -57,7 +57,7 @@ extension SeedGen {
             var key: ChannelSigningKey?
             if let signKey {
                 guard let text = try? String(contentsOfFile: signKey, encoding: .utf8) else {
-                    throw ShipText.fail(ChannelError(source: signKey, message: "cannot read the key file"))
+                    throw ShipText.fail(ChannelError(code: .fileSystem, source: signKey, message: "cannot read the key file"))
                 }
                 do { key = try ChannelSigningKey(fileText: text, path: signKey) } catch { throw ShipText.fail(error) }
             }
@@ -105,7 +105,7 @@ extension SeedGen {
             let key = ChannelSigningKey()
             let descriptor = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
-                throw ShipText.fail(ChannelError(source: out, message: "cannot create the key file: \(String(cString: strerror(errno)))\(errno == EEXIST ? " (it exists: a new key would orphan every app that trusts the old one)" : "")"))
+                throw ShipText.fail(ChannelError(code: .fileSystem, source: out, message: "cannot create the key file: \(String(cString: strerror(errno)))\(errno == EEXIST ? " (it exists: a new key would orphan every app that trusts the old one)" : "")"))
             }
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             do {
@@ -113,7 +113,7 @@ extension SeedGen {
                 try handle.synchronize()
             } catch {
                 unlink(out)
-                throw ShipText.fail(ChannelError(source: out, message: "cannot write the key file: \(error.localizedDescription)"))
+                throw ShipText.fail(ChannelError(code: .fileSystem, source: out, message: "cannot write the key file: \(error.localizedDescription)", cause: error))
             }
             print(key.publicKeyBase64)
         }
