@@ -42,7 +42,8 @@ public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equata
         public static let fileSystem = Code(name: "file-system")
         /// The update was cancelled.
         public static let cancelled = Code(name: "cancelled")
-        /// The updater's settings cannot work (no schema version to pick, a bad URL).
+        /// The updater's settings cannot work (no schema version to pick, a bad URL, a public key
+        /// that is not one).
         public static let configuration = Code(name: "configuration")
     }
 
@@ -53,8 +54,8 @@ public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equata
     public let location: String
     /// The HTTP status, for `.httpStatus`.
     public let httpStatus: Int?
-    /// The error underneath, when there is one: a `SeedInstallerError`, a `ChannelError`
-    /// (the index), an `Error` of the file system or of URLSession.
+    /// The error underneath, when there is one: a `SeedInstallerError`, the channel's error
+    /// about `index.json` or a public key, an `Error` of the file system or of URLSession.
     public let cause: (any Error & Sendable)?
     /// The downloads this update tried, in order, each with its bytes and its failure: a delta
     /// that failed, then the full seed that failed too. Empty when it failed before any.
