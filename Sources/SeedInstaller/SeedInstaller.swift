@@ -338,6 +338,7 @@ public struct SeedInstaller: Sendable {
     /// written for the file as it is now, under the installers' lock. The next check then
     /// decides without reading the seed. `SeedUpdater` calls it when it finds such a seed up to
     /// date.
+    /// - Parameter destination: the installed seed's path (the installer's destination).
     /// - Returns: the seed as now recorded, or nil when there is no seed, or its content is not
     ///   the one it records (it was modified: the next install replaces it).
     /// - Throws: when the lock or the record cannot be written.

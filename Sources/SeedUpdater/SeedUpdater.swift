@@ -72,6 +72,8 @@ public struct SeedUpdater: Sendable {
     /// The default ``minimumRate``: 4 KiB/s, over 10-second windows.
     public static let defaultMinimumRate: Int64 = 4096
 
+    /// An updater of the seed at `destination` from `channel`; nothing is read or downloaded
+    /// before ``update()``.
     /// - Parameters:
     ///   - channel: the channel folder's URL (`https://…/seeds/`) or its `index.json`.
     ///   - destination: where the seed is installed (a file URL).
