@@ -56,6 +56,7 @@ other-sqlites:
 	scripts/other-sqlites.sh
 
 test: deps other-sqlites
+	python3 scripts/public-api.py --check SeedInstaller SeedUpdater
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh

@@ -33,7 +33,7 @@ let package = Package(
         // file descriptor, one error carrying errno), over Glibc, Musl or Darwin ...
         .target(name: "SeedSystem"),
         // ... a small owner of SQLite's C API ...
-        .target(name: "SeedSQLite", dependencies: ["CSQLite3"]),
+        .target(name: "SeedSQLite", dependencies: ["CSQLite3", "SeedSystem"]),
         // ... and the shipped-seed format: gzip streams, SHA-256, the manifest.
         .target(name: "SeedArchive", dependencies: ["CZlib", "SeedSystem", .product(name: "Crypto", package: "swift-crypto")]),
 
@@ -76,7 +76,7 @@ let package = Package(
         // a process runner, the built tool (as swift-collections' _CollectionsTestSupport).
         .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
         .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
-        .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedTestSupport"]),
+        .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedSystem", "SeedTestSupport"]),
         .testTarget(name: "SeedDeltasTests", dependencies: ["SeedDeltas", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedTestSupport"]),

@@ -141,31 +141,31 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
     /// - Parameter source: names the index in errors (its URL or path).
     public static func decode(_ bytes: [UInt8], source: String) throws(ChannelError) -> ChannelIndex {
         guard bytes.count <= maximumBytes else {
-            throw ChannelError(source: source, message: "\(bytes.count) bytes, more than the \(maximumBytes) an index may have")
+            throw ChannelError(code: .invalidIndex, source: source, message: "\(bytes.count) bytes, more than the \(maximumBytes) an index may have")
         }
         let index: ChannelIndex
         do { index = try JSONDecoder().decode(ChannelIndex.self, from: Data(bytes)) } catch {
-            throw ChannelError(source: source, message: "not a valid channel index: \(Self.describe(error))")
+            throw ChannelError(code: .invalidIndex, source: source, message: "not a valid channel index: \(Self.describe(error))", cause: error)
         }
         guard index.format == currentFormat else {
-            throw ChannelError(source: source, message: "the index is in format \(index.format); this code reads format \(currentFormat) (update it)")
+            throw ChannelError(code: .unsupportedFormat, source: source, message: "the index is in format \(index.format); this code reads format \(currentFormat) (update it)")
         }
         var schemas = Set<Int>()
         for entry in index.seeds {
             let name = "the seed of schema version \(entry.schemaVersion)"
             guard schemas.insert(entry.schemaVersion).inserted else {
-                throw ChannelError(source: source, message: "schema version \(entry.schemaVersion) has two entries")
+                throw ChannelError(code: .invalidIndex, source: source, message: "schema version \(entry.schemaVersion) has two entries")
             }
-            guard entry.sequence > 0 else { throw ChannelError(source: source, message: "\(name): sequence \(entry.sequence) is not positive") }
+            guard entry.sequence > 0 else { throw ChannelError(code: .invalidIndex, source: source, message: "\(name): sequence \(entry.sequence) is not positive") }
             guard SeedStamp(schemaVersion: entry.schemaVersion, seedVersion: entry.seedVersion).isValid else {
-                throw ChannelError(source: source, message: "\(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not printable ASCII without spaces")
+                throw ChannelError(code: .invalidIndex, source: source, message: "\(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not printable ASCII without spaces")
             }
             try check(path: entry.path, size: entry.size, sha256: entry.sha256, in: name, source: source)
             if let seedSize = entry.seedSize, seedSize < 0 || seedSize > 1 << 50 {
-                throw ChannelError(source: source, message: "\(name): seedSize \(seedSize) is out of range")
+                throw ChannelError(code: .invalidIndex, source: source, message: "\(name): seedSize \(seedSize) is out of range")
             }
             if let content = entry.contentSHA256, !isDigest(content) {
-                throw ChannelError(source: source, message: "\(name): contentSha256 must be 64 lower-case hexadecimal digits")
+                throw ChannelError(code: .invalidIndex, source: source, message: "\(name): contentSha256 must be 64 lower-case hexadecimal digits")
             }
             for delta in entry.deltas {
                 try check(path: delta.path, size: delta.size, sha256: delta.sha256, in: "\(name): the delta from \(String(delta.from.prefix(80)).debugDescription)", source: source)
@@ -188,11 +188,11 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
 
     private static func check(path: String, size: Int64, sha256: String, in name: String, source: String) throws(ChannelError) {
         guard isSafeRelativePath(path) else {
-            throw ChannelError(source: source, message: "\(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the channel")
+            throw ChannelError(code: .invalidIndex, source: source, message: "\(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the channel")
         }
-        guard size >= 0, size <= 1 << 50 else { throw ChannelError(source: source, message: "\(name): size \(size) is out of range") }
+        guard size >= 0, size <= 1 << 50 else { throw ChannelError(code: .invalidIndex, source: source, message: "\(name): size \(size) is out of range") }
         guard isDigest(sha256) else {
-            throw ChannelError(source: source, message: "\(name): sha256 must be 64 lower-case hexadecimal digits")
+            throw ChannelError(code: .invalidIndex, source: source, message: "\(name): sha256 must be 64 lower-case hexadecimal digits")
         }
     }
 

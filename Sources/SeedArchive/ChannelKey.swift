@@ -29,7 +29,7 @@ public struct ChannelSigningKey: Sendable {
         guard lines.first == Self.fileHeader, lines.count >= 2, let raw = Data(base64Encoded: lines[1]), raw.count == 32,
               let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
         else {
-            throw ChannelError(source: path, message: "not a channel signing key (seedgen keygen writes one: a line \"\(Self.fileHeader)\", then the private key in base64)")
+            throw ChannelError(code: .invalidKey, source: path, message: "not a channel signing key (seedgen keygen writes one: a line \"\(Self.fileHeader)\", then the private key in base64)")
         }
         self.key = key
     }
@@ -62,7 +62,7 @@ public struct ChannelPublicKey: Sendable, Equatable {
         guard let raw = Data(base64Encoded: trimmed(base64)), raw.count == 32,
               (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil
         else {
-            throw ChannelError(source: "<public key>", message: "not an Ed25519 public key: expected 32 bytes in base64, as seedgen keygen prints it")
+            throw ChannelError(code: .invalidKey, source: "<public key>", message: "not an Ed25519 public key: expected 32 bytes in base64, as seedgen keygen prints it")
         }
         self.raw = Array(raw)
     }

@@ -150,13 +150,13 @@ public struct SeedManifest: Codable, Equatable, Sendable {
             }
             try reader.end()
         } catch {
-            throw SeedManifestError(path: path, message: "not a valid seed manifest: \(error.message) (at byte \(error.offset))")
+            throw SeedManifestError(code: .invalidManifest, path: path, message: "not a valid seed manifest: \(error.message) (at byte \(error.offset))")
         }
         guard let schemaVersion, let seedVersion, let sha256, let size, let gzipSha256, let gzipSize, let tables else {
             let missing = [("schemaVersion", schemaVersion == nil), ("seedVersion", seedVersion == nil), ("sha256", sha256 == nil),
                            ("size", size == nil), ("gzipSha256", gzipSha256 == nil), ("gzipSize", gzipSize == nil),
                            ("tables", tables == nil)].filter(\.1).map(\.0)
-            throw SeedManifestError(path: path, message: "not a valid seed manifest: no \(missing.joined(separator: ", "))")
+            throw SeedManifestError(code: .invalidManifest, path: path, message: "not a valid seed manifest: no \(missing.joined(separator: ", "))")
         }
         return SeedManifest(schemaVersion: schemaVersion, seedVersion: seedVersion, sha256: sha256, size: size,
                             gzipSha256: gzipSha256, gzipSize: gzipSize, tables: tables, toolVersion: toolVersion,
@@ -167,7 +167,7 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     public static func read(path: String) throws(SeedManifestError) -> SeedManifest {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw SeedManifestError(path: path, message: "cannot read the manifest: \(error)")
+            throw SeedManifestError(code: .fileSystem, path: path, message: "cannot read the manifest: \(error)", cause: error)
         }
         return try decode(Array(data), path: path)
     }
@@ -175,7 +175,7 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     /// Writes ``encoded()`` to `path`, atomically (a temporary file renamed into place).
     public func write(path: String) throws(SeedManifestError) {
         do { try Data(encoded()).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw SeedManifestError(path: path, message: "cannot write the manifest: \(error)")
+            throw SeedManifestError(code: .fileSystem, path: path, message: "cannot write the manifest: \(error)", cause: error)
         }
     }
 }

@@ -71,7 +71,7 @@ package enum ContentDigest {
         let sql: String
         if !isWithoutRowID {
             guard let rowid = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else {
-                throw SQLiteError(code: 1, message: "table '\(table)' has columns named rowid, _rowid_ and oid: its rowid cannot be read for the content digest")
+                throw SQLiteError(.error, message: "table '\(table)' has columns named rowid, _rowid_ and oid: its rowid cannot be read for the content digest")
             }
             sql = "SELECT \(rowid), * FROM \(name) ORDER BY \(rowid)"
         } else {
@@ -125,8 +125,6 @@ package enum ContentDigest {
         }
         stream.append(UnsafeRawBufferPointer(rebasing: buffer[..<used]))
     }
-
-    private static func quoted(_ identifier: String) -> String { DeltaTableShape.quoted(identifier) }
 }
 
 /// The digested bytes, buffered 64 KiB at a time before they go to SHA-256.

@@ -31,7 +31,7 @@ package enum DeltaComparison {
         // a recipe derives again (an index over a table) can be patched.
         for name in try connection.rows("SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'virtual'", [.text(schema)]).compactMap({ $0.first?.text })
         where !derived.contains(name) {
-            throw SQLiteError(code: 1, message: "virtual table '\(name)' holds rows no recipe of seedgen_derive derives again, which a delta cannot carry")
+            throw SQLiteError(.error, message: "virtual table '\(name)' holds rows no recipe of seedgen_derive derives again, which a delta cannot carry")
         }
         return try DeltaTableShape.tables(connection, schema: schema)
             .filter { !derived.contains($0) && !shadows.contains($0) }

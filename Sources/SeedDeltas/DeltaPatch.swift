@@ -191,11 +191,21 @@ package struct DeltaPatch {
             }
         }
 
+        /// The error underneath: the delta's, SQLite's or the system call's; nil for a mismatch.
+        package var cause: (any Error & Sendable)? {
+            switch self {
+            case .format(let error): return error
+            case .sqlite(let error, _): return error
+            case .io(let error, _): return error
+            case .mismatch, .baseMismatch, .resultMismatch: return nil
+            }
+        }
+
         /// True when the failure is a full disk (or a file-size limit), not a fault of the delta.
         package var isOutOfSpace: Bool {
             switch self {
             case .io(let error, _): return error.isOutOfSpace
-            case .sqlite(let error, _): return error.isDiskFull || (error.primaryCode == 10 /* SQLITE_IOERR */ && [ENOSPC, EFBIG, EDQUOT].contains(error.systemErrno))
+            case .sqlite(let error, _): return error.isDiskFull || (error.resultCode.primary == .ioError && [ENOSPC, EFBIG, EDQUOT].contains(error.systemErrno))
             default: return false
             }
         }

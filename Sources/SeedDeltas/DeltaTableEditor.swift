@@ -41,7 +41,7 @@ package final class DeltaTableEditor {
         guard shape.deltaTable == table else {
             throw .mismatch("table '\(table.name)' of the delta has \(table.keyCount) key and \(table.valueCount) other columns (\(table.isRowID ? "rowid" : "WITHOUT ROWID")); the seed's has \(shape.keyColumns.count) and \(shape.valueColumns.count) (\(shape.isRowID ? "rowid" : "WITHOUT ROWID"))")
         }
-        let name = DeltaTableShape.quoted(table.name)
+        let name = quoted(table.name)
         let width = shape.keyColumns.count + shape.valueColumns.count
         let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
         batchRows = max(1, min(Self.maximumBatchRows, 999 / width))
@@ -98,9 +98,9 @@ package final class DeltaTableEditor {
 
     private func prefixDeleteStatement(_ length: Int) throws(DeltaPatch.Failure) -> Statement {
         if let statement = prefixDeleteStatements[length] { return statement }
-        let condition = shape.keyColumns.prefix(length).enumerated().map { "\(DeltaTableShape.quoted($1)) = ?\($0 + 1)" }.joined(separator: " AND ")
+        let condition = shape.keyColumns.prefix(length).enumerated().map { "\(quoted($1)) = ?\($0 + 1)" }.joined(separator: " AND ")
         do {
-            let statement = try connection.prepare("DELETE FROM \(DeltaTableShape.quoted(shape.name)) WHERE \(condition)")
+            let statement = try connection.prepare("DELETE FROM \(quoted(shape.name)) WHERE \(condition)")
             prefixDeleteStatements[length] = statement
             return statement
         } catch {
@@ -111,8 +111,8 @@ package final class DeltaTableEditor {
     private func updateStatement(_ columns: [Int]) throws(DeltaPatch.Failure) -> Statement {
         if let cached = updateStatements[columns] { return cached }
         if updateStatements.count >= Self.updateStatementLimit { updateStatements.removeAll() }
-        let assignments = columns.enumerated().map { "\(DeltaTableShape.quoted(shape.valueColumns[$1])) = ?\($0 + 1)" }
-        let sql = "UPDATE \(DeltaTableShape.quoted(shape.name)) SET \(assignments.joined(separator: ", ")) WHERE \(shape.keyCondition(first: columns.count + 1))"
+        let assignments = columns.enumerated().map { "\(quoted(shape.valueColumns[$1])) = ?\($0 + 1)" }
+        let sql = "UPDATE \(quoted(shape.name)) SET \(assignments.joined(separator: ", ")) WHERE \(shape.keyCondition(first: columns.count + 1))"
         do {
             let statement = try connection.prepare(sql)
             updateStatements[columns] = statement

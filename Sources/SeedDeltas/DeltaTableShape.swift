@@ -70,13 +70,13 @@ package struct DeltaTableShape: Equatable {
     /// The key and value columns as an SQL list (`"k1", "k2", "v1", ...`), prefixed with `alias.`.
     package func columnList(_ alias: String? = nil, key: Bool = true, values: Bool = true) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
-        return ((key ? keyColumns : []) + (values ? valueColumns : [])).map { prefix + Self.quoted($0) }.joined(separator: ", ")
+        return ((key ? keyColumns : []) + (values ? valueColumns : [])).map { prefix + quoted($0) }.joined(separator: ", ")
     }
 
     /// `k1 = ? AND k2 = ?` over the key columns, numbered from parameter `first`.
     package func keyCondition(_ alias: String? = nil, first: Int = 1) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
-        return keyColumns.enumerated().map { "\(prefix)\(Self.quoted($1)) = ?\(first + $0)" }.joined(separator: " AND ")
+        return keyColumns.enumerated().map { "\(prefix)\(quoted($1)) = ?\(first + $0)" }.joined(separator: " AND ")
     }
 
     /// A table a delta cannot address.
@@ -84,18 +84,6 @@ package struct DeltaTableShape: Equatable {
         package let table: String
         package let reason: String
         package var description: String { "table '\(table)': \(reason)" }
-    }
-}
-
-extension DeltaTableShape {
-    /// Quotes an SQL identifier: `a"b` becomes `"a""b"`.
-    package static func quoted(_ identifier: String) -> String {
-        var text = "\""
-        for character in identifier {
-            if character == "\"" { text += "\"" }
-            text.append(character)
-        }
-        return text + "\""
     }
 }
 

@@ -66,7 +66,7 @@ package struct DeriveRecipe: Equatable, Sendable {
 
     /// Removes what the recipe wrote, leaving what it reads and the target's other rows.
     package var clearStatement: String {
-        let name = DeltaTableShape.quoted(target)
+        let name = quoted(target)
         switch kind {
         case .table, .spatial: return "DELETE FROM \(name)"
         case .rows: return "DELETE FROM \(name) WHERE (\(rows ?? "0"))"
@@ -77,20 +77,20 @@ package struct DeriveRecipe: Equatable, Sendable {
     /// What runs after `fill`: an FTS5 index is merged into one segment, as the builder leaves it.
     package var finishStatement: String? {
         guard kind == .search else { return nil }
-        let name = DeltaTableShape.quoted(target)
+        let name = quoted(target)
         return "INSERT INTO \(name)(\(name)) VALUES('optimize')"
     }
 
     /// The recipes of the database attached as `schema`, in order; empty for a seed without
     /// the table (built before recipes were recorded, or with nothing derived).
     package static func read(_ connection: Connection, schema: String = "main") throws(SQLiteError) -> [DeriveRecipe] {
-        let exists = try connection.scalar("SELECT count(*) FROM \(DeltaTableShape.quoted(schema)).sqlite_schema WHERE type = 'table' AND name = ?",
+        let exists = try connection.scalar("SELECT count(*) FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND name = ?",
                                            [.text(tableName)])?.integer ?? 0
         guard exists == 1 else { return [] }
-        return try connection.rows("SELECT kind, target, reads, \"rows\", fill FROM \(DeltaTableShape.quoted(schema)).seedgen_derive ORDER BY position")
+        return try connection.rows("SELECT kind, target, reads, \"rows\", fill FROM \(quoted(schema)).seedgen_derive ORDER BY position")
             .map { row throws(SQLiteError) in
                 guard let kindText = row[0].text, let kind = Kind(rawValue: kindText), let target = row[1].text, let fill = row[4].text else {
-                    throw SQLiteError(code: 1, message: "seedgen_derive has a recipe of unknown kind \(row[0].description.debugDescription)")
+                    throw SQLiteError(.error, message: "seedgen_derive has a recipe of unknown kind \(row[0].description.debugDescription)")
                 }
                 let reads = (row[2].text ?? "").split(separator: " ").map(String.init)
                 return DeriveRecipe(kind: kind, target: target, reads: reads, rows: row[3].text, fill: fill)
@@ -113,7 +113,7 @@ package struct DeriveRecipe: Equatable, Sendable {
         try connection.withAuthorizer(allowsOnlyItsWrites) { () throws(SQLiteError) in
             let statement = try connection.prepare(fill)
             guard statement.isSingleStatement, fill.uppercased().hasPrefix("INSERT INTO ") else {
-                throw SQLiteError(code: 23 /* SQLITE_AUTH */, message: "the recipe of '\(target)' is not one INSERT INTO statement")
+                throw SQLiteError(.auth, message: "the recipe of '\(target)' is not one INSERT INTO statement")
             }
             if statement.parameterNames == [Self.feedParameter] {
                 // A region seed's recipe: run once per feed, each feed's rows from its own.
@@ -141,7 +141,7 @@ package struct DeriveRecipe: Equatable, Sendable {
     /// which the rule below refuses.
     private func connectTarget(_ connection: Connection) throws(SQLiteError) {
         guard kind == .search || kind == .spatial else { return }
-        _ = try connection.prepare("SELECT 1 FROM \(DeltaTableShape.quoted(target)) LIMIT 0")
+        _ = try connection.prepare("SELECT 1 FROM \(quoted(target)) LIMIT 0")
     }
 
     /// Makes an FTS5 index write what it holds in memory (its pending terms and row totals)
@@ -162,9 +162,11 @@ package struct DeriveRecipe: Equatable, Sendable {
             guard request.database == nil || request.database == "main" else { return false }
             if table == target { return true }
             return shadowTables.contains(table)
-        case .other(let code, let first):
+        case .pragma(let name):
             // FTS5 and R*Tree read their own configuration with `PRAGMA data_version` and the like.
-            return code == 19 /* SQLITE_PRAGMA */ && (kind == .search || kind == .spatial) && ["data_version", "page_size"].contains(first ?? "")
+            return (kind == .search || kind == .spatial) && ["data_version", "page_size"].contains(name)
+        case .other:
+            return false
         }
     }
 

@@ -40,8 +40,8 @@ struct TableComparison {
     /// - Returns: how many rows were removed, added and changed.
     func run(_ emit: (DeltaRecord) throws -> Void) throws -> TableChanges {
         let oldTable = rows(old), newTable = rows(new)
-        let join = shape.keyColumns.map { "n.\(q($0)) = o.\(q($0))" }.joined(separator: " AND ")
-        let firstKey = q(shape.keyColumns[0])
+        let join = shape.keyColumns.map { "n.\(quoted($0)) = o.\(quoted($0))" }.joined(separator: " AND ")
+        let firstKey = quoted(shape.keyColumns[0])
         let reinsertion = try uniqueColumns().map(differs).joined(separator: " OR ")
         let reinsert = reinsertion.isEmpty ? "0" : reinsertion
         let changed = shape.valueColumns.indices.map(differs).joined(separator: " OR ")
@@ -56,11 +56,11 @@ struct TableComparison {
         let deletes = try connection.prepare("""
             SELECT \(shape.columnList("o", values: false)), n.\(firstKey) IS NULL
             FROM \(oldTable) AS o LEFT JOIN \(newTable) AS n ON \(join)
-            WHERE n.\(firstKey) IS NULL OR \(reinsert) ORDER BY \(shape.keyColumns.map { "o." + q($0) }.joined(separator: ", "))
+            WHERE n.\(firstKey) IS NULL OR \(reinsert) ORDER BY \(shape.keyColumns.map { "o." + quoted($0) }.joined(separator: ", "))
             """)
         let prefix = shape.isRowID ? [] : Array(shape.keyColumns.dropLast())
         let siblings = prefix.isEmpty ? nil : try connection.prepare(
-            "SELECT count(*) FROM \(oldTable) AS o WHERE " + prefix.enumerated().map { "\(q($1)) = ?\($0 + 1)" }.joined(separator: " AND "))
+            "SELECT count(*) FROM \(oldTable) AS o WHERE " + prefix.enumerated().map { "\(quoted($1)) = ?\($0 + 1)" }.joined(separator: " AND "))
         var group: [[DeltaValue]] = []
         func endGroup() throws {
             guard let first = group.first else { return }
@@ -92,7 +92,7 @@ struct TableComparison {
         let rows = try connection.prepare("""
             SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert), \(changedFlag)\(oldValues.isEmpty ? "" : ", " + oldValues)
             FROM \(newTable) AS n LEFT JOIN \(oldTable) AS o ON \(join)
-            WHERE o.\(firstKey) IS NULL OR \(changedFlag) ORDER BY \(shape.keyColumns.map { "n." + q($0) }.joined(separator: ", "))
+            WHERE o.\(firstKey) IS NULL OR \(changedFlag) ORDER BY \(shape.keyColumns.map { "n." + quoted($0) }.joined(separator: ", "))
             """)
         while try rows.step() {
             let key = (0..<keyCount).map(rows.deltaValue)
@@ -117,7 +117,7 @@ struct TableComparison {
 
     /// The rows of one side: the table, or the subquery of its rows `filter` holds for.
     private func rows(_ side: (schema: String, table: String)) -> String {
-        let table = "\(q(side.schema)).\(q(side.table))"
+        let table = "\(quoted(side.schema)).\(quoted(side.table))"
         guard let filter else { return table }
         return "(SELECT \(shape.isRowID ? "\(shape.keyColumns[0]), " : "")* FROM \(table) WHERE NOT (\(filter)))"
     }
@@ -128,7 +128,7 @@ struct TableComparison {
     /// hold 1 and 1.0, which compare equal, so their classes are compared too (a function call
     /// per row: only where needed).
     private func differs(_ index: Int) -> String {
-        let column = q(shape.valueColumns[index])
+        let column = quoted(shape.valueColumns[index])
         let values = "n.\(column) IS NOT o.\(column) COLLATE BINARY"
         return shape.valueColumnsKeepNumberClass[index] ? "(\(values) OR typeof(n.\(column)) <> typeof(o.\(column)))" : "(\(values))"
     }
@@ -150,6 +150,4 @@ struct TableComparison {
         }
         return shape.valueColumns.indices.filter { columns.contains(shape.valueColumns[$0]) }
     }
-
-    private func q(_ identifier: String) -> String { DeltaTableShape.quoted(identifier) }
 }

@@ -32,6 +32,7 @@ public struct InstalledSeed: Sendable, Equatable {
 
     /// The seed at `destination`, read from the seed file itself; nil when there is none or it
     /// is not a readable seedgen seed. Takes no lock; reads a few rows.
+    /// - Parameter destination: the installed seed's path (the installer's destination).
     public static func read(destination: String) -> InstalledSeed? {
         let files = SeedFiles(destination: destination)
         guard let status = (try? FileSystem.status(files.destination)) ?? nil, status.isRegularFile,

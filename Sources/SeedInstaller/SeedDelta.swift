@@ -64,6 +64,7 @@ public struct SeedDelta: Sendable, Equatable {
     }
 
     /// Reads the header of the delta at `path` (its first few hundred bytes).
+    /// - Parameter path: the delta file.
     /// - Throws: ``SeedInstallerError`` `.sourceMissing` when there is no such file,
     ///   `.invalidDelta` when it is not a delta or its header is malformed, `.truncated` when
     ///   the file ends inside its header.
@@ -76,6 +77,7 @@ public struct SeedDelta: Sendable, Equatable {
     }
 
     /// True when `bytes`, the first bytes of a file, are those of a seed delta.
+    /// - Parameter bytes: the file's first bytes (a few are enough).
     public static func isDelta(prefix bytes: [UInt8]) -> Bool {
         DeltaHeader.hasMagic(bytes)
     }
@@ -96,7 +98,7 @@ public struct SeedDelta: Sendable, Equatable {
         case .io: code = error.cause?.isOutOfSpace == true ? .diskFull : .fileSystem
         default: code = .invalidDelta
         }
-        return SeedInstallerError(code: code, message: error.message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno)
+        return SeedInstallerError(code: code, message: error.message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno, cause: error)
     }
 }
 

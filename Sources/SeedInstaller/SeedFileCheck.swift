@@ -81,32 +81,17 @@ enum SeedFileCheck {
     static func open(_ path: String) throws(SQLiteError) -> Connection {
         // The URI form needs SQLite built with URI support (Debian's and Apple's are); fall back
         // to a plain read-only open, which on a rollback-journal file creates nothing either.
-        if let connection = try? Connection(path: "file:" + percentEncoded(path) + "?immutable=1", mode: .readOnly) {
+        if let connection = try? Connection(path: Connection.uri(path, immutable: true), mode: .readOnly) {
             return connection
         }
         return try Connection(path: path, mode: .readOnly)
     }
 
     static func sqliteFailure(_ error: any Error, path: String) -> SeedInstallerError {
-        if let error = error as? SQLiteError, error.primaryCode == 26 /* SQLITE_NOTADB */ {
-            return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path)
+        if let error = error as? SQLiteError, error.resultCode.primary == .notADatabase {
+            return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path, cause: error)
         }
-        let code: SeedInstallerError.Code = (error as? SQLiteError)?.primaryCode == 11 /* SQLITE_CORRUPT */ ? .integrityCheckFailed : .notSQLite
-        return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(MessageText.value(String(describing: error)))", path: path)
-    }
-
-    private static func percentEncoded(_ path: String) -> String {
-        var out = ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
+        let code: SeedInstallerError.Code = (error as? SQLiteError)?.resultCode.primary == .corrupt ? .integrityCheckFailed : .notSQLite
+        return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(MessageText.value(String(describing: error)))", path: path, cause: error)
     }
 }

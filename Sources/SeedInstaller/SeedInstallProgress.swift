@@ -11,12 +11,18 @@ public struct SeedInstallProgress: Sendable, Equatable {
         case verify
     }
 
+    /// What the installer is doing.
     public var phase: Phase
     /// Bytes of the new seed written so far (0 while patching).
     public var bytesDone: Int64
     /// The new seed's size, when known before it is written (a manifest, a delta's header).
     public var bytesTotal: Int64?
 
+    /// A progress report, e.g. for an app's tests.
+    /// - Parameters:
+    ///   - phase: what the installer is doing.
+    ///   - bytesDone: bytes of the new seed written so far.
+    ///   - bytesTotal: the new seed's size, when known.
     public init(phase: Phase, bytesDone: Int64, bytesTotal: Int64?) {
         self.phase = phase
         self.bytesDone = bytesDone

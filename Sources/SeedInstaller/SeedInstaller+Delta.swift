@@ -61,7 +61,7 @@ extension SeedInstaller {
             try SeedFileCheck.checkHeader(output.path)
             stamp = try SeedFileCheck.readStamp(output.path)
         } catch {
-            throw SeedInstallerError(code: error.code, message: "the patched seed: " + error.message, path: delta.path, systemError: error.systemError, errno: error.errno)
+            throw error.reported(at: delta.path, prefix: "the patched seed: ")
         }
         let expected = SeedStamp(schemaVersion: delta.schemaVersion, seedVersion: delta.to.seedVersion)
         guard stamp == expected else {
@@ -123,7 +123,8 @@ extension SeedInstaller {
     /// The installer's error for a failed patch.
     private func installerError(_ failure: DeltaPatch.Failure, delta: SeedDelta, files: SeedFiles) -> SeedInstallerError {
         if failure.isOutOfSpace {
-            return SeedInstallerError(code: .diskFull, message: "no space left to patch the seed: \(MessageText.value(failure.description)); the installed seed is unchanged", path: files.directory)
+            return SeedInstallerError(code: .diskFull, message: "no space left to patch the seed: \(MessageText.value(failure.description)); the installed seed is unchanged", path: files.directory,
+                                      cause: failure.cause)
         }
         switch failure {
         case .format(let error):
@@ -135,9 +136,9 @@ extension SeedInstaller {
         case .resultMismatch(let message):
             return SeedInstallerError(code: .deltaResultMismatch, message: message + " with SQLite \(Connection.libraryVersion) (the delta was made with \(MessageText.value(delta.header.sqliteVersion ?? "?"))); nothing was changed, install the full seed", path: delta.path)
         case .sqlite(let error, let table?):
-            return SeedInstallerError(code: .invalidDelta, message: "SQLite refused the delta's change (table '\(table)'): \(MessageText.value(error.description)); nothing was changed", path: delta.path)
+            return SeedInstallerError(code: .invalidDelta, message: "SQLite refused the delta's change (table '\(table)'): \(MessageText.value(error.description)); nothing was changed", path: delta.path, cause: error)
         case .sqlite(let error, nil):
-            return SeedInstallerError(code: .fileSystem, message: "SQLite cannot patch the copy of the seed: \(MessageText.value(error.description)); the installed seed is unchanged", path: files.destination)
+            return SeedInstallerError(code: .fileSystem, message: "SQLite cannot patch the copy of the seed: \(MessageText.value(error.description)); the installed seed is unchanged", path: files.destination, cause: error)
         case .io(let error, let message):
             return error.installerError(message)
         }

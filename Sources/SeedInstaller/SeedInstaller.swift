@@ -338,6 +338,7 @@ public struct SeedInstaller: Sendable {
     /// written for the file as it is now, under the installers' lock. The next check then
     /// decides without reading the seed. `SeedUpdater` calls it when it finds such a seed up to
     /// date.
+    /// - Parameter destination: the installed seed's path (the installer's destination).
     /// - Returns: the seed as now recorded, or nil when there is no seed, or its content is not
     ///   the one it records (it was modified: the next install replaces it).
     /// - Throws: when the lock or the record cannot be written.
@@ -374,7 +375,7 @@ public struct SeedInstaller: Sendable {
     func checkOwnStamp(_ path: String, sequence: Int64?, source: String) throws(SeedInstallerError) -> SeedOwnStamp {
         let own: SeedOwnStamp
         do { own = try SeedOwnStamp.read(path) } catch {
-            throw SeedInstallerError(code: error.code, message: "the new seed: " + error.message, path: source, systemError: error.systemError, errno: error.errno)
+            throw error.reported(at: source, prefix: "the new seed: ")
         }
         var wrong: [String] = []
         if let expectedSeedVersion, own.stamp.seedVersion != expectedSeedVersion {
@@ -451,7 +452,7 @@ public struct SeedInstaller: Sendable {
             }
         } catch {
             // Name the shipped file, not the temporary one, in what the user sees.
-            throw SeedInstallerError(code: error.code, message: error.message, path: shipped.path, systemError: error.systemError, errno: error.errno)
+            throw error.reported(at: shipped.path)
         }
     }
 

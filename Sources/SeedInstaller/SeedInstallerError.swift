@@ -1,5 +1,6 @@
-/// Why a seed was not installed: what is wrong, with which file, and the operating system's
-/// own words when a system call failed. The installed seed is left as it was.
+/// Why a seed was not installed: what is wrong, with which file, the error underneath
+/// (``cause``) and the operating system's own words when a system call failed. The installed
+/// seed is left as it was.
 ///
 /// Every throwing method of ``SeedInstaller`` throws this type (typed throws), so a `catch`
 /// needs no cast. Compare ``code`` to react to a kind of failure, and log ``description``:
@@ -76,6 +77,9 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
     public let systemError: String?
     /// The underlying `errno`, if any.
     public let errno: Int32?
+    /// The error underneath, when there is one: a failed system call, SQLite's error, the gzip
+    /// reader's, the manifest's or the delta's. Not compared by `==`.
+    public let cause: (any Error & Sendable)?
 
     /// Creates an error, e.g. for an app's tests or a fake installer.
     /// - Parameters:
@@ -84,17 +88,30 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
     ///   - path: the file concerned.
     ///   - systemError: the operating system's text for the underlying error, if any.
     ///   - errno: the underlying `errno`, if any.
-    public init(code: Code, message: String, path: String, systemError: String? = nil, errno: Int32? = nil) {
+    ///   - cause: the error underneath, if any.
+    public init(code: Code, message: String, path: String, systemError: String? = nil, errno: Int32? = nil,
+                cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message
         self.path = path
         self.systemError = systemError
         self.errno = errno
+        self.cause = cause
     }
 
     /// The same error, its message followed by how a seed is made (for files that are no seed).
     func withPackHint() -> SeedInstallerError {
-        SeedInstallerError(code: code, message: message + " " + MessageText.packHint, path: path, systemError: systemError, errno: errno)
+        SeedInstallerError(code: code, message: message + " " + MessageText.packHint, path: path, systemError: systemError, errno: errno, cause: cause)
+    }
+
+    /// The same error and cause, `prefix` before its message and `path` as its file.
+    func reported(at path: String, prefix: String = "") -> SeedInstallerError {
+        SeedInstallerError(code: code, message: prefix + message, path: path, systemError: systemError, errno: errno, cause: cause)
+    }
+
+    /// Equal when code, message, path, system text and `errno` are (the cause is not compared).
+    public static func == (a: SeedInstallerError, b: SeedInstallerError) -> Bool {
+        a.code == b.code && a.message == b.message && a.path == b.path && a.systemError == b.systemError && a.errno == b.errno
     }
 
     /// One line for a log: `<path>: <message>`, followed by `: <systemError>` when a system

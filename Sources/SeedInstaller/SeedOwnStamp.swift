@@ -59,7 +59,7 @@ struct SeedOwnStamp: Equatable {
                 try db.prepare("DELETE FROM seedgen_metadata WHERE key = ?").run([.text(sequenceKey)])
             }
         } catch {
-            throw SeedInstallerError(code: .fileSystem, message: "SQLite cannot stamp the sequence into the new seed: \(MessageText.value(error.description)); the installed seed is unchanged", path: path)
+            throw SeedInstallerError(code: .fileSystem, message: "SQLite cannot stamp the sequence into the new seed: \(MessageText.value(error.description)); the installed seed is unchanged", path: path, cause: error)
         }
         do { try FileSystem.syncFile(path) } catch {
             throw error.installerError("cannot flush the new seed")

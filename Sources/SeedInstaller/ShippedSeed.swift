@@ -127,7 +127,7 @@ struct ShippedSeed {
             throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
         }
         do { return try SeedManifest.decode(bytes, path: path, readingTables: false) } catch {
-            throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path)
+            throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path, cause: error)
         }
     }
 
@@ -145,6 +145,6 @@ struct ShippedSeed {
         }
         var message = error.message
         if let offset = error.offset { message += " (at byte \(offset) of the gzip file)" }
-        return SeedInstallerError(code: code, message: message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno)
+        return SeedInstallerError(code: code, message: message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno, cause: error)
     }
 }

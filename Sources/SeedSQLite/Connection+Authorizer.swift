@@ -12,7 +12,9 @@ public struct AuthorizerRequest: Sendable, Equatable {
         /// A `SELECT`, a function call, a recursive CTE or a transaction or savepoint statement:
         /// nothing outside the database's rows.
         case query
-        /// Anything else: DDL, `ATTACH`, `DETACH`, `PRAGMA`, ... (SQLite's action code).
+        /// A `PRAGMA` statement, by the pragma's name (`data_version`).
+        case pragma(name: String)
+        /// Anything else: DDL, `ATTACH`, `DETACH`, ... (SQLite's action code).
         case other(code: Int32, first: String?)
     }
 
@@ -48,6 +50,7 @@ extension Connection {
             case SQLITE_UPDATE: action = .update(table: text(first) ?? "")
             case SQLITE_DELETE: action = .delete(table: text(first) ?? "")
             case SQLITE_SELECT, SQLITE_FUNCTION, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT: action = .query
+            case SQLITE_PRAGMA: action = .pragma(name: text(first) ?? "")
             default: action = .other(code: code, first: text(first))
             }
             return rule.allow(AuthorizerRequest(action: action, database: text(database))) ? SQLITE_OK : SQLITE_DENY

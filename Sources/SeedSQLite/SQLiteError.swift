@@ -13,39 +13,44 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// tells a full disk (`ENOSPC`) or file-size limit (`EFBIG`) from other write errors.
     public var systemErrno: Int32 = 0
 
+    /// A failure with SQLite's raw result code.
+    /// - Parameters:
+    ///   - code: the (extended) result code.
+    ///   - message: what went wrong.
+    ///   - sql: the statement that failed, if any.
     public init(code: Int32, message: String, sql: String? = nil) {
         self.code = code
         self.message = message
         self.sql = sql
     }
 
-    /// The primary result code (the low byte of `code`).
-    public var primaryCode: Int32 { code & 0xFF }
+    /// A failure of ours reported as SQLite's (a refused recipe, a file that is not there).
+    /// - Parameters:
+    ///   - code: the result code, e.g. ``SQLiteResultCode/error``.
+    ///   - message: what went wrong.
+    ///   - sql: the statement that failed, if any.
+    public init(_ code: SQLiteResultCode, message: String, sql: String? = nil) {
+        self.init(code: code.rawValue, message: message, sql: sql)
+    }
+
+    /// The result code by name (extended when SQLite gave one).
+    public var resultCode: SQLiteResultCode { SQLiteResultCode(rawValue: code) }
 
     /// True when the failure is a constraint violation (unique, foreign key, not null, ...).
-    public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
+    public var isConstraintViolation: Bool { resultCode.primary == .constraint }
 
     /// True when a row repeats the key of another: a UNIQUE index or the PRIMARY KEY refused it.
-    public var isUniqueViolation: Bool { code == Self.constraintUnique || code == Self.constraintPrimaryKey }
+    public var isUniqueViolation: Bool { resultCode == .constraintUnique || resultCode == .constraintPrimaryKey }
 
     /// True when the disk or the file-size limit is full.
-    public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
+    public var isDiskFull: Bool { resultCode.primary == .full }
 
     /// SQLite's words for the result code (`constraint failed`), without its message.
-    public var codeDescription: String { String(cString: sqlite3_errstr(code)) }
+    public var codeDescription: String { resultCode.description }
 
     public var description: String {
         var text = "SQLite error \(code) (\(codeDescription)): \(message)"
         if let sql { text += " while running: \(sql)" }
         return text
     }
-}
-
-extension SQLiteError {
-    // Extended result codes are C macros Swift cannot import (`(SQLITE_CONSTRAINT | (8<<8))`).
-
-    /// `SQLITE_CONSTRAINT_UNIQUE`: a UNIQUE index refused a row.
-    public static let constraintUnique: Int32 = SQLITE_CONSTRAINT | (8 << 8)
-    /// `SQLITE_CONSTRAINT_PRIMARYKEY`: the PRIMARY KEY (of a WITHOUT ROWID table) refused a row.
-    public static let constraintPrimaryKey: Int32 = SQLITE_CONSTRAINT | (6 << 8)
 }

@@ -92,13 +92,10 @@ struct ChannelDownload {
             throw SeedUpdaterError(code: onDisk < size ? .network : .checksumMismatch,
                                    message: "received \(onDisk) of \(size) bytes (the connection ended early; the next update resumes)", location: url.absoluteString)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw SeedUpdaterError(code: .fileSystem, message: "cannot read the download", location: path)
+        let digest: String
+        do { digest = try FileDigest(path: path).sha256 } catch {
+            throw SeedUpdaterError(code: .fileSystem, message: "cannot read the download", location: path, cause: error)
         }
-        defer { try? handle.close() }
-        var hash = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { chunk.withUnsafeBytes { hash.update($0) } }
-        let digest = hash.hexDigest()
         guard digest == sha256 else {
             try? FileManager.default.removeItem(atPath: path)
             throw SeedUpdaterError(code: .checksumMismatch, message: "the file has SHA-256 \(digest) but the index says \(sha256); it was removed", location: url.absoluteString)

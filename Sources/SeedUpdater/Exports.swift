@@ -1,5 +1,4 @@
 // An app imports SeedUpdater and nothing else: the installer (for the bundled seed at startup,
-// `InstalledSeed`, `SeedInstallerError`) and the channel's key type come with it.
+// `InstalledSeed`, `SeedInstallerError`) comes with it. The channel's formats (SeedArchive) do
+// not: the updater's own types (`SeedUpdater.PublicKey`, `SeedUpdaterError`) stand for them.
 @_exported import SeedInstaller
-@_exported import struct SeedArchive.ChannelPublicKey
-@_exported import struct SeedArchive.ChannelError

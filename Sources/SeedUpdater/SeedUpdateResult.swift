@@ -1,5 +1,6 @@
 /// What ``SeedUpdater/update(progress:)`` did.
 public struct SeedUpdateResult: Sendable, Equatable, CustomStringConvertible {
+    /// What became of the installed seed; its raw value is the word `seedgen update` prints.
     public enum Status: String, Sendable {
         /// The installed seed is the channel's newest for the schema version: nothing downloaded.
         case upToDate = "up-to-date"
@@ -9,6 +10,7 @@ public struct SeedUpdateResult: Sendable, Equatable, CustomStringConvertible {
         case patched
     }
 
+    /// Up to date, installed or patched.
     public var status: Status
     /// The seed version now installed.
     public var seedVersion: String
@@ -31,6 +33,19 @@ public struct SeedUpdateResult: Sendable, Equatable, CustomStringConvertible {
     /// The downloads of this call, in order: the delta, and the full seed after a failed delta.
     public var attempts: [SeedUpdateAttempt]
 
+    /// A result, e.g. for an app's tests or a fake updater; each parameter sets the property of
+    /// the same name.
+    /// - Parameters:
+    ///   - status: up to date, installed or patched.
+    ///   - seedVersion: the seed version now installed.
+    ///   - previousSeedVersion: the one installed before, if any.
+    ///   - schemaVersion: the schema version now installed.
+    ///   - sequence: the channel's sequence of the installed seed.
+    ///   - previousSequence: the sequence of the seed installed before, if it had one.
+    ///   - bytesDownloaded: every body byte received.
+    ///   - path: the installed seed's path.
+    ///   - deltaFailure: why the channel's delta could not be used, if it could not.
+    ///   - attempts: the downloads, in order.
     public init(status: Status, seedVersion: String, previousSeedVersion: String?, schemaVersion: Int, sequence: Int64,
                 previousSequence: Int64? = nil, bytesDownloaded: Int64, path: String, deltaFailure: SeedUpdaterError? = nil,
                 attempts: [SeedUpdateAttempt] = []) {
@@ -69,6 +84,12 @@ public struct SeedUpdateAttempt: Sendable, Equatable {
     /// Why it failed; nil when it was installed.
     public var failure: SeedUpdaterError?
 
+    /// One download, e.g. for an app's tests.
+    /// - Parameters:
+    ///   - file: `.delta` or `.seed`.
+    ///   - url: the file's URL.
+    ///   - bytesDownloaded: body bytes received for it.
+    ///   - failure: why it failed; nil when it was installed.
     public init(file: SeedUpdateProgress.File, url: String, bytesDownloaded: Int64, failure: SeedUpdaterError?) {
         self.file = file
         self.url = url
@@ -93,13 +114,21 @@ public struct SeedUpdateProgress: Sendable, Equatable {
         /// of the installed seed beside it.
         case apply
     }
+    /// The file: the delta or the full seed.
     public var file: File
+    /// What the update is doing with it.
     public var phase: Phase
     /// Bytes of the file on disk so far (a resumed download starts at what was already there).
     public var bytesDone: Int64
     /// The file's size, from the index.
     public var bytesTotal: Int64
 
+    /// A progress report, e.g. for an app's tests.
+    /// - Parameters:
+    ///   - file: the delta or the full seed.
+    ///   - phase: what the update is doing with it (downloading by default).
+    ///   - bytesDone: bytes of the file done so far.
+    ///   - bytesTotal: the file's size.
     public init(file: File, phase: Phase = .download, bytesDone: Int64, bytesTotal: Int64) {
         self.file = file
         self.phase = phase

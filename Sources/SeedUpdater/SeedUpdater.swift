@@ -10,12 +10,12 @@ import SeedSystem
 /// or CDN serving the channel folder.
 ///
 /// ```swift
-/// import SeedUpdater   // SeedInstaller and the channel's key type come with it
+/// import SeedUpdater   // SeedInstaller comes with it
 ///
 /// let updater = SeedUpdater(channel: URL(string: "https://cdn.example.com/seeds/")!,
 ///                           destination: appData.appendingPathComponent("seed.sqlite"),
 ///                           schemaVersion: 3,
-///                           publicKey: try ChannelPublicKey(base64: "…"))
+///                           publicKey: try SeedUpdater.PublicKey(base64: "…"))
 /// let result = try await updater.update()   // up-to-date, installed or patched
 /// ```
 ///
@@ -54,7 +54,7 @@ public struct SeedUpdater: Sendable {
     public var schemaVersion: Int?
     /// The channel's Ed25519 public key (`seedgen keygen`): with it, unsigned or badly signed
     /// indexes are refused. Without it, whoever controls the host can serve any seed.
-    public var publicKey: ChannelPublicKey?
+    public var publicKey: PublicKey?
     /// Seconds without data before a request fails with `.timeout`.
     public var timeout: TimeInterval
     /// Seconds for the whole update (waiting for another updater, the index, every download),
@@ -72,6 +72,8 @@ public struct SeedUpdater: Sendable {
     /// The default ``minimumRate``: 4 KiB/s, over 10-second windows.
     public static let defaultMinimumRate: Int64 = 4096
 
+    /// An updater of the seed at `destination` from `channel`; nothing is read or downloaded
+    /// before ``update()``.
     /// - Parameters:
     ///   - channel: the channel folder's URL (`https://…/seeds/`) or its `index.json`.
     ///   - destination: where the seed is installed (a file URL).
@@ -81,7 +83,7 @@ public struct SeedUpdater: Sendable {
     ///   - deadline: seconds for the whole update (default 60); nil for none.
     ///   - minimumRate: bytes per second below which a download counts as stalled (default
     ///     4096, over 10-second windows); 0 for no minimum.
-    public init(channel: URL, destination: URL, schemaVersion: Int? = nil, publicKey: ChannelPublicKey? = nil, timeout: TimeInterval = 30,
+    public init(channel: URL, destination: URL, schemaVersion: Int? = nil, publicKey: PublicKey? = nil, timeout: TimeInterval = 30,
                 deadline: TimeInterval? = SeedUpdater.defaultDeadline, minimumRate: Int64 = SeedUpdater.defaultMinimumRate) {
         self.channel = channel
         self.destination = destination

@@ -7,7 +7,9 @@ import SeedInstaller
 public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of failure; new codes may be added, so switch with a default.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A short stable name, e.g. `checksum-mismatch` (what `seedgen update` prints).
         public let name: String
+        /// The code's ``name``.
         public var description: String { name }
 
         /// The channel could not be reached, or the connection failed (refused, reset, cut).
@@ -42,10 +44,12 @@ public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equata
         public static let fileSystem = Code(name: "file-system")
         /// The update was cancelled.
         public static let cancelled = Code(name: "cancelled")
-        /// The updater's settings cannot work (no schema version to pick, a bad URL).
+        /// The updater's settings cannot work (no schema version to pick, a bad URL, a public key
+        /// that is not one).
         public static let configuration = Code(name: "configuration")
     }
 
+    /// What kind of failure this is.
     public let code: Code
     /// What went wrong, as a sentence.
     public let message: String
@@ -53,8 +57,8 @@ public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equata
     public let location: String
     /// The HTTP status, for `.httpStatus`.
     public let httpStatus: Int?
-    /// The error underneath, when there is one: a `SeedInstallerError`, a `ChannelError`
-    /// (the index), an `Error` of the file system or of URLSession.
+    /// The error underneath, when there is one: a `SeedInstallerError`, the channel's error
+    /// about `index.json` or a public key, an `Error` of the file system or of URLSession.
     public let cause: (any Error & Sendable)?
     /// The downloads this update tried, in order, each with its bytes and its failure: a delta
     /// that failed, then the full seed that failed too. Empty when it failed before any.
@@ -63,6 +67,13 @@ public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equata
     /// download of ``attempts``, whatever became of it.
     public var bytesDownloaded: Int64 = 0
 
+    /// An error, e.g. for an app's tests or a fake updater.
+    /// - Parameters:
+    ///   - code: what kind of failure this is.
+    ///   - message: what went wrong, as a sentence.
+    ///   - location: the URL or path the failure is about.
+    ///   - httpStatus: the HTTP status, for `.httpStatus`.
+    ///   - cause: the error underneath, if any.
     public init(code: Code, message: String, location: String, httpStatus: Int? = nil, cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.message = message

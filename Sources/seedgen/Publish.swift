@@ -58,7 +58,7 @@ extension SeedGen {
             var key: ChannelSigningKey?
             if let signKey {
                 guard let text = try? String(contentsOfFile: signKey, encoding: .utf8) else {
-                    throw ShipText.fail(ChannelError(source: signKey, message: "cannot read the key file"))
+                    throw ShipText.fail(ChannelError(code: .fileSystem, source: signKey, message: "cannot read the key file"))
                 }
                 do { key = try ChannelSigningKey(fileText: text, path: signKey) } catch { throw ShipText.fail(error) }
             }
@@ -107,14 +107,15 @@ extension SeedGen {
             let file: FileDescriptor
             do { file = try FileSystem.createExclusively(out, mode: 0o600) } catch {
                 let exists = error.errno == EEXIST ? " (it exists: a new key would orphan every app that trusts the old one)" : ""
-                throw ShipText.fail(ChannelError(source: out, message: "cannot create the key file: \(error.reason)\(exists)"))
+                throw ShipText.fail(ChannelError(code: .fileSystem, source: out, message: "cannot create the key file: \(error.reason)\(exists)",
+                                                 cause: error))
             }
             do throws(SystemCallError) {
                 try Array(key.fileText.utf8).withUnsafeBytes { bytes in Result { () throws(SystemCallError) in try file.write(bytes) } }.get()
                 try file.sync()
             } catch {
                 _ = try? FileSystem.remove(out)
-                throw ShipText.fail(ChannelError(source: out, message: "cannot write the key file: \(error.reason)"))
+                throw ShipText.fail(ChannelError(code: .fileSystem, source: out, message: "cannot write the key file: \(error.reason)", cause: error))
             }
             print(key.publicKeyBase64)
         }

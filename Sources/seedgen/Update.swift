@@ -82,9 +82,9 @@ extension SeedGen {
         }
 
         func run() async throws {
-            var key: ChannelPublicKey?
+            var key: SeedUpdater.PublicKey?
             if let publicKey {
-                do { key = try ChannelPublicKey(base64: publicKey) } catch { throw ShipText.fail(CommandFailure("seedgen update: --public-key: \(error.message)")) }
+                do { key = try SeedUpdater.PublicKey(base64: publicKey) } catch { throw ShipText.fail(CommandFailure("seedgen update: --public-key: \(error.message)")) }
             }
             let updater = SeedUpdater(channel: URL(string: channel)!, destination: URL(fileURLWithPath: destination),
                                       schemaVersion: schemaVersion, publicKey: key, timeout: timeout,

@@ -34,5 +34,6 @@ import Testing
         let bytes = ChannelIndex(seeds: [Self.entry(contentSHA256: digest)]).encoded()
         let error = #expect(throws: ChannelError.self) { try ChannelIndex.decode(bytes, source: "index.json") }
         #expect(error?.message.contains("contentSha256 must be 64 lower-case hexadecimal digits") == true, "\(String(describing: error))")
+        #expect(error?.code == .invalidIndex)
     }
 }

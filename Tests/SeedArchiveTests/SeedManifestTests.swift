@@ -88,6 +88,7 @@ import Testing
         #expect(missing?.path == folder.file("none.json") && missing?.message.hasPrefix("cannot read the manifest") == true)
         let unwritable = #expect(throws: SeedManifestError.self) { try manifest.write(path: folder.file("no/such/m.json")) }
         #expect(unwritable?.message.hasPrefix("cannot write the manifest") == true, "\(String(describing: unwritable))")
+        #expect(missing?.code == .fileSystem && missing?.cause != nil && unwritable?.code == .fileSystem && unwritable?.cause != nil)
     }
 
     @Test func theInstallersReadingSkipsTheTablesButStillChecksThem() throws {

@@ -74,7 +74,7 @@ struct ContentDigestTests {
             if entry[0].text == "table" && !(entry[3].text ?? "").hasPrefix("CREATE VIRTUAL TABLE") { tables.append(entry[1].description) }
         }
         for table in tables.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            let name = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            let name = quoted(table)
             let sql = orderBy[table].map { "SELECT * FROM \(name) ORDER BY \($0)" } ?? "SELECT rowid, * FROM \(name) ORDER BY rowid"
             let statement = try db.prepare(sql)
             stream.append(UInt8(ascii: "T"))

@@ -108,6 +108,20 @@ import Testing
         try expectRefused(source, .truncated)
     }
 
+    @Test("a refusal keeps the error underneath as its cause: the gzip reader's, the manifest's; == ignores it")
+    func refusalsKeepTheirCause() throws {
+        let source = try shipped("v2")
+        let data = try #require(bytes(of: source))
+        try data.prefix(data.count * 2 / 3).write(to: URL(fileURLWithPath: source))
+        let truncated = #expect(throws: SeedInstallerError.self) { try install(source) }
+        #expect((truncated?.cause as? GzipError)?.code == .truncated, "\(String(describing: truncated))")
+        let manifest = folder.write("broken.json", "{\"schemaVersion\": ")
+        let invalid = #expect(throws: SeedInstallerError.self) { try install(try shipped("v3"), manifest: manifest) }
+        #expect(invalid?.code == .invalidManifest && (invalid?.cause as? SeedManifestError)?.code == .invalidManifest, "\(String(describing: invalid))")
+        let bare = try #require(invalid)
+        #expect(SeedInstallerError(code: bare.code, message: bare.message, path: bare.path) == bare)
+    }
+
     @Test func refusesACorruptGzip() throws {
         let source = try shipped("v2")
         var data = try #require(bytes(of: source))

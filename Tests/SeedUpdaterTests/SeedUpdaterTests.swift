@@ -17,7 +17,7 @@ struct SeedUpdaterTests {
     /// No deadline: when the whole suite runs, tests that build seeds synchronously can hold
     /// the concurrency pool's threads for many seconds, and an update test waits meanwhile.
     /// The deadline has tests of its own (TrustedUpdateTests).
-    func updater(_ server: LoopbackServer, schemaVersion: Int? = 3, publicKey: ChannelPublicKey? = nil, timeout: TimeInterval = 5) -> SeedUpdater {
+    func updater(_ server: LoopbackServer, schemaVersion: Int? = 3, publicKey: SeedUpdater.PublicKey? = nil, timeout: TimeInterval = 5) -> SeedUpdater {
         SeedUpdater(channel: server.url, destination: URL(fileURLWithPath: destination), schemaVersion: schemaVersion,
                     publicKey: publicKey, timeout: timeout, deadline: nil)
     }
@@ -215,13 +215,13 @@ struct SeedUpdaterTests {
         let keyFile = fixture.file("channel.key")
         let keygen = try SeedgenTool.run(["keygen", "--out", keyFile])
         #expect(keygen.status == 0, "\(keygen.stderr)")
-        let publicKey = try ChannelPublicKey(base64: keygen.stdout)
+        let publicKey = try SeedUpdater.PublicKey(base64: keygen.stdout)
         try fixture.publish(1, ["--sign-key", keyFile])
         let server = try LoopbackServer(root: fixture.channel)
         let index = fixture.channel + "/index.json", signature = fixture.channel + "/index.json.sig"
         let original = try #require(contents(index)), originalSignature = try #require(contents(signature))
 
-        func expectRefused(_ code: SeedUpdaterError.Code, key: ChannelPublicKey = publicKey) async {
+        func expectRefused(_ code: SeedUpdaterError.Code, key: SeedUpdater.PublicKey = publicKey) async {
             server.resetCounts()
             await expectError(code) { () throws(SeedUpdaterError) in try await updater(server, publicKey: key).update() }
             #expect(Set(server.requests.map(\.path)).isSubset(of: ["index.json", "index.json.sig"]), "nothing downloaded")
@@ -239,10 +239,19 @@ struct SeedUpdaterTests {
         try FileManager.default.removeItem(atPath: signature)
         await expectRefused(.unsigned)
         try originalSignature.write(to: URL(fileURLWithPath: signature))
-        await expectRefused(.badSignature, key: try ChannelPublicKey(base64: ChannelSigningKey().publicKeyBase64))
+        await expectRefused(.badSignature, key: try SeedUpdater.PublicKey(base64: ChannelSigningKey().publicKeyBase64))
 
         let result = try await updater(server, publicKey: publicKey).update()
         #expect(result.status == .installed)
+    }
+
+    @Test("a public key that is not one: the updater's own error, with the channel's as its cause")
+    func invalidPublicKey() {
+        let error = #expect(throws: SeedUpdaterError.self) { try SeedUpdater.PublicKey(base64: "not a key") }
+        #expect(error?.code == .configuration && error?.location == "<public key>", "\(String(describing: error))")
+        #expect(error?.message == "not an Ed25519 public key: expected 32 bytes in base64, as seedgen keygen prints it")
+        #expect((error?.cause as? ChannelError)?.code == .invalidKey)
+        #expect((try? SeedUpdater.PublicKey(base64: " \(ChannelSigningKey().publicKeyBase64)\n")) != nil, "spaces and line breaks around it are ignored")
     }
 
     @Test("an older index replayed (validly signed) is refused: no rollback")
@@ -250,7 +259,7 @@ struct SeedUpdaterTests {
         let key = ChannelSigningKey()
         let keyFile = fixture.file("channel.key")
         try key.fileText.write(toFile: keyFile, atomically: true, encoding: .utf8)
-        let publicKey = try ChannelPublicKey(base64: key.publicKeyBase64)
+        let publicKey = try SeedUpdater.PublicKey(base64: key.publicKeyBase64)
         try fixture.publish(1, ["--sign-key", keyFile])
         let oldIndex = try #require(contents(fixture.channel + "/index.json"))
         let oldSignature = try #require(contents(fixture.channel + "/index.json.sig"))

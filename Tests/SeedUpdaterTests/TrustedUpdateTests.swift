@@ -15,7 +15,7 @@ struct TrustedUpdateTests {
     let fixture = ChannelFixture()
     let key = ChannelSigningKey()
     /// What an app is given: the key's public half, as `seedgen keygen` prints it.
-    var publicKey: ChannelPublicKey { try! ChannelPublicKey(base64: key.publicKeyBase64) }
+    var publicKey: SeedUpdater.PublicKey { try! SeedUpdater.PublicKey(base64: key.publicKeyBase64) }
 
     var destination: String { fixture.file("app/seed.sqlite") }
 

@@ -36,7 +36,7 @@ final class PreviousIDs: @unchecked Sendable {
     init(previous: PreviousSeed) throws {
         self.previous = previous
         connection = try Connection(path: ":memory:")
-        try SeedIdentity.attach(previous.path, as: "previous", to: connection)
+        try connection.attachReadOnly(previous.path, as: "previous")
     }
 
     /// True when ids of `table` can be found while its rows are read.

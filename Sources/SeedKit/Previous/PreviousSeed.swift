@@ -19,7 +19,7 @@ struct PreviousSeed {
         self.path = path
         do {
             let connection = try Connection(path: ":memory:")
-            try SeedIdentity.attach(path, as: "previous", to: connection)
+            try connection.attachReadOnly(path, as: "previous")
             identity = try SeedIdentity.read(connection, schema: "previous", path: path)
         } catch let error as ShipError {
             throw .output(path: path, message: "--previous: \(error.message)")
@@ -35,7 +35,7 @@ struct PreviousSeed {
 
     /// A region seed's feeds: name -> id (empty for a seed of one feed).
     func feedIDs() -> [String: Int64] {
-        guard let connection = try? Connection(path: ":memory:"), (try? SeedIdentity.attach(path, as: "previous", to: connection)) != nil,
+        guard let connection = try? Connection(path: ":memory:"), (try? connection.attachReadOnly(path, as: "previous")) != nil,
               let rows = try? connection.rows("SELECT name, id FROM previous.\(quoted(Schema.feedsTable))") else { return [:] }
         return Dictionary(rows.compactMap { row in row[0].text.flatMap { name in row[1].integer.map { (name, $0) } } }, uniquingKeysWith: { first, _ in first })
     }

@@ -1,5 +1,4 @@
 import SeedSQLite
-import SeedSystem
 
 /// What a seed says it is, read from a database attached to a connection: its schema (name,
 /// version, digest) and its seed version, from `PRAGMA user_version` and `seedgen_metadata`.
@@ -51,17 +50,5 @@ struct SeedIdentity: Equatable {
         schemaVersion == other.schemaVersion
             && (schemaName == nil || other.schemaName == nil || schemaName == other.schemaName)
             && (schemaSHA256 == nil || other.schemaSHA256 == nil || schemaSHA256 == other.schemaSHA256)
-    }
-
-    /// Attaches the seed at `path` read-only as `name` (immutable when the SQLite supports URIs).
-    /// A missing file is refused, never created.
-    static func attach(_ path: String, as name: String, to connection: Connection) throws(SQLiteError) {
-        guard (try? FileSystem.status(path)) ?? nil != nil else {
-            throw SQLiteError(code: 14 /* SQLITE_CANTOPEN */, message: "no such file")
-        }
-        do { try connection.execute("ATTACH DATABASE '\(SeedFile.uri(path, immutable: true).replacingOccurrences(of: "'", with: "''"))' AS \(name)") } catch {
-            try connection.execute("ATTACH DATABASE '\(path.replacingOccurrences(of: "'", with: "''"))' AS \(name)")
-        }
-        _ = try connection.scalar("SELECT count(*) FROM \(name).sqlite_schema")
     }
 }

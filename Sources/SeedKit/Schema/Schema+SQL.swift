@@ -22,8 +22,3 @@ extension Table {
         createStatement(columnCount: layout.count)
     }
 }
-
-/// Quotes an SQL identifier.
-func quoted(_ identifier: String) -> String {
-    "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-}

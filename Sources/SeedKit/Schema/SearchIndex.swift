@@ -1,3 +1,5 @@
+import SeedSQLite
+
 /// A full-text index over some text columns of a table (`search:` in a schema): an SQLite
 /// FTS5 table with external content, so the text is stored once, in the table itself.
 ///

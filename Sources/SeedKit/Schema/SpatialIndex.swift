@@ -1,3 +1,5 @@
+import SeedSQLite
+
 /// A spatial index over a table's coordinates (`spatial:` in a schema).
 ///
 /// Without `groupBy`, each row is a point: a B-tree index `<table>_location` on

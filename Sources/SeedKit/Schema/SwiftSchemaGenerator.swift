@@ -1,3 +1,5 @@
+import SeedSQLite
+
 /// Generates Swift source that carries a schema: its version, and per table its name, keys and
 /// columns (SQL type, Swift type, nullability, and the table and column a reference points
 /// at), so an app compiles against the same schema the tool built its seed with and passes
@@ -156,9 +158,9 @@ public struct SwiftSchemaGenerator {
     /// Documentation/querying.md, for any table).
     private func queryRequestLines(_ table: Table, access: String) -> [String] {
         var lines: [String] = []
-        let name = quotedSQL(table.name), id = quotedSQL(table.rowID)
+        let name = quoted(table.name), id = quoted(table.rowID)
         if let search = table.search {
-            let index = quotedSQL(search.name)
+            let index = quoted(search.name)
             let sql = "SELECT \(name).* FROM \(index) JOIN \(name) ON \(name).\(id) = \(index).rowid WHERE \(index) MATCH ? ORDER BY bm25(\(index)), \(name).\(id) LIMIT ?"
             lines += [
                 "",
@@ -171,7 +173,7 @@ public struct SwiftSchemaGenerator {
             ]
         }
         if let spatial = table.spatial {
-            let index = quotedSQL(spatial.name), lat = quotedSQL(spatial.lat), lon = quotedSQL(spatial.lon)
+            let index = quoted(spatial.name), lat = quoted(spatial.lat), lon = quoted(spatial.lon)
             if spatial.isPoints {
                 let box = "\(lat) BETWEEN ?1 - r AND ?1 + r AND \(lon) BETWEEN ?2 - r / ?3 AND ?2 + r / ?3"
                 let sql = "WITH RECURSIVE grow(r) AS (SELECT 0.002 UNION ALL SELECT r * 2 FROM grow WHERE r < 360 AND (SELECT count(*) FROM \(name) WHERE \(box)) < ?4), "
@@ -189,7 +191,7 @@ public struct SwiftSchemaGenerator {
                     "        }",
                 ]
             } else if let groupBy = spatial.groupBy {
-                let group = quotedSQL(groupBy)
+                let group = quoted(groupBy)
                 let sql = "SELECT \(name).* FROM \(name) WHERE \(group) IN (SELECT g.\(group) FROM \(index) AS box JOIN \(name) AS g ON g.\(id) = box.id "
                     + "WHERE box.min_lat <= ?2 AND box.max_lat >= ?1 AND box.min_lon <= ?4 AND box.max_lon >= ?3) ORDER BY \(group), \(name).\(id)"
                 lines += [
@@ -203,8 +205,6 @@ public struct SwiftSchemaGenerator {
         }
         return lines
     }
-
-    private func quotedSQL(_ identifier: String) -> String { quoted(identifier) }
 
     /// The GRDB part: `ColumnInfo` as a column expression, one record struct per table.
     private func grdbLines(_ tables: [GeneratedTable], access: String) -> [String] {

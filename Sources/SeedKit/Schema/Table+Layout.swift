@@ -1,3 +1,5 @@
+import SeedSQLite
+
 /// One column of a table as SQLite stores it (`Table.layout`).
 public struct StoredColumn: Sendable, Equatable {
     /// What the column holds.

@@ -187,7 +187,7 @@ public struct ChannelCheck {
             report.findings.append(Finding(kind: .fault, path: path, message: "\(actual) bytes, the index says \(size)\(actual < size ? " (truncated)" : "")"))
             return nil
         }
-        guard let digest = Self.sha256(ofFile: found.path), digest == sha256 else {
+        guard let digest = try? FileDigest(path: found.path).sha256, digest == sha256 else {
             report.findings.append(Finding(kind: .fault, path: path, message: "SHA-256 is not the index's \(sha256): the file changed after publishing"))
             return nil
         }
@@ -244,14 +244,6 @@ public struct ChannelCheck {
     }
 
     private func manifestPath(_ seed: String) -> String { SeedManifest.path(forSeed: seed) }
-
-    private static func sha256(ofFile path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hash = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { chunk.withUnsafeBytes { hash.update($0) } }
-        return hash.hexDigest()
-    }
 
     static func duration(_ seconds: TimeInterval) -> String {
         if seconds < 120 { return "\(Int(seconds.rounded())) s" }

@@ -8,7 +8,7 @@ extension Connection {
     /// and their shadow tables: see `searchAndSpatialIndexes`).
     func seedTables(schema: String = "main") throws(SQLiteError) -> [String] {
         try rows("""
-            SELECT name FROM "\(schema)".sqlite_schema WHERE type = 'table'
+            SELECT name FROM \(quoted(schema)).sqlite_schema WHERE type = 'table'
               AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'seedgen\\_%' ESCAPE '\\'
               AND name NOT IN (SELECT name FROM pragma_table_list WHERE schema = ?1 AND type IN ('virtual', 'shadow'))
             ORDER BY rowid
@@ -46,7 +46,7 @@ extension Connection {
     func seedRowCounts(schema: String = "main") throws(SQLiteError) -> [String: Int64] {
         var counts: [String: Int64] = [:]
         for table in try seedTables(schema: schema) {
-            counts[table] = try scalar("SELECT count(*) FROM \"\(schema)\".\(quoted(table))")?.integer ?? 0
+            counts[table] = try scalar("SELECT count(*) FROM \(quoted(schema)).\(quoted(table))")?.integer ?? 0
         }
         return counts
     }

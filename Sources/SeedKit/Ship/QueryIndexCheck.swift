@@ -67,7 +67,7 @@ struct QueryIndexCheck {
         // Its content: a table, or a view of one (SearchIndex.textView), copied as a table.
         let content = Self.option("content", in: sql)
         let scratch = try Connection(path: "") // a temporary database, deleted when closed
-        try SeedIdentity.attach(path, as: "seed", to: scratch)
+        try scratch.attachReadOnly(path, as: "seed")
         if let content {
             let rowID = Self.option("content_rowid", in: sql) ?? "rowid"
             let columns = try scratch.rows("SELECT name FROM pragma_table_info(?, 'seed')", [.text(name)]).map { quoted($0[0].description) }

@@ -55,8 +55,8 @@ public struct SeedDeltaWriter {
         let connection: Connection
         do {
             connection = try Connection(path: ":memory:")
-            try SeedIdentity.attach(old, as: "old", to: connection)
-            try SeedIdentity.attach(new, as: "new", to: connection)
+            try connection.attachReadOnly(old, as: "old")
+            try connection.attachReadOnly(new, as: "new")
         } catch {
             throw ShipError(code: .sqlite, path: new, message: "cannot open the seeds: \(error)", cause: error)
         }

@@ -108,8 +108,8 @@ public struct SeedDiff: Codable, Equatable, Sendable {
         guard let newPath = new.databasePath else { throw ShipError(code: .notASeed, path: new.path, message: "there is no seed beside this manifest") }
         do {
             let connection = try Connection(path: ":memory:")
-            try attach(oldPath, as: "old", to: connection)
-            try attach(newPath, as: "new", to: connection)
+            try connection.attachReadOnly(oldPath, as: "old")
+            try connection.attachReadOnly(newPath, as: "new")
             var diff = SeedDiff(old: try side(old.path, "old", connection), new: try side(new.path, "new", connection), tables: [:])
             let oldTables = try connection.seedTables(schema: "old")
             let newTables = try connection.seedTables(schema: "new")
@@ -136,13 +136,6 @@ public struct SeedDiff: Codable, Equatable, Sendable {
         } catch {
             throw ShipError(code: .sqlite, path: new.path, message: "cannot compare with \(old.path): \(error)", cause: error)
         }
-    }
-
-    private static func attach(_ path: String, as name: String, to connection: Connection) throws {
-        do { try connection.execute("ATTACH DATABASE '\(SeedFile.uri(path, immutable: true).replacingOccurrences(of: "'", with: "''"))' AS \(name)") } catch {
-            try connection.execute("ATTACH DATABASE '\(path.replacingOccurrences(of: "'", with: "''"))' AS \(name)")
-        }
-        _ = try connection.scalar("SELECT count(*) FROM \(name).sqlite_schema")
     }
 
     private static func side(_ path: String, _ schema: String, _ connection: Connection) throws -> Side {
@@ -275,7 +268,7 @@ struct NaturalView {
                let targetKey = try connection.uniqueIndexColumns(target + "_key", table: target, schema: schema),
                let targetID = Self.rowIDColumn(try connection.rows("SELECT name, type, pk FROM pragma_table_info(?, ?)", [.text(target), .text(schema)])) {
                 let alias = "j\(joins.count)"
-                joins.append("LEFT JOIN \"\(schema)\".\(quoted(target)) AS \(alias) ON \(alias).\(quoted(targetID)) = t.\(quoted(name))")
+                joins.append("LEFT JOIN \(quoted(schema)).\(quoted(target)) AS \(alias) ON \(alias).\(quoted(targetID)) = t.\(quoted(name))")
                 let targetFeed = try connection.seedReferences(of: target, schema: schema)[Schema.feedColumn] == Schema.feedsTable
                 var outputs: [String] = []
                 for key in targetKey {
@@ -283,7 +276,7 @@ struct NaturalView {
                     if key == Schema.feedColumn && targetFeed {
                         // The target's feed by name: feed ids may differ between two builds.
                         let feeds = "j\(joins.count)"
-                        joins.append("LEFT JOIN \"\(schema)\".\(quoted(Schema.feedsTable)) AS \(feeds) ON \(feeds).id = \(alias).\(quoted(key))")
+                        joins.append("LEFT JOIN \(quoted(schema)).\(quoted(Schema.feedsTable)) AS \(feeds) ON \(feeds).id = \(alias).\(quoted(key))")
                         output += ".name"
                         selections[output] = "\(feeds).name"
                     } else {
@@ -301,7 +294,7 @@ struct NaturalView {
         self.selections = selections
         self.columns = columns
         self.referenceKeys = referenceKeys
-        self.from = "\"\(schema)\".\(quoted(table)) AS t " + joins.joined(separator: " ")
+        self.from = "\(quoted(schema)).\(quoted(table)) AS t " + joins.joined(separator: " ")
         clusteredKey = rowID == nil ? primaryKey : []
     }
 

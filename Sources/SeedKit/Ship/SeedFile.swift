@@ -95,7 +95,7 @@ public final class SeedFile {
     public func digest() throws(ShipError) -> FileDigest {
         if let databaseDigest { return databaseDigest }
         guard let databasePath else { throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest") }
-        let digest = try FileDigest(path: databasePath)
+        let digest = try Self.digest(of: databasePath)
         databaseDigest = digest
         return digest
     }
@@ -105,7 +105,7 @@ public final class SeedFile {
     /// to a plain read-only open where SQLite does not take URI file names.
     static func openReadOnly(_ path: String) throws(ShipError) -> Connection {
         guard FileManager.default.fileExists(atPath: path) else { throw ShipError(code: .fileSystem, path: path, message: "no such file") }
-        if let connection = try? Connection(path: uri(path, immutable: true), mode: .readOnly),
+        if let connection = try? Connection(path: Connection.uri(path, immutable: true), mode: .readOnly),
            (try? connection.scalar("SELECT count(*) FROM sqlite_schema")) != nil {
             return connection
         }
@@ -116,20 +116,6 @@ public final class SeedFile {
         } catch {
             throw ShipError(code: .notASeed, path: path, message: "not a readable SQLite database (\(error.message))", cause: error)
         }
-    }
-
-    /// A `file:` URI for `path`, for `sqlite3_open` and `ATTACH`.
-    static func uri(_ path: String, immutable: Bool) -> String {
-        var escaped = ""
-        for character in path {
-            switch character {
-            case "%": escaped += "%25"
-            case "?": escaped += "%3f"
-            case "#": escaped += "%23"
-            default: escaped.append(character)
-            }
-        }
-        return "file:\(escaped)?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
     /// What the first bytes of `path` say it is.
@@ -171,31 +157,13 @@ public final class SeedFile {
     }
 }
 
-/// The size and SHA-256 (lower-case hex) of a file.
-public struct FileDigest: Equatable, Sendable {
-    public var size: Int64
-    public var sha256: String
-
-    public init(size: Int64, sha256: String) {
-        self.size = size
-        self.sha256 = sha256
-    }
-
-    /// Reads `path` in 1 MiB chunks.
-    public init(path: String) throws(ShipError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ShipError(code: .fileSystem, path: path, message: "cannot read the file") }
-        defer { try? handle.close() }
-        var hash = SHA256()
-        var size: Int64 = 0
-        while true {
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw ShipError.io(path: path, message: "cannot read the file: \(error.localizedDescription)", cause: error)
-            }
-            if chunk.isEmpty { break }
-            chunk.withUnsafeBytes { hash.update($0) }
-            size += Int64(chunk.count)
+extension SeedFile {
+    /// The size and SHA-256 of the file at `path` (SeedArchive's ``FileDigest``), a failure as
+    /// the builder's error.
+    static func digest(of path: String) throws(ShipError) -> FileDigest {
+        do { return try FileDigest(path: path) } catch {
+            if error.call == "open" { throw ShipError(code: .fileSystem, path: path, message: "cannot read the file", cause: error) }
+            throw ShipError.io(path: path, message: "cannot read the file: \(error.reason)", cause: error)
         }
-        self.init(size: size, sha256: hash.hexDigest())
     }
 }

@@ -21,7 +21,7 @@ public enum SeedInspector {
         }
         if seed.kind == .manifest { return report }
         if let gzipPath = seed.gzipPath {
-            let digest = try FileDigest(path: gzipPath)
+            let digest = try SeedFile.digest(of: gzipPath)
             report.gzip = SeedReport.GzipInfo(size: digest.size, sha256: digest.sha256, comment: seed.gzipHeader?.comment)
         }
         let connection = try seed.open()

@@ -222,7 +222,7 @@ public struct SeedVerifier {
             if manifest.size != digest.size { problems.append("size is \(manifest.size) in the manifest, the seed has \(digest.size) bytes") }
             if manifest.sha256 != digest.sha256 { problems.append("sha256 is \(manifest.sha256) in the manifest, the seed's is \(digest.sha256)") }
             if let gzipPath = seed.gzipPath {
-                let gzip = try FileDigest(path: gzipPath)
+                let gzip = try SeedFile.digest(of: gzipPath)
                 if manifest.gzipSize != gzip.size { problems.append("gzipSize is \(manifest.gzipSize) in the manifest, the gzip file has \(gzip.size) bytes") }
                 if manifest.gzipSha256 != gzip.sha256 { problems.append("gzipSha256 is \(manifest.gzipSha256) in the manifest, the gzip file's is \(gzip.sha256)") }
             }

@@ -53,7 +53,7 @@ struct Renumbering {
     /// Renumbers and rewrites every table.
     /// - Returns: the `seedgen_metadata` entries to record, and what each table's ids became.
     func run() throws -> (metadata: [(key: String, value: String)], outcomes: [StableIDs.Outcome]) {
-        try SeedIdentity.attach(previous.path, as: "previous", to: connection)
+        try connection.attachReadOnly(previous.path, as: "previous")
         defer { try? connection.execute("DETACH DATABASE previous") }
         try connection.execute("BEGIN")
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT

@@ -72,7 +72,7 @@ extension Connection {
         let columns = Set(try seedColumns(of: Schema.feedsTable, schema: schema).map(\.name))
         func column(_ name: String) -> String { columns.contains(name) ? quoted(name) : "NULL" }
         let sql = "SELECT name, source, \(column("feed_publisher_name")), \(column("feed_version")), \(column("start_date")), "
-            + "\(column("end_date")), row_counts FROM \"\(schema)\".\(quoted(Schema.feedsTable)) ORDER BY id"
+            + "\(column("end_date")), row_counts FROM \(quoted(schema)).\(quoted(Schema.feedsTable)) ORDER BY id"
         return try rows(sql).map { row in
             FeedSummary(name: row[0].description, source: row[1].description, publisher: row[2].text, version: row[3].text,
                         startDate: row[4].text, endDate: row[5].text, rows: row[6].text.flatMap(FeedSummary.rowCounts(json:)) ?? [:])
@@ -94,7 +94,7 @@ extension Connection {
         guard try seedReferences(of: table, schema: schema)[Schema.feedColumn] == Schema.feedsTable else { return [:] }
         var counts: [String: Int64] = [:]
         for row in try rows("""
-            SELECT f.name, count(*) FROM "\(schema)".\(quoted(table)) AS t JOIN "\(schema)".\(quoted(Schema.feedsTable)) AS f
+            SELECT f.name, count(*) FROM \(quoted(schema)).\(quoted(table)) AS t JOIN \(quoted(schema)).\(quoted(Schema.feedsTable)) AS f
                 ON f.id = t.\(quoted(Schema.feedColumn)) GROUP BY f.id
             """) {
             counts[row[0].description] = row[1].integer ?? 0

@@ -107,8 +107,7 @@ final class SeedDatabase {
             try connection.execute("ANALYZE")
             timer.mark("analyze")
             phase("vacuuming")
-            let target = finished.path.replacingOccurrences(of: "'", with: "''")
-            try connection.execute("VACUUM INTO '\(target)'")
+            try connection.execute("VACUUM INTO \(quotedLiteral(finished.path))")
             timer.mark("vacuum into")
         } catch {
             throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)", cause: error)

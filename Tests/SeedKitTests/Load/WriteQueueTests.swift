@@ -70,8 +70,8 @@ struct SQLiteResultCodeTests {
         let unique = failure("INSERT INTO u VALUES ('x', 'w')")
         let primaryKey = failure("INSERT INTO p VALUES (1, 2)")
         let notNull = failure("INSERT INTO u VALUES ('y', NULL)")
-        #expect(unique?.code == SQLiteError.constraintUnique && unique?.isUniqueViolation == true)
-        #expect(primaryKey?.code == SQLiteError.constraintPrimaryKey && primaryKey?.isUniqueViolation == true)
+        #expect(unique?.resultCode == .constraintUnique && unique?.isUniqueViolation == true)
+        #expect(primaryKey?.resultCode == .constraintPrimaryKey && primaryKey?.isUniqueViolation == true)
         #expect(notNull?.isConstraintViolation == true && notNull?.isUniqueViolation == false)
     }
 }

@@ -198,7 +198,7 @@ struct NeTExDataSetTests {
 
     @Test("SQLite refusing a statement of seedgen's own: the message names the input, never an internal table")
     func internalFailureMessage() {
-        let error = SQLiteError(code: SQLiteError.constraintUnique, message: "UNIQUE constraint failed: seedgen_pending_route_line_ref.row",
+        let error = SQLiteError(.constraintUnique, message: "UNIQUE constraint failed: seedgen_pending_route_line_ref.row",
                                 sql: "INSERT INTO temp.\"seedgen_pending_route_line_ref\" VALUES (?, ?, ?, ?, ?)")
         let failure = InternalFailure(file: "nl/b.xml", line: 8, column: 13, element: "Route", key: "NL:Route:1", error: error)
         let text = failure.buildError.description

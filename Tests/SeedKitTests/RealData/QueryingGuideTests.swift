@@ -148,7 +148,7 @@ struct QueryingGuideTests {
             let found = Set(rows.map { $0[0].description })
             #expect(Set(extents.filter { meets($0, margin: 0) }.map { $0[0].description }).isSubset(of: found), "\(feed): every shape meeting the box")
             #expect(found.isSubset(of: Set(extents.filter { meets($0, margin: 1e-4) }.map { $0[0].description })), "\(feed): only shapes meeting the box")
-            let points = try db.int("SELECT count(*) FROM shapes WHERE shape_id IN (\(found.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ",").isEmpty ? "NULL" : found.map { "'\($0.replacingOccurrences(of: "'", with: "''"))'" }.joined(separator: ",")))")
+            let points = try db.int("SELECT count(*) FROM shapes WHERE shape_id IN (\(found.map(quotedLiteral).joined(separator: ",").isEmpty ? "NULL" : found.map(quotedLiteral).joined(separator: ",")))")
             #expect(Int64(rows.count) == points, "every point of each shape, once")
         }
     }

@@ -50,7 +50,7 @@ struct SampleApp {
         if let channel = environment["SAMPLE_CHANNEL"].flatMap(URL.init(string:)) {
             let updater = SeedUpdater(channel: channel, destination: URL(fileURLWithPath: result.path),
                                       schemaVersion: TransitSchema.schemaVersion,
-                                      publicKey: try environment["SAMPLE_CHANNEL_PUBLIC_KEY"].map { try ChannelPublicKey(base64: $0) })
+                                      publicKey: try environment["SAMPLE_CHANNEL_PUBLIC_KEY"].map { try SeedUpdater.PublicKey(base64: $0) })
             do {
                 print("update: \(try await updater.update())")
             } catch {
