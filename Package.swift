@@ -61,9 +61,17 @@ let package = Package(
             resources: [.embedInCode("Resources/Schemas")]
         ),
 
+        // Shipping a built seed: pack, verify, inspect, diff, publish a channel, check a channel,
+        // write deltas. Above the builder (it reads seeds as the builder writes them), through
+        // SeedKit's package API only, so the compiler keeps the direction.
+        .target(
+            name: "SeedShip",
+            dependencies: ["SeedKit", "SeedSystem", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedInstaller"]
+        ),
+
         .executableTarget(
             name: "seedgen",
-            dependencies: ["SeedKit", "SeedSystem", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SeedKit", "SeedShip", "SeedSystem", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).
@@ -78,7 +86,7 @@ let package = Package(
         .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
         .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedSystem", "SeedTestSupport"]),
         .testTarget(name: "SeedDeltasTests", dependencies: ["SeedDeltas", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedShip", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedTestSupport"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
         .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedArchive", "SeedDeltas", "SeedTestSupport", "ChannelTestSupport"]),

@@ -27,7 +27,7 @@ ORDER = [
     "Support", "Values", "Schema", "Input", "State", "Resolve", "Previous",
     "Load/CSV", "Load/GeoJSON", "Load/XML", "Stage", "Load",
     "GTFSCheck", "StableIDs", "Derive", "Index", "Finish",
-    "Draft", "Builder", "Ship",
+    "Draft", "Builder",
 ]
 
 DECLARATION = re.compile(

@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import SeedArchive
 import SeedKit
+import SeedShip
 
 extension SeedGen {
     struct Channel: ParsableCommand {

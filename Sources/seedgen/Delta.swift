@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SeedDeltas
 import SeedKit
+import SeedShip
 
 extension SeedGen {
     struct Delta: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SeedKit
+import SeedShip
 
 extension SeedGen {
     struct Inspect: ParsableCommand {

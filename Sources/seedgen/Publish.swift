@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import SeedArchive
 import SeedKit
+import SeedShip
 
 extension SeedGen {
     struct Publish: ParsableCommand {

@@ -141,5 +141,6 @@ extension Schema {
 }
 
 extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    /// The duration in seconds, as a `Double`.
+    package var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

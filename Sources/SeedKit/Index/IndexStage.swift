@@ -60,9 +60,9 @@ extension Table {
 
 /// The bytes a search or spatial index (its shadow tables: `<name>_data`, `<name>_node`, ...)
 /// or a table (with its indexes) takes in a seed, from SQLite's `dbstat`.
-enum QueryIndexSizes {
+package enum QueryIndexSizes {
     /// nil when this SQLite has no `dbstat`.
-    static func bytes(of name: String, in connection: Connection) -> Int64? {
+    package static func bytes(of name: String, in connection: Connection) -> Int64? {
         let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_").replacingOccurrences(of: "%", with: "\\%")
         // `name IN (...)`: dbstat then reads only those b-trees; an OR of conditions on `name`
         // makes it read every page of the seed, once per index.
@@ -81,7 +81,7 @@ enum QueryIndexSizes {
     /// column: its pages in the share its other columns (but the table's key) take of its
     /// records, counted from the values as SQLite's record format stores them (a header byte
     /// and the value's bytes). One pass over the index; nil without `dbstat`.
-    static func addedBytes(of name: String, table: String, bytes: Int64, in connection: Connection) -> Int64? {
+    package static func addedBytes(of name: String, table: String, bytes: Int64, in connection: Connection) -> Int64? {
         guard let columns = try? connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]).compactMap(\.[0].text),
               let key = try? Set(connection.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0", [.text(table)]).compactMap(\.[0].text)),
               let payload = try? connection.scalar("SELECT sum(payload) FROM dbstat WHERE name = ?", [.text(name)])?.integer, payload > 0 else { return nil }

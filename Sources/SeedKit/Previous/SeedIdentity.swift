@@ -3,18 +3,18 @@ import SeedSQLite
 /// What a seed says it is, read from a database attached to a connection: its schema (name,
 /// version, digest) and its seed version, from `PRAGMA user_version` and `seedgen_metadata`.
 /// Deltas and `--previous` need two seeds of the same schema; this is what they compare.
-struct SeedIdentity: Equatable {
-    var schemaName: String?
-    var schemaVersion: Int
+package struct SeedIdentity: Equatable {
+    package var schemaName: String?
+    package var schemaVersion: Int
     /// `schema_sha256`: the digest of the schema file the seed was built with.
     var schemaSHA256: String?
-    var seedVersion: String
+    package var seedVersion: String
     /// The whole of `seedgen_metadata`.
-    var metadata: [String: String]
+    package var metadata: [String: String]
 
     /// Reads the identity of the database attached as `schema`; refuses a file that is not a seed.
     /// - Parameter path: the seed's path, for messages.
-    static func read(_ connection: Connection, schema: String, path: String) throws(ShipError) -> SeedIdentity {
+    package static func read(_ connection: Connection, schema: String, path: String) throws(ShipError) -> SeedIdentity {
         do {
             let applicationID = try connection.scalar("PRAGMA \(quoted(schema)).application_id")?.integer ?? 0
             guard applicationID == Int64(SeedDatabase.applicationID) else {
@@ -38,7 +38,7 @@ struct SeedIdentity: Equatable {
     }
 
     /// The schema as one phrase: `schema 'transit' version 2 (schema_sha256 5f1e…)`.
-    var schemaDescription: String {
+    package var schemaDescription: String {
         var text = "schema " + (schemaName.map { "'\($0)' " } ?? "") + "version \(schemaVersion)"
         if let schemaSHA256 { text += " (schema_sha256 \(schemaSHA256.prefix(12))…)" }
         return text
@@ -46,7 +46,7 @@ struct SeedIdentity: Equatable {
 
     /// True when both seeds were built with the same schema: same name, version and digest
     /// (a digest or name only one of them records is not compared).
-    func hasSameSchema(as other: SeedIdentity) -> Bool {
+    package func hasSameSchema(as other: SeedIdentity) -> Bool {
         schemaVersion == other.schemaVersion
             && (schemaName == nil || other.schemaName == nil || schemaName == other.schemaName)
             && (schemaSHA256 == nil || other.schemaSHA256 == nil || schemaSHA256 == other.schemaSHA256)

@@ -2,7 +2,7 @@ extension Schema {
     /// Names the builder keeps for its own tables.
     static let reservedPrefixes = ["sqlite_", "seedgen_"]
     /// The prefix of the tables made from unread files (`extraFiles: true`).
-    static let extraTablePrefix = "extra_"
+    package static let extraTablePrefix = "extra_"
 
     /// Checks that the schema is consistent; throws the first problem found.
     func validate(file: String) throws(SchemaError) {

@@ -53,7 +53,7 @@ public struct SpatialIndex: Sendable, Equatable {
 
     /// The rows of the R*Tree as a query over `table`, in id order (the order they are
     /// inserted in, which makes the tree's bytes deterministic).
-    func contentQuery(table: String, rowID: String) -> String {
+    package func contentQuery(table: String, rowID: String) -> String {
         let lat = quoted(lat), lon = quoted(lon), id = quoted(rowID)
         let located = "\(lat) IS NOT NULL AND \(lon) IS NOT NULL"
         guard let groupBy else {

@@ -41,7 +41,7 @@ public struct FeedSummary: Codable, Equatable, Sendable {
 
     /// `feeds.row_counts` (a JSON object, table -> rows) as a dictionary; nil when it is not
     /// such an object.
-    static func rowCounts(json text: String) -> [String: Int64]? {
+    package static func rowCounts(json text: String) -> [String: Int64]? {
         try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))
     }
 }
@@ -59,7 +59,7 @@ extension Connection {
 
     /// True for a region seed: a `feeds` table with the columns seedgen writes, and rows that
     /// name their feed.
-    func isRegionSeed(schema: String = "main") throws(SQLiteError) -> Bool {
+    package func isRegionSeed(schema: String = "main") throws(SQLiteError) -> Bool {
         let columns = Set(try seedColumns(of: Schema.feedsTable, schema: schema).map(\.name))
         guard columns.isSuperset(of: ["id", "name", "source", "row_counts"]) else { return false }
         return try !feedScopedTables(schema: schema).isEmpty
@@ -67,7 +67,7 @@ extension Connection {
 
     /// The feeds of a region seed, in id order, with the rows `row_counts` records (none where it
     /// is not a JSON object of counts: `seedgen verify` reports that); nil for a seed of one feed.
-    func seedFeeds(schema: String = "main") throws(SQLiteError) -> [FeedSummary]? {
+    package func seedFeeds(schema: String = "main") throws(SQLiteError) -> [FeedSummary]? {
         guard try isRegionSeed(schema: schema) else { return nil }
         let columns = Set(try seedColumns(of: Schema.feedsTable, schema: schema).map(\.name))
         func column(_ name: String) -> String { columns.contains(name) ? quoted(name) : "NULL" }
@@ -81,7 +81,7 @@ extension Connection {
 
     /// The rows of each feed by table, counted (what `feeds.row_counts` should say), by feed
     /// name; rows whose `feed_ref` names no feed are not counted (`foreign_key_check` finds them).
-    func countFeedRows(schema: String = "main") throws(SQLiteError) -> [String: [String: Int64]] {
+    package func countFeedRows(schema: String = "main") throws(SQLiteError) -> [String: [String: Int64]] {
         var counts: [String: [String: Int64]] = [:]
         for table in try feedScopedTables(schema: schema) {
             for (feed, rows) in try countFeedRows(of: table, schema: schema) { counts[feed, default: [:]][table] = rows }
@@ -90,7 +90,7 @@ extension Connection {
     }
 
     /// The rows of `table` by feed name; empty when the table's rows name no feed.
-    func countFeedRows(of table: String, schema: String = "main") throws(SQLiteError) -> [String: Int64] {
+    package func countFeedRows(of table: String, schema: String = "main") throws(SQLiteError) -> [String: Int64] {
         guard try seedReferences(of: table, schema: schema)[Schema.feedColumn] == Schema.feedsTable else { return [:] }
         var counts: [String: Int64] = [:]
         for row in try rows("""

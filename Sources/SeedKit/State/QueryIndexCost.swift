@@ -29,4 +29,10 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
     /// For an `index`: the reference column whose plain index it replaces, and its own bytes.
     public var replaces: String?
     public var indexBytes: Int64?
+
+    package init(name: String, table: String?, kind: Kind, rows: Int64, leftOut: Int64? = nil, bytes: Int64? = nil,
+                 replaces: String? = nil, indexBytes: Int64? = nil) {
+        (self.name, self.table, self.kind, self.rows, self.leftOut, self.bytes, self.replaces, self.indexBytes) =
+            (name, table, kind, rows, leftOut, bytes, replaces, indexBytes)
+    }
 }

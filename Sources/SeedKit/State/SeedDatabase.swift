@@ -6,9 +6,9 @@ import SeedSystem
 /// without journal or syncs (it is thrown away on failure); the finished database is
 /// compacted with `VACUUM INTO` into a second file, flushed, and renamed over the output
 /// only when complete, so an existing output is never half-replaced.
-final class SeedDatabase {
+package final class SeedDatabase {
     /// `PRAGMA application_id` of every seed: "SEED".
-    static let applicationID: Int32 = 0x5345_4544
+    package static let applicationID: Int32 = 0x5345_4544
 
     let outputPath: String
     /// Where the rows are loaded.

@@ -5,6 +5,7 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 @testable import SeedKit
+@testable import SeedShip
 
 /// Issue 31: several feeds in one seed, each feed's ids its own, each updated on its own.
 @Suite("Region seeds: several feeds in one build")

@@ -5,6 +5,7 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 @testable import SeedKit
+@testable import SeedShip
 
 @Suite("Search and spatial indexes, derived tables")
 struct QueryFeatureTests {

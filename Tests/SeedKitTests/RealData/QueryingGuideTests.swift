@@ -3,6 +3,7 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 @testable import SeedKit
+@testable import SeedShip
 
 /// Builds each gtfs-world feed once per test (udine with --lenient) and runs a script of
 /// scripts/gtfs_reference.py, the independent answer computed from the raw CSV.

@@ -5,6 +5,7 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 @testable import SeedKit
+@testable import SeedShip
 
 /// Issue 28 on real data: the eight published days of the Renfe long-distance feed, each built
 /// with `--previous` of the day before, as a channel would publish them. A day's delta carries

@@ -6,6 +6,7 @@ import SeedSQLite
 import SeedTestSupport
 import Testing
 @testable import SeedKit
+@testable import SeedShip
 
 /// Issue 19, part 2: `seedgen delta OLD NEW` writes the source rows that changed (not what the
 /// seed derives); applying it to OLD gives NEW's content: the content digest NEW records.

@@ -6,6 +6,7 @@ import SeedSystem
 import SeedTestSupport
 import Testing
 @testable import SeedKit
+@testable import SeedShip
 
 /// A seed built from the minimal feed (with `changes`) into `folder/name`.
 private func minimalSeed(in folder: TemporaryFolder, _ name: String = "seed.sqlite", _ changes: [String: String?] = [:]) throws -> String {

@@ -1,3 +1,4 @@
+import SeedKit
 import Foundation
 import SeedArchive
 import SeedDeltas

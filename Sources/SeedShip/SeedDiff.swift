@@ -1,3 +1,4 @@
+import SeedKit
 import SeedSQLite
 
 /// What changed in the data between two seeds, table by table, matching rows by natural key.

@@ -1,3 +1,4 @@
+import SeedKit
 import SeedArchive
 
 /// What `seedgen inspect` reports about a seed. Encoded as JSON with sorted keys; fields that

@@ -1,3 +1,4 @@
+import SeedKit
 import Foundation
 import SeedSQLite
 
@@ -65,11 +66,11 @@ struct QueryIndexCheck {
     private func checkSearch(_ name: String) throws -> String? {
         guard let sql = try connection.scalar("SELECT sql FROM sqlite_schema WHERE name = ?", [.text(name)])?.text else { return "not found" }
         // Its content: a table, or a view of one (SearchIndex.textView), copied as a table.
-        let content = Self.option("content", in: sql)
+        let content = Connection.virtualTableOption("content", in: sql)
         let scratch = try Connection(path: "") // a temporary database, deleted when closed
         try scratch.attachReadOnly(path, as: "seed")
         if let content {
-            let rowID = Self.option("content_rowid", in: sql) ?? "rowid"
+            let rowID = Connection.virtualTableOption("content_rowid", in: sql) ?? "rowid"
             let columns = try scratch.rows("SELECT name FROM pragma_table_info(?, 'seed')", [.text(name)]).map { quoted($0[0].description) }
             try scratch.execute("CREATE TABLE main.\(quoted(content)) (\(quoted(rowID)) INTEGER PRIMARY KEY, \(columns.joined(separator: ", ")))")
             try scratch.execute("INSERT INTO main.\(quoted(content)) SELECT \(quoted(rowID)), \(columns.joined(separator: ", ")) FROM seed.\(quoted(content))")
@@ -107,13 +108,5 @@ struct QueryIndexCheck {
         if wrong > 0 { return "\(wrong) of the table's \(rows) rows (or groups) have no box or another one" }
         if boxes != rows { return "\(boxes) boxes, but the table gives \(rows)" }
         return nil
-    }
-
-    /// The value of option `name` (`content_rowid="id"`) in a `CREATE VIRTUAL TABLE` text.
-    static func option(_ name: String, in sql: String) -> String? {
-        guard let range = sql.range(of: name + "=") else { return nil }
-        let rest = sql[range.upperBound...]
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        return String(rest.dropFirst().prefix { $0 != quote })
     }
 }
