@@ -127,6 +127,7 @@ final class RowWriter: @unchecked Sendable {
         resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
         let places = !table.withoutRowID && (!table.key.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
         self.places = places
+        if let places { context.keepPlaces(places, of: table.name) }
         duplicates = DuplicateKeys(table: table, context: context, fields: fields, connection: connection, places: places,
                                    referenceColumns: referenceColumns)
         copies = table.duplicates == .merge

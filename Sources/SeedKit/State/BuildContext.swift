@@ -49,6 +49,18 @@ final class BuildContext {
     /// The tables some of whose rows were not inserted.
     var tablesWithDroppedRows: Set<String> { droppedLock.withLock { droppedRowTables } }
 
+    /// Where the rows of each table were read, by table name, kept for the whole build: a
+    /// derived table's broken key is explained by the objects it came from (`DerivedRowCheck`).
+    private var rowPlaces: [String: [RowPlaces]] = [:]
+
+    /// Keeps `places` of `table` for later messages. Thread-safe.
+    func keepPlaces(_ places: RowPlaces, of table: String) {
+        droppedLock.withLock { rowPlaces[table, default: []].append(places) }
+    }
+
+    /// The places recorded for the rows of `table`. Thread-safe.
+    func places(of table: String) -> [RowPlaces] { droppedLock.withLock { rowPlaces[table] ?? [] } }
+
     /// The input the writer was storing when SQLite refused a statement of seedgen's own
     /// (a bug, not the input's fault): the build names it instead of the database's tables.
     private var storedWriteFailure: InternalFailure?
