@@ -45,6 +45,9 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// A reference by id alone to objects told apart by more than their id (NeTEx
         /// siblings sharing an id, told apart by `order`): the first of them is named.
         case ambiguousReference = "reference naming several objects"
+        /// A reference by a key that objects of two other documents hold, and no object of
+        /// its own document (NeTEx ids are unique per document): an error naming both files.
+        case ambiguousDocumentReference = "reference two other documents answer"
 
         /// A row of a `derive:` table's `warnings` query (a calendar cut short, say).
         case derivedRows = "derived rows"

@@ -85,6 +85,40 @@ final class BuildContext {
         indexes = SeedIndexes(schema: schema)
     }
 
+    // Guarded by idLock. Per document (input file) read so far, in reading order: its name
+    // and, per table, the first row id handed out while it was read. Rows are numbered in
+    // reading order and files are read one after the other, so a row's document is the last
+    // one whose first id is not above the row's id.
+    @exclusivity(unchecked) private var documents: [(file: String, firstIDs: [String: Int64])] = []
+    /// Tables where objects of two documents share a key (see `RowCopies`): their references
+    /// are resolved by document after loading (`DocumentScope`). Guarded by droppedLock.
+    private var sharedKeys: Set<String> = []
+
+    /// Notes that the rows handed out from now on are read from `file`, the next document.
+    func beginDocument(_ file: String) {
+        idLock.withLock { documents.append((file, Dictionary(uniqueKeysWithValues: zip(idTables, nextIDs)))) }
+    }
+
+    /// The index in reading order of the document row `id` of `table` was read from (0 when
+    /// no document was begun).
+    func document(ofRow id: Int64, in table: String) -> Int {
+        idLock.withLock {
+            documents.lastIndex { ($0.firstIDs[table] ?? 1) <= id } ?? 0
+        }
+    }
+
+    /// The name of document `index` (an input's display path).
+    func documentName(_ index: Int) -> String { idLock.withLock { index < documents.count ? documents[index].file : "" } }
+
+    /// The first row id of `table` read from the current (last begun) document.
+    func firstIDOfCurrentDocument(in table: String) -> Int64 { idLock.withLock { documents.last?.firstIDs[table] ?? 1 } }
+
+    /// Notes that two documents hold objects of `table` sharing a key. Thread-safe.
+    func noteSharedKey(in table: String) { droppedLock.withLock { _ = sharedKeys.insert(table) } }
+
+    /// The tables where two documents' objects share a key.
+    var tablesWithSharedKeys: Set<String> { droppedLock.withLock { sharedKeys } }
+
     /// Hands out the next row id of `table`: 1, 2, 3, ... in input order.
     /// Thread-safe: readers allocate ids of the tables they load, the writer those of
     /// find-or-create targets.

@@ -81,7 +81,7 @@ extension BuildIssue.Kind {
         case .rowLeftOut: NoticeCode.rowLeftOut
         case .otherVersion: NoticeCode.otherVersion
         case .unreadObjects: NoticeCode.objectsNotRead
-        case .ambiguousReference: NoticeCode.referenceNamesSeveralObjects
+        case .ambiguousReference, .ambiguousDocumentReference: NoticeCode.referenceNamesSeveralObjects
         case .derivedRows: NoticeCode.derivedRows
         case .misleadingData, .misleadingDataError: NoticeCode.misleadingData
         case .errorKept: NoticeCode.foreignKeyViolation
