@@ -63,9 +63,20 @@ struct DocumentScope {
             for object in group { groupOfRow[object.id] = index }
         }
         guard !groupOfRow.isEmpty else { return }
+        // The rows naming a shared key's object, found in one pass.
+        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS seedgen_shared_rows (id INTEGER PRIMARY KEY)")
+        try connection.execute("DELETE FROM temp.seedgen_shared_rows")
+        let add = try connection.prepare("INSERT INTO temp.seedgen_shared_rows VALUES (?)")
+        for id in groupOfRow.keys.sorted() {
+            try add.bind([.integer(id)])
+            try add.step()
+            add.reset()
+        }
         let column = quoted(reference.column)
         let update = try connection.prepare("UPDATE \(quoted(table.name)) SET \(column) = ? WHERE \(quoted(table.rowID)) = ?")
-        let rows = try connection.prepare("SELECT \(quoted(table.rowID)), \(column) FROM \(quoted(table.name)) WHERE \(column) IS NOT NULL ORDER BY 1")
+        let rows = try connection.prepare("""
+            SELECT t.\(quoted(table.rowID)), t.\(column) FROM \(quoted(table.name)) AS t JOIN temp.seedgen_shared_rows AS s ON s.id = t.\(column) ORDER BY 1
+            """)
         var changes: [(row: Int64, id: Int64)] = []
         while try rows.step() {
             let row = rows.int64(at: 0)
