@@ -103,7 +103,13 @@ final class BuildContext {
     /// no document was begun).
     func document(ofRow id: Int64, in table: String) -> Int {
         idLock.withLock {
-            documents.lastIndex { ($0.firstIDs[table] ?? 1) <= id } ?? 0
+            // The first ids only grow from one document to the next: bisect.
+            var low = 0, high = documents.count
+            while low < high {
+                let middle = (low + high) / 2
+                if (documents[middle].firstIDs[table] ?? 1) <= id { low = middle + 1 } else { high = middle }
+            }
+            return max(low - 1, 0)
         }
     }
 
