@@ -48,6 +48,9 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// A reference by a key that objects of two other documents hold, and no object of
         /// its own document (NeTEx ids are unique per document): an error naming both files.
         case ambiguousDocumentReference = "reference two other documents answer"
+        /// Objects of several documents holding one key with other values: each is its own
+        /// (NeTEx ids are unique per document).
+        case sharedKey = "key of objects in several documents"
 
         /// A row of a `derive:` table's `warnings` query (a calendar cut short, say).
         case derivedRows = "derived rows"
@@ -67,7 +70,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .ambiguousReference, .derivedRows,
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .otherVersion, .unreadObjects, .ambiguousReference, .sharedKey, .derivedRows,
                  .misleadingData, .errorKept, .fileLeftOut: return false
             default: return true
             }

@@ -17,12 +17,26 @@ struct DocumentScope {
     /// Resolves by document every reference to the tables named in `tables`.
     func resolve(_ tables: Set<String>) throws(SQLiteError) {
         for target in schema.loadOrder where tables.contains(target.name) {
+            try reportSharedKeys(of: target)
             for table in schema.loadOrder where !table.withoutRowID {
                 for reference in table.references where reference.to == target.name {
                     try resolve(reference, of: table, to: target)
                 }
             }
         }
+    }
+
+    /// One warning per table: how many keys objects of several documents hold.
+    private func reportSharedKeys(of table: Table) throws(SQLiteError) {
+        let key = table.key.map(quoted).joined(separator: ", ")
+        let shown = table.key.filter { $0 != Schema.feedColumn }.map(quoted).joined(separator: " || ',' || ")
+        guard let row = try connection.rows("""
+            SELECT count(*), min(shown) FROM (SELECT \(shown) AS shown FROM \(quoted(table.name)) GROUP BY \(key) HAVING count(*) > 1)
+            """).first, let count = row[0].integer, count > 0 else { return }
+        context.issues.record(BuildIssue(
+            kind: .sharedKey, file: "table '\(table.name)'", field: table.key.filter { $0 != Schema.feedColumn }.joined(separator: "+"), value: row[1].description,
+            message: (count == 1 ? "names" : "and \(count - 1) more \(count == 2 ? "key name" : "keys name")")
+                + " objects of other values in several files: ids are unique per document, so each file's object is its own, and its file's references name it"))
     }
 
     /// An object of a shared key: its row and the documents holding it.

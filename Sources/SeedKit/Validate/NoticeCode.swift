@@ -79,7 +79,7 @@ extension BuildIssue.Kind {
         case .repairedSyntax: NoticeCode.repairedCSVSyntax
         case .emptyFile: NoticeCode.emptyFile
         case .rowLeftOut: NoticeCode.rowLeftOut
-        case .otherVersion: NoticeCode.otherVersion
+        case .otherVersion, .sharedKey: NoticeCode.otherVersion
         case .unreadObjects: NoticeCode.objectsNotRead
         case .ambiguousReference, .ambiguousDocumentReference: NoticeCode.referenceNamesSeveralObjects
         case .derivedRows: NoticeCode.derivedRows
