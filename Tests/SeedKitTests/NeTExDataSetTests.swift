@@ -149,6 +149,19 @@ struct NeTExDataSetTests {
         #expect(try db.text("SELECT group_concat(route_id, ' ') FROM routes") == "r1")
     }
 
+    @Test("another version of a pattern in a later document: its points replace the earlier version's")
+    func patternVersionInLaterDocument() throws {
+        func pattern(_ version: String, _ points: [String]) -> String {
+            "<ServiceJourneyPattern id=\"JP1\" version=\"\(version)\"><pointsInSequence>"
+                + points.enumerated().map { "<StopPointInJourneyPattern id=\"\($1)\" order=\"\($0 + 1)\" version=\"1\"><ScheduledStopPointRef ref=\"S\($1)\"/></StopPointInJourneyPattern>" }.joined()
+                + "</pointsInSequence></ServiceJourneyPattern>"
+        }
+        let (_, db, _) = try Self.build(["a.xml": Self.netex(pattern("1", ["P1", "P2"])), "b.xml": Self.netex(pattern("2", ["P1", "P3"]))])
+        #expect(try db.text("SELECT version FROM journey_pattern") == "2")
+        #expect(try db.text("SELECT group_concat(netex_id, ' ') FROM (SELECT * FROM stop_point_in_journey_pattern ORDER BY order_number)") == "P1 P3")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
     @Test("the same values but other nested rows in another document: an object of its own, which that document's journeys run")
     func copyWithOtherNestedRows() throws {
         func demand(_ runTime: String) -> String {

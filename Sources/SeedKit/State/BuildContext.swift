@@ -113,6 +113,11 @@ final class BuildContext {
         }
     }
 
+    /// The first row id of `table` read from document `index`.
+    func firstID(in table: String, ofDocument index: Int) -> Int64 {
+        idLock.withLock { index < documents.count ? documents[index].firstIDs[table] ?? 1 : 1 }
+    }
+
     /// The name of document `index` (an input's display path).
     func documentName(_ index: Int) -> String { idLock.withLock { index < documents.count ? documents[index].file : "" } }
 
