@@ -34,7 +34,22 @@ struct DeriveStage: BuildStage {
                 }
             }
             let recipe = try Self.recipe(for: table, scoped: scoped, connection: connection)
-            try recipe.derive(connection)
+            let check = DerivedRowCheck(table: table, schema: state.schema, connection: connection,
+                                        places: { state.context?.places(of: $0) ?? [] }, issues: state.issues)
+            do {
+                try recipe.derive(connection)
+            } catch {
+                // Rows that break a key or a required column: said in the input's terms.
+                let query = try Self.perFeed(derive.sql, scoped: scoped, connection: connection, feedColumn: false).sql
+                let feeds = scoped == nil || query == derive.sql ? [nil] : try connection.rows("SELECT id FROM \(quoted(Schema.feedsTable)) ORDER BY id").map(\.first)
+                var explained = false
+                for feed in feeds where !explained {
+                    explained = try check.explain(error, query: query, arguments: feed.map { [$0] } ?? [])
+                }
+                guard explained else { throw error }
+                throw BuildError.invalidInput(state.issues)
+            }
+            if try check.checkReferences() > 0 { throw BuildError.invalidInput(state.issues) }
             state.recipes.append(recipe)
             let count = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))" + (recipe.rows.map { " WHERE \($0)" } ?? ""))?.integer ?? 0
             if table.isDerived {

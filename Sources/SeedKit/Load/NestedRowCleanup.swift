@@ -34,6 +34,16 @@ struct NestedRowCleanup {
             if let merged {
                 if table.key.isEmpty {
                     try database.execute("DELETE FROM \(child) WHERE \(column) IN (SELECT kept FROM temp.\(merged) WHERE outcome = \(RowCopies.Outcome.replaced.rawValue))")
+                } else if table.duplicates == .merge {
+                    // Keyed nested rows of a version read in a later document are objects of
+                    // their own there (`RowCopies`): they replace the kept row's earlier ones.
+                    for pair in try database.rows("SELECT dropped, kept FROM temp.\(merged) WHERE outcome = \(RowCopies.Outcome.replaced.rawValue) ORDER BY dropped") {
+                        guard let dropped = pair[0].integer, let kept = pair[1].integer else { continue }
+                        let document = context.document(ofRow: dropped, in: parent.table)
+                        guard document != context.document(ofRow: kept, in: parent.table) else { continue }
+                        let first = context.firstID(in: table.name, ofDocument: document)
+                        try database.execute("DELETE FROM \(child) WHERE \(column) = \(kept) AND \(quoted(table.rowID)) < \(first)")
+                    }
                 }
                 try database.execute("""
                     UPDATE \(child) SET \(column) = m.kept FROM temp.\(merged) AS m

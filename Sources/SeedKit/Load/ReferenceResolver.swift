@@ -46,7 +46,7 @@ final class ReferenceResolver {
         let matched = reference.targetColumns(in: target)
         let conditions = matched.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
         // The first row when the columns are the first of the target's key (several may match).
-        let first = reference.matchesKeyPrefix(of: target) ? " ORDER BY 1 LIMIT 1" : ""
+        let first = reference.matchesKeyPrefix(of: target) || target.duplicates == .merge ? " ORDER BY 1 LIMIT 1" : ""
         lookup = try connection.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)\(first)")
         let fill = reference.fill.sorted { $0.key < $1.key }
         fillColumns = fill.map { item in table.columns.firstIndex { $0.name == item.value }! }

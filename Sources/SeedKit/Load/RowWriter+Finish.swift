@@ -84,7 +84,7 @@ extension RowWriter {
         let present = reference.from.map { "\(quoted($0)) IS NOT NULL" }.joined(separator: " AND ")
         try connection.execute("""
             UPDATE \(quoted(table.name)) AS t SET \(quoted(reference.column)) =
-              (SELECT p.\(quoted(target.rowID)) FROM \(quoted(target.name)) AS p WHERE \(matches))
+              (SELECT min(p.\(quoted(target.rowID))) FROM \(quoted(target.name)) AS p WHERE \(matches))
             WHERE \(present)
             """)
         let unresolvedRows = try connection.rows(

@@ -130,6 +130,7 @@ final class RowWriter: @unchecked Sendable {
         resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
         let places = !table.withoutRowID && (!table.key.isEmpty || !table.checkedKey.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
         self.places = places
+        if let places { context.keepPlaces(places, of: table.name) }
         duplicates = DuplicateKeys(table: table, context: context, fields: fields, connection: connection, places: places,
                                    referenceColumns: referenceColumns, unresolvedKeys: unresolvedKeys, parameters: parameters,
                                    parentParameter: parentParameter, referenceParameters: referenceParameters,
@@ -137,8 +138,7 @@ final class RowWriter: @unchecked Sendable {
         checkedKey = try CheckedKey(table: table, connection: connection)
         copies = table.duplicates == .merge
             ? try RowCopies(table: table, context: context, connection: connection, fields: fields, names: names, parameters: parameters,
-                            parentColumn: table.parent?.column, places: places,
-                            hasNestedTables: context.schema.tables.contains { $0.parent?.table == table.name })
+                            parentColumn: table.parent?.column, places: places)
             : nil
         idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) } }
     }
@@ -164,6 +164,11 @@ final class RowWriter: @unchecked Sendable {
                 context.noteDroppedRow(in: table.name)
                 continue rows
             }
+            // A key a row of the table holds: a copy, another version or another object.
+            if copies != nil, try !isNewObject(batch, row, slot: slot) {
+                context.noteDroppedRow(in: table.name)
+                continue rows
+            }
             if let group {
                 if group.admit(batch, row, resolved: resolved, slot: slot) {
                     if group.isFull { try insertGroup(batch) }
@@ -184,11 +189,7 @@ final class RowWriter: @unchecked Sendable {
             } catch where error.isUniqueViolation {
                 insert.reset()
                 context.noteDroppedRow(in: table.name)
-                if copies != nil {
-                    try mergeCopy(batch, row, slot: slot)
-                } else {
-                    try duplicates.report(batch, row, resolved: resolved, slot: slot, failure: error.message)
-                }
+                try duplicates.report(batch, row, resolved: resolved, slot: slot, failure: error.message)
                 continue rows
             } catch {
                 insert.reset()
@@ -332,26 +333,33 @@ final class RowWriter: @unchecked Sendable {
         return column > 0 ? column : nil
     }
 
-    /// A row repeating a key of a `duplicates: merge` table: a copy, another version, or
-    /// another object (see `RowCopies`). A version that replaced the row keeps its id, so its
-    /// references resolved after loading are kept under that id.
-    private func mergeCopy(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) {
-        guard let copies else { return }
+    /// Judges a row of a `duplicates: merge` table before it is inserted (see `RowCopies`):
+    /// true for an object of its own; false for a copy, another version or a conflict, not
+    /// inserted. A version that replaced the row keeps its id, so its references resolved
+    /// after loading are kept under that id.
+    private func isNewObject(_ batch: RowBatch, _ row: Int, slot: Int) throws(SQLiteError) -> Bool {
+        guard let copies else { return true }
         let keyColumn = table.key.first.flatMap { name in table.columns.firstIndex { $0.name == name } }
         var column = Int(batch.sourceColumns[row])
         if fields.columnsPerValue, let keyColumn { column = Int(batch.valueColumns[batch.cell(row, keyColumn)]) }
         let place = (file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? Optional(column) : nil)
-        let merged = try copies.merge(batch, row, place: place) { [self] statement, nulls throws(SQLiteError) in
+        let judgement = try copies.judge(batch, row, place: place) { [self] statement, nulls throws(SQLiteError) in
             try bind(batch, row, slot: slot, to: statement, nulls: nulls, offset: 0)
         }
-        guard let merged, merged.outcome == .replaced else { return }
-        // The replaced version's keys kept aside are no longer the row's (they were added
-        // under the same row id: two versions naming a line further on failed here).
-        for case let kept? in pending { try kept.forget(row: merged.keptID) }
-        for (r, key) in deferredKeys {
-            let place = fields.place(of: referenceColumns[r][0])
-            try pending[r]!.add(row: merged.keptID, line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
-                                file: place.file, key: key)
+        switch judgement {
+        case .newObject: return true
+        case .refused: return false
+        case .merged(let outcome, let keptID):
+            guard outcome == .replaced else { return false }
+            // The replaced version's keys kept aside are no longer the row's (they were added
+            // under the same row id: two versions naming a line further on failed here).
+            for case let kept? in pending { try kept.forget(row: keptID) }
+            for (r, key) in deferredKeys {
+                let place = fields.place(of: referenceColumns[r][0])
+                try pending[r]!.add(row: keptID, line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                                    file: place.file, key: key)
+            }
+            return false
         }
     }
 }

@@ -57,6 +57,7 @@ struct XMLLoad {
         for file in files {
             let feed = feedOfFile[file.displayPath]
             for loader in loaders { loader.feedID = feed?.id }
+            context.beginDocument(file.displayPath)
             let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
             var record = try importer.run()
             if let feed { record.name = feed.name + "/" + record.name }
@@ -72,6 +73,10 @@ struct XMLLoad {
             // The rows of this file reach the database before the next file looks them up.
             for loader in loaders { try loader.flush() }
             try? queue.drain() // a failure is in the issue log, or thrown by finish()
+            // Copies of another document's objects whose nested rows differ are objects of their own.
+            try queue.sync { [schema, context] connection throws(SQLiteError) in
+                try DocumentCopies(schema: schema, context: context, connection: connection).check()
+            }
             if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         }
         // Every table's last rows are in before any deferred reference is resolved, and the
@@ -82,6 +87,14 @@ struct XMLLoad {
             try NestedRowCleanup(schema: schema, context: context, connection: connection).run()
         }
         for loader in loaders { try loader.finish() }
+        // Where two documents hold objects sharing a key, each reference goes to its own
+        // document's object (every key resolved above).
+        let shared = context.tablesWithSharedKeys
+        if !shared.isEmpty {
+            try queue.sync { [schema, context] connection throws(SQLiteError) in
+                try DocumentScope(schema: schema, context: context, connection: connection).resolve(shared)
+            }
+        }
         try queue.execute("COMMIT")
         if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         unread.report(to: context.issues, schema: schema.name)

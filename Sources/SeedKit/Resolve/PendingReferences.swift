@@ -66,8 +66,9 @@ final class PendingReferences {
         defer { try? connection.execute("DROP TABLE temp.\(name)") }
         guard count > 0 else { return 0 }
         let matches = reference.targetColumns(in: target).enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
-        if reference.matchesKeyPrefix(of: target) {
-            // Several rows may match: the first, as the resolver's lookup takes it.
+        if reference.matchesKeyPrefix(of: target) || target.duplicates == .merge {
+            // Several rows may match (objects of several documents sharing a key, see
+            // `DocumentScope`): the first, as the resolver's lookup takes it.
             try connection.execute("""
                 UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) =
                   (SELECT min(p.\(quoted(target.rowID))) FROM main.\(quoted(target.name)) AS p WHERE \(matches))

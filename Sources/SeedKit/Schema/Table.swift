@@ -112,9 +112,11 @@ public enum DuplicateRule: String, Sendable, Equatable, CaseIterable {
     case error
     /// The same object again (an export repeats shared objects in every file): a row with the
     /// same values is one row; with other values, the one with the highest `version` is
-    /// kept (a warning names both places); the same version with other values is an error
-    /// naming both places (`--lenient` keeps the first). The rows nested in a copy that is
-    /// not kept go with it.
+    /// kept (a warning names both places); the same version with other values is, in the
+    /// same file, an error naming both places (`--lenient` keeps the first), and in another
+    /// file another object: a key names one object per document (NeTEx's XSD keys hold
+    /// within one document), and a reference goes to its own document's object first
+    /// (`DocumentScope`). The rows nested in a copy that is not kept go with it.
     case merge
 }
 

@@ -50,6 +50,18 @@ final class BuildContext {
     /// The tables some of whose rows were not inserted.
     var tablesWithDroppedRows: Set<String> { droppedLock.withLock { droppedRowTables } }
 
+    /// Where the rows of each table were read, by table name, kept for the whole build: a
+    /// derived table's broken key is explained by the objects it came from (`DerivedRowCheck`).
+    private var rowPlaces: [String: [RowPlaces]] = [:]
+
+    /// Keeps `places` of `table` for later messages. Thread-safe.
+    func keepPlaces(_ places: RowPlaces, of table: String) {
+        droppedLock.withLock { rowPlaces[table, default: []].append(places) }
+    }
+
+    /// The places recorded for the rows of `table`. Thread-safe.
+    func places(of table: String) -> [RowPlaces] { droppedLock.withLock { rowPlaces[table] ?? [] } }
+
     /// The input the writer was storing when SQLite refused a statement of seedgen's own
     /// (a bug, not the input's fault): the build names it instead of the database's tables.
     private var storedWriteFailure: InternalFailure?
@@ -73,6 +85,51 @@ final class BuildContext {
         referenceCacheBudget = ReferenceCacheBudget(schema: schema, cacheSize: cacheSize)
         indexes = SeedIndexes(schema: schema)
     }
+
+    // Guarded by idLock. Per document (input file) read so far, in reading order: its name
+    // and, per table, the first row id handed out while it was read. Rows are numbered in
+    // reading order and files are read one after the other, so a row's document is the last
+    // one whose first id is not above the row's id.
+    @exclusivity(unchecked) private var documents: [(file: String, firstIDs: [String: Int64])] = []
+    /// Tables where objects of two documents share a key (see `RowCopies`): their references
+    /// are resolved by document after loading (`DocumentScope`). Guarded by droppedLock.
+    private var sharedKeys: Set<String> = []
+
+    /// Notes that the rows handed out from now on are read from `file`, the next document.
+    func beginDocument(_ file: String) {
+        idLock.withLock { documents.append((file, Dictionary(uniqueKeysWithValues: zip(idTables, nextIDs)))) }
+    }
+
+    /// The index in reading order of the document row `id` of `table` was read from (0 when
+    /// no document was begun).
+    func document(ofRow id: Int64, in table: String) -> Int {
+        idLock.withLock {
+            // The first ids only grow from one document to the next: bisect.
+            var low = 0, high = documents.count
+            while low < high {
+                let middle = (low + high) / 2
+                if (documents[middle].firstIDs[table] ?? 1) <= id { low = middle + 1 } else { high = middle }
+            }
+            return max(low - 1, 0)
+        }
+    }
+
+    /// The first row id of `table` read from document `index`.
+    func firstID(in table: String, ofDocument index: Int) -> Int64 {
+        idLock.withLock { index < documents.count ? documents[index].firstIDs[table] ?? 1 : 1 }
+    }
+
+    /// The name of document `index` (an input's display path).
+    func documentName(_ index: Int) -> String { idLock.withLock { index < documents.count ? documents[index].file : "" } }
+
+    /// The first row id of `table` read from the current (last begun) document.
+    func firstIDOfCurrentDocument(in table: String) -> Int64 { idLock.withLock { documents.last?.firstIDs[table] ?? 1 } }
+
+    /// Notes that two documents hold objects of `table` sharing a key. Thread-safe.
+    func noteSharedKey(in table: String) { droppedLock.withLock { _ = sharedKeys.insert(table) } }
+
+    /// The tables where two documents' objects share a key.
+    var tablesWithSharedKeys: Set<String> { droppedLock.withLock { sharedKeys } }
 
     /// Hands out the next row id of `table`: 1, 2, 3, ... in input order.
     /// Thread-safe: readers allocate ids of the tables they load, the writer those of

@@ -49,6 +49,12 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// A reference by id alone to objects told apart by more than their id (NeTEx
         /// siblings sharing an id, told apart by `order`): the first of them is named.
         case ambiguousReference = "reference naming several objects"
+        /// A reference by a key that objects of two other documents hold, and no object of
+        /// its own document (NeTEx ids are unique per document): an error naming both files.
+        case ambiguousDocumentReference = "reference two other documents answer"
+        /// Objects of several documents holding one key with other values: each is its own
+        /// (NeTEx ids are unique per document).
+        case sharedKey = "key of objects in several documents"
 
         /// A row of a `derive:` table's `warnings` query (a calendar cut short, say).
         case derivedRows = "derived rows"
@@ -68,7 +74,8 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .repeatedRow, .otherVersion, .unreadObjects, .ambiguousReference, .derivedRows,
+                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .repeatedRow, .otherVersion, .unreadObjects, .ambiguousReference,
+                 .sharedKey, .derivedRows,
                  .misleadingData, .errorKept, .fileLeftOut: return false
             default: return true
             }

@@ -79,9 +79,9 @@ extension BuildIssue.Kind {
         case .repairedSyntax: NoticeCode.repairedCSVSyntax
         case .emptyFile: NoticeCode.emptyFile
         case .rowLeftOut: NoticeCode.rowLeftOut
-        case .otherVersion: NoticeCode.otherVersion
+        case .otherVersion, .sharedKey: NoticeCode.otherVersion
         case .unreadObjects: NoticeCode.objectsNotRead
-        case .ambiguousReference: NoticeCode.referenceNamesSeveralObjects
+        case .ambiguousReference, .ambiguousDocumentReference: NoticeCode.referenceNamesSeveralObjects
         case .derivedRows: NoticeCode.derivedRows
         case .misleadingData, .misleadingDataError: NoticeCode.misleadingData
         case .errorKept: NoticeCode.foreignKeyViolation

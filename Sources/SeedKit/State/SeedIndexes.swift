@@ -38,6 +38,11 @@ final class SeedIndexes: @unchecked Sendable {
             }
             if matched && Set(index.columns) != Set(table.key) { statements.append(table.statement(for: index)) }
         }
+        // Rows nested in a `duplicates: merge` table are compared per parent after each
+        // document (`DocumentCopies`): the index on the parent column serves the comparison.
+        if let parent = table.parent, schema.table(named: parent.table)?.duplicates == .merge {
+            statements += table.indexStatements.filter { $0 != table.keyIndexStatement && $0.contains(" (\(quoted(parent.column))") }
+        }
         return statements
     }
 
@@ -129,10 +134,13 @@ final class SeedIndexes: @unchecked Sendable {
 }
 
 extension Table {
-    /// The unique index on the natural key, if the table has one.
+    /// The unique index on the natural key, if the table has one. With `duplicates: merge`
+    /// the key is unique per document, not across the input (two files may each hold an
+    /// object of that key: `RowCopies`), so its index is not `UNIQUE`.
     public var keyIndexStatement: String? {
         guard !key.isEmpty, !withoutRowID else { return nil }
-        return "CREATE UNIQUE INDEX \(quoted(name + "_key")) ON \(quoted(name)) (\(key.map(quoted).joined(separator: ", ")))"
+        let unique = duplicates == .merge ? "" : "UNIQUE "
+        return "CREATE \(unique)INDEX \(quoted(name + "_key")) ON \(quoted(name)) (\(key.map(quoted).joined(separator: ", ")))"
     }
 
     /// Indexes on the reference and parent columns (so joins and foreign-key checks are fast)

@@ -70,25 +70,112 @@ struct NeTExDataSetTests {
         #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
     }
 
-    @Test("two objects sharing an id and version are an error naming both places; --lenient keeps the first and its nested rows only")
+    @Test("two objects of one document sharing an id and version are an error naming both places; --lenient keeps the first and its nested rows only")
     func conflictingObjects() throws {
-        let files = [
-            "a.xml": Self.netex(Self.journey(name: "Saturday", times: ["07:00:00"])),
-            "b.xml": Self.netex(Self.journey(name: "Sunday", times: ["09:00:00", "09:30:00"])),
-        ]
+        let files = ["a.xml": Self.netex(Self.journey(name: "Saturday", times: ["07:00:00"]) + "\n" + Self.journey(name: "Sunday", times: ["09:00:00", "09:30:00"]))]
         do {
             _ = try Self.build(files)
             Issue.record("a conflict must fail the build")
         } catch {
             let text = error.issues.map(\.description).joined(separator: "\n")
-            #expect(text.contains("b.xml:"), "\(text)")
+            #expect(text.contains("a.xml:4:"), "\(text)")
             #expect(text.contains("'name' is 'Sunday' here and 'Saturday' in the row at "), "\(text)")
-            #expect(text.contains("a.xml:"), "\(text)")
+            #expect(text.contains("two objects of one document share the id"), "\(text)")
         }
         let (summary, db, _) = try Self.build(files, lenient: true)
         #expect(try db.text("SELECT name FROM service_journey") == "Saturday")
         #expect(try db.text("SELECT group_concat(departure_time, ' ') FROM timetabled_passing_time") == "25200")
         #expect(summary.rejected["timetabled_passing_time"] == 2)
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    /// A line `r1` and a journey on it, in one document.
+    static func lineAndJourney(line: String = "r1", name: String, journey: String) -> String {
+        "<ServiceJourney id=\"\(journey)\" version=\"1\"><LineRef ref=\"\(line)\"/></ServiceJourney>\n<Line id=\"\(line)\" version=\"1\"><Name>\(name)</Name></Line>"
+    }
+
+    @Test("the same id with other values in two documents: two objects, each document's references naming its own, distinct derived ids")
+    func sameIDInTwoDocuments() throws {
+        // Two complete exports (UK fares: each PublicationDelivery uses the local id r1).
+        let (summary, db, _) = try Self.build([
+            "a.xml": Self.netex(Self.lineAndJourney(name: "Line A", journey: "SJA")),
+            "b.xml": Self.netex(Self.lineAndJourney(name: "Line B", journey: "SJB")),
+        ])
+        #expect(summary.warningReport.contains("table 'line': netex_id: 'r1' names objects of other values in several files: ids are unique per document, so each file's object is its own"),
+                "\(summary.warningReport)")
+        #expect(try db.int("SELECT count(*) FROM line WHERE netex_id = 'r1'") == 2)
+        #expect(try db.text("SELECT group_concat(j.netex_id || ' ' || l.name, '; ') FROM (SELECT * FROM service_journey ORDER BY netex_id) j JOIN line l ON l.id = j.line_ref")
+                == "SJA Line A; SJB Line B")
+        // Derived ids: the first object keeps the id, the second of that id in reading order gets '#2'.
+        #expect(try db.text("SELECT group_concat(route_id || ' ' || route_long_name, '; ') FROM (SELECT * FROM routes ORDER BY route_id)") == "r1 Line A; r1#2 Line B")
+        #expect(try db.text("SELECT group_concat(t.trip_id || ' ' || r.route_id, '; ') FROM (SELECT * FROM trips ORDER BY trip_id) t JOIN routes r ON r.id = t.route_ref")
+                == "SJA r1; SJB r1#2")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("a reference from a third document that two documents' objects answer: an error naming both files; --lenient names the first")
+    func referenceTwoDocumentsAnswer() throws {
+        let files = [
+            "a.xml": Self.netex(Self.lineAndJourney(name: "Line A", journey: "SJA")),
+            "b.xml": Self.netex(Self.lineAndJourney(name: "Line B", journey: "SJB")),
+            "c.xml": Self.netex("<ServiceJourney id=\"SJC\" version=\"1\"><LineRef ref=\"r1\"/></ServiceJourney>"),
+        ]
+        let (summary, db, _) = try Self.build(files, lenient: true)
+        #expect(try db.text("SELECT l.name FROM service_journey j JOIN line l ON l.id = j.line_ref WHERE j.netex_id = 'SJC'") == "Line A")
+        #expect(summary.warningReport.contains("/b.xml, and none in its own: ids are unique per document"), "\(summary.warningReport)")
+        #expect(summary.warningReport.contains("; the first, in "), "\(summary.warningReport)")
+        do {
+            _ = try Self.build(files)
+            Issue.record("a reference two documents answer must fail the build")
+        } catch {
+            let text = error.issues.filter(\.kind.isError).map(\.description).joined(separator: "\n")
+            #expect(text.contains("c.xml:3: LineRef/@ref: 'r1' names an object of 'line' in two other files, "), "\(text)")
+            #expect(text.contains("/a.xml and ") && text.contains("/b.xml, and none in its own"), "\(text)")
+            #expect(error.issues.filter(\.kind.isError).count == 1, "\(text)")
+        }
+    }
+
+    @Test("the same id with the same values in two documents: one object, which both documents' references name")
+    func sameObjectInTwoDocuments() throws {
+        let line = "<Line id=\"r1\" version=\"1\"><Name>Shared</Name></Line>"
+        let (_, db, _) = try Self.build([
+            "a.xml": Self.netex("<ServiceJourney id=\"SJA\" version=\"1\"><LineRef ref=\"r1\"/></ServiceJourney>" + line),
+            "b.xml": Self.netex(line + "<ServiceJourney id=\"SJB\" version=\"1\"><LineRef ref=\"r1\"/></ServiceJourney>"),
+            "c.xml": Self.netex("<ServiceJourney id=\"SJC\" version=\"1\"><LineRef ref=\"r1\"/></ServiceJourney>"),
+        ])
+        #expect(try db.int("SELECT count(*) FROM line") == 1)
+        #expect(try db.int("SELECT count(DISTINCT line_ref) FROM service_journey") == 1)
+        #expect(try db.int("SELECT count(*) FROM service_journey WHERE line_ref IS NULL") == 0)
+        #expect(try db.text("SELECT group_concat(route_id, ' ') FROM routes") == "r1")
+    }
+
+    @Test("another version of a pattern in a later document: its points replace the earlier version's")
+    func patternVersionInLaterDocument() throws {
+        func pattern(_ version: String, _ points: [String]) -> String {
+            "<ServiceJourneyPattern id=\"JP1\" version=\"\(version)\"><pointsInSequence>"
+                + points.enumerated().map { "<StopPointInJourneyPattern id=\"\($1)\" order=\"\($0 + 1)\" version=\"1\"><ScheduledStopPointRef ref=\"S\($1)\"/></StopPointInJourneyPattern>" }.joined()
+                + "</pointsInSequence></ServiceJourneyPattern>"
+        }
+        let (_, db, _) = try Self.build(["a.xml": Self.netex(pattern("1", ["P1", "P2"])), "b.xml": Self.netex(pattern("2", ["P1", "P3"]))])
+        #expect(try db.text("SELECT version FROM journey_pattern") == "2")
+        #expect(try db.text("SELECT group_concat(netex_id, ' ') FROM (SELECT * FROM stop_point_in_journey_pattern ORDER BY order_number)") == "P1 P3")
+        #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
+    }
+
+    @Test("the same values but other nested rows in another document: an object of its own, which that document's journeys run")
+    func copyWithOtherNestedRows() throws {
+        func demand(_ runTime: String) -> String {
+            "<TimeDemandType id=\"T1\" version=\"1\"><runTimes><JourneyRunTime id=\"R\" version=\"1\"><TimingLinkRef ref=\"L\"/><RunTime>\(runTime)</RunTime></JourneyRunTime></runTimes></TimeDemandType>"
+        }
+        let (_, db, _) = try Self.build([
+            "a.xml": Self.netex(demand("PT2M") + "<ServiceJourney id=\"SJA\" version=\"1\"><TimeDemandTypeRef ref=\"T1\"/></ServiceJourney>"),
+            "b.xml": Self.netex(demand("PT7M") + "<ServiceJourney id=\"SJB\" version=\"1\"><TimeDemandTypeRef ref=\"T1\"/></ServiceJourney>"),
+        ])
+        #expect(try db.int("SELECT count(*) FROM time_demand_type") == 2)
+        #expect(try db.text("""
+            SELECT group_concat(j.netex_id || ' ' || r.run_time, '; ') FROM (SELECT * FROM service_journey ORDER BY netex_id) j
+            JOIN journey_run_time r ON r.time_demand_type_ref = j.time_demand_type_ref
+            """) == "SJA 120; SJB 420")
         #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
     }
 
