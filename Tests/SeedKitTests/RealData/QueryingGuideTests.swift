@@ -113,10 +113,14 @@ struct QueryingGuideTests {
     func routesTripsAndShapes(feed: String) throws {
         let folder = TemporaryFolder()
         let db = try Reference.build(feed, into: folder)
-        let weekday = try #require(try db.text("""
+        // udine's calendar rows are its data errors, left out under --lenient: no day runs.
+        guard let weekday = try db.text("""
             SELECT date FROM (\(ServiceDays.expanded)) WHERE strftime('%w', date) BETWEEN '1' AND '5'
              GROUP BY date ORDER BY count(*) DESC, date LIMIT 1
-            """), "\(feed) runs on a weekday")
+            """) else {
+            #expect(GTFSWorld.withDataErrors.contains(feed), "\(feed) runs on no weekday")
+            return
+        }
         let route = try #require(try db.rows("SELECT routes.id, routes.route_id FROM trips JOIN routes ON routes.id = trips.route_ref GROUP BY routes.id ORDER BY count(*) DESC, routes.id LIMIT 1").first,
                                  "\(feed) has trips")
         let trips = try QueryingGuide.run("route-trips", on: db, ["route": route[0], "date": .text(weekday)])

@@ -133,7 +133,11 @@ extension RealInput {
         case .file(let file): options.schemaPath = Repository.path(file)
         case .drafted:
             do {
-                options.schemaPath = folder.write("draft.yaml", try SchemaDraft.draft(inputs: paths.map(Self.resolved)).text)
+                // The draft names its inputs (how to build it): as the record shows them, so that the
+                // schema, whose digest is in the seed, is the same wherever the checkout is.
+                var text = try SchemaDraft.draft(inputs: paths.map(Self.resolved)).text
+                for path in paths { text = text.replacingOccurrences(of: Self.resolved(path), with: Self.shown(path)) }
+                options.schemaPath = folder.write("draft.yaml", text)
             } catch {
                 return RealOutcome(command: command, failure: "draft")
             }
