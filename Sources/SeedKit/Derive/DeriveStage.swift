@@ -50,6 +50,7 @@ struct DeriveStage: BuildStage {
                 throw BuildError.invalidInput(state.issues)
             }
             if try check.checkReferences() > 0 { throw BuildError.invalidInput(state.issues) }
+            state.timer.mark("derive \(table.name)")
             state.recipes.append(recipe)
             let count = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))" + (recipe.rows.map { " WHERE \($0)" } ?? ""))?.integer ?? 0
             if table.isDerived {
