@@ -39,6 +39,7 @@ package final class SeedDatabase {
                 PRAGMA locking_mode = EXCLUSIVE;
                 PRAGMA temp_store = FILE;
                 PRAGMA cache_size = -\(Self.loadingCacheKiB);
+                PRAGMA temp.cache_size = -\(Self.temporaryCacheKiB);
                 PRAGMA threads = 1;
                 PRAGMA analysis_limit = 1000;
                 PRAGMA foreign_keys = OFF;
@@ -63,6 +64,10 @@ package final class SeedDatabase {
     /// The page cache while rows stream in (KiB): the b-trees being appended to and the
     /// reference lookups stay in memory.
     static let loadingCacheKiB = 16384
+    /// The page cache of the temporary database (pending references, checked keys, copies):
+    /// its tables are read and written in key order, so a small cache serves them, and a
+    /// region's many files do not grow it.
+    static let temporaryCacheKiB = 1024
     /// The page cache for indexing, ANALYZE and VACUUM (KiB): they read and write each
     /// b-tree in order, so a big cache only adds to the peak memory, not to the speed.
     static let finishingCacheKiB = 4096
