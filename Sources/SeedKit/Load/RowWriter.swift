@@ -130,7 +130,9 @@ final class RowWriter: @unchecked Sendable {
         resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
         let places = !table.withoutRowID && (!table.key.isEmpty || !table.checkedKey.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
         self.places = places
-        if let places { context.keepPlaces(places, of: table.name) }
+        // Kept for messages about derived rows, which name the XML objects they come from; a
+        // CSV table's places go with its writer (a region of GTFS feeds has one per table and feed).
+        if let places, context.schema.format == .xml { context.keepPlaces(places, of: table.name) }
         duplicates = DuplicateKeys(table: table, context: context, fields: fields, connection: connection, places: places,
                                    referenceColumns: referenceColumns, unresolvedKeys: unresolvedKeys, parameters: parameters,
                                    parentParameter: parentParameter, referenceParameters: referenceParameters,
