@@ -21,7 +21,8 @@ import SeedSystem
 /// Notices stream to a scratch file as they come (a broken feed may have millions), and the
 /// report is assembled beside its destination and renamed into place by `finish`, whether the
 /// build succeeded or not: a failed build's report is the one CI needs most.
-public final class NoticeReport: @unchecked Sendable { // `record` runs under the IssueLog's lock; `finish` after the build
+// @unchecked: `record` runs under the IssueLog's lock; `finish` after the build
+public final class NoticeReport: @unchecked Sendable {
     /// Where the report goes.
     public let path: String
     private let notices: ScratchFile
@@ -55,7 +56,8 @@ public final class NoticeReport: @unchecked Sendable { // `record` runs under th
             pending += Array(", \"feed\": ".utf8)
             ExtrasObject.appendString(Array(feed.utf8), to: &pending)
         }
-        pending += Array(", \"line\": \(issue.line.map(String.init) ?? "null"), \"column\": \(issue.column.map(String.init) ?? "null"), \"field\": ".utf8)
+        let line = issue.line.map(String.init) ?? "null", column = issue.column.map(String.init) ?? "null"
+        pending += Array(", \"line\": \(line), \"column\": \(column), \"field\": ".utf8)
         appendOptional(issue.field)
         pending += Array(", \"value\": ".utf8)
         appendOptional(issue.value)
@@ -89,9 +91,12 @@ public final class NoticeReport: @unchecked Sendable { // `record` runs under th
         do throws(SystemCallError) {
             if let writeFailure { throw writeFailure }
             let out = try FileSystem.create(report.path)
-            let countText = counts.sorted { $0.key < $1.key }.map { "    \"\($0.key)\": \($0.value)" }.joined(separator: ",\n")
-            let head = "{\n  \"built\": \(built),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n  \"counts\": {"
-                + (countText.isEmpty ? "" : "\n" + countText + "\n  ") + "},\n  \"notices\": [" + (errors + warnings > 0 ? "\n" : "")
+            let countText = counts.sorted { $0.key < $1.key }.map { "    \"\($0.key)\": \($0.value)" }.joined(
+                separator: ",\n")
+            let head =
+                "{\n  \"built\": \(built),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n  \"counts\": {"
+                + (countText.isEmpty ? "" : "\n" + countText + "\n  ") + "},\n  \"notices\": ["
+                + (errors + warnings > 0 ? "\n" : "")
             try Self.write(Array(head.utf8), to: out)
             let source = try FileSystem.openForReading(notices.path)
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)

@@ -42,7 +42,7 @@ public struct SearchIndex: Sendable, Equatable {
     static let foldedLetters: [(String, String)] = [
         ("ł", "l"), ("Ł", "L"), ("ø", "o"), ("Ø", "O"), ("đ", "d"), ("Đ", "D"), ("ð", "d"), ("Ð", "D"),
         ("ħ", "h"), ("Ħ", "H"), ("ı", "i"), ("ŀ", "l"), ("Ŀ", "L"), ("ŧ", "t"), ("Ŧ", "T"), ("ŋ", "n"), ("Ŋ", "N"),
-        ("ß", "ss"), ("ẞ", "SS"), ("æ", "ae"), ("Æ", "AE"), ("œ", "oe"), ("Œ", "OE"), ("þ", "th"), ("Þ", "TH"),
+        ("ß", "ss"), ("ẞ", "SS"), ("æ", "ae"), ("Æ", "AE"), ("œ", "oe"), ("Œ", "OE"), ("þ", "th"), ("Þ", "TH")
     ]
 
     /// The tokenizer: Unicode-aware, case- and diacritics-insensitive, no stemming.
@@ -60,8 +60,10 @@ public struct SearchIndex: Sendable, Equatable {
     /// SQL for the text `value` with each letter of ``spacelessLetters`` set apart by spaces
     /// (a recursive query over its characters; NULL stays NULL).
     static func spacedLetters(_ value: String) -> String {
-        "(WITH RECURSIVE split(i, out) AS (SELECT 1, '' UNION ALL SELECT i + 1, out || CASE WHEN substr(\(value), i, 1) GLOB '\(spacelessLetters)' "
-            + "THEN ' ' || substr(\(value), i, 1) || ' ' ELSE substr(\(value), i, 1) END FROM split WHERE i <= length(\(value))) "
+        "(WITH RECURSIVE split(i, out) AS (SELECT 1, '' UNION ALL SELECT i + 1, out || CASE WHEN substr(\(value), i, "
+            + "1) GLOB '\(spacelessLetters)' "
+            + "THEN ' ' || substr(\(value), i, 1) || ' ' ELSE substr(\(value), i, 1) END FROM split WHERE i <= "
+            + "length(\(value))) "
             + "SELECT out FROM split WHERE i = length(\(value)) + 1)"
     }
 
@@ -70,10 +72,16 @@ public struct SearchIndex: Sendable, Equatable {
         let values = columns.map { column -> String in
             let value = quoted(column)
             let folded = Self.foldedLetters.reduce(value) { text, pair in "replace(\(text), '\(pair.0)', '\(pair.1)')" }
-            return "CASE WHEN \(value) GLOB '*\(Self.spacelessLetters)*' THEN \(value) || ' ' || \(Self.spacedLetters(value)) "
+            return
+                "CASE WHEN \(value) GLOB '*\(Self.spacelessLetters)*' THEN \(value) || ' ' || "
+                    + "\(Self.spacedLetters(value)) "
                 + "WHEN \(folded) IS \(value) THEN \(value) ELSE \(value) || ' ' || \(folded) END AS \(value)"
         }
-        return "CREATE VIEW \(quoted(textView)) AS SELECT \(quoted(rowID)), \(values.joined(separator: ", ")) FROM \(quoted(table))"
+        return
+            """
+                CREATE VIEW \(quoted(textView)) AS SELECT \(quoted(rowID)), \(values.joined(separator: ", ")) FROM \
+                \(quoted(table))
+                """
     }
 
     /// `CREATE VIRTUAL TABLE ... USING fts5(...)` reading ``textView``, whose integer key is `rowID`.
