@@ -43,6 +43,7 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
         /// The delta file's SHA-256, 64 lower-case hexadecimal digits.
         public var sha256: String
 
+        /// A delta from seed version `from`, at `path` in the channel, of `size` bytes hashing to `sha256`.
         public init(from: String, path: String, size: Int64, sha256: String) {
             self.from = from
             self.path = path
@@ -81,6 +82,7 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
             case contentSHA256 = "contentSha256"
         }
 
+        /// An entry for one schema version: the seed, its sequence and the deltas to it.
         public init(
             schemaVersion: Int, seedVersion: String, sequence: Int64, path: String, size: Int64, sha256: String,
             deltas: [Delta],
@@ -115,6 +117,7 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
     /// One entry per schema version, in ascending schema version.
     public var seeds: [Entry]
 
+    /// An index of `seeds`, one per schema version.
     public init(seeds: [Entry]) {
         format = Self.currentFormat
         self.seeds = seeds.sorted { $0.schemaVersion < $1.schemaVersion }
@@ -178,9 +181,9 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
                     code: .invalidIndex, source: source,
                     message:
                         """
-                            \(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not \
-                            printable ASCII without spaces
-                            """
+                        \(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not \
+                        printable ASCII without spaces
+                        """
                 )
             }
             try check(path: entry.path, size: entry.size, sha256: entry.sha256, in: name, source: source)
@@ -224,9 +227,9 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
                 code: .invalidIndex, source: source,
                 message:
                     """
-                        \(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the \
-                        channel
-                        """
+                    \(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the \
+                    channel
+                    """
             )
         }
         guard size >= 0, size <= 1 << 50 else {

@@ -7,6 +7,7 @@ public struct GzipError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of failure this is. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
+        /// The code's `name`.
         public var description: String { name }
 
         /// The file does not start with the gzip magic bytes, or uses an unknown method.
@@ -40,6 +41,7 @@ public struct GzipError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The system call that failed, for `.io` (its `errno` is `ENOSPC` when the disk is full).
     public let cause: SystemCallError?
 
+    /// An error of kind `code` in `path` (at byte `offset`, when known), saying `message`, over `cause`.
     public init(code: Code, message: String, path: String, offset: Int64? = nil, cause: SystemCallError? = nil) {
         self.code = code
         self.message = message
@@ -48,6 +50,7 @@ public struct GzipError: Error, CustomStringConvertible, Sendable, Equatable {
         self.cause = cause
     }
 
+    /// `<path>: <message>`, with the offset when known.
     public var description: String {
         var text = "\(path): \(message)"
         if let offset { text += " (at byte \(offset))" }

@@ -14,6 +14,7 @@ public struct GzipTrailer: Equatable, Hashable, Sendable, Codable {
     /// Size of the gzip file in bytes.
     public var fileSize: Int64
 
+    /// A trailer as read from a file of `fileSize` bytes.
     public init(crc32: UInt32, uncompressedSize: UInt32, fileSize: Int64) {
         self.crc32 = crc32
         self.uncompressedSize = uncompressedSize

@@ -16,6 +16,7 @@ public struct SHA256: @unchecked Sendable {
     private var hasher = Crypto.SHA256()
     #endif
 
+    /// A hash of no bytes yet.
     public init() {}
 
     /// Adds `bytes` to the digest.

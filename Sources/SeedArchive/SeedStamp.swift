@@ -93,5 +93,6 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
         return (SeedStamp(schemaVersion: schema, seedVersion: String(seed)), sequence)
     }
 
+    /// `schema version N, seed version V`.
     public var description: String { "schema version \(schemaVersion), seed version \(seedVersion)" }
 }

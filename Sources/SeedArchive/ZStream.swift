@@ -51,16 +51,20 @@ public final class ZStream {
 
     /// zlib refused to start the stream (out of memory), with its result code.
     public struct InitFailure: Error {
+        /// zlib's return code (`Z_DATA_ERROR`, ...).
         public let code: Int32
     }
 }
 
 /// Running CRC-32 (the gzip trailer's and zip entries' checksum), from zlib.
 public struct CRC32 {
+    /// The CRC-32 of the bytes so far.
     public private(set) var value: UInt32 = 0
 
+    /// The CRC-32 of no bytes.
     public init() {}
 
+    /// Adds `bytes`.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         value = UInt32(crc32(uLong(value), base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))

@@ -8,7 +8,9 @@ import SeedSystem
 public struct DeltaError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What kind of failure this is. New codes may be added; switch with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A short stable name, e.g. `not-a-delta`.
         public let name: String
+        /// The code's `name`.
         public var description: String { name }
 
         /// The file does not start with the delta magic (`seedgen-delta `).
@@ -28,6 +30,7 @@ public struct DeltaError: Error, CustomStringConvertible, Sendable, Equatable {
         public static let io = Code(name: "io")
     }
 
+    /// What kind of failure this is.
     public let code: Code
     /// A sentence saying what is wrong.
     public let message: String
@@ -36,6 +39,7 @@ public struct DeltaError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The system call that failed, for `.io`.
     public let cause: SystemCallError?
 
+    /// An error of kind `code` about `path`, saying `message`, over `cause`.
     public init(code: Code, message: String, path: String, cause: SystemCallError? = nil) {
         self.code = code
         self.message = message
@@ -56,6 +60,7 @@ public struct DeltaError: Error, CustomStringConvertible, Sendable, Equatable {
         self.init(code: code, message: message, path: path, cause: error.cause)
     }
 
+    /// `<path>: <message>`.
     public var description: String {
         var text = "\(path): \(message)"
         if let cause { text += ": \(cause.text)" }

@@ -44,6 +44,7 @@ public struct DeltaHeader: Equatable, Sendable {
         /// space a patch needs (a seed patched on a device may have another size).
         public var size: Int64
 
+        /// A seed named by its version, content digest and size.
         public init(seedVersion: String, contentSHA256: String, size: Int64) {
             self.seedVersion = seedVersion
             self.contentSHA256 = contentSHA256
@@ -65,6 +66,7 @@ public struct DeltaHeader: Equatable, Sendable {
     /// The seedgen version that wrote the delta.
     public var toolVersion: String?
 
+    /// A header for a delta between `from` and `to`.
     public init(
         schemaName: String?, schemaVersion: Int, from: Seed, to: Seed, sqliteVersion: String?, toolVersion: String?
     ) {
@@ -135,6 +137,25 @@ public struct DeltaHeader: Equatable, Sendable {
             throw DeltaError(
                 code: .notADelta, message: "not a seed delta (it does not start with \"seedgen-delta \")", path: path)
         }
+        let (lines, end) = try headerLines(bytes, path: path)
+        try checkFormat(lines[0], path: path)
+        let fields = HeaderFields(try keyValues(lines, path: path), path: path)
+        func seed(_ prefix: String) throws(DeltaError) -> Seed {
+            Seed(
+                seedVersion: try fields.version(prefix + "-seed-version"),
+                contentSHA256: try fields.digest(prefix + "-content-sha256"),
+                size: try fields.integer(prefix + "-size", in: 0...maximumSeedSize))
+        }
+        let header = DeltaHeader(
+            schemaName: fields.values["schema-name"]?.value,
+            schemaVersion: Int(try fields.integer("schema-version", in: Int64(Int32.min)...Int64(Int32.max))),
+            from: try seed("from"), to: try seed("to"),
+            sqliteVersion: fields.values["sqlite-version"]?.value, toolVersion: fields.values["tool-version"]?.value)
+        return (header, end)
+    }
+
+    /// The header's lines up to the empty one, and the length of the header with it.
+    private static func headerLines(_ bytes: [UInt8], path: String) throws(DeltaError) -> ([[UInt8]], Int) {
         var lines: [[UInt8]] = []
         var start = 0
         var end: Int?
@@ -157,20 +178,22 @@ public struct DeltaHeader: Equatable, Sendable {
                 code: .invalidHeader,
                 message: "the delta's header has no empty line in its first \(maximumLength) bytes", path: path)
         }
-        func fail(_ line: Int, _ message: String) -> DeltaError {
-            DeltaError(code: .invalidHeader, message: "line \(line) of the delta's header: \(message)", path: path)
-        }
-        let format = String(decoding: lines[0].dropFirst(magic.count), as: UTF8.self)
+        return (lines, end)
+    }
+
+    /// The first line's format version is the one this installer reads.
+    private static func checkFormat(_ line: [UInt8], path: String) throws(DeltaError) {
+        let format = String(decoding: line.dropFirst(magic.count), as: UTF8.self)
         guard format == String(formatVersion) else {
             if format == "1" {
                 throw DeltaError(
                     code: .unsupportedVersion,
                     message:
                         """
-                            the delta is in format version 1, made by a seedgen before content digests: it names seeds \
-                            by their files' bytes, which only the builder's SQLite version reproduces; this installer \
-                            applies format \(formatVersion); install the full seed
-                            """,
+                        the delta is in format version 1, made by a seedgen before content digests: it names seeds \
+                        by their files' bytes, which only the builder's SQLite version reproduces; this installer \
+                        applies format \(formatVersion); install the full seed
+                        """,
                     path: path)
             }
             let shown = format.utf8.count <= 20 && format.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) ? format : "?"
@@ -178,10 +201,19 @@ public struct DeltaHeader: Equatable, Sendable {
                 code: .unsupportedVersion,
                 message:
                     """
-                        the delta is in format version \(shown); this installer reads version \(formatVersion) (update \
-                        it, or install the full seed)
-                        """,
+                    the delta is in format version \(shown); this installer reads version \(formatVersion) (update \
+                    it, or install the full seed)
+                    """,
                 path: path)
+        }
+    }
+
+    /// The `key=value` lines after the first, each key once.
+    private static func keyValues(
+        _ lines: [[UInt8]], path: String
+    ) throws(DeltaError) -> [String: (value: String, line: Int)] {
+        func fail(_ line: Int, _ message: String) -> DeltaError {
+            DeltaError(code: .invalidHeader, message: "line \(line) of the delta's header: \(message)", path: path)
         }
         var fields: [String: (value: String, line: Int)] = [:]
         for (offset, line) in lines.enumerated().dropFirst() {
@@ -206,8 +238,25 @@ public struct DeltaHeader: Equatable, Sendable {
             guard fields[name] == nil else { throw fail(number, "'\(name)' appears twice") }
             fields[name] = (text, number)
         }
+        return fields
+    }
+
+    /// The header's fields, read as the types they hold.
+    private struct HeaderFields {
+        let values: [String: (value: String, line: Int)]
+        let path: String
+
+        init(_ values: [String: (value: String, line: Int)], path: String) {
+            self.values = values
+            self.path = path
+        }
+
+        func fail(_ line: Int, _ message: String) -> DeltaError {
+            DeltaError(code: .invalidHeader, message: "line \(line) of the delta's header: \(message)", path: path)
+        }
+
         func required(_ key: String) throws(DeltaError) -> (value: String, line: Int) {
-            guard let field = fields[key] else {
+            guard let field = values[key] else {
                 throw DeltaError(code: .invalidHeader, message: "the delta's header has no '\(key)'", path: path)
             }
             return field
@@ -248,18 +297,6 @@ public struct DeltaHeader: Equatable, Sendable {
             }
             return field.value
         }
-        func seed(_ prefix: String) throws(DeltaError) -> Seed {
-            Seed(
-                seedVersion: try version(prefix + "-seed-version"),
-                contentSHA256: try digest(prefix + "-content-sha256"),
-                size: try integer(prefix + "-size", in: 0...maximumSeedSize))
-        }
-        let header = DeltaHeader(
-            schemaName: fields["schema-name"]?.value,
-            schemaVersion: Int(try integer("schema-version", in: Int64(Int32.min)...Int64(Int32.max))),
-            from: try seed("from"), to: try seed("to"),
-            sqliteVersion: fields["sqlite-version"]?.value, toolVersion: fields["tool-version"]?.value)
-        return (header, end)
     }
 
     /// The most bytes a well-formed body can decompress to: every row of the new seed and

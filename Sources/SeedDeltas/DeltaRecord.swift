@@ -35,6 +35,7 @@ public struct DeltaTable: Equatable, Sendable {
     /// `INTEGER PRIMARY KEY` column is the rowid, so it is the key, not one of these).
     public var valueCount: Int
 
+    /// A table's shape: its name, whether its key is the row id, and its key and value column counts.
     public init(name: String, isRowID: Bool, keyCount: Int, valueCount: Int) {
         self.name = name
         self.isRowID = isRowID
@@ -65,9 +66,12 @@ public enum DeltaRecord: Equatable, Sendable {
 
     /// One changed value of an `update`.
     public struct Change: Equatable, Sendable {
+        /// The value column changed (0-based, after the key columns).
         public var column: Int
+        /// Its new value.
         public var value: DeltaValue
 
+        /// Value column `column` becomes `value`.
         public init(column: Int, value: DeltaValue) {
             self.column = column
             self.value = value

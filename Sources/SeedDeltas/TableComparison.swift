@@ -3,6 +3,7 @@ import SeedSQLite
 
 /// What a table contributes to a delta.
 public struct TableChanges: Equatable, Sendable {
+    /// The table.
     public var name: String
     /// Rows only OLD has.
     public var removed = 0
@@ -11,6 +12,7 @@ public struct TableChanges: Equatable, Sendable {
     /// Rows both have, with other values.
     public var changed = 0
 
+    /// No changes yet to table `name`.
     public init(name: String) { self.name = name }
 }
 
@@ -49,10 +51,51 @@ struct TableComparison {
 
         var changes = TableChanges(name: new.table)
         let keyCount = shape.keyColumns.count, valueCount = shape.valueColumns.count
-        // Rows the new table lacks, and rows whose unique-indexed values change: those are
-        // inserted again below, after every delete. In a WITHOUT ROWID table keyed on several
-        // columns, the rows under one key prefix (a trip's stop_times) that all go are one
-        // delete.
+        changes.removed = try emitDeletes(
+            from: oldTable, missingIn: newTable, join: join, reinsert: reinsert, emit)
+        let changedFlag = changed.isEmpty ? "0" : changed
+        let rows = try connection.prepare(
+            """
+            SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert), \
+            \(changedFlag)\(oldValues.isEmpty ? "" : ", " + oldValues)
+            FROM \(newTable) AS n LEFT JOIN \(oldTable) AS o ON \(join)
+            WHERE o.\(firstKey) IS NULL OR \(changedFlag) ORDER BY \
+            \(shape.keyColumns.map { "n." + quoted($0) }.joined(separator: ", "))
+            """)
+        while try rows.step() {
+            let key = (0..<keyCount).map(rows.deltaValue)
+            let isNew = rows.int64(at: keyCount + valueCount) == 1
+            if isNew || rows.int64(at: keyCount + valueCount + 1) == 1 {
+                try emit(.insert(key: key, values: (keyCount..<keyCount + valueCount).map(rows.deltaValue)))
+                if isNew { changes.added += 1 } else { changes.changed += 1 }
+                continue
+            }
+            let base = keyCount + valueCount + 3
+            let updates: [DeltaRecord.Change] = (0..<valueCount).compactMap { index in
+                let value = rows.deltaValue(at: keyCount + index)
+                return value == rows.deltaValue(at: base + index)
+                    ? nil : DeltaRecord.Change(column: index, value: value)
+            }
+            if !updates.isEmpty {
+                try emit(.update(key: key, changes: updates))
+                changes.changed += 1
+            }
+        }
+        return changes
+    }
+
+    /// Rows the new table lacks, and rows whose unique-indexed values change: those are
+    /// inserted again below, after every delete. In a WITHOUT ROWID table keyed on several
+    /// columns, the rows under one key prefix (a trip's stop_times) that all go are one
+    /// delete.
+    /// - Returns: how many rows the new table lacks.
+    private func emitDeletes(
+        from oldTable: String, missingIn newTable: String, join: String, reinsert: String,
+        _ emit: (DeltaRecord) throws -> Void
+    ) throws -> Int {
+        let firstKey = quoted(shape.keyColumns[0])
+        let keyCount = shape.keyColumns.count
+        var removed = 0
         let deletes = try connection.prepare(
             """
             SELECT \(shape.columnList("o", values: false)), n.\(firstKey) IS NULL
@@ -91,38 +134,10 @@ struct TableComparison {
                 if let first = group.first, first.prefix(prefix.count) != key.prefix(prefix.count) { try endGroup() }
                 group.append(key)
             }
-            if deletes.int64(at: keyCount) == 1 { changes.removed += 1 }
+            if deletes.int64(at: keyCount) == 1 { removed += 1 }
         }
         try endGroup()
-        let changedFlag = changed.isEmpty ? "0" : changed
-        let rows = try connection.prepare(
-            """
-            SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert), \
-            \(changedFlag)\(oldValues.isEmpty ? "" : ", " + oldValues)
-            FROM \(newTable) AS n LEFT JOIN \(oldTable) AS o ON \(join)
-            WHERE o.\(firstKey) IS NULL OR \(changedFlag) ORDER BY \
-            \(shape.keyColumns.map { "n." + quoted($0) }.joined(separator: ", "))
-            """)
-        while try rows.step() {
-            let key = (0..<keyCount).map(rows.deltaValue)
-            let isNew = rows.int64(at: keyCount + valueCount) == 1
-            if isNew || rows.int64(at: keyCount + valueCount + 1) == 1 {
-                try emit(.insert(key: key, values: (keyCount..<keyCount + valueCount).map(rows.deltaValue)))
-                if isNew { changes.added += 1 } else { changes.changed += 1 }
-                continue
-            }
-            let base = keyCount + valueCount + 3
-            let updates: [DeltaRecord.Change] = (0..<valueCount).compactMap { index in
-                let value = rows.deltaValue(at: keyCount + index)
-                return value == rows.deltaValue(at: base + index)
-                    ? nil : DeltaRecord.Change(column: index, value: value)
-            }
-            if !updates.isEmpty {
-                try emit(.update(key: key, changes: updates))
-                changes.changed += 1
-            }
-        }
-        return changes
+        return removed
     }
 
     /// The rows of one side: the table, or the subquery of its rows `filter` holds for.

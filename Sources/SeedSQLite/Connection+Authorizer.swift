@@ -3,6 +3,7 @@ import CSQLite3
 /// What a statement being compiled asks to do, as SQLite's authorizer callback reports it
 /// (`sqlite3_set_authorizer`): the action and, for reads and writes, the table.
 public struct AuthorizerRequest: Sendable, Equatable {
+    /// What a statement asks to do, as the authorizer sees it.
     public enum Action: Sendable, Equatable {
         /// Reads a column of `table` (a `SELECT`, or the rows an INSERT ... SELECT reads).
         case read(table: String)
@@ -18,6 +19,7 @@ public struct AuthorizerRequest: Sendable, Equatable {
         case other(code: Int32, first: String?)
     }
 
+    /// What the statement asked to do.
     public let action: Action
     /// The database the action is on (`main`, `temp`, an attached name), when SQLite says.
     public let database: String?

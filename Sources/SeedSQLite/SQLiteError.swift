@@ -48,6 +48,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
     /// SQLite's words for the result code (`constraint failed`), without its message.
     public var codeDescription: String { resultCode.description }
 
+    /// `SQLite error <code> (<name>): <message>`, and the statement when known.
     public var description: String {
         var text = "SQLite error \(code) (\(codeDescription)): \(message)"
         if let sql { text += " while running: \(sql)" }

@@ -92,16 +92,19 @@ public final class Statement {
     }
 
     @inline(__always)
+    /// Binds an integer to parameter `index` (1-based).
     public func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
     @inline(__always)
+    /// Binds a real to parameter `index` (1-based).
     public func bind(_ value: Double, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_double(handle, index, value))
     }
 
     @inline(__always)
+    /// Binds text to parameter `index` (1-based).
     public func bind(_ value: String, at index: Int32) throws(SQLiteError) {
         var value = value
         let rc = value.withUTF8 {
@@ -118,6 +121,7 @@ public final class Statement {
     }
 
     @inline(__always)
+    /// Binds NULL to parameter `index` (1-based).
     public func bindNull(at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_null(handle, index))
     }

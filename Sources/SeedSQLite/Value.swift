@@ -18,6 +18,7 @@ public enum Value: Equatable, Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// For messages: the number, the text as it is, `NULL`, or a blob's size.
     public var description: String {
         switch self {
         case .null: return "NULL"

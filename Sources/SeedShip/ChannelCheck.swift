@@ -5,7 +5,7 @@ import SeedInstaller
 
 /// Where `seedgen channel check` reads a channel's files: a folder, or a URL whose files the
 /// command downloads (a channel served by a host or CDN is checked as apps receive it).
-public protocol ChannelFiles {
+package protocol ChannelFiles {
     /// What the check reports the channel as (its folder or URL).
     var name: String { get }
     /// The file at `path` (relative to the channel) on disk, and when it was last modified (the
@@ -17,12 +17,12 @@ public protocol ChannelFiles {
 }
 
 /// A channel folder on disk.
-public struct ChannelFolder: ChannelFiles {
-    public let folder: String
-    public init(folder: String) { self.folder = folder }
-    public var name: String { folder }
+package struct ChannelFolder: ChannelFiles {
+    package let folder: String
+    package init(folder: String) { self.folder = folder }
+    package var name: String { folder }
 
-    public func file(_ path: String) throws -> (path: String, modified: Date?)? {
+    package func file(_ path: String) throws -> (path: String, modified: Date?)? {
         let full = folder + "/" + path
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: full),
             attributes[.type] as? FileAttributeType == .typeRegular
@@ -30,7 +30,7 @@ public struct ChannelFolder: ChannelFiles {
         return (full, attributes[.modificationDate] as? Date)
     }
 
-    public func listing() -> [String]? {
+    package func listing() -> [String]? {
         var files: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: folder)
         while let name = enumerator?.nextObject() as? String {
@@ -51,39 +51,39 @@ public struct ChannelFolder: ChannelFiles {
 /// than the index, is named as such); and each delta must apply, with the installer's own code,
 /// to its `from` seed (`seeds/vN/FROM.sqlite.gz`, which the channel keeps) and give the
 /// entry's seed.
-public struct ChannelCheck {
+package struct ChannelCheck {
     /// A problem an app would meet (a fault), or something an operator should know (a note).
-    public struct Finding: Sendable, Equatable, CustomStringConvertible {
-        public enum Kind: String, Sendable { case fault, note }
-        public var kind: Kind
+    package struct Finding: Sendable, Equatable, CustomStringConvertible {
+        package enum Kind: String, Sendable { case fault, note }
+        package var kind: Kind
         /// The channel file concerned.
-        public var path: String
-        public var message: String
-        public var description: String { "\(kind.rawValue): \(path): \(message)" }
+        package var path: String
+        package var message: String
+        package var description: String { "\(kind.rawValue): \(path): \(message)" }
     }
 
     /// What the check found.
-    public struct Report: Sendable {
+    package struct Report: Sendable {
         /// The index, when it could be read.
-        public var index: ChannelIndex?
+        package var index: ChannelIndex?
         /// Whether `index.json.sig` was checked against a key and is valid; nil when not checked.
-        public var signatureValid: Bool?
-        public var findings: [Finding] = []
-        public var faults: [Finding] { findings.filter { $0.kind == .fault } }
+        package var signatureValid: Bool?
+        package var findings: [Finding] = []
+        package var faults: [Finding] { findings.filter { $0.kind == .fault } }
     }
 
-    public var files: any ChannelFiles
-    public var publicKey: ChannelPublicKey?
+    package var files: any ChannelFiles
+    package var publicKey: ChannelPublicKey?
     /// A signature older than the index by more than this is stale, not merely wrong:
     /// `seedgen publish` writes both within a second, and the guide uploads them together.
-    public var staleAfter: TimeInterval = 60
+    package var staleAfter: TimeInterval = 60
 
-    public init(files: any ChannelFiles, publicKey: ChannelPublicKey?) {
+    package init(files: any ChannelFiles, publicKey: ChannelPublicKey?) {
         self.files = files
         self.publicKey = publicKey
     }
 
-    public func run() -> Report {
+    package func run() -> Report {
         var report = Report()
         func fault(_ path: String, _ message: String) {
             report.findings.append(Finding(kind: .fault, path: path, message: message))
@@ -153,9 +153,9 @@ public struct ChannelCheck {
                 note(
                     files.name,
                     """
-                        \(stray.count) file(s) the index does not use (left by earlier publishes? sync with --delete): \
-                        \(stray.prefix(10).joined(separator: ", "))\(stray.count > 10 ? ", …" : "")
-                        """
+                    \(stray.count) file(s) the index does not use (left by earlier publishes? sync with --delete): \
+                    \(stray.prefix(10).joined(separator: ", "))\(stray.count > 10 ? ", …" : "")
+                    """
                 )
             }
         }
@@ -196,11 +196,11 @@ public struct ChannelCheck {
                     kind: .fault, path: name,
                     message:
                         """
-                            stale: it is \(age) older than index.json and does not sign it. A cache (CDN) keeps \
-                            index.json.sig longer than index.json, or the signature was not uploaded with the index: \
-                            serve both with Cache-Control: no-cache and upload them together. Apps refuse the channel \
-                            until then (bad-signature).
-                            """
+                        stale: it is \(age) older than index.json and does not sign it. A cache (CDN) keeps \
+                        index.json.sig longer than index.json, or the signature was not uploaded with the index: \
+                        serve both with Cache-Control: no-cache and upload them together. Apps refuse the channel \
+                        until then (bad-signature).
+                        """
                 ))
         } else {
             report.findings.append(
@@ -208,9 +208,9 @@ public struct ChannelCheck {
                     kind: .fault, path: name,
                     message:
                         """
-                            not the public key's signature of index.json (changed after signing, or signed with \
-                            another key): apps refuse the channel (bad-signature)
-                            """
+                        not the public key's signature of index.json (changed after signing, or signed with \
+                        another key): apps refuse the channel (bad-signature)
+                        """
                 ))
         }
     }
@@ -263,9 +263,9 @@ public struct ChannelCheck {
                     kind: .fault, path: path,
                     message:
                         """
-                            its from seed \(from) is missing: the delta cannot be checked, and the next publish cannot \
-                            make deltas from it
-                            """
+                        its from seed \(from) is missing: the delta cannot be checked, and the next publish cannot \
+                        make deltas from it
+                        """
                 ))
             return
         }
@@ -284,9 +284,9 @@ public struct ChannelCheck {
                         kind: .fault, path: path,
                         message:
                             """
-                                the index says it applies to seed version \(delta.from), but its from seed \(from) is \
-                                seed version \(base.seedVersion)
-                                """
+                            the index says it applies to seed version \(delta.from), but its from seed \(from) is \
+                            seed version \(base.seedVersion)
+                            """
                     ))
                 return
             }

@@ -24,17 +24,17 @@ import SeedSystem
 /// and the deltas are each written to a temporary file and renamed into place, then the
 /// signature, then `index.json` (temporary file and rename); files the new index no longer
 /// names are removed last. Publishing the seed the channel already serves changes nothing.
-public struct ChannelPublisher {
+package struct ChannelPublisher {
     /// The channel folder (created when missing).
-    public var channel: String
+    package var channel: String
     /// How many earlier versions to keep and make deltas from.
-    public var keep: Int
+    package var keep: Int
     /// Signs `index.json` when set.
-    public var signingKey: ChannelSigningKey?
+    package var signingKey: ChannelSigningKey?
     /// The deflate level of the packed seed and the deltas.
-    public var level: Int
+    package var level: Int
 
-    public init(channel: String, keep: Int = 3, signingKey: ChannelSigningKey? = nil, level: Int = 9) {
+    package init(channel: String, keep: Int = 3, signingKey: ChannelSigningKey? = nil, level: Int = 9) {
         self.channel = channel
         self.keep = keep
         self.signingKey = signingKey
@@ -42,20 +42,20 @@ public struct ChannelPublisher {
     }
 
     /// What publishing did.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The channel's entry for the seed's schema version, as now published.
-        public var entry: ChannelIndex.Entry
+        package var entry: ChannelIndex.Entry
         /// True when the channel already served this seed: nothing was written.
-        public var unchanged: Bool
+        package var unchanged: Bool
         /// Earlier versions no delta was kept from, and why.
-        public var skippedDeltas: [(from: String, reason: String)]
+        package var skippedDeltas: [(from: String, reason: String)]
         /// Files removed from the channel (relative paths).
-        public var removed: [String]
+        package var removed: [String]
     }
 
     /// Publishes `seed` (a `.sqlite` built by seedgen, or a packed `.sqlite.gz`, whose
     /// sequence, when it has one, is kept).
-    public func publish(seed: String) throws(ShipError) -> Result {
+    package func publish(seed: String) throws(ShipError) -> Result {
         let source = try SeedFile(path: seed)
         guard source.kind != .manifest, let database = source.databasePath else {
             throw ShipError(
@@ -84,10 +84,10 @@ public struct ChannelPublisher {
                 code: .channel, path: seed,
                 message:
                     """
-                        its sequence \(sequence) is not above the channel's \(previous.sequence) (seed version \
-                        \(previous.seedVersion)) for schema version \(stamp.schemaVersion): updaters would refuse it \
-                        as a rollback
-                        """
+                    its sequence \(sequence) is not above the channel's \(previous.sequence) (seed version \
+                    \(previous.seedVersion)) for schema version \(stamp.schemaVersion): updaters would refuse it \
+                    as a rollback
+                    """
             )
         }
 
@@ -99,8 +99,30 @@ public struct ChannelPublisher {
         packer.sequence = sequence
         let packed = try packer.pack(seed: database, to: channel + "/" + packedPath)
 
-        var deltas: [ChannelIndex.Delta] = [], skipped: [(from: String, reason: String)] = []
         let history = try publishedSequences(in: seedsFolder).filter { $0 < sequence }.suffix(keep).reversed()
+        let (deltas, skipped) = writeDeltas(
+            from: Array(history), to: database, stamp: stamp, sequence: sequence, seedsFolder: seedsFolder,
+            deltasFolder: deltasFolder, seedSize: packed.manifest.gzipSize)
+
+        let entry = ChannelIndex.Entry(
+            schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sequence: sequence,
+            path: packedPath, size: packed.manifest.gzipSize, sha256: packed.manifest.gzipSha256, deltas: deltas,
+            contentSHA256: packed.manifest.contentSHA256, seedSize: packed.manifest.size)
+        let newIndex = (index ?? ChannelIndex(seeds: [])).replacing(entry)
+        try writeIndex(newIndex, to: indexPath)
+        let removed = try prune(
+            seedsFolder: seedsFolder, deltasFolder: deltasFolder, keeping: Set([sequence] + history),
+            deltas: Set(deltas.map(\.path)))
+        return Result(entry: entry, unchanged: false, skippedDeltas: skipped, removed: removed)
+    }
+
+    /// A delta to the new seed from each kept older one, where it is smaller than the seed;
+    /// the versions left without one, and why.
+    private func writeDeltas(
+        from history: [Int64], to database: String, stamp: SeedStamp, sequence: Int64, seedsFolder: String,
+        deltasFolder: String, seedSize: Int64
+    ) -> (deltas: [ChannelIndex.Delta], skipped: [(from: String, reason: String)]) {
+        var deltas: [ChannelIndex.Delta] = [], skipped: [(from: String, reason: String)] = []
         for old in history {
             let oldPath = channel + "/\(seedsFolder)/\(old).sqlite.gz"
             let deltaPath = "\(deltasFolder)/\(old)-\(sequence).delta"
@@ -116,16 +138,16 @@ public struct ChannelPublisher {
             do {
                 let summary = try SeedDeltaWriter(level: level).write(
                     old: oldSeed.databasePath ?? oldPath, new: database, to: channel + "/" + deltaPath)
-                if summary.size >= packed.manifest.gzipSize {
+                if summary.size >= seedSize {
                     _ = try? FileSystem.remove(channel + "/" + deltaPath)
                     skipped.append(
                         (
                             from: oldVersion,
                             reason:
                                 """
-                                    the delta (\(summary.size) bytes) is not smaller than the full seed \
-                                    (\(packed.manifest.gzipSize) bytes)
-                                    """
+                            the delta (\(summary.size) bytes) is not smaller than the full seed \
+                            (\(seedSize) bytes)
+                            """
                         ))
                 } else {
                     deltas.append(
@@ -136,17 +158,7 @@ public struct ChannelPublisher {
                 skipped.append((from: oldVersion, reason: error.message))
             }
         }
-
-        let entry = ChannelIndex.Entry(
-            schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sequence: sequence,
-            path: packedPath, size: packed.manifest.gzipSize, sha256: packed.manifest.gzipSha256, deltas: deltas,
-            contentSHA256: packed.manifest.contentSHA256, seedSize: packed.manifest.size)
-        let newIndex = (index ?? ChannelIndex(seeds: [])).replacing(entry)
-        try writeIndex(newIndex, to: indexPath)
-        let removed = try prune(
-            seedsFolder: seedsFolder, deltasFolder: deltasFolder, keeping: Set([sequence] + history),
-            deltas: Set(deltas.map(\.path)))
-        return Result(entry: entry, unchanged: false, skippedDeltas: skipped, removed: removed)
+        return (deltas, skipped)
     }
 
     /// The schema and seed versions in a seed's header and metadata.
@@ -183,9 +195,9 @@ public struct ChannelPublisher {
                 code: .channel, path: seed,
                 message:
                     """
-                        the channel already serves seed version \(entry.seedVersion) with other content (SHA-256 \
-                        \(manifest.sha256), this seed has \(digest.sha256)); a new seed needs a new seed version
-                        """
+                    the channel already serves seed version \(entry.seedVersion) with other content (SHA-256 \
+                    \(manifest.sha256), this seed has \(digest.sha256)); a new seed needs a new seed version
+                    """
             )
         }
     }

@@ -24,34 +24,34 @@ import SeedSystem
 /// of OLD with the installer's own code, which must give NEW's content digest. It is written to
 /// a temporary file beside `output` and renamed into place only then. Memory stays bounded: the
 /// comparison is SQL over the two attached seeds, streamed row by row.
-public struct SeedDeltaWriter {
+package struct SeedDeltaWriter {
     /// The deflate level of the body, 0 to 9 (default 9).
-    public var level = 9
+    package var level = 9
     /// Apply the delta to OLD before keeping it, and refuse it unless that gives NEW's content.
-    public var verify = true
+    package var verify = true
 
-    public init(level: Int = 9, verify: Bool = true) {
+    package init(level: Int = 9, verify: Bool = true) {
         self.level = level
         self.verify = verify
     }
 
     /// What was written.
-    public struct Summary: Sendable {
-        public var output: String
+    package struct Summary: Sendable {
+        package var output: String
         /// The delta file's size and SHA-256.
-        public var size: Int64
-        public var sha256: String
+        package var size: Int64
+        package var sha256: String
         /// The header: seeds, content digests, sizes.
-        public var header: DeltaHeader
+        package var header: DeltaHeader
         /// The tables with changes, in the delta's order.
-        public var tables: [TableChanges]
+        package var tables: [TableChanges]
         /// True when the delta was applied to OLD and gave NEW's content.
-        public var verified: Bool
-        public var seconds: Double
+        package var verified: Bool
+        package var seconds: Double
     }
 
     /// Compares `old` and `new` and writes the delta that turns one into the other to `output`.
-    public func write(old: String, new: String, to output: String) throws(ShipError) -> Summary {
+    package func write(old: String, new: String, to output: String) throws(ShipError) -> Summary {
         let clock = ContinuousClock.now
         let connection: Connection
         do {
@@ -68,9 +68,9 @@ public struct SeedDeltaWriter {
                 code: .noDelta, path: new,
                 message:
                     """
-                        was built with \(newIdentity.schemaDescription), \(old) with \(oldIdentity.schemaDescription): \
-                        a schema change gives no delta; ship the full seed
-                        """
+                    was built with \(newIdentity.schemaDescription), \(old) with \(oldIdentity.schemaDescription): \
+                    a schema change gives no delta; ship the full seed
+                    """
             )
         }
         try checkSameStructure(connection, old: old, new: new)
@@ -98,9 +98,9 @@ public struct SeedDeltaWriter {
                 code: .invalidSeedVersion, path: path,
                 message:
                     """
-                        its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable \
-                        ASCII without spaces)
-                        """
+                    its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable \
+                    ASCII without spaces)
+                    """
             )
         }
 
@@ -150,9 +150,9 @@ public struct SeedDeltaWriter {
                     code: .noDelta, path: new,
                     message:
                         """
-                            has another database schema than \(old) (\(difference)): a schema change gives no delta; \
-                            ship the full seed
-                            """
+                        has another database schema than \(old) (\(difference)): a schema change gives no delta; \
+                        ship the full seed
+                        """
                 )
             }
             for pragma in ["encoding", "application_id", "user_version"] {
@@ -163,9 +163,9 @@ public struct SeedDeltaWriter {
                         code: .noDelta, path: new,
                         message:
                             """
-                                has \(pragma) \(after?.description ?? "?") but \(old) has \
-                                \(before?.description ?? "?"): a delta cannot change it; ship the full seed
-                                """
+                            has \(pragma) \(after?.description ?? "?") but \(old) has \
+                            \(before?.description ?? "?"): a delta cannot change it; ship the full seed
+                            """
                     )
                 }
             }

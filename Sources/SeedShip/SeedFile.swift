@@ -10,29 +10,29 @@ import SeedSQLite
 /// A gzip file is decompressed (streamed) into a temporary file, which is removed when the
 /// `SeedFile` is released. The manifest beside the seed (`SeedManifest.path(forSeed:)`) is
 /// read when present.
-public final class SeedFile {
+package final class SeedFile {
     /// What kind of file was named.
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         case sqlite
         case gzip
         case manifest
     }
 
     /// The path as given.
-    public let path: String
-    public let kind: Kind
+    package let path: String
+    package let kind: Kind
     /// The SQLite database to open: `path` itself, or the decompressed copy of a gzip file;
     /// nil when only a manifest was named and no seed lies beside it.
-    public let databasePath: String?
+    package let databasePath: String?
     /// The gzip file, when the seed is gzipped (named, or found beside a named manifest).
-    public let gzipPath: String?
+    package let gzipPath: String?
     /// The gzip header of `gzipPath`.
-    public let gzipHeader: GzipHeader?
+    package let gzipHeader: GzipHeader?
     /// The manifest file, when there is one.
-    public let manifestPath: String?
-    public let manifest: SeedManifest?
+    package let manifestPath: String?
+    package let manifest: SeedManifest?
     /// Size and SHA-256 of the uncompressed seed, when known without rereading it.
-    public private(set) var databaseDigest: FileDigest?
+    package private(set) var databaseDigest: FileDigest?
     /// The decompressed copy of a gzip file, removed with this `SeedFile`.
     private let temporary: ScratchFile?
 
@@ -42,7 +42,7 @@ public final class SeedFile {
     ///   - manifestPath: the manifest to use instead of the one beside the seed.
     ///   - findSeedBesideManifest: when `path` is a manifest, also open the seed beside it
     ///     (`x.sqlite.gz`, else `x.sqlite`).
-    public init(path: String, manifestPath: String? = nil, findSeedBesideManifest: Bool = true) throws(ShipError) {
+    package init(path: String, manifestPath: String? = nil, findSeedBesideManifest: Bool = true) throws(ShipError) {
         self.path = path
         let kind = try Self.kind(of: path)
         self.kind = kind
@@ -88,7 +88,7 @@ public final class SeedFile {
     }
 
     /// Opens the database read-only, without creating `-wal` or `-shm` files beside it.
-    public func open() throws(ShipError) -> Connection {
+    package func open() throws(ShipError) -> Connection {
         guard let databasePath else {
             throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest")
         }
@@ -96,7 +96,7 @@ public final class SeedFile {
     }
 
     /// Size and SHA-256 of the uncompressed seed (computed once, streamed).
-    public func digest() throws(ShipError) -> FileDigest {
+    package func digest() throws(ShipError) -> FileDigest {
         if let databaseDigest { return databaseDigest }
         guard let databasePath else {
             throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest")

@@ -5,9 +5,9 @@ import SeedDeltas
 import SeedSQLite
 
 /// Reads a seed's facts for `seedgen inspect`: versions, tables, indexes, pages, inputs.
-public enum SeedInspector {
+package enum SeedInspector {
     /// Inspects `seed`. A manifest named alone is reported from its own facts.
-    public static func report(for seed: SeedFile) throws(ShipError) -> SeedReport {
+    package static func report(for seed: SeedFile) throws(ShipError) -> SeedReport {
         var report = SeedReport(path: seed.path, format: seed.kind, tables: [:])
         if let manifest = seed.manifest {
             report.manifest = manifest
@@ -98,9 +98,9 @@ public enum SeedInspector {
                 columns.isEmpty || index.table == nil
                 ? "SELECT count(*) FROM \(quoted(index.name))"
                 : """
-                    SELECT count(*) FROM \(quoted(index.table!)) WHERE \
-                    \(columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))
-                    """
+                SELECT count(*) FROM \(quoted(index.table!)) WHERE \
+                \(columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))
+                """
             return QueryIndexCost(
                 name: index.name, table: index.table, kind: index.kind,
                 rows: try connection.scalar(count)?.integer ?? 0,

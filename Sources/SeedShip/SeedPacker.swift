@@ -13,42 +13,33 @@ import SeedSystem
 /// The gzip is streamed into a temporary file next to the output and renamed into place when
 /// complete; the manifest is written after it, so a manifest never describes a missing or
 /// partial gzip. The same seed and level always give the same bytes.
-public struct SeedPacker {
+package struct SeedPacker {
     /// The deflate level, 0 (store) to 9 (smallest, the default).
-    public var level: Int
+    package var level: Int
     /// The publication sequence to record (gzip comment and manifest), or nil: see
     /// `SeedStamp.comment(sequence:)`. An installer keeps an installed seed of a higher sequence.
-    public var sequence: Int64?
+    package var sequence: Int64?
 
-    public init(level: Int = 9, sequence: Int64? = nil) {
+    package init(level: Int = 9, sequence: Int64? = nil) {
         self.level = level
         self.sequence = sequence
     }
 
     /// What was written.
-    public struct Result: Sendable {
-        public var gzipPath: String
-        public var manifestPath: String
-        public var manifest: SeedManifest
+    package struct Result: Sendable {
+        package var gzipPath: String
+        package var manifestPath: String
+        package var manifest: SeedManifest
     }
 
     /// The default output of `pack`: the seed's path with `.gz` appended.
-    public static func defaultOutput(forSeed seed: String) -> String { seed + ".gz" }
+    package static func defaultOutput(forSeed seed: String) -> String { seed + ".gz" }
 
-    /// Packs the SQLite seed at `seed` into `output` (default `seed` + `.gz`) and writes the
-    /// manifest beside it.
-    public func pack(seed: String, to output: String? = nil) throws(ShipError) -> Result {
-        let output = output ?? Self.defaultOutput(forSeed: seed)
-        guard try SeedFile.kind(of: seed) == .sqlite else {
-            throw ShipError(
-                code: .notASeed, path: seed,
-                message: "not a SQLite seed (pack takes the .sqlite file that seedgen build wrote)")
-        }
-        guard !(try SeedHeader(path: seed).isWAL) else {
-            throw ShipError(
-                code: .notASeed, path: seed,
-                message: "the seed is in WAL mode; a shipped seed must use a rollback journal (see seedgen verify)")
-        }
+    /// What the manifest records of a seed: its versions, rows per table, metadata and content
+    /// digest, after SQLite's quick_check and a check of the recorded digest.
+    private static func read(
+        _ seed: String
+    ) throws(ShipError) -> (SeedStamp, [String: Int64], [String: String], String) {
         let stamp: SeedStamp, tables: [String: Int64], metadata: [String: String], content: String
         do {
             let connection = try SeedFile.openReadOnly(seed)
@@ -69,9 +60,9 @@ public struct SeedPacker {
                     code: .damaged, path: seed,
                     message:
                         """
-                            the seed fails SQLite's quick_check, it is damaged: \
-                            \(problems.prefix(3).joined(separator: "; "))
-                            """
+                        the seed fails SQLite's quick_check, it is damaged: \
+                        \(problems.prefix(3).joined(separator: "; "))
+                        """
                 )
             }
             // The manifest names the seed by its content: what it records must be what it holds.
@@ -81,9 +72,9 @@ public struct SeedPacker {
                     code: .damaged, path: seed,
                     message:
                         """
-                            the seed records content digest \(recorded) but its content gives \(content): it was \
-                            changed after it was built; build it again
-                            """
+                        the seed records content digest \(recorded) but its content gives \(content): it was \
+                        changed after it was built; build it again
+                        """
                 )
             }
         } catch let error as ShipError {
@@ -91,14 +82,32 @@ public struct SeedPacker {
         } catch {
             throw ShipError(code: .sqlite, path: seed, message: "cannot read the seed: \(error)", cause: error)
         }
+        return (stamp, tables, metadata, content)
+    }
+
+    /// Packs the SQLite seed at `seed` into `output` (default `seed` + `.gz`) and writes the
+    /// manifest beside it.
+    package func pack(seed: String, to output: String? = nil) throws(ShipError) -> Result {
+        let output = output ?? Self.defaultOutput(forSeed: seed)
+        guard try SeedFile.kind(of: seed) == .sqlite else {
+            throw ShipError(
+                code: .notASeed, path: seed,
+                message: "not a SQLite seed (pack takes the .sqlite file that seedgen build wrote)")
+        }
+        guard !(try SeedHeader(path: seed).isWAL) else {
+            throw ShipError(
+                code: .notASeed, path: seed,
+                message: "the seed is in WAL mode; a shipped seed must use a rollback journal (see seedgen verify)")
+        }
+        let (stamp, tables, metadata, content) = try Self.read(seed)
         guard stamp.isValid else {
             throw ShipError(
                 code: .invalidSeedVersion, path: seed,
                 message:
                     """
-                        the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII \
-                        without spaces
-                        """
+                    the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII \
+                    without spaces
+                    """
             )
         }
 

@@ -5,16 +5,16 @@ import SeedDeltas
 import SeedSQLite
 
 /// One check `seedgen verify` made, and what it found.
-public struct SeedCheck: Codable, Equatable, Sendable {
+package struct SeedCheck: Codable, Equatable, Sendable {
     /// A stable name: `integrity_check`, `foreign_key_check`, `journal_mode`, ...
-    public var name: String
-    public var passed: Bool
+    package var name: String
+    package var passed: Bool
     /// What was found; for a failure, what is wrong.
-    public var detail: String
+    package var detail: String
     /// The feed of a region seed the check is about (`feed_rows`); nil for the whole seed.
-    public var feed: String?
+    package var feed: String?
 
-    public init(name: String, passed: Bool, detail: String = "", feed: String? = nil) {
+    package init(name: String, passed: Bool, detail: String = "", feed: String? = nil) {
         self.name = name
         self.passed = passed
         self.detail = detail
@@ -25,19 +25,19 @@ public struct SeedCheck: Codable, Equatable, Sendable {
 /// Checks that a seed is fit to ship: a sound SQLite file, its references intact, not in WAL
 /// mode, compact, its versions recorded, its manifest (if any) telling the truth about it,
 /// a region seed's row counts per feed true, and, when a schema is given, built from that schema.
-public struct SeedVerifier {
+package struct SeedVerifier {
     /// The schema the seed must match (tables, columns, declared types, version); nil to skip.
-    public var schema: Schema?
+    package var schema: Schema?
     /// The schema version the seed must have, when no schema is given.
-    public var schemaVersion: Int?
+    package var schemaVersion: Int?
 
-    public init(schema: Schema? = nil, schemaVersion: Int? = nil) {
+    package init(schema: Schema? = nil, schemaVersion: Int? = nil) {
         self.schema = schema
         self.schemaVersion = schemaVersion
     }
 
     /// Runs every check that applies to `seed`; the seed passes when all of them pass.
-    public func verify(_ seed: SeedFile) -> [SeedCheck] {
+    package func verify(_ seed: SeedFile) -> [SeedCheck] {
         guard let databasePath = seed.databasePath else {
             return [
                 SeedCheck(
@@ -58,9 +58,9 @@ public struct SeedVerifier {
                 name: "journal_mode", passed: !header.isWAL,
                 detail: header.isWAL
                     ? """
-                        the seed is in WAL mode; ship it in rollback-journal mode (PRAGMA journal_mode = DELETE, then \
-                        VACUUM)
-                        """
+                    the seed is in WAL mode; ship it in rollback-journal mode (PRAGMA journal_mode = DELETE, then \
+                    VACUUM)
+                    """
                     : "delete"))
         let connection: Connection
         do { connection = try seed.open() } catch {
@@ -139,9 +139,9 @@ public struct SeedVerifier {
             let detail =
                 problems.isEmpty
                 ? """
-                    \(NumberText.grouped(Int(total))) rows in \(tables) table\(tables == 1 ? "" : "s"), as row_counts \
-                    records
-                    """
+                \(NumberText.grouped(Int(total))) rows in \(tables) table\(tables == 1 ? "" : "s"), as row_counts \
+                records
+                """
                 : problems.joined(separator: "; ")
             return SeedCheck(name: "feed_rows", passed: problems.isEmpty, detail: detail, feed: name)
         }
@@ -199,17 +199,17 @@ public struct SeedVerifier {
             if recorded != digest {
                 problems.append(
                     """
-                        the seed records content digest \(recorded) but its content gives \(digest): it was changed \
-                        after it was built
-                        """
+                    the seed records content digest \(recorded) but its content gives \(digest): it was changed \
+                    after it was built
+                    """
                 )
             }
         } else {
             problems.append(
                 """
-                    the seed records no content digest (built by a seedgen before content digests); build it again to \
-                    ship it
-                    """
+                the seed records no content digest (built by a seedgen before content digests); build it again to \
+                ship it
+                """
             )
         }
         if let claimed = manifest?.contentSHA256, claimed != digest {
@@ -248,9 +248,9 @@ public struct SeedVerifier {
                 if found.notNull != column.notNull {
                     problems.append(
                         """
-                            \(table).\(column.name) is \(found.notNull ? "" : "not ")NOT NULL, expected \
-                            \(column.notNull ? "" : "not ")NOT NULL
-                            """
+                        \(table).\(column.name) is \(found.notNull ? "" : "not ")NOT NULL, expected \
+                        \(column.notNull ? "" : "not ")NOT NULL
+                        """
                     )
                 }
             }
@@ -285,9 +285,9 @@ public struct SeedVerifier {
                 passed
                 ? header.comment ?? ""
                 : """
-                    the gzip comment is \((header.comment ?? "missing").debugDescription), expected \
-                    \((stamp?.comment ?? "a seed stamp").debugDescription)
-                    """
+                the gzip comment is \((header.comment ?? "missing").debugDescription), expected \
+                \((stamp?.comment ?? "a seed stamp").debugDescription)
+                """
             checks.append(SeedCheck(name: "gzip_stamp", passed: passed, detail: detail))
         }
         guard let manifest = seed.manifest, let manifestPath = seed.manifestPath else { return checks }
@@ -328,9 +328,9 @@ public struct SeedVerifier {
             where counts[name] != manifest.tables[name] {
                 problems.append(
                     """
-                        \(name): \(manifest.tables[name].map(String.init) ?? "absent") rows in the manifest, \
-                        \(counts[name].map(String.init) ?? "absent") in the seed
-                        """
+                    \(name): \(manifest.tables[name].map(String.init) ?? "absent") rows in the manifest, \
+                    \(counts[name].map(String.init) ?? "absent") in the seed
+                    """
                 )
             }
         }

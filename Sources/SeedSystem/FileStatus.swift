@@ -22,6 +22,7 @@ public struct FileStatus: Equatable, Sendable {
     /// True for a regular file (not a folder, device or socket).
     public var isRegularFile: Bool
 
+    /// A file's status as `stat` gives it.
     public init(
         device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64,
         isRegularFile: Bool

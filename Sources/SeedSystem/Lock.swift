@@ -13,6 +13,7 @@ import Darwin
 public final class Lock: @unchecked Sendable { // the mutex is the synchronisation itself
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+    /// An unlocked lock.
     public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())

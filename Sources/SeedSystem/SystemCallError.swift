@@ -35,6 +35,7 @@ public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertib
     /// The call and the reason: "open failed: No such file or directory".
     public var text: String { "\(call) failed: \(reason)" }
 
+    /// `<path>: <what failed and why>`.
     public var description: String { "\(path): \(text)" }
 
     /// The disk or the file-size limit is full.

@@ -129,7 +129,7 @@ public struct SeedUpdater: Sendable {
     }
 
     /// What one call has done so far: its limits, the bytes received, the downloads tried.
-    private final class Run {
+    final class Run {
         let limits: HTTPTransfer.Limits
         let counter = HTTPTransfer.ByteCount()
         var attempts: [SeedUpdateAttempt] = []
@@ -155,45 +155,8 @@ public struct SeedUpdater: Sendable {
         // The seed says itself what it is: a touched, copied or restored file is the same seed.
         let installed = InstalledSeed.read(destination: path)
         let index = try await readIndex(cachePath: path + ".seedgen-channel", run: run)
-        guard
-            let schema = schemaVersion ?? installed?.schemaVersion
-                ?? (index.seeds.count == 1 ? index.seeds[0].schemaVersion : nil)
-        else {
-            throw SeedUpdaterError(
-                code: .configuration,
-                message:
-                    """
-                        the channel serves schema versions \
-                        \(index.seeds.map { String($0.schemaVersion) }.joined(separator: ", ")) and nothing is \
-                        installed: set the schema version the app reads
-                        """,
-                location: indexURL.absoluteString)
-        }
-        guard let entry = index.entry(schemaVersion: schema) else {
-            let served =
-                index.seeds.isEmpty
-                ? "no seed" : "schema versions " + index.seeds.map { String($0.schemaVersion) }.joined(separator: ", ")
-            throw SeedUpdaterError(
-                code: .noSeedForSchema,
-                message:
-                    """
-                        the channel has no seed for schema version \(schema) (it serves \(served)); nothing was \
-                        downloaded
-                        """,
-                location: indexURL.absoluteString)
-        }
+        let (schema, entry) = try choose(from: index, installed: installed)
         let current = installed?.schemaVersion == schema ? installed : nil
-        if let current, let sequence = current.sequence, entry.sequence < sequence {
-            throw SeedUpdaterError(
-                code: .rollback,
-                message:
-                    """
-                        the index offers sequence \(entry.sequence) (seed version \(entry.seedVersion)) but sequence \
-                        \(sequence) (seed version \(current.seedVersion)) is installed: an older index (replayed?) is \
-                        refused; nothing was downloaded
-                        """,
-                location: indexURL.absoluteString)
-        }
         if let current, current.seedVersion == entry.seedVersion,
             entry.contentSHA256 == nil || current.contentSHA256 == entry.contentSHA256,
             isIntact(current)
@@ -212,34 +175,16 @@ public struct SeedUpdater: Sendable {
                 code: .invalidIndex,
                 message:
                     """
-                        the channel's index was published by a seedgen before content digests (no contentSha256): its \
-                        deltas are of format 1, which this version does not apply; the full seed is installed instead
-                        """,
+                    the channel's index was published by a seedgen before content digests (no contentSha256): its \
+                    deltas are of format 1, which this version does not apply; the full seed is installed instead
+                    """,
                 location: indexURL.absoluteString)
         } else if let current, let delta = entry.delta(from: current.seedVersion) {
-            let download = ChannelDownload(
-                url: url(delta.path), size: delta.size, sha256: delta.sha256,
-                path: ChannelDownload.path(destination: path, sha256: delta.sha256, extension: "delta"), file: .delta)
-            ChannelDownload.removeOthers(destination: path, keeping: [download.path])
-            // Patching holds the delta and a copy of the seed, grown to the new seed's size.
-            let needed = download.size - download.bytesOnDisk + max(current.size, entry.seedSize ?? current.size)
             do {
-                try await attempt(download, run: run) { () throws(SeedUpdaterError) in
-                    try checkFreeSpace(needed, for: download)
-                    try await download.run(
-                        timeout: timeout, limits: run.limits, counter: run.counter, progress: progress)
-                    try install(download, schema: schema, entry: entry, progress: progress)
-                }
-                try? FileManager.default.removeItem(atPath: download.path)
-                return SeedUpdateResult(
-                    status: .patched, seedVersion: entry.seedVersion, previousSeedVersion: current.seedVersion,
-                    schemaVersion: schema, sequence: entry.sequence, previousSequence: current.sequence,
-                    bytesDownloaded: run.counter.value, path: path, attempts: run.attempts)
+                return try await patch(current, with: delta, entry: entry, schema: schema, run: run, progress: progress)
             } catch  where error.code != .cancelled && error.code != .deadline {
-                // Any other failure of the delta: the full seed, once. A cut download is kept
-                // (its partial file) only while it is still the file to resume: not after this.
+                // Any other failure of the delta: the full seed, once.
                 deltaFailure = error
-                try? FileManager.default.removeItem(atPath: download.path)
                 if Task.isCancelled {
                     throw SeedUpdaterError(code: .cancelled, message: "the update was cancelled", location: path)
                 }
@@ -261,6 +206,88 @@ public struct SeedUpdater: Sendable {
             status: .installed, seedVersion: entry.seedVersion, previousSeedVersion: installed?.seedVersion,
             schemaVersion: schema, sequence: entry.sequence, previousSequence: installed?.sequence,
             bytesDownloaded: run.counter.value, path: path, deltaFailure: deltaFailure, attempts: run.attempts)
+    }
+
+    /// The schema version to update and the index's entry for it; refused when the index is older
+    /// than the installed seed.
+    private func choose(
+        from index: ChannelIndex, installed: InstalledSeed?
+    ) throws(SeedUpdaterError) -> (Int, ChannelIndex.Entry) {
+        guard
+            let schema = schemaVersion ?? installed?.schemaVersion
+                ?? (index.seeds.count == 1 ? index.seeds[0].schemaVersion : nil)
+        else {
+            throw SeedUpdaterError(
+                code: .configuration,
+                message:
+                    """
+                    the channel serves schema versions \
+                    \(index.seeds.map { String($0.schemaVersion) }.joined(separator: ", ")) and nothing is \
+                    installed: set the schema version the app reads
+                    """,
+                location: indexURL.absoluteString)
+        }
+        guard let entry = index.entry(schemaVersion: schema) else {
+            let served =
+                index.seeds.isEmpty
+                ? "no seed" : "schema versions " + index.seeds.map { String($0.schemaVersion) }.joined(separator: ", ")
+            throw SeedUpdaterError(
+                code: .noSeedForSchema,
+                message:
+                    """
+                    the channel has no seed for schema version \(schema) (it serves \(served)); nothing was \
+                    downloaded
+                    """,
+                location: indexURL.absoluteString)
+        }
+        if let current = installed?.schemaVersion == schema ? installed : nil, let sequence = current.sequence,
+            entry.sequence < sequence
+        {
+            throw SeedUpdaterError(
+                code: .rollback,
+                message:
+                    """
+                    the index offers sequence \(entry.sequence) (seed version \(entry.seedVersion)) but sequence \
+                    \(sequence) (seed version \(current.seedVersion)) is installed: an older index (replayed?) is \
+                    refused; nothing was downloaded
+                    """,
+                location: indexURL.absoluteString)
+        }
+        return (schema, entry)
+    }
+
+    /// Downloads `delta` and patches the installed seed with it. A cut download is kept (its
+    /// partial file) only while it is still the file to resume: not after any other failure.
+    private func patch(
+        _ current: InstalledSeed, with delta: ChannelIndex.Delta, entry: ChannelIndex.Entry, schema: Int, run: Run,
+        progress: (@Sendable (SeedUpdateProgress) -> Void)?
+    ) async throws(SeedUpdaterError) -> SeedUpdateResult {
+        let path = destination.path
+        let download = ChannelDownload(
+            url: url(delta.path), size: delta.size, sha256: delta.sha256,
+            path: ChannelDownload.path(destination: path, sha256: delta.sha256, extension: "delta"), file: .delta)
+        ChannelDownload.removeOthers(destination: path, keeping: [download.path])
+        // Patching holds the delta and a copy of the seed, grown to the new seed's size.
+        let needed = download.size - download.bytesOnDisk + max(current.size, entry.seedSize ?? current.size)
+        do {
+            try await attempt(download, run: run) { () throws(SeedUpdaterError) in
+                try checkFreeSpace(needed, for: download)
+                try await download.run(
+                    timeout: timeout, limits: run.limits, counter: run.counter, progress: progress)
+                try install(download, schema: schema, entry: entry, progress: progress)
+            }
+            try? FileManager.default.removeItem(atPath: download.path)
+            return SeedUpdateResult(
+                status: .patched, seedVersion: entry.seedVersion, previousSeedVersion: current.seedVersion,
+                schemaVersion: schema, sequence: entry.sequence, previousSequence: current.sequence,
+                bytesDownloaded: run.counter.value, path: path, attempts: run.attempts)
+        } catch {
+            // Cancelled or past the deadline, the partial delta is kept to resume.
+            if error.code != .cancelled && error.code != .deadline {
+                try? FileManager.default.removeItem(atPath: download.path)
+            }
+            throw error
+        }
     }
 
     /// True when the installed seed's content is the one it records. A seed the install record
@@ -306,10 +333,10 @@ public struct SeedUpdater: Sendable {
             code: .diskFull,
             message:
                 """
-                    not enough free space for the \
-                    \(download.file == .delta ? "delta and patching" : "seed and installing it"): it needs \(needed) \
-                    bytes, \(available) are available; nothing was downloaded
-                    """,
+                not enough free space for the \
+                \(download.file == .delta ? "delta and patching" : "seed and installing it"): it needs \(needed) \
+                bytes, \(available) are available; nothing was downloaded
+                """,
             location: folder)
     }
 
@@ -346,142 +373,4 @@ public struct SeedUpdater: Sendable {
         indexURL.deletingLastPathComponent().appendingPathComponent(path)
     }
 
-    /// Reads (or revalidates) the index and its signature, and checks both.
-    private func readIndex(cachePath: String, run: Run) async throws(SeedUpdaterError) -> ChannelIndex {
-        let url = indexURL
-        let cached = ChannelIndexCache.read(path: cachePath, url: url.absoluteString)
-        let response: HTTPTransfer.Response
-        do {
-            response = try await HTTPTransfer.get(
-                url, headers: cached.map { ["If-None-Match": $0.etag] } ?? [:],
-                sink: .memory(limit: ChannelIndex.maximumBytes), timeout: timeout,
-                limits: run.limits, counter: run.counter)
-        } catch {
-            throw Self.error(error, url: url, limits: run.limits)
-        }
-        var bytes: [UInt8], signature: [UInt8]?
-        if response.status == 304, let cached {
-            bytes = cached.index
-            signature = cached.signature
-        } else if response.status == 200 {
-            bytes = response.body
-            signature = nil
-        } else {
-            throw Self.statusError(response.status, url: url)
-        }
-        if let publicKey {
-            var signatureModified: Date?
-            if signature == nil { (signature, signatureModified) = try await readSignature(run: run) }
-            guard let signature, publicKey.isValidSignature(signature, for: bytes) else {
-                // Usually a stale signature: a cache keeping index.json.sig longer than index.json.
-                // Told apart from tampering when it signs the index read before, or is older.
-                let indexModified = response.headers["last-modified"].flatMap(HTTPDate.parse)
-                let signsOlderIndex =
-                    cached.map { $0.index != bytes && publicKey.isValidSignature(signature ?? [], for: $0.index) }
-                    ?? false
-                let isOlder =
-                    signatureModified.flatMap { signed in indexModified.map { $0.timeIntervalSince(signed) > 60 } }
-                    ?? false
-                let reason =
-                    signsOlderIndex
-                    ? "the signature of the index this updater read before" : "older than the index, by Last-Modified"
-                let why =
-                    signsOlderIndex || isOlder
-                    ? """
-                        it is stale \
-                        (\(reason)): \
-                        a cache (CDN) keeps \(ChannelIndex.signatureFileName) longer than \(ChannelIndex.fileName) \
-                        (serve both with Cache-Control: no-cache), or it was not uploaded with the index
-                        """
-                    : "tampered, or signed with another key"
-                throw SeedUpdaterError(
-                    code: .badSignature,
-                    message:
-                        """
-                            \(ChannelIndex.signatureFileName) is not the channel key's signature of \
-                            \(ChannelIndex.fileName) (\(why)): refused, nothing was downloaded
-                            """,
-                    location: url.absoluteString)
-            }
-        }
-        let index: ChannelIndex
-        do { index = try ChannelIndex.decode(bytes, source: url.absoluteString) } catch {
-            throw SeedUpdaterError(
-                code: .invalidIndex, message: error.message, location: url.absoluteString, cause: error)
-        }
-        if response.status == 200, let etag = response.headers["etag"] {
-            ChannelIndexCache(url: url.absoluteString, etag: etag, index: bytes, signature: signature).write(
-                path: cachePath)
-        }
-        return index
-    }
-
-    /// `index.json.sig`, and when it was last modified (`Last-Modified`), if the server says.
-    private func readSignature(run: Run) async throws(SeedUpdaterError) -> ([UInt8], Date?) {
-        let url = indexURL.deletingLastPathComponent().appendingPathComponent(ChannelIndex.signatureFileName)
-        let response: HTTPTransfer.Response
-        do {
-            response = try await HTTPTransfer.get(
-                url, headers: [:], sink: .memory(limit: 4096), timeout: timeout, limits: run.limits,
-                counter: run.counter)
-        } catch {
-            throw Self.error(error, url: url, limits: run.limits)
-        }
-        if response.status == 404 {
-            throw SeedUpdaterError(
-                code: .unsigned,
-                message:
-                    """
-                        the channel's index is not signed (no \(ChannelIndex.signatureFileName)) and a public key is \
-                        set: refused, nothing was downloaded
-                        """,
-                location: url.absoluteString)
-        }
-        guard response.status == 200 else { throw Self.statusError(response.status, url: url) }
-        return (response.body, response.headers["last-modified"].flatMap(HTTPDate.parse))
-    }
-
-    static func statusError(_ status: Int, url: URL) -> SeedUpdaterError {
-        SeedUpdaterError(
-            code: .httpStatus,
-            message: "the server answered HTTP \(status) (\(HTTPURLResponse.localizedString(forStatusCode: status)))",
-            location: url.absoluteString, httpStatus: status)
-    }
-
-    static func error(_ failure: HTTPTransfer.Failure, url: URL, limits: HTTPTransfer.Limits) -> SeedUpdaterError {
-        switch failure {
-        case .cancelled:
-            return SeedUpdaterError(code: .cancelled, message: "the update was cancelled", location: url.absoluteString)
-        case .deadline:
-            return SeedUpdaterError(
-                code: .deadline,
-                message:
-                    """
-                        the update's deadline passed during this transfer; it was stopped (what arrived of a seed or \
-                        delta is kept for the next update)
-                        """,
-                location: url.absoluteString)
-        case .stalled(let bytes, let seconds):
-            return SeedUpdaterError(
-                code: .stalled,
-                message:
-                    """
-                        stalled: \(bytes) bytes in the last \(String(format: "%.0f", seconds)) s, below the minimum \
-                        rate of \(limits.minimumRate) bytes/s; the transfer was stopped (what arrived is kept for the \
-                        next update)
-                        """,
-                location: url.absoluteString)
-        case .url(let error) where error.code == .timedOut:
-            return SeedUpdaterError(
-                code: .timeout, message: "the server did not answer in time (\(error.localizedDescription))",
-                location: url.absoluteString, cause: error)
-        case .url(let error):
-            return SeedUpdaterError(
-                code: .network,
-                message: "the request failed: \(error.localizedDescription) (URLError \(error.code.rawValue))",
-                location: url.absoluteString, cause: error)
-        case .other(let message):
-            return SeedUpdaterError(code: .network, message: message, location: url.absoluteString)
-        }
-    }
 }

@@ -6,9 +6,12 @@ import SeedSystem
 /// Builds one seed: reads the inputs through the schema into a scratch database, indexes,
 /// analyzes and compacts it, and renames it over the output only when all went well.
 public struct SeedBuilder {
+    /// What to build, from what.
     public let options: BuildOptions
+    /// Told what is read, as it is read (held weakly).
     public weak var progress: BuildProgress?
 
+    /// A builder for `options`; `progress` hears of each file and table as it loads.
     public init(options: BuildOptions, progress: BuildProgress? = nil) {
         self.options = options
         self.progress = progress
@@ -39,30 +42,7 @@ public struct SeedBuilder {
                 explicit: options.schemaPath, inputPaths: feeds.all.paths, inputs: feeds.all)
         } catch { throw .schema(error) }
         schema = GTFSChecks.checkingKeys(of: schema)
-        if feeds.isRegion {
-            // A region adds a table `feeds` and a column `feed_ref`: a schema using those names cannot hold several
-            // feeds.
-            if let table = schema.tables.first(where: {
-                $0.name == Schema.feedsTable || $0.column(named: Schema.feedColumn) != nil
-            }) {
-                let what =
-                    table.name == Schema.feedsTable
-                    ? "a table '\(Schema.feedsTable)'" : "a column '\(Schema.feedColumn)' in table '\(table.name)'"
-                let place =
-                    table.name == Schema.feedsTable
-                    ? schema.places.tables[table.name] : schema.places.place(of: Schema.feedColumn, in: table.name)
-                throw .schema(
-                    SchemaError(
-                        file: schema.places.file, line: place?.line, column: place?.column,
-                        message:
-                            """
-                                has \(what), which a seed of several feeds adds itself: rename it to build \
-                                \(feeds.feeds.count) feeds into one seed
-                                """
-                    ))
-            }
-            schema = schema.scopedByFeed()
-        }
+        if feeds.isRegion { schema = try Self.scopedByFeed(schema, feedCount: feeds.feeds.count) }
         var previous: PreviousSeed?
         if let path = options.previous {
             previous = try PreviousSeed(path: path, schema: schema)
@@ -85,6 +65,49 @@ public struct SeedBuilder {
         let state = BuildState(
             options: options, schema: schema, feeds: feeds, issues: issues, database: database, previous: previous,
             progress: progress, timer: timer)
+        try runStages(state, database: database)
+        let written: FileStatus?
+        do { written = try FileSystem.status(options.output) } catch {
+            throw .output(
+                path: options.output, message: "cannot read the seed just written: \(error.text)", cause: error)
+        }
+        return BuildSummary(
+            output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
+            seedVersion: state.seedVersion, tables: state.rows, inputs: state.records,
+            references: state.context?.referenceStatistics ?? [:], filtered: state.filtered, rejected: state.rejected,
+            warnings: issues.warningCount, warningReport: issues.report(errors: false), outputBytes: written?.size ?? 0,
+            seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs,
+            contentDigest: state.contentDigest,
+            feeds: state.feedSummaries, timings: state.timer.stages)
+    }
+
+    /// The schema of a region: each table scoped by feed. A region adds a table `feeds` and a column
+    /// `feed_ref`: a schema using those names cannot hold several feeds.
+    private static func scopedByFeed(_ schema: Schema, feedCount: Int) throws(BuildError) -> Schema {
+        if let table = schema.tables.first(where: {
+            $0.name == Schema.feedsTable || $0.column(named: Schema.feedColumn) != nil
+        }) {
+            let what =
+                table.name == Schema.feedsTable
+                ? "a table '\(Schema.feedsTable)'" : "a column '\(Schema.feedColumn)' in table '\(table.name)'"
+            let place =
+                table.name == Schema.feedsTable
+                ? schema.places.tables[table.name] : schema.places.place(of: Schema.feedColumn, in: table.name)
+            throw .schema(
+                SchemaError(
+                    file: schema.places.file, line: place?.line, column: place?.column,
+                    message:
+                        """
+                        has \(what), which a seed of several feeds adds itself: rename it to build \
+                        \(feedCount) feeds into one seed
+                        """
+                ))
+        }
+        return schema.scopedByFeed()
+    }
+
+    /// Runs every stage; a failure discards the scratch database and names the stage.
+    private func runStages(_ state: BuildState, database: SeedDatabase) throws(BuildError) {
         var stageName = ""
         do {
             state.timer.endStage("prepare")
@@ -110,19 +133,6 @@ public struct SeedBuilder {
             default: throw .output(path: options.output, message: "\(error)", cause: error)
             }
         }
-        let written: FileStatus?
-        do { written = try FileSystem.status(options.output) } catch {
-            throw .output(
-                path: options.output, message: "cannot read the seed just written: \(error.text)", cause: error)
-        }
-        return BuildSummary(
-            output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
-            seedVersion: state.seedVersion, tables: state.rows, inputs: state.records,
-            references: state.context?.referenceStatistics ?? [:], filtered: state.filtered, rejected: state.rejected,
-            warnings: issues.warningCount, warningReport: issues.report(errors: false), outputBytes: written?.size ?? 0,
-            seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs,
-            contentDigest: state.contentDigest,
-            feeds: state.feedSummaries, timings: state.timer.stages)
     }
 
     /// The stages of every build, in order. The GTFS checks read the rows as loaded. Stable ids
@@ -171,9 +181,9 @@ extension Schema {
         let entitiesText = entities == .xml ? "" : " entities=\(entities.rawValue)" // read differently: another seed
         return
             """
-                \(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)]\(entitiesText) \
-                \(String(reflecting: tables))
-                """
+            \(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)]\(entitiesText) \
+            \(String(reflecting: tables))
+            """
     }
 }
 

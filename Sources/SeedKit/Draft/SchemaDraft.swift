@@ -31,6 +31,7 @@ public struct SchemaDraft: Sendable {
         }
         guard !read.isEmpty else {
             throw SchemaDraftError(
+                code: .noXML,
                 message: "\(inputs.joined(separator: ", ")): no XML file among the \(set.files.count) input files")
         }
         var structure = survey.finish()
@@ -48,7 +49,8 @@ public struct SchemaDraft: Sendable {
         // The draft must build as it is: a schema it cannot read is a bug here, said plainly.
         do { _ = try Schema.parse(Array(text.utf8), file: "the draft") } catch {
             throw SchemaDraftError(
-                message: "seedgen drafted a schema it cannot read (please report it): \(error)\n\(text)")
+                code: .unreadableDraft,
+                message: "seedgen drafted a schema it cannot read (please report it): \(error)\n\(text)", cause: error)
         }
         return SchemaDraft(text: text, files: read.map(\.name), tableCount: plan.tables.count)
     }
@@ -70,8 +72,37 @@ extension SchemaDraft {
     }
 }
 
-/// A draft that cannot be made: no XML among the inputs.
+/// A draft that cannot be made: no XML among the inputs, or a draft seedgen cannot read back.
+///
+/// Compare ``code`` to react to a kind of failure; ``description`` is the line to log.
 public struct SchemaDraftError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure this is. New codes may be added; switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A short stable name, e.g. `no-xml`.
+        public let name: String
+        /// The code's ``name``.
+        public var description: String { name }
+
+        /// No input file is XML.
+        public static let noXML = Code(name: "no-xml")
+        /// The drafted schema does not read back (a bug of seedgen's; ``cause`` is the schema error).
+        public static let unreadableDraft = Code(name: "unreadable-draft")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What is wrong.
     public var message: String
+    /// The error underneath, when there is one.
+    public var cause: (any Error & Sendable)?
+
+    /// An error of kind `code`, saying `message`, over `cause`.
+    public init(code: Code, message: String, cause: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+    }
+
+    /// `error: <message>`.
     public var description: String { "error: " + message }
 }

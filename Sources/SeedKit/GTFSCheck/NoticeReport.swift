@@ -21,8 +21,8 @@ import SeedSystem
 /// Notices stream to a scratch file as they come (a broken feed may have millions), and the
 /// report is assembled beside its destination and renamed into place by `finish`, whether the
 /// build succeeded or not: a failed build's report is the one CI needs most.
-// @unchecked: `record` runs under the IssueLog's lock; `finish` after the build
 public final class NoticeReport: @unchecked Sendable {
+    // @unchecked: `record` runs under the IssueLog's lock; `finish` after the build.
     /// Where the report goes.
     public let path: String
     private let notices: ScratchFile

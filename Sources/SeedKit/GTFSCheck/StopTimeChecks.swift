@@ -90,9 +90,10 @@ struct StopTimeChecks {
         try report(findings)
     }
 
-    /// Places `findings` in the file and records them.
-    private func report(_ findings: [Finding]) throws {
-        guard !findings.isEmpty else { return }
+    /// The trip_id of each finding's trip, and the rows of stop_times.txt the findings name.
+    private func locate(
+        _ findings: [Finding]
+    ) throws -> (tripIDs: [Int64: String], rows: [[String]: CSVRowLocator.Row]) {
         var tripIDs: [Int64: String] = [:]
         let lookup = try checks.connection.prepare("SELECT trip_id FROM trips WHERE id = ?")
         for trip in Set(findings.map(\.trip)) {
@@ -113,6 +114,13 @@ struct StopTimeChecks {
         ) { key, row in
             if rows[key] == nil { rows[key] = row } // a repeated key: the row kept is the first
         }
+        return (tripIDs, rows)
+    }
+
+    /// Places `findings` in the file and records them.
+    private func report(_ findings: [Finding]) throws {
+        guard !findings.isEmpty else { return }
+        let (tripIDs, rows) = try locate(findings)
         for finding in findings {
             let trip = tripIDs[finding.trip] ?? ""
             let row = rows[[trip, String(finding.sequence)]]
@@ -136,24 +144,24 @@ struct StopTimeChecks {
                 )
                 message =
                     """
-                        is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
-                        time needs both or neither
-                        """
+                    is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
+                    time needs both or neither
+                    """
             case .departureOnly:
                 (field, value, code) = (
                     "departure_time", written("departure_time", finding.departure), NoticeCode.onlyArrivalOrDeparture
                 )
                 message =
                     """
-                        is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
-                        time needs both or neither
-                        """
+                    is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
+                    time needs both or neither
+                    """
             case .missingEdge(let last):
                 field = finding.arrival == nil ? "arrival_time" : "departure_time"
                 (value, code) = (nil, NoticeCode.missingTripEdge)
                 message =
                     "is empty on the \(last ? "last" : "first") stop of trip_id '\(trip)' (stop_sequence "
-                        + "\(finding.sequence)): "
+                    + "\(finding.sequence)): "
                     + "a trip's first and last stops need arrival_time and departure_time"
             case .backwards(let previousSequence, let previousDeparture):
                 let before = rows[[trip, String(previousSequence)]]
@@ -164,7 +172,7 @@ struct StopTimeChecks {
                 )
                 message =
                     "is before departure_time '\(previousText)' of the previous stop (stop_sequence "
-                        + "\(previousSequence)\(previousLine)) "
+                    + "\(previousSequence)\(previousLine)) "
                     + "on trip_id '\(trip)': times run backwards"
             }
             checks.issues.record(

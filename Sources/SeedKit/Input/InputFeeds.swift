@@ -20,6 +20,7 @@ public struct InputFeeds: Sendable {
         public var sourceName: String { ((source as NSString).standardizingPath as NSString).lastPathComponent }
         /// Its row id in `feeds` (and every row's `feed_ref`); see `assignIDs`.
         public var id: Int64
+        /// The feed's files.
         public var inputs: InputSet
     }
 
@@ -45,7 +46,8 @@ public struct InputFeeds: Sendable {
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
                 value.index(after: equals) != value.endIndex
             else {
-                throw InputError(path: value, message: "--feed takes NAME=PATH (a name, '=', a feed's folder or .zip)")
+                throw InputError(
+                    code: .usage, path: value, message: "--feed takes NAME=PATH (a name, '=', a feed's folder or .zip)")
             }
             sources.append((String(value[..<equals]), String(value[value.index(after: equals)...])))
         }
@@ -55,7 +57,7 @@ public struct InputFeeds: Sendable {
         } else if sources.count + containers.count > 1 {
             if let plain = paths.first(where: { !Self.isFeedContainer($0) }) {
                 throw InputError(
-                    path: plain,
+                    code: .ambiguous, path: plain,
                     message: "is a file given beside several feeds: it belongs to no feed (put it in its feed's folder)"
                 )
             }
@@ -85,7 +87,7 @@ public struct InputFeeds: Sendable {
             try Self.check(name: name, path: path, given: given != nil)
             if let other = byName[name] {
                 throw InputError(
-                    path: path,
+                    code: .ambiguous, path: path,
                     message: "is a feed named '\(name)', and so is \(other): name them apart with --feed NAME=PATH")
             }
             byName[name] = path
@@ -142,12 +144,12 @@ public struct InputFeeds: Sendable {
             })
         else {
             throw InputError(
-                path: path,
+                code: .ambiguous, path: path,
                 message:
                     """
-                        '\(name)' cannot name a feed\(how): a name is 1 to \(maximumNameLength) characters, without \
-                        spaces, '/' or control characters
-                        """
+                    '\(name)' cannot name a feed\(how): a name is 1 to \(maximumNameLength) characters, without \
+                    spaces, '/' or control characters
+                    """
             )
         }
     }

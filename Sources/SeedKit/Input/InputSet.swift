@@ -4,6 +4,7 @@ import Foundation
 /// The files named by `seedgen build INPUT...`: folders, zip archives and single files,
 /// flattened into one list keyed by file name.
 public struct InputSet: Sendable {
+    /// Every file of the inputs, folders and archives listed, in the order given.
     public private(set) var files: [InputFile] = []
     /// The paths the files came from, as given.
     public private(set) var paths: [String] = []
@@ -21,7 +22,8 @@ public struct InputSet: Sendable {
             for file in try Self.files(at: path) {
                 if let other = seen[file.name] {
                     throw InputError(
-                        path: file.displayPath, message: "the file name '\(file.name)' is also given by \(other)")
+                        code: .ambiguous, path: file.displayPath,
+                        message: "the file name '\(file.name)' is also given by \(other)")
                 }
                 seen[file.name] = file.displayPath
                 files.append(file)
@@ -52,7 +54,7 @@ public struct InputSet: Sendable {
     private static func files(at path: String) throws(InputError) -> [InputFile] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw InputError(path: path, message: "no such file or folder")
+            throw InputError(code: .notFound, path: path, message: "no such file or folder")
         }
         if isDirectory.boolValue {
             // Listed as bytes: a name that is not UTF-8 is refused by its real bytes, not
@@ -60,13 +62,16 @@ public struct InputSet: Sendable {
             var names: [String] = []
             let entries: [[UInt8]]
             do { entries = try FileSystem.directoryEntryNames(path) } catch {
-                throw InputError(path: path, message: "cannot list the folder: \(error.reason)")
+                throw InputError(
+                    code: .fileSystem, path: path, message: "cannot list the folder: \(error.reason)", cause: error)
             }
             // Hidden names (`.DS_Store`, `.git`) are left out.
             for raw in entries where raw.first != UInt8(ascii: ".") {
                 guard let name = raw.withUnsafeBufferPointer(FileName.utf8) else {
                     let shown = raw.withUnsafeBufferPointer(FileName.display)
-                    throw InputError(path: (path as NSString).appendingPathComponent(shown), message: FileName.notUTF8)
+                    throw InputError(
+                        code: .ambiguous, path: (path as NSString).appendingPathComponent(shown),
+                        message: FileName.notUTF8)
                 }
                 names.append(name)
             }
@@ -92,7 +97,9 @@ public struct InputSet: Sendable {
                 throw SystemCallError(call: "stat", path: path, errno: ENOENT)
             }
             status = found
-        } catch { throw InputError(path: path, message: "cannot read: \(error.reason)") }
+        } catch {
+            throw InputError(code: .fileSystem, path: path, message: "cannot read: \(error.reason)", cause: error)
+        }
         return InputFile(name: name, displayPath: path, size: status.size) { () throws(InputError) -> ByteSource in
             try FileByteSource(path: path)
         }

@@ -10,6 +10,7 @@ import Foundation
 public enum SchemaLocator {
     /// A schema compiled into seedgen, with the test that recognises its inputs.
     public struct BuiltIn: Sendable {
+        /// The schema's name (`transit`, `osm`, ...).
         public let name: String
         let bytes: [UInt8]
         let recognises: @Sendable (InputSet) -> Bool
@@ -62,13 +63,13 @@ public enum SchemaLocator {
         }
         if let builtIn = builtIns.first(where: { $0.recognises(inputs) }) { return try builtIn.load() }
         throw SchemaError(
-            file: inputPaths.joined(separator: " "),
+            code: .noSchema, file: inputPaths.joined(separator: " "),
             message:
                 """
-                    no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, \
-                    an .osm file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and \
-                    transxchange schemas)
-                    """
+                no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, \
+                an .osm file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and \
+                transxchange schemas)
+                """
         )
     }
 }

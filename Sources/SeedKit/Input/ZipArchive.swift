@@ -30,7 +30,7 @@ struct ZipArchive {
         self.path = path
         let file = try RandomAccessFile(path: path)
         let length = file.length
-        func broken(_ message: String) -> InputError { InputError(path: path, message: message) }
+        func broken(_ message: String) -> InputError { InputError(code: .invalidArchive, path: path, message: message) }
         guard length >= 22 else { throw broken("not a zip archive (\(length) bytes, too short for one)") }
         // The end-of-central-directory record is in the last 64 KiB + 22 bytes.
         let tailLength = Int(min(length, 65_557))
@@ -59,9 +59,9 @@ struct ZipArchive {
         guard directorySize <= Self.maximumDirectorySize else {
             throw broken(
                 """
-                    the central directory has \(directorySize) bytes, more than the \(Self.maximumDirectorySize) \
-                    seedgen reads
-                    """
+                the central directory has \(directorySize) bytes, more than the \(Self.maximumDirectorySize) \
+                seedgen reads
+                """
             )
         }
         // Each directory entry takes at least 46 bytes.
@@ -86,33 +86,41 @@ struct ZipArchive {
                 compressedSize: UInt64(directory.le32(p + 20)), size: UInt64(directory.le32(p + 24)),
                 localHeaderOffset: UInt64(directory.le32(p + 42)))
             // ZIP64 extra field: 64-bit values replace the ones saturated at 0xFFFFFFFF, in order.
-            var e = p + 46 + nameLength
-            let extraEnd = e + extraLength
-            while e + 4 <= extraEnd {
-                let id = directory.le16(e), size = Int(directory.le16(e + 2))
-                let fieldEnd = min(e + 4 + size, extraEnd)
-                if id == 0x0001 {
-                    var q = e + 4
-                    func next() throws(InputError) -> UInt64 {
-                        guard q + 8 <= fieldEnd else {
-                            throw InputError(
-                                path: "\(path):\(entry.name)",
-                                message: "broken ZIP64 extra field (shorter than the sizes it must hold)")
-                        }
-                        defer { q += 8 }
-                        return directory.le64(q)
-                    }
-                    if entry.size == 0xFFFF_FFFF { entry.size = try next() }
-                    if entry.compressedSize == 0xFFFF_FFFF { entry.compressedSize = try next() }
-                    if entry.localHeaderOffset == 0xFFFF_FFFF { entry.localHeaderOffset = try next() }
-                }
-                e += 4 + size
-            }
+            let extraStart = p + 46 + nameLength
+            try Self.readZip64Extra(
+                into: &entry, directory: directory, from: extraStart, to: extraStart + extraLength, path: path)
             try Self.check(entry, archiveLength: length, path: path)
             entries.append(entry)
             p += 46 + nameLength + extraLength + commentLength
         }
         self.entries = entries
+    }
+
+    /// The ZIP64 extra field among an entry's extra fields (`directory[start..<extraEnd]`).
+    private static func readZip64Extra(
+        into entry: inout Entry, directory: [UInt8], from start: Int, to extraEnd: Int, path: String
+    ) throws(InputError) {
+        var e = start
+        while e + 4 <= extraEnd {
+            let id = directory.le16(e), size = Int(directory.le16(e + 2))
+            let fieldEnd = min(e + 4 + size, extraEnd)
+            if id == 0x0001 {
+                var q = e + 4
+                func next() throws(InputError) -> UInt64 {
+                    guard q + 8 <= fieldEnd else {
+                        throw InputError(
+                            code: .invalidArchive, path: "\(path):\(entry.name)",
+                            message: "broken ZIP64 extra field (shorter than the sizes it must hold)")
+                    }
+                    defer { q += 8 }
+                    return directory.le64(q)
+                }
+                if entry.size == 0xFFFF_FFFF { entry.size = try next() }
+                if entry.compressedSize == 0xFFFF_FFFF { entry.compressedSize = try next() }
+                if entry.localHeaderOffset == 0xFFFF_FFFF { entry.localHeaderOffset = try next() }
+            }
+            e += 4 + size
+        }
     }
 
     /// Deflate expands at most about 1032 times; a larger claimed size is a lie.
@@ -123,23 +131,23 @@ struct ZipArchive {
         let display = "\(path):\(entry.name)"
         guard entry.compressedSize <= length else {
             throw InputError(
-                path: display,
+                code: .invalidArchive, path: display,
                 message: "broken zip entry: \(entry.compressedSize) compressed bytes in an archive of \(length)")
         }
         guard length >= 30, entry.localHeaderOffset <= length - 30 else {
             throw InputError(
-                path: display,
+                code: .invalidArchive, path: display,
                 message:
                     """
-                        broken zip entry: its header would be at byte \(entry.localHeaderOffset), the archive has \
-                        \(length)
-                        """
+                    broken zip entry: its header would be at byte \(entry.localHeaderOffset), the archive has \
+                    \(length)
+                    """
             )
         }
         let (limit, overflow) = entry.compressedSize.multipliedReportingOverflow(by: maximumDeflateRatio)
         guard entry.size <= 1024 || (!overflow && entry.size <= limit) else {
             throw InputError(
-                path: display,
+                code: .invalidArchive, path: display,
                 message:
                     "broken zip entry: \(entry.size) bytes cannot come from \(entry.compressedSize) compressed bytes")
         }
@@ -176,16 +184,16 @@ struct ZipArchive {
             guard !name.hasPrefix("."), !entry.name.hasPrefix("__MACOSX/") else { continue }
             let display = "\(path):\(entry.name)"
             guard entry.flags & 1 == 0 else {
-                throw InputError(path: display, message: "encrypted zip entries are not supported")
+                throw InputError(code: .unsupported, path: display, message: "encrypted zip entries are not supported")
             }
             guard entry.method == 0 || entry.method == 8 else {
                 throw InputError(
-                    path: display,
+                    code: .unsupported, path: display,
                     message: "compressed with \(Self.methodName(entry.method)) (method \(entry.method)); "
                         + """
-                            seedgen reads only stored and deflate entries: repack it, e.g. `zip -r -Z deflate feed.zip \
-                            feed/`
-                            """
+                        seedgen reads only stored and deflate entries: repack it, e.g. `zip -r -Z deflate feed.zip \
+                        feed/`
+                        """
                 )
             }
             let path = self.path
@@ -227,13 +235,15 @@ final class ZipEntrySource: ByteSource {
         self.entry = entry
         self.display = "\(archivePath):\(entry.name)"
         let header = try file.read(at: entry.localHeaderOffset, count: 30)
-        guard header.le32(0) == 0x0403_4b50 else { throw InputError(path: display, message: "broken local header") }
+        guard header.le32(0) == 0x0403_4b50 else {
+            throw InputError(code: .invalidArchive, path: display, message: "broken local header")
+        }
         // Both were checked against the archive's length, so the sums cannot overflow.
         dataStart = entry.localHeaderOffset + 30 + UInt64(header.le16(26)) + UInt64(header.le16(28))
         let stored = entry.method == 0 ? entry.size : entry.compressedSize
         guard dataStart <= file.length, stored <= file.length - dataStart else {
             throw InputError(
-                path: display,
+                code: .invalidArchive, path: display,
                 message: "truncated zip entry: its data would end past the archive's \(file.length) bytes")
         }
         if entry.method == 8 { inflater = try Inflater(display: display) }
@@ -246,7 +256,9 @@ final class ZipEntrySource: ByteSource {
             while count == 0 && !ended {
                 if inflater.needsInput {
                     let want = Int(min(UInt64(input.count), entry.compressedSize - offset))
-                    guard want > 0 else { throw InputError(path: display, message: "truncated compressed data") }
+                    guard want > 0 else {
+                        throw InputError(code: .invalidArchive, path: display, message: "truncated compressed data")
+                    }
                     try file.read(at: dataStart + offset, into: &input, count: want)
                     offset += UInt64(want)
                     inflater.supply(input, count: want)
@@ -263,16 +275,19 @@ final class ZipEntrySource: ByteSource {
         produced += UInt64(count)
         guard produced <= entry.size else {
             throw InputError(
-                path: display, message: "entry inflates to more than the \(entry.size) bytes the directory says")
+                code: .invalidArchive, path: display,
+                message: "entry inflates to more than the \(entry.size) bytes the directory says")
         }
         crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         if count == 0 {
             finished = true
             guard produced == entry.size else {
-                throw InputError(path: display, message: "entry is \(produced) bytes, the directory says \(entry.size)")
+                throw InputError(
+                    code: .invalidArchive, path: display,
+                    message: "entry is \(produced) bytes, the directory says \(entry.size)")
             }
             guard crc.value == entry.crc32 else {
-                throw InputError(path: display, message: "CRC mismatch: the archive is corrupt")
+                throw InputError(code: .invalidArchive, path: display, message: "CRC mismatch: the archive is corrupt")
             }
         }
         return count
@@ -289,7 +304,8 @@ final class Inflater {
     init(display: String) throws(InputError) {
         self.display = display
         do { stream = try ZStream() } catch {
-            throw InputError(path: display, message: "cannot start inflating (zlib error \(error.code))")
+            throw InputError(
+                code: .invalidArchive, path: display, message: "cannot start inflating (zlib error \(error.code))")
         }
     }
 
@@ -317,7 +333,7 @@ final class Inflater {
         case Z_BUF_ERROR where result.1 == 0 && needsInput: return (0, false)
         default:
             let message = z.pointee.msg.map { String(cString: $0) } ?? "error \(result.0)"
-            throw InputError(path: display, message: "corrupt compressed data: \(message)")
+            throw InputError(code: .invalidArchive, path: display, message: "corrupt compressed data: \(message)")
         }
     }
 }
@@ -330,10 +346,10 @@ final class RandomAccessFile {
 
     init(path: String) throws(InputError) {
         do { file = try FileSystem.openForReading(path) } catch {
-            throw InputError(path: path, message: "cannot open: \(error.reason)")
+            throw InputError(code: .fileSystem, path: path, message: "cannot open: \(error.reason)", cause: error)
         }
         do { length = UInt64(clamping: try file.status().size) } catch {
-            throw InputError(path: path, message: "cannot read: \(error.reason)")
+            throw InputError(code: .fileSystem, path: path, message: "cannot read: \(error.reason)", cause: error)
         }
         self.path = path
     }
@@ -348,7 +364,9 @@ final class RandomAccessFile {
     func read(at offset: UInt64, into bytes: inout [UInt8], count: Int) throws(InputError) {
         // The offset is checked before the conversion: a value read from the file may be anything.
         guard offset <= length, let start = Int64(exactly: offset) else {
-            throw InputError(path: path, message: "offset \(offset) is past the end of the file (\(length) bytes)")
+            throw InputError(
+                code: .invalidArchive, path: path,
+                message: "offset \(offset) is past the end of the file (\(length) bytes)")
         }
         let result: Result<Int, SystemCallError> = bytes.withUnsafeMutableBytes { buffer in
             Result { () throws(SystemCallError) in
@@ -357,8 +375,8 @@ final class RandomAccessFile {
         }
         switch result {
         case .success(let read) where read == count: return
-        case .success: throw InputError(path: path, message: "unexpected end of file")
-        case .failure(let error): throw InputError(path: path, message: error.reason)
+        case .success: throw InputError(code: .fileSystem, path: path, message: "unexpected end of file")
+        case .failure(let error): throw InputError(code: .fileSystem, path: path, message: error.reason, cause: error)
         }
     }
 }

@@ -54,34 +54,11 @@ final class RowWriter: @unchecked Sendable {
         self.connection = connection
         let columns = table.columns
 
-        var names: [String] = table.withoutRowID ? [] : [table.rowID]
-        idParameter = table.withoutRowID ? 0 : 1
-        var parameters: [Int32] = []
-        let created = createdColumns ?? Set(table.layout.map(\.name))
-        for column in columns {
-            if column.stored && created.contains(column.name) {
-                names.append(column.name)
-                parameters.append(Int32(names.count))
-            } else {
-                parameters.append(0)
-            }
-        }
+        let layout = InsertLayout(table: table, created: createdColumns ?? Set(table.layout.map(\.name)))
+        let names = layout.names, parameters = layout.parameters, referenceParameters = layout.referenceParameters
+        idParameter = layout.idParameter
         self.parameters = parameters
-        if let parent = table.parent, created.contains(parent.column) {
-            names.append(parent.column)
-            parentParameter = Int32(names.count)
-        } else {
-            parentParameter = 0
-        }
-        var referenceParameters: [Int32] = []
-        for reference in table.references {
-            if created.contains(reference.column) {
-                names.append(reference.column)
-                referenceParameters.append(Int32(names.count))
-            } else {
-                referenceParameters.append(0)
-            }
-        }
+        parentParameter = layout.parentParameter
         self.referenceParameters = referenceParameters
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         let head = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES "
@@ -96,33 +73,11 @@ final class RowWriter: @unchecked Sendable {
             }
             return shown.isEmpty ? Array(indexes.indices) : shown
         }
-        var resolvers: [ReferenceResolver?] = []
-        for reference in table.references {
-            if reference.to == table.name {
-                resolvers.append(nil)
-            } else {
-                resolvers.append(
-                    try ReferenceResolver(
-                        reference: reference, table: table, target: context.schema.table(named: reference.to)!,
-                        context: context, connection: connection))
-            }
-        }
+        let resolvers = try Self.resolvers(table: table, context: context, connection: connection)
         self.resolvers = resolvers
         unresolvedKeys = UnresolvedKeys(table: table, context: context)
-        // XML files may name rows further on (or in a later file): a key not known yet is
-        // kept aside and resolved after loading. CSV tables load after their targets, so
-        // there a key not known is absent from the whole input.
-        var pending: [PendingReferences?] = []
-        for (r, reference) in table.references.enumerated() {
-            if context.schema.format == .xml && !table.withoutRowID && !reference.create, let resolver = resolvers[r] {
-                pending.append(
-                    try PendingReferences(
-                        reference: reference, table: table, target: resolver.target, connection: connection))
-            } else {
-                pending.append(nil)
-            }
-        }
-        self.pending = pending
+        pending = try Self.pendingReferences(
+            table: table, resolvers: resolvers, context: context, connection: connection)
         // Grouping needs every key column in the INSERT, within SQLite's parameter limit.
         let inInsert = { (part: InsertGroup.KeyPart) -> Bool in
             switch part {
@@ -160,6 +115,43 @@ final class RowWriter: @unchecked Sendable {
             : nil
         idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) }
         }
+    }
+
+    /// The resolver of each reference; nil for a self-reference, resolved after loading.
+    private static func resolvers(
+        table: Table, context: BuildContext, connection: Connection
+    ) throws(SQLiteError) -> [ReferenceResolver?] {
+        var resolvers: [ReferenceResolver?] = []
+        for reference in table.references {
+            if reference.to == table.name {
+                resolvers.append(nil)
+            } else {
+                resolvers.append(
+                    try ReferenceResolver(
+                        reference: reference, table: table, target: context.schema.table(named: reference.to)!,
+                        context: context, connection: connection))
+            }
+        }
+        return resolvers
+    }
+
+    /// XML files may name rows further on (or in a later file): a key not known yet is
+    /// kept aside and resolved after loading. CSV tables load after their targets, so
+    /// there a key not known is absent from the whole input.
+    private static func pendingReferences(
+        table: Table, resolvers: [ReferenceResolver?], context: BuildContext, connection: Connection
+    ) throws(SQLiteError) -> [PendingReferences?] {
+        var pending: [PendingReferences?] = []
+        for (r, reference) in table.references.enumerated() {
+            if context.schema.format == .xml && !table.withoutRowID && !reference.create, let resolver = resolvers[r] {
+                pending.append(
+                    try PendingReferences(
+                        reference: reference, table: table, target: resolver.target, connection: connection))
+            } else {
+                pending.append(nil)
+            }
+        }
+        return pending
     }
 
     /// Inserts every row of `batch`. A failure SQLite reports is noted with the place of

@@ -85,8 +85,23 @@ struct XMLLoad {
             }
             if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
         }
-        // Every table's last rows are in before any deferred reference is resolved, and the
-        // rows nested in rows that were not inserted are gone.
+        let rejected = try finishLoading(loaders)
+        try queue.execute("COMMIT")
+        if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
+        unread.report(to: context.issues, schema: schema.name)
+
+        let rows = try rowCounts()
+        var result = Result(inputs: records, files: files, rows: rows, filtered: filtered, rejected: rejected)
+        for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
+        result.findings = findings.findings
+        return result
+    }
+
+    /// Every table's last rows are in before any deferred reference is resolved, and the
+    /// rows nested in rows that were not inserted are gone.
+    /// - Returns: the rows left out with the row they were nested in, by table.
+    private func finishLoading(_ loaders: [TableLoader]) throws -> [String: Int] {
+        let queue = context.writeQueue
         for loader in loaders { try loader.flush() }
         try? queue.drain()
         let rejected = try queue.sync { [schema, context] connection throws(SQLiteError) in
@@ -101,22 +116,19 @@ struct XMLLoad {
                 try DocumentScope(schema: schema, context: context, connection: connection).resolve(shared)
             }
         }
-        try queue.execute("COMMIT")
-        if context.issues.hasErrors { throw BuildError.invalidInput(context.issues) }
-        unread.report(to: context.issues, schema: schema.name)
+        return rejected
+    }
 
-        // Count in the database: find-or-create rows have no loader.
+    /// Each table's rows, counted in the database: find-or-create rows have no loader.
+    private func rowCounts() throws -> [(name: String, rows: Int)] {
+        let queue = context.writeQueue
         let names = schema.loadOrder.map(\.name)
         let counts = try queue.sync { connection throws(SQLiteError) in
             try names.map { name throws(SQLiteError) in
                 Int(try connection.scalar("SELECT count(*) FROM \(quoted(name))")?.integer ?? 0)
             }
         }
-        let rows = zip(names, counts).map { (name: $0, rows: $1) }
-        var result = Result(inputs: records, files: files, rows: rows, filtered: filtered, rejected: rejected)
-        for (index, table) in mapping.tables.enumerated() { result.matchedColumns[table.table.name] = matched[index] }
-        result.findings = findings.findings
-        return result
+        return zip(names, counts).map { (name: $0, rows: $1) }
     }
 
     /// The input files read by some table, in reading order.

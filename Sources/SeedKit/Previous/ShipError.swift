@@ -10,6 +10,7 @@ public struct ShipError: Error, CustomStringConvertible, Sendable, Equatable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// A short stable name, e.g. `not-a-seed`.
         public let name: String
+        /// The code's `name`.
         public var description: String { name }
 
         /// The file is not a seed seedgen built (not SQLite, no `seedgen_metadata`, WAL mode, a
@@ -44,6 +45,7 @@ public struct ShipError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The error underneath, when there is one.
     public var cause: (any Error)?
 
+    /// An error of kind `code` about `path`, saying `message`, over `cause`.
     public init(code: Code, path: String, message: String, cause: (any Error)? = nil) {
         self.code = code
         self.path = path
@@ -58,6 +60,7 @@ public struct ShipError: Error, CustomStringConvertible, Sendable, Equatable {
         return ShipError(code: full ? .diskFull : .fileSystem, path: path, message: message, cause: cause)
     }
 
+    /// `error: <path>: <message>`.
     public var description: String { "error: \(path): \(message)" }
 
     /// Equal when code, path and message are (the cause is not compared).

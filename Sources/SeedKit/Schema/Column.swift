@@ -56,6 +56,7 @@ public struct Column: Sendable, Equatable {
     /// for a value that is an id as read.
     public var foreignKey: String?
 
+    /// A column as the schema declares it (see Schema/README.md, Columns).
     public init(
         name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
         defaultValue: String? = nil, format: String? = nil, stored: Bool = true,

@@ -25,6 +25,7 @@ public struct Reference: Sendable, Equatable {
     public var create: Bool
     /// How many keys the lookup cache keeps (least recently used are dropped).
     public var cacheSize: Int
+    /// What a key that names no row becomes.
     public var onMissing: OnMissing
     /// True to store the column after the table's other columns and references (before
     /// `extras`), like `Column.trailing`.
@@ -50,8 +51,10 @@ public struct Reference: Sendable, Equatable {
         return Array(target.key.prefix(toColumns.count)) == toColumns
     }
 
+    /// Keys the resolver remembers, when the schema sets no `cache`.
     public static let defaultCacheSize = 65_536
 
+    /// A reference as the schema declares it (see Schema/README.md, References).
     public init(
         column: String, from: [String], to: String, create: Bool = false,
         cacheSize: Int = Reference.defaultCacheSize, onMissing: OnMissing = .error

@@ -53,9 +53,9 @@ extension Schema {
         guard !tables.isEmpty else { return "" }
         let shadows = tables.map { name in
             """
-                \(quoted(name)) AS \(notMaterialized ? "NOT MATERIALIZED " : "")(SELECT * FROM main.\(quoted(name)) \
-                WHERE \(quoted(feedColumn)) = \(DeriveRecipe.feedParameter))
-                """
+            \(quoted(name)) AS \(notMaterialized ? "NOT MATERIALIZED " : "")(SELECT * FROM main.\(quoted(name)) \
+            WHERE \(quoted(feedColumn)) = \(DeriveRecipe.feedParameter))
+            """
         }
         return "WITH " + shadows.joined(separator: ",\n     ") + "\n"
     }
@@ -88,7 +88,10 @@ struct FeedScope {
         self.schema = schema
         let region = schema.scopedByFeed()
         do { connection = try region.emptyDatabase() } catch {
-            throw SchemaError(file: schema.name, message: "cannot create the tables of a region seed: \(error.message)")
+            throw SchemaError(
+                code: .sqlite, file: schema.name,
+                message: "cannot create the tables of a region seed: \(error.message)",
+                cause: error)
         }
         scoped = Set(region.tables.filter { $0.column(named: Schema.feedColumn) != nil }.map(\.name))
     }
@@ -104,9 +107,9 @@ struct FeedScope {
         if statement.parameterNames.contains(DeriveRecipe.feedParameter) {
             throw fail(
                 """
-                    it takes a parameter \(DeriveRecipe.feedParameter) itself, and its one-feed form binds \
-                    \(DeriveRecipe.feedParameter) to the feed's id: give the parameter another name
-                    """
+                it takes a parameter \(DeriveRecipe.feedParameter) itself, and its one-feed form binds \
+                \(DeriveRecipe.feedParameter) to the feed's id: give the parameter another name
+                """
             )
         }
         let reads: Set<String>

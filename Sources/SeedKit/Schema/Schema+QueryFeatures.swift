@@ -4,12 +4,7 @@ extension Schema {
     /// Checks a table's `search`, `spatial` and `derive` keys against its columns, so that a
     /// misspelt column or a wrong type is an error naming the schema line, not a failed build.
     func validateQueryFeatures(_ table: Table, file: String) throws(SchemaError) {
-        func fail(_ key: String, _ message: String) -> SchemaError {
-            let place = places.features[table.name + "." + key] ?? places.tables[table.name]
-            return SchemaError(
-                file: file, line: place?.line, column: place?.column,
-                message: "table '\(table.name)': '\(key)': \(message)")
-        }
+        func fail(_ key: String, _ message: String) -> SchemaError { featureError(table, file, key, message) }
         func stored(_ name: String, _ key: String, what: String) throws(SchemaError) -> ColumnType {
             if let column = table.column(named: name), column.stored { return column.type }
             if table.references.contains(where: { $0.column == name }) || table.parent?.column == name {
@@ -48,50 +43,62 @@ extension Schema {
             }
             if let groupBy = spatial.groupBy { _ = try stored(groupBy, "spatial", what: "'groupBy' column") }
         }
-        if let derive = table.derive {
-            if let marker = derive.marker {
-                guard table.element != nil || (format == .csv && table.file != nil) else {
-                    throw fail(
-                        "derive",
-                        """
-                            'marker' is for a table that also reads rows (an 'element' or 'file'); a table with no \
-                            input is derived whole
-                            """
-                    )
-                }
-                if table.withoutRowID { throw fail("derive", "a 'withoutRowID' table is derived whole or not at all") }
-                guard let column = table.column(named: marker), column.stored,
-                    column.type == .boolean || column.type == .integer,
-                    column.expression == nil, column.defaultValue == "0"
-                else {
-                    throw fail(
-                        "derive",
-                        """
-                            'marker' must name a boolean column with default \"0\" (the rows read keep it; the derived \
-                            rows set it to 1), not '\(marker)'
-                            """
-                    )
-                }
-            } else {
-                if format == .csv && table.file != nil {
-                    throw fail("derive", "a derived table reads no input; remove 'file' (or name a 'marker' column)")
-                }
-                if table.element != nil || table.list != nil || !table.references.isEmpty {
-                    throw fail(
-                        "derive",
-                        """
-                            a derived table reads no input: it takes no 'element', 'list' or 'references' (or name a \
-                            'marker' column)
-                            """
-                    )
-                }
-                if isCreatedByReference(table) {
-                    throw fail("derive", "a derived table cannot be the target of 'create: true'")
-                }
+        try validateDerive(table, file: file)
+    }
+
+    private func featureError(_ table: Table, _ file: String, _ key: String, _ message: String) -> SchemaError {
+        let place = places.features[table.name + "." + key] ?? places.tables[table.name]
+        return SchemaError(
+            file: file, line: place?.line, column: place?.column, message: "table '\(table.name)': '\(key)': \(message)"
+        )
+    }
+
+    /// `derive`: a `marker` column for a table that also reads rows, or a table that reads no input.
+    private func validateDerive(_ table: Table, file: String) throws(SchemaError) {
+        func fail(_ key: String, _ message: String) -> SchemaError { featureError(table, file, key, message) }
+        guard let derive = table.derive else { return }
+        if let marker = derive.marker {
+            guard table.element != nil || (format == .csv && table.file != nil) else {
+                throw fail(
+                    "derive",
+                    """
+                    'marker' is for a table that also reads rows (an 'element' or 'file'); a table with no \
+                    input is derived whole
+                    """
+                )
             }
-            if table.columns.contains(where: { $0.expression != nil || !$0.stored }) && derive.marker == nil {
-                throw fail("derive", "the query gives every column: no 'expression' or 'stored: false' columns")
+            if table.withoutRowID { throw fail("derive", "a 'withoutRowID' table is derived whole or not at all") }
+            guard let column = table.column(named: marker), column.stored,
+                column.type == .boolean || column.type == .integer,
+                column.expression == nil, column.defaultValue == "0"
+            else {
+                throw fail(
+                    "derive",
+                    """
+                    'marker' must name a boolean column with default \"0\" (the rows read keep it; the derived \
+                    rows set it to 1), not '\(marker)'
+                    """
+                )
             }
+        } else {
+            if format == .csv && table.file != nil {
+                throw fail("derive", "a derived table reads no input; remove 'file' (or name a 'marker' column)")
+            }
+            if table.element != nil || table.list != nil || !table.references.isEmpty {
+                throw fail(
+                    "derive",
+                    """
+                    a derived table reads no input: it takes no 'element', 'list' or 'references' (or name a \
+                    'marker' column)
+                    """
+                )
+            }
+            if isCreatedByReference(table) {
+                throw fail("derive", "a derived table cannot be the target of 'create: true'")
+            }
+        }
+        if table.columns.contains(where: { $0.expression != nil || !$0.stored }) && derive.marker == nil {
+            throw fail("derive", "the query gives every column: no 'expression' or 'stored: false' columns")
         }
     }
 
@@ -112,9 +119,9 @@ extension Schema {
                             file: file,
                             message:
                                 """
-                                    table '\(table.name)': index name '\(index)' is reserved (names starting with \
-                                    sqlite_ or seedgen_)
-                                    """
+                                table '\(table.name)': index name '\(index)' is reserved (names starting with \
+                                sqlite_ or seedgen_)
+                                """
                         )
                     }
                     if let owner = taken[name.lowercased()] {
@@ -122,9 +129,9 @@ extension Schema {
                             file: file,
                             message:
                                 """
-                                    table '\(table.name)': index '\(index)' needs a table named '\(name)', but \
-                                    \(owner) has that name; give the index another 'name'
-                                    """
+                                table '\(table.name)': index '\(index)' needs a table named '\(name)', but \
+                                \(owner) has that name; give the index another 'name'
+                                """
                         )
                     }
                     taken[name.lowercased()] = "index '\(index)' of table '\(table.name)'"
@@ -159,9 +166,9 @@ extension Schema {
                 for name in names where !writable.contains(name) {
                     throw fail(
                         """
-                            'sql' returns a column '\(name)' that the table does not store (name each result column \
-                            like a column of the table: \(writable.joined(separator: ", ")))
-                            """
+                        'sql' returns a column '\(name)' that the table does not store (name each result column \
+                        like a column of the table: \(writable.joined(separator: ", ")))
+                        """
                     )
                 }
                 guard Set(names).count == names.count else { throw fail("'sql' returns a column twice") }

@@ -21,9 +21,9 @@ extension Schema {
             if extraFiles && table.name.lowercased().hasPrefix(Self.extraTablePrefix) {
                 throw fail(
                     """
-                        table name '\(table.name)' is reserved: with 'extraFiles: true', tables named extra_* hold the \
-                        files no table reads
-                        """
+                    table name '\(table.name)' is reserved: with 'extraFiles: true', tables named extra_* hold the \
+                    files no table reads
+                    """
                 )
             }
         }
@@ -40,9 +40,9 @@ extension Schema {
                 if order.firstIndex(of: dependency)! > position {
                     throw fail(
                         """
-                            tables '\(table.name)' and '\(dependency)' reference each other in a cycle; make one side \
-                            a plain column
-                            """
+                        tables '\(table.name)' and '\(dependency)' reference each other in a cycle; make one side \
+                        a plain column
+                        """
                     )
                 }
             }
@@ -50,9 +50,7 @@ extension Schema {
     }
 
     private func validate(_ table: Table, file: String) throws(SchemaError) {
-        func fail(_ message: String) -> SchemaError {
-            SchemaError(file: file, message: "table '\(table.name)': \(message)")
-        }
+        func fail(_ message: String) -> SchemaError { tableError(table, file, message) }
         switch format {
         case .csv:
             if table.file == nil && !table.isDerived { throw fail("needs 'file'") }
@@ -83,46 +81,13 @@ extension Schema {
             if table.extras && index != table.extrasIndex && column.name.lowercased() == Column.extrasName {
                 throw fail(
                     """
-                        'extras: true' adds a column named '\(Column.extrasName)'; rename the declared column \
-                        '\(column.name)'
-                        """
+                    'extras: true' adds a column named '\(Column.extrasName)'; rename the declared column \
+                    '\(column.name)'
+                    """
                 )
             }
             try claim(column.name, "column name")
-            if column.expression == nil && (column.source.isEmpty || column.source.contains(where: \.isEmpty)) {
-                throw fail("column '\(column.name)' has an empty source")
-            }
-            if let format = column.format {
-                guard [.date, .datetime, .time, .duration].contains(column.type) else {
-                    throw fail("column '\(column.name)': 'format' is for date, datetime, time and duration columns")
-                }
-                do {
-                    if column.type == .duration {
-                        _ = try DurationFormat(pattern: format)
-                    } else {
-                        _ = try ValueFormat(pattern: format)
-                    }
-                } catch {
-                    throw fail("column '\(column.name)': \(error.message)")
-                }
-            }
-            if column.precision != 0 {
-                guard column.type == .datetime else {
-                    throw fail("column '\(column.name)': 'precision' is for datetime columns")
-                }
-                guard (0...9).contains(column.precision) else {
-                    throw fail("column '\(column.name)': 'precision' is 0 to 9 digits of a second")
-                }
-            }
-            if column.partial && column.type != .date {
-                throw fail("column '\(column.name)': 'partial' is for date columns")
-            }
-            if let value = column.defaultValue {
-                let converter = ValueConverter(column: column)
-                if case .invalid(let reason) = converter.convert(Array(value.utf8)) {
-                    throw fail("column '\(column.name)': default '\(value)' is not valid: \(reason)")
-                }
-            }
+            try validate(column, of: table, file: file)
         }
         for reference in table.references { try claim(reference.column, "reference column") }
         try validateComputedColumns(table, file: file)
@@ -133,6 +98,61 @@ extension Schema {
                 throw fail("parent table '\(parent.table)' is not declared")
             }
         }
+        try validateDuplicates(table, file: file)
+        for reference in table.references { try validate(reference, of: table, file: file) }
+        for index in table.indexes {
+            for column in index.columns where !names.contains(column.lowercased()) {
+                throw fail("index '\(index.name)' names column '\(column)', which the table does not have")
+            }
+        }
+    }
+
+    private func tableError(_ table: Table, _ file: String, _ message: String) -> SchemaError {
+        SchemaError(file: file, message: "table '\(table.name)': \(message)")
+    }
+
+    /// A column's format, precision, partial dates and default value.
+    private func validate(_ column: Column, of table: Table, file: String) throws(SchemaError) {
+        func fail(_ message: String) -> SchemaError { tableError(table, file, message) }
+        if column.expression == nil && (column.source.isEmpty || column.source.contains(where: \.isEmpty)) {
+            throw fail("column '\(column.name)' has an empty source")
+        }
+        if let format = column.format {
+            guard [.date, .datetime, .time, .duration].contains(column.type) else {
+                throw fail("column '\(column.name)': 'format' is for date, datetime, time and duration columns")
+            }
+            do {
+                if column.type == .duration {
+                    _ = try DurationFormat(pattern: format)
+                } else {
+                    _ = try ValueFormat(pattern: format)
+                }
+            } catch {
+                throw fail("column '\(column.name)': \(error.message)")
+            }
+        }
+        if column.precision != 0 {
+            guard column.type == .datetime else {
+                throw fail("column '\(column.name)': 'precision' is for datetime columns")
+            }
+            guard (0...9).contains(column.precision) else {
+                throw fail("column '\(column.name)': 'precision' is 0 to 9 digits of a second")
+            }
+        }
+        if column.partial && column.type != .date {
+            throw fail("column '\(column.name)': 'partial' is for date columns")
+        }
+        if let value = column.defaultValue {
+            let converter = ValueConverter(column: column)
+            if case .invalid(let reason) = converter.convert(Array(value.utf8)) {
+                throw fail("column '\(column.name)': default '\(value)' is not valid: \(reason)")
+            }
+        }
+    }
+
+    /// `duplicates: merge`, its `version`, and the key's columns.
+    private func validateDuplicates(_ table: Table, file: String) throws(SchemaError) {
+        func fail(_ message: String) -> SchemaError { tableError(table, file, message) }
         if table.duplicates == .merge {
             if table.key.isEmpty || table.withoutRowID {
                 throw fail("'duplicates: merge' needs a 'key' (and row ids): rows repeating it are merged")
@@ -150,94 +170,99 @@ extension Schema {
         where table.column(named: key)?.stored != true && !table.references.contains(where: { $0.column == key }) {
             throw fail("key column '\(key)' is neither a stored column nor a reference column of the table")
         }
-        for reference in table.references {
-            guard let target = self.table(named: reference.to) else {
-                throw fail("reference '\(reference.column)' points to table '\(reference.to)', which is not declared")
-            }
-            let matched = reference.targetColumns(in: target)
-            if let columns = reference.toColumns {
-                guard
-                    Set(columns) == Set(target.key) || reference.matchesKeyPrefix(of: target)
-                        || target.indexes.contains(where: { $0.unique && Set($0.columns) == Set(columns) })
-                else {
-                    throw fail(
-                        "reference '\(reference.column)' matches \(columns.map { "'\($0)'" }.joined(separator: ", ")) "
-                            + "of '\(reference.to)', "
+    }
+
+    /// A reference's target, the columns it matches, what it fills and the columns it reads.
+    private func validate(_ reference: Reference, of table: Table, file: String) throws(SchemaError) {
+        func fail(_ message: String) -> SchemaError { tableError(table, file, message) }
+        guard let target = self.table(named: reference.to) else {
+            throw fail("reference '\(reference.column)' points to table '\(reference.to)', which is not declared")
+        }
+        let matched = reference.targetColumns(in: target)
+        if let columns = reference.toColumns {
+            guard
+                Set(columns) == Set(target.key) || reference.matchesKeyPrefix(of: target)
+                    || target.indexes.contains(where: { $0.unique && Set($0.columns) == Set(columns) })
+            else {
+                throw fail(
+                    "reference '\(reference.column)' matches \(columns.map { "'\($0)'" }.joined(separator: ", ")) "
+                        + "of '\(reference.to)', "
                             + """
-                                which is neither its key, the first columns of its key, nor a unique index (declare { \
-                                columns: [\(columns.joined(separator: ", "))], unique: true })
-                                """
-                    )
-                }
-                if target.withoutRowID {
-                    throw fail("reference '\(reference.column)': 'toColumns' needs a target with row ids")
-                }
-            }
-            guard !matched.isEmpty else {
-                throw fail(
-                    "reference '\(reference.column)' points to table '\(reference.to)', which has no 'key' to match")
-            }
-            guard matched.allSatisfy({ target.column(named: $0)?.stored == true }) else {
-                throw fail(
-                    """
-                        reference '\(reference.column)' points to table '\(reference.to)', whose \
-                        \(reference.toColumns == nil ? "key" : "toColumns") includes a reference column
-                        """
+                            which is neither its key, the first columns of its key, nor a unique index (declare { \
+                            columns: [\(columns.joined(separator: ", "))], unique: true })
+                            """
                 )
             }
-            guard matched.count == reference.from.count else {
-                throw fail(
-                    """
-                        reference '\(reference.column)' gives \(reference.from.count) value(s) but '\(target.name)' \
-                        has a \(matched.count)-column \(reference.toColumns == nil ? "key" : "toColumns")
-                        """
-                )
-            }
-            if !reference.fill.isEmpty {
-                guard reference.create else {
-                    throw fail(
-                        "reference '\(reference.column)': 'fill' is for find-or-create references (create: true)")
-                }
-                for (targetColumn, source) in reference.fill.sorted(by: { $0.key < $1.key }) {
-                    guard target.column(named: targetColumn)?.stored == true, !matched.contains(targetColumn) else {
-                        throw fail(
-                            """
-                                reference '\(reference.column)': 'fill' names '\(targetColumn)', which is not a stored \
-                                column of '\(target.name)' outside the columns it matches
-                                """
-                        )
-                    }
-                    guard table.column(named: source) != nil else {
-                        throw fail(
-                            "reference '\(reference.column)': 'fill' reads column '\(source)', which is not declared")
-                    }
-                }
-            }
-            for name in reference.from {
-                guard let column = table.column(named: name) else {
-                    throw fail("reference '\(reference.column)' reads column '\(name)', which is not declared")
-                }
-                if reference.onMissing == .keep && !column.stored {
-                    throw fail(
-                        """
-                            reference '\(reference.column)' keeps unknown keys (onMissing: keep), so '\(name)' must be \
-                            stored
-                            """
-                    )
-                }
-                if reference.to == table.name && !column.stored {
-                    throw fail(
-                        """
-                            self-reference '\(reference.column)' needs '\(name)' stored: it is resolved after the \
-                            table is loaded
-                            """
-                    )
-                }
+            if target.withoutRowID {
+                throw fail("reference '\(reference.column)': 'toColumns' needs a target with row ids")
             }
         }
-        for index in table.indexes {
-            for column in index.columns where !names.contains(column.lowercased()) {
-                throw fail("index '\(index.name)' names column '\(column)', which the table does not have")
+        guard !matched.isEmpty else {
+            throw fail(
+                "reference '\(reference.column)' points to table '\(reference.to)', which has no 'key' to match")
+        }
+        guard matched.allSatisfy({ target.column(named: $0)?.stored == true }) else {
+            throw fail(
+                """
+                reference '\(reference.column)' points to table '\(reference.to)', whose \
+                \(reference.toColumns == nil ? "key" : "toColumns") includes a reference column
+                """
+            )
+        }
+        guard matched.count == reference.from.count else {
+            throw fail(
+                """
+                reference '\(reference.column)' gives \(reference.from.count) value(s) but '\(target.name)' \
+                has a \(matched.count)-column \(reference.toColumns == nil ? "key" : "toColumns")
+                """
+            )
+        }
+        try validateFill(of: reference, target: target, matched: matched, table: table, file: file)
+        for name in reference.from {
+            guard let column = table.column(named: name) else {
+                throw fail("reference '\(reference.column)' reads column '\(name)', which is not declared")
+            }
+            if reference.onMissing == .keep && !column.stored {
+                throw fail(
+                    """
+                    reference '\(reference.column)' keeps unknown keys (onMissing: keep), so '\(name)' must be \
+                    stored
+                    """
+                )
+            }
+            if reference.to == table.name && !column.stored {
+                throw fail(
+                    """
+                    self-reference '\(reference.column)' needs '\(name)' stored: it is resolved after the \
+                    table is loaded
+                    """
+                )
+            }
+        }
+    }
+
+    /// A find-or-create reference's `fill`: stored target columns outside those matched, from declared columns.
+    private func validateFill(
+        of reference: Reference, target: Table, matched: [String], table: Table, file: String
+    ) throws(SchemaError) {
+        func fail(_ message: String) -> SchemaError { tableError(table, file, message) }
+        guard !reference.fill.isEmpty else { return }
+        guard reference.create else {
+            throw fail(
+                "reference '\(reference.column)': 'fill' is for find-or-create references (create: true)")
+        }
+        for (targetColumn, source) in reference.fill.sorted(by: { $0.key < $1.key }) {
+            guard target.column(named: targetColumn)?.stored == true, !matched.contains(targetColumn) else {
+                throw fail(
+                    """
+                    reference '\(reference.column)': 'fill' names '\(targetColumn)', which is not a stored \
+                    column of '\(target.name)' outside the columns it matches
+                    """
+                )
+            }
+            guard table.column(named: source) != nil else {
+                throw fail(
+                    "reference '\(reference.column)': 'fill' reads column '\(source)', which is not declared")
             }
         }
     }
@@ -276,9 +301,9 @@ extension Schema {
             where column.source.contains(where: { $0 != "." && $0 != "$position" && $0 != XMLMapping.fileSource }) {
                 throw fail(
                     """
-                        column '\(column.name)': a list item has only '.' (the item) and '$position' (and '$file') as \
-                        sources
-                        """
+                    column '\(column.name)': a list item has only '.' (the item) and '$position' (and '$file') as \
+                    sources
+                    """
                 )
             }
         }
@@ -299,9 +324,9 @@ extension Schema {
                         path: condition.source,
                         message:
                             """
-                                a filter reads the record's own text and attributes, not $position, $name or an \
-                                enclosing element
-                                """
+                            a filter reads the record's own text and attributes, not $position, $name or an \
+                            enclosing element
+                            """
                     )
                 }
             }

@@ -7,25 +7,18 @@ extension Schema {
     /// - Parameter path: a `.yaml` schema file.
     public static func load(path: String) throws(SchemaError) -> Schema {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw SchemaError(file: path, message: "cannot read the schema file")
+            throw SchemaError(code: .fileSystem, file: path, message: "cannot read the schema file")
         }
         return try parse(Array(data), file: path)
     }
 
-    /// Parses and validates schema text.
-    /// - Parameters:
-    ///   - bytes: the YAML text.
-    ///   - file: the name used in error messages.
-    public static func parse(_ bytes: [UInt8], file: String) throws(SchemaError) -> Schema {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw SchemaError(file: file, message: "the schema is not UTF-8 text")
-        }
-        let root: Node
+    /// The YAML document of the schema text, with errors that say what to do.
+    private static func composed(_ text: String, file: String) throws(SchemaError) -> Node {
         do {
             guard let node = try Yams.compose(yaml: text) else {
-                throw SchemaError(file: file, message: "the schema is empty")
+                throw SchemaError(code: .invalidYAML, file: file, message: "the schema is empty")
             }
-            root = node
+            return node
         } catch let error as SchemaError {
             throw error
         } catch let error as YamlError {
@@ -34,11 +27,21 @@ extension Schema {
             if message.contains("cannot start any token") {
                 message += "\n(a value starting with @ or ` must be quoted in YAML: source: \"@id\")"
             }
-            throw SchemaError(file: file, message: message)
+            throw SchemaError(code: .invalidYAML, file: file, message: message, cause: error)
         } catch {
-            throw SchemaError(file: file, message: "not valid YAML: \(error)")
+            throw SchemaError(code: .invalidYAML, file: file, message: "not valid YAML: \(error)")
         }
-        var top = try YAMLObject(root, file: file, what: "the schema")
+    }
+
+    /// Parses and validates schema text.
+    /// - Parameters:
+    ///   - bytes: the YAML text.
+    ///   - file: the name used in error messages.
+    public static func parse(_ bytes: [UInt8], file: String) throws(SchemaError) -> Schema {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw SchemaError(code: .invalidYAML, file: file, message: "the schema is not UTF-8 text")
+        }
+        var top = try YAMLObject(try composed(text, file: file), file: file, what: "the schema")
         let name = try top.requiredString("name", in: "the schema")
         guard let version = try top.int("schemaVersion") else {
             throw top.error("the schema needs 'schemaVersion' (a whole number)")
@@ -48,9 +51,9 @@ extension Schema {
         guard let format = Format(rawValue: formatText) else {
             throw top.error(
                 """
-                    'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not \
-                    '\(formatText)'
-                    """
+                'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not \
+                '\(formatText)'
+                """
             )
         }
         let namespaces = try top.stringMap("namespaces")
@@ -63,9 +66,9 @@ extension Schema {
         guard let entities = Entities(rawValue: entitiesText) else {
             throw top.error(
                 """
-                    'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not \
-                    '\(entitiesText)'
-                    """
+                'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not \
+                '\(entitiesText)'
+                """
             )
         }
         _ = try top.string("description")
@@ -111,9 +114,9 @@ extension Table {
         for old in ["fill", "derivedRows"] where object.peek(old) != nil {
             throw object.error(
                 """
-                    \(what): '\(old)' is now 'derive', the one way to compute rows by SQL: derive: { sql: \"SELECT \
-                    ...\" } (see Schema/README.md, Derived rows)
-                    """
+                \(what): '\(old)' is now 'derive', the one way to compute rows by SQL: derive: { sql: \"SELECT \
+                ...\" } (see Schema/README.md, Derived rows)
+                """
             )
         }
         if var derive = try object.object("derive", what: "the derive of \(what)") {
@@ -135,9 +138,9 @@ extension Table {
             guard let rule = DuplicateRule(rawValue: text) else {
                 throw object.error(
                     """
-                        \(what): 'duplicates' must be \
-                        \(DuplicateRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
-                        """
+                    \(what): 'duplicates' must be \
+                    \(DuplicateRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
+                    """
                 )
             }
             table.duplicates = rule
@@ -169,6 +172,19 @@ extension Table {
         for var item in try object.objects("references", what: "a reference of \(what)") {
             table.references.append(try Reference.parse(&item, table: name))
         }
+        try parseQueryFeatures(&object, into: &table, what: what)
+        for var item in try object.objects("filter", what: "a filter of \(what)") {
+            table.filter.append(try Condition.parse(&item, table: name))
+        }
+        try object.rejectUnknownKeys(in: what)
+        return table
+    }
+
+    /// `indexes`, `search` and `spatial`.
+    private static func parseQueryFeatures(
+        _ object: inout YAMLObject, into table: inout Table, what: String
+    ) throws(SchemaError) {
+        let name = table.name
         for var item in try object.objects("indexes", what: "an index of \(what)") {
             guard let columns = try item.strings("columns"), !columns.isEmpty else {
                 throw item.error("an index of \(what) needs 'columns'")
@@ -189,9 +205,9 @@ extension Table {
                     guard let length = Int(text), (1...SearchIndex.maximumPrefix).contains(length) else {
                         throw search.error(
                             """
-                                'search' of \(what): 'prefix' lists lengths from 1 to \(SearchIndex.maximumPrefix), \
-                                not '\(text)'
-                                """,
+                            'search' of \(what): 'prefix' lists lengths from 1 to \(SearchIndex.maximumPrefix), \
+                            not '\(text)'
+                            """,
                             at: search.peek("prefix"))
                     }
                     prefix.append(length)
@@ -210,11 +226,6 @@ extension Table {
                 groupBy: groupBy)
             try spatial.rejectUnknownKeys(in: "'spatial' of \(what)")
         }
-        for var item in try object.objects("filter", what: "a filter of \(what)") {
-            table.filter.append(try Condition.parse(&item, table: name))
-        }
-        try object.rejectUnknownKeys(in: what)
-        return table
     }
 }
 
@@ -226,9 +237,9 @@ extension Column {
         guard let type = ColumnType(rawValue: typeText) else {
             throw object.error(
                 """
-                    \(what): unknown type '\(typeText)' (types: \
-                    \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))
-                    """
+                \(what): unknown type '\(typeText)' (types: \
+                \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))
+                """
             )
         }
         let exists = try object.bool("exists") ?? false
@@ -254,9 +265,9 @@ extension Column {
             guard let rule = Column.InvalidRule(rawValue: text) else {
                 throw object.error(
                     """
-                        \(what): 'onInvalid' must be \
-                        \(Column.InvalidRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
-                        """
+                    \(what): 'onInvalid' must be \
+                    \(Column.InvalidRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
+                    """
                 )
             }
             column.onInvalid = rule

@@ -49,6 +49,7 @@ public struct Schema: Sendable, Equatable {
         case html
     }
 
+    /// A schema of `tables`, as `parse` makes it (which also validates it).
     public init(
         name: String, schemaVersion: Int, format: Format, namespaces: [String: String] = [:],
         tables: [Table], sha256: String = ""

@@ -6,7 +6,9 @@ import Yams
 public struct SchemaPlaces: Sendable, Equatable {
     /// A 1-based line and column in the schema file.
     public struct Place: Sendable, Equatable {
+        /// 1-based.
         public var line: Int
+        /// 1-based.
         public var column: Int
     }
 
@@ -21,8 +23,10 @@ public struct SchemaPlaces: Sendable, Equatable {
     /// Each table's `search`, `spatial` and `derive` entries, by `table.key` (`stops.search`).
     public var features: [String: Place] = [:]
 
+    /// No places (a schema made in code).
     public init() {}
 
+    /// Always equal: places are layout, not meaning.
     public static func == (lhs: SchemaPlaces, rhs: SchemaPlaces) -> Bool { true }
 
     /// The place of column `column` of `table`, else of the table.

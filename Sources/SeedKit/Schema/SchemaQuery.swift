@@ -9,8 +9,11 @@ import SeedSQLite
 public struct SchemaQuery: Sendable, Equatable {
     /// A parameter or a result column: a name, a type and whether it may be NULL.
     public struct Field: Sendable, Equatable {
+        /// The name, as the SQL writes it (without the colon, for a parameter).
         public var name: String
+        /// Its type in Swift (`Int64`, `String`, ...).
         public var type: ColumnType
+        /// True when it may be NULL.
         public var optional: Bool
     }
 
@@ -37,9 +40,13 @@ public struct SchemaQuery: Sendable, Equatable {
     public var name: String
     /// One line on what it answers (the guide's block starts with it).
     public var summary: String
+    /// The query, with `:name` parameters.
     public var sql: String
+    /// Its parameters, in the order the generated function takes them.
     public var parameters: [Field]
+    /// Its result columns, in order.
     public var columns: [Field]
+    /// How its rows become instants (`departures`), if they do.
     public var clock: Clock?
 
     /// The guide's block of this query: `-- name: summary`, then the SQL.
@@ -80,9 +87,9 @@ extension SchemaQuery {
             guard let type = ColumnType(rawValue: optional ? String(typeText.dropLast()) : typeText) else {
                 throw object.error(
                     """
-                        \(what): '\(key)': '\(name)' has an unknown type '\(typeText)' \
-                        (\(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")), with '?' when it may be NULL)
-                        """
+                    \(what): '\(key)': '\(name)' has an unknown type '\(typeText)' \
+                    (\(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")), with '?' when it may be NULL)
+                    """
                 )
             }
             fields.append(Field(name: name, type: type, optional: optional))
@@ -114,9 +121,9 @@ extension Schema {
                     throw fail(
                         query,
                         """
-                            'sql' returns \(names.joined(separator: ", ")); 'columns' says \
-                            \(query.columns.map(\.name).joined(separator: ", "))
-                            """
+                        'sql' returns \(names.joined(separator: ", ")); 'columns' says \
+                        \(query.columns.map(\.name).joined(separator: ", "))
+                        """
                     )
                 }
                 let parameters = statement.parameterNames.map { String($0.dropFirst()) }
@@ -124,9 +131,9 @@ extension Schema {
                     throw fail(
                         query,
                         """
-                            'sql' takes :\(parameters.sorted().joined(separator: ", :")); 'parameters' says \
-                            :\(query.parameters.map(\.name).sorted().joined(separator: ", :"))
-                            """
+                        'sql' takes :\(parameters.sorted().joined(separator: ", :")); 'parameters' says \
+                        :\(query.parameters.map(\.name).sorted().joined(separator: ", :"))
+                        """
                     )
                 }
                 if let clock = query.clock {
@@ -145,7 +152,7 @@ extension Schema {
         } catch let error as SchemaError {
             throw error
         } catch {
-            throw SchemaError(file: file, message: "cannot check the queries: \(error)")
+            throw SchemaError(code: .sqlite, file: file, message: "cannot check the queries: \(error)")
         }
     }
 }
@@ -167,9 +174,9 @@ extension Schema {
             else { continue }
             return
                 """
-                    SELECT \(quoted(Self.feedColumn)) FROM \(quoted(table.name)) WHERE \(quoted(table.rowID)) = \
-                    :\(parameter.name)
-                    """
+                SELECT \(quoted(Self.feedColumn)) FROM \(quoted(table.name)) WHERE \(quoted(table.rowID)) = \
+                :\(parameter.name)
+                """
         }
         return nil
     }
@@ -193,9 +200,9 @@ extension Schema {
         for name in statement.parameterNames.map({ String($0.dropFirst()) }) where !others.contains(name) {
             throw fail(
                 """
-                    takes :\(name), which is not a parameter of the query besides the clock's \
-                    (\(others.sorted().map { ":" + $0 }.joined(separator: ", ")))
-                    """
+                takes :\(name), which is not a parameter of the query besides the clock's \
+                (\(others.sorted().map { ":" + $0 }.joined(separator: ", ")))
+                """
             )
         }
     }

@@ -18,12 +18,14 @@ public struct SpatialIndex: Sendable, Equatable {
     public var name: String
     /// The latitude and longitude columns (real or integer).
     public var lat: String
+    /// The longitude column.
     public var lon: String
     /// The column whose values group rows into one box; nil for one point per row.
     public var groupBy: String?
     /// Columns that group rows before `groupBy` (a region seed's `feed_ref`: a shape per feed).
     public var scope: [String] = []
 
+    /// A spatial index `name` on `lat` and `lon`, of each `groupBy` group when given.
     public init(name: String, lat: String, lon: String, groupBy: String? = nil) {
         self.name = name
         self.lat = lat
@@ -62,9 +64,9 @@ public struct SpatialIndex: Sendable, Equatable {
         }
         return
             """
-                SELECT min(\(id)), min(\(lat)), max(\(lat)), min(\(lon)), max(\(lon)) FROM \(quoted(table)) WHERE \
-                \(located) GROUP BY \((scope + [groupBy]).map(quoted).joined(separator: ", ")) ORDER BY 1
-                """
+            SELECT min(\(id)), min(\(lat)), max(\(lat)), min(\(lon)), max(\(lon)) FROM \(quoted(table)) WHERE \
+            \(located) GROUP BY \((scope + [groupBy]).map(quoted).joined(separator: ", ")) ORDER BY 1
+            """
     }
 
     /// The rows of `table` left out: those missing a coordinate.

@@ -21,6 +21,7 @@ import SeedSQLite
 /// checked in and compared in CI. It compiles in Swift 6 language mode (strict concurrency):
 /// everything is a `Sendable` value.
 public struct SwiftSchemaGenerator {
+    /// The schema the Swift describes.
     public var schema: Schema
     /// The name of the generated enum; default `<Name>Schema` (`TransitSchema`).
     public var typeName: String
@@ -29,6 +30,8 @@ public struct SwiftSchemaGenerator {
     /// Also emit GRDB record structs (the file then imports GRDB).
     public var grdb: Bool
 
+    /// A generator for `schema`: one type `typeName` (default: the schema's name), declarations at `accessLevel`, with
+    /// GRDB records and requests when `grdb`.
     public init(schema: Schema, typeName: String? = nil, accessLevel: String = "public", grdb: Bool = false) {
         self.schema = schema
         self.typeName = typeName ?? Self.upperCamel(schema.name) + "Schema"
@@ -81,9 +84,9 @@ public struct SwiftSchemaGenerator {
             "    \(access)static let schemaSHA256 = \(literal(schema.sha256))",
             "    /// Every table, in load order (a table after the tables it references).",
             """
-                    \(access)static let tables: [String] = \
-                [\(tables.map { literal($0.table.name) }.joined(separator: ", "))]
-                """,
+                \(access)static let tables: [String] = \
+            [\(tables.map { literal($0.table.name) }.joined(separator: ", "))]
+            """,
             "",
             "    /// A column of a seed table: how it is stored and how Swift reads it. Interpolated in a",
             "    /// string, it is the column's name.",
@@ -131,21 +134,21 @@ public struct SwiftSchemaGenerator {
             "        \(access)static let table = \(literal(table.name))",
             "        /// Every column, in storage order.",
             """
-                        \(access)static let columns: [String] = \
-                [\(generated.columns.map { literal($0.name) }.joined(separator: ", "))]
-                """,
+                    \(access)static let columns: [String] = \
+            [\(generated.columns.map { literal($0.name) }.joined(separator: ", "))]
+            """,
             "        /// The natural key (unique; references from other tables are resolved against it).",
             "        \(access)static let key: [String] = [\(table.key.map(literal).joined(separator: ", "))]",
             "        /// The primary key: the row id, or the natural key of a `WITHOUT ROWID` table.",
             """
-                        \(access)static let primaryKey: [String] = \
-                [\(generated.primaryKey.map(literal).joined(separator: ", "))]
-                """,
+                    \(access)static let primaryKey: [String] = \
+            [\(generated.primaryKey.map(literal).joined(separator: ", "))]
+            """,
             "        /// Every column's description, in storage order.",
             """
-                        \(access)static let allColumns: [ColumnInfo] = \
-                [\(generated.columns.map { "Columns." + $0.member }.joined(separator: ", "))]
-                """,
+                    \(access)static let allColumns: [ColumnInfo] = \
+            [\(generated.columns.map { "Columns." + $0.member }.joined(separator: ", "))]
+            """,
             "",
             "        /// The columns: name, types, nullability, reference.",
             "        \(access)enum Columns {"
@@ -156,19 +159,19 @@ public struct SwiftSchemaGenerator {
                 ?? "nil"
             lines.append(
                 """
-                                \(access)static let \(column.member) = ColumnInfo(name: \(literal(column.name)), \
-                    sqlType: \(literal(column.sqlType)), swiftType: \(literal(column.swiftType)), schemaType: \
-                    \(literal(column.schemaType)), isNullable: \(column.isNullable), references: \(reference))
-                    """
+                            \(access)static let \(column.member) = ColumnInfo(name: \(literal(column.name)), \
+                sqlType: \(literal(column.sqlType)), swiftType: \(literal(column.swiftType)), schemaType: \
+                \(literal(column.schemaType)), isNullable: \(column.isNullable), references: \(reference))
+                """
             )
         }
         lines.append("        }")
         if let search = table.search {
             lines += [
                 """
-                            /// The FTS5 index of \(search.columns.map { "`\($0)`" }.joined(separator: ", ")) (rowid = \
-                    `\(table.rowID)`).
-                    """,
+                        /// The FTS5 index of \(search.columns.map { "`\($0)`" }.joined(separator: ", ")) (rowid = \
+                `\(table.rowID)`).
+                """,
                 "        \(access)static let searchIndex = \(literal(search.name))"
             ]
         }
@@ -176,100 +179,15 @@ public struct SwiftSchemaGenerator {
             lines += [
                 spatial.groupBy.map {
                     """
-                                /// The R*Tree of `\(spatial.lat)`, `\(spatial.lon)`, one box per `\($0)` (id, \
-                        min_lat, max_lat, min_lon, max_lon).
-                        """
+                            /// The R*Tree of `\(spatial.lat)`, `\(spatial.lon)`, one box per `\($0)` (id, \
+                    min_lat, max_lat, min_lon, max_lon).
+                    """
                 }
                     ?? "        /// The index of `\(spatial.lat)`, `\(spatial.lon)` (one point per row).",
                 "        \(access)static let spatialIndex = \(literal(spatial.name))"
             ]
         }
         lines.append("    }")
-        return lines
-    }
-
-    /// GRDB requests for the table's search and spatial indexes (the SQL of
-    /// Documentation/querying.md, for any table).
-    private func queryRequestLines(_ table: Table, access: String) -> [String] {
-        var lines: [String] = []
-        let name = quoted(table.name), id = quoted(table.rowID)
-        if let search = table.search {
-            let index = quoted(search.name)
-            let sql =
-                """
-                    SELECT \(name).* FROM \(index) JOIN \(name) ON \(name).\(id) = \(index).rowid WHERE \(index) MATCH \
-                    ? ORDER BY bm25(\(index)), \(name).\(id) LIMIT ?
-                    """
-            lines += [
-                "",
-                """
-                            /// The rows whose \(search.columns.map { "`\($0)`" }.joined(separator: ", ")) have words \
-                    starting with `text`, as typed
-                    """,
-                """
-                            /// (case and accents ignored: `zirm` finds `Žirmūnai`), best match first (FTS5 \
-                    `\(search.name)`, bm25).
-                    """,
-                "        \(access)static func matching(_ text: String, limit: Int = 20) -> SQLRequest<Record> {",
-                """
-                                let phrase = \"\\\"\" + text.replacingOccurrences(of: \"\\\"\", with: \"\\\"\\\"\") + \
-                    \"\\\" *\"
-                    """,
-                "            return SQLRequest(sql: \(literal(sql)), arguments: [phrase, limit])",
-                "        }"
-            ]
-        }
-        if let spatial = table.spatial {
-            let index = quoted(spatial.name), lat = quoted(spatial.lat), lon = quoted(spatial.lon)
-            if spatial.isPoints {
-                let box = "\(lat) BETWEEN ?1 - r AND ?1 + r AND \(lon) BETWEEN ?2 - r / ?3 AND ?2 + r / ?3"
-                let sql =
-                    "WITH RECURSIVE grow(r) AS (SELECT 0.002 UNION ALL SELECT r * 2 FROM grow WHERE r < 360 AND "
-                        + "(SELECT count(*) FROM \(name) WHERE \(box)) < ?4), "
-                    + "reach(r) AS (SELECT max(r) * 1.5 FROM grow) "
-                    + "SELECT \(name).* FROM reach CROSS JOIN \(name) "
-                    + "WHERE \(name).\(lat) BETWEEN ?1 - reach.r AND ?1 + reach.r AND \(name).\(lon) BETWEEN ?2 - "
-                    + "reach.r / ?3 AND ?2 + reach.r / ?3 "
-                    + """
-                        ORDER BY (\(name).\(lat) - ?1) * (\(name).\(lat) - ?1) + (\(name).\(lon) - ?2) * \
-                        (\(name).\(lon) - ?2) * ?3 * ?3, \(name).\(id) LIMIT ?4
-                        """
-                lines += [
-                    "",
-                    "        /// The `limit` rows nearest to a point, nearest first (the index `\(spatial.name)` on",
-                    "        /// `\(spatial.lat)`, `\(spatial.lon)`, then the exact equirectangular distance).",
-                    """
-                                \(access)static func near(lat: Double, lon: Double, limit: Int = 10) -> \
-                        SQLRequest<Record> {
-                        """,
-                    "            let scale = max(cos(lat * .pi / 180), 0.01)",
-                    "            return SQLRequest(sql: \(literal(sql)), arguments: [lat, lon, scale, limit])",
-                    "        }"
-                ]
-            } else if let groupBy = spatial.groupBy {
-                let group = quoted(groupBy)
-                let sql =
-                    "SELECT \(name).* FROM \(name) WHERE \(group) IN (SELECT g.\(group) FROM \(index) AS box JOIN "
-                        + "\(name) AS g ON g.\(id) = box.id "
-                    + """
-                        WHERE box.min_lat <= ?2 AND box.max_lat >= ?1 AND box.min_lon <= ?4 AND box.max_lon >= ?3) \
-                        ORDER BY \(group), \(name).\(id)
-                        """
-                lines += [
-                    "",
-                    """
-                                /// The rows of every `\(groupBy)` whose extent meets the box (R*Tree \
-                        `\(spatial.name)`), by group.
-                        """,
-                    """
-                                \(access)static func groupsIntersecting(minLat: Double, maxLat: Double, minLon: \
-                        Double, maxLon: Double) -> SQLRequest<Record> {
-                        """,
-                    "            SQLRequest(sql: \(literal(sql)), arguments: [minLat, maxLat, minLon, maxLon])",
-                    "        }"
-                ]
-            }
-        }
         return lines
     }
 
@@ -322,10 +240,10 @@ public struct SwiftSchemaGenerator {
                     "",
                     "        /// The `\(target)` row `\(column)` points at.",
                     """
-                                \(access)static let \(name) = \
-                        belongsTo(\(typeName).\(destination.typeName).Record.self, key: \(literal(Self.plain(name))), \
-                        using: ForeignKey([\(literal(column))]))
-                        """
+                            \(access)static let \(name) = \
+                    belongsTo(\(typeName).\(destination.typeName).Record.self, key: \(literal(Self.plain(name))), \
+                    using: ForeignKey([\(literal(column))]))
+                    """
                 ]
             }
             // To-many: the references of other tables (and this one) that point here.
@@ -340,9 +258,9 @@ public struct SwiftSchemaGenerator {
                         "",
                         "        /// The `\(source.table.name)` rows whose `\(column)` points at this row.",
                         """
-                                    \(access)static let \(name) = hasMany(\(typeName).\(source.typeName).Record.self, \
-                            key: \(literal(Self.plain(name))), using: ForeignKey([\(literal(column))]))
-                            """
+                                \(access)static let \(name) = hasMany(\(typeName).\(source.typeName).Record.self, \
+                        key: \(literal(Self.plain(name))), using: ForeignKey([\(literal(column))]))
+                        """
                     ]
                 }
             }

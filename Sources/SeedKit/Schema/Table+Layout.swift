@@ -14,9 +14,11 @@ public struct StoredColumn: Sendable, Equatable {
         case reference(Int)
     }
 
+    /// The column's name.
     public var name: String
     /// The column definition of `CREATE TABLE` and `ALTER TABLE ... ADD COLUMN`.
     public var definition: String
+    /// What the column holds.
     public var role: Role
 }
 

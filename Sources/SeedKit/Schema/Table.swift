@@ -69,6 +69,7 @@ public struct Table: Sendable, Equatable {
     /// True when every row is derived: a `derive:` table with no input of its own.
     public var isDerived: Bool { derive != nil && derive?.marker == nil }
 
+    /// A table as the schema declares it (see Schema/README.md, Tables).
     public init(
         name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
         parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], withoutRowID: Bool = false,
@@ -149,6 +150,7 @@ public struct ParentLink: Sendable, Equatable {
     /// The integer column of this table that holds the enclosing row's id.
     public var column: String
 
+    /// The link to the enclosing row of `table`, stored in `column`.
     public init(table: String, column: String) {
         self.table = table
         self.column = column
@@ -165,8 +167,10 @@ public struct ValueList: Sendable, Equatable {
     public var separator: String?
     /// ... or each item enclosed in `open` and `close` (`<ai><ml>`: `<` and `>`).
     public var open: String?
+    /// The text that closes the list (`]`), if any.
     public var close: String?
 
+    /// A list read from `sources`, its items split at `separator`, between `open` and `close`.
     public init(sources: [String], separator: String? = nil, open: String? = nil, close: String? = nil) {
         self.sources = sources
         self.separator = separator
@@ -177,6 +181,7 @@ public struct ValueList: Sendable, Equatable {
 
 /// A condition on a record's source value (XML record filters).
 public struct Condition: Sendable, Equatable {
+    /// What a filter asks of the value it reads.
     public enum Test: Sendable, Equatable {
         /// The value is present and not empty.
         case present
@@ -190,8 +195,10 @@ public struct Condition: Sendable, Equatable {
 
     /// The source path whose value is tested.
     public var source: String
+    /// What the value must be.
     public var test: Test
 
+    /// A condition on the value at `source`.
     public init(source: String, test: Test) {
         self.source = source
         self.test = test
@@ -202,9 +209,12 @@ public struct Condition: Sendable, Equatable {
 public struct Index: Sendable, Equatable {
     /// The index name; default `<table>_<column>_...`.
     public var name: String
+    /// The indexed columns, in order.
     public var columns: [String]
+    /// True for a UNIQUE index.
     public var unique: Bool
 
+    /// An index `name` on `columns`.
     public init(name: String, columns: [String], unique: Bool = false) {
         self.name = name
         self.columns = columns

@@ -22,6 +22,7 @@ public struct TableDerive: Sendable, Equatable {
     /// For a table that also reads rows: the boolean column that is 1 on the derived rows only.
     public var marker: String?
 
+    /// A recipe of `sql`, with its `warnings` query and the `marker` column of a table that also reads rows.
     public init(sql: String, warnings: String? = nil, marker: String? = nil) {
         self.sql = sql
         self.warnings = warnings

@@ -90,32 +90,7 @@ struct XMLMapping {
             }
             if mapping.parent == nil { mapping.filePattern = table.file ?? "*.xml" }
             for column in table.columns {
-                var sources: [ValueSource] = []
-                for source in column.source {
-                    if source == XMLMapping.fileSource {
-                        sources.append(.file)
-                        continue
-                    }
-                    if source == Schema.feedSource {
-                        sources.append(.feed)
-                        continue
-                    }
-                    if table.list != nil {
-                        sources.append(source == "$position" ? .position : .item)
-                        continue
-                    }
-                    for path in try XMLValuePath.alternatives(source, namespaces: schema.namespaces) {
-                        switch path {
-                        case .position: sources.append(.position)
-                        case .name: sources.append(.name)
-                        case .ancestor(let levels, let element, let attribute):
-                            let want = ancestorWant(element: element.map { compile($0) }, attribute: compile(attribute))
-                            mapping.ancestors.append(AncestorSource(want: want, levels: levels, written: source))
-                            sources.append(.ancestor(mapping.ancestors.count - 1))
-                        default: sources.append(.slot(slot(for: path, written: source, in: &mapping)))
-                        }
-                    }
-                }
+                let sources = try valueSources(of: column, in: table, namespaces: schema.namespaces, mapping: &mapping)
                 mapping.columns.append(sources)
                 mapping.exists.append(column.exists)
             }
@@ -159,6 +134,40 @@ struct XMLMapping {
                 for last in lasts { tablesByLocalName[last].append(index) }
             }
         }
+    }
+
+    /// Where each of a column's sources is read: the file, the feed, a list item or position, an
+    /// ancestor's attribute, or a slot of the record.
+    private mutating func valueSources(
+        of column: Column, in table: Table, namespaces: [String: String], mapping: inout TableMapping.Draft
+    ) throws(XMLPathError) -> [ValueSource] {
+        var sources: [ValueSource] = []
+        for source in column.source {
+            if source == XMLMapping.fileSource {
+                sources.append(.file)
+                continue
+            }
+            if source == Schema.feedSource {
+                sources.append(.feed)
+                continue
+            }
+            if table.list != nil {
+                sources.append(source == "$position" ? .position : .item)
+                continue
+            }
+            for path in try XMLValuePath.alternatives(source, namespaces: namespaces) {
+                switch path {
+                case .position: sources.append(.position)
+                case .name: sources.append(.name)
+                case .ancestor(let levels, let element, let attribute):
+                    let want = ancestorWant(element: element.map { compile($0) }, attribute: compile(attribute))
+                    mapping.ancestors.append(AncestorSource(want: want, levels: levels, written: source))
+                    sources.append(.ancestor(mapping.ancestors.count - 1))
+                default: sources.append(.slot(slot(for: path, written: source, in: &mapping)))
+                }
+            }
+        }
+        return sources
     }
 
     /// The slot of `path` in `mapping`, adding it (and its nodes) the first time.

@@ -146,9 +146,9 @@ enum XMLValuePath: Hashable, Sendable {
                 path: source,
                 message:
                     """
-                        an enclosing element's value is one of its attributes (../@id, ancestor::Name/@id): its text \
-                        is not complete while the record inside it is read
-                        """
+                    an enclosing element's value is one of its attributes (../@id, ancestor::Name/@id): its text \
+                    is not complete while the record inside it is read
+                    """
             )
         }
         let name = String(last.dropFirst())
@@ -187,8 +187,10 @@ enum XMLValuePath: Hashable, Sendable {
     }
 }
 
-/// A source or element path in a schema that cannot be read.
+/// A source or element path in a schema that cannot be read (reported as a schema error).
 struct XMLPathError: Error, Sendable {
+    /// What kind of failure this is: always a schema that cannot be used.
+    var code: SchemaError.Code { .invalidSchema }
     var path: String
     var message: String
 }

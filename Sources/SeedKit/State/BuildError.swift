@@ -8,6 +8,7 @@ public struct BuildError: Error, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         /// A short stable name, e.g. `invalid-input`.
         public let name: String
+        /// The code's `name`.
         public var description: String { name }
 
         /// The schema is not usable (`cause` is the `SchemaError`).
@@ -37,6 +38,7 @@ public struct BuildError: Error, CustomStringConvertible {
     /// Every issue of the input, for `invalidInput`.
     public let issueLog: IssueLog?
 
+    /// An error of kind `code` about `path`, saying `message`, over `cause`, with the issues of the build.
     public init(code: Code, message: String, path: String?, cause: (any Error)? = nil, issueLog: IssueLog? = nil) {
         self.code = code
         self.message = message
@@ -75,6 +77,7 @@ public struct BuildError: Error, CustomStringConvertible {
         output(path: "the seed", message: "\(error)", cause: error)
     }
 
+    /// What to print: the place and the message, or every issue of a failed build.
     public var description: String {
         switch code {
         case .schema:

@@ -3,6 +3,7 @@ import Foundation
 
 /// One problem found in the input: where it is, what the value was, what is wrong.
 public struct BuildIssue: Sendable, CustomStringConvertible {
+    /// What kind of problem an issue is, and whether it fails the build (`isError`); its notice code is `noticeCode`.
     public enum Kind: String, Sendable, CaseIterable {
         // Errors: the build fails.
         case malformedRow = "malformed row"
@@ -71,6 +72,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// required column missing, a column twice), left out whole.
         case fileLeftOut = "file left out"
 
+        /// True when an issue of this kind fails the build.
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
@@ -84,6 +86,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         }
     }
 
+    /// What kind of problem it is.
     public var kind: Kind
     /// The input file (as given: `feed/stops.txt`, `feed.zip:stops.txt`).
     public var file: String
@@ -103,6 +106,8 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     /// In a region seed: the feed the file belongs to (set by `IssueLog` from the file).
     public var feed: String?
 
+    /// An issue of `kind` at a place of `file`, about `field` and its `value`, saying `message`; `code` when not its
+    /// kind's own.
     public init(
         kind: Kind, file: String, line: Int? = nil, column: Int? = nil, field: String? = nil,
         value: String? = nil, message: String, code: String? = nil
@@ -145,13 +150,19 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
 /// reader and the writer record, every read takes the same lock.
 public final class IssueLog: @unchecked Sendable {
     // @unchecked: every stored property is behind `lock`.
+    /// The issues of one kind, file and field: how many, and the first few.
     public struct Group: Sendable {
+        /// Their kind.
         public var kind: BuildIssue.Kind
         /// The notice code given to the issues of the group, when not their kind's own.
         public var code: String?
+        /// Their file.
         public var file: String
+        /// Their field, if any.
         public var field: String?
+        /// How many there are.
         public var count: Int
+        /// The first `examplesPerGroup` of them.
         public var examples: [BuildIssue]
     }
 
@@ -220,9 +231,9 @@ public final class IssueLog: @unchecked Sendable {
                 let code = group.code.map { " [\($0)]" } ?? ""
                 lines.append(
                     """
-                        \(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(code)\(field); first \
-                        \(group.examples.count):
-                        """
+                    \(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(code)\(field); first \
+                    \(group.examples.count):
+                    """
                 )
                 for example in group.examples { lines.append("  " + example.text(showingCode: false)) }
             }

@@ -38,6 +38,7 @@ public struct BuildOptions: Sendable {
     /// code, severity and place, written whether the build succeeds or fails. nil: none.
     public var notices: String?
 
+    /// Options for building `inputs` into `output`; the defaults are those of `seedgen build`.
     public init(
         inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
         allowDangling: Bool = false, cacheSize: Int? = nil, lenient: Bool = false, strict: Bool = false

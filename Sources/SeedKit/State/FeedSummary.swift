@@ -20,6 +20,7 @@ public struct FeedSummary: Codable, Equatable, Sendable {
     /// the feed are left out.
     public var rows: [String: Int64]
 
+    /// A feed of a region seed, as its `feeds` row and its rows per table tell it.
     public init(
         name: String, source: String, publisher: String? = nil, version: String? = nil, startDate: String? = nil,
         endDate: String? = nil, rows: [String: Int64]
@@ -78,7 +79,7 @@ extension Connection {
         func column(_ name: String) -> String { columns.contains(name) ? quoted(name) : "NULL" }
         let sql =
             "SELECT name, source, \(column("feed_publisher_name")), \(column("feed_version")), "
-                + "\(column("start_date")), "
+            + "\(column("start_date")), "
             + "\(column("end_date")), row_counts FROM \(quoted(schema)).\(quoted(Schema.feedsTable)) ORDER BY id"
         return try rows(sql).map { row in
             FeedSummary(

@@ -18,6 +18,7 @@ public struct InputLimits: Sendable, Equatable {
     /// 10,000: OpenStreetMap is 3 deep, StackExchange dumps 2.
     public static let defaultXMLDepth = 10_000
 
+    /// Limits for a build; the defaults are those of `seedgen build`.
     public init(
         recordBytes: Int = InputLimits.defaultRecordBytes, keyBytes: Int = InputLimits.defaultKeyBytes,
         xmlDepth: Int = InputLimits.defaultXMLDepth

@@ -7,44 +7,81 @@
 /// an ERROR under `--strict`).
 public enum NoticeCode {
     // MobilityData's codes.
+    /// A record that is not valid CSV.
     public static let csvParsingFailed = "csv_parsing_failed"
+    /// A record with more or fewer fields than the header.
     public static let invalidRowLength = "invalid_row_length"
+    /// A column named twice in a header.
     public static let duplicatedColumn = "duplicated_column"
+    /// A header field with no name.
     public static let emptyColumnName = "empty_column_name"
+    /// A file of 0 bytes.
     public static let emptyFile = "empty_file"
+    /// A file the schema requires is absent.
     public static let missingRequiredFile = "missing_required_file"
+    /// A header without a column the schema requires.
     public static let missingRequiredColumn = "missing_required_column"
+    /// An empty value where the schema requires one.
     public static let missingRequiredField = "missing_required_field"
+    /// A column the schema does not read.
     public static let unknownColumn = "unknown_column"
+    /// A file no table reads.
     public static let unknownFile = "unknown_file"
+    /// Two rows with the same key.
     public static let duplicateKey = "duplicate_key"
+    /// A reference to a row that does not exist.
     public static let foreignKeyViolation = "foreign_key_violation"
+    /// A value that is not an integer.
     public static let invalidInteger = "invalid_integer"
+    /// A value that is not a number.
     public static let invalidFloat = "invalid_float"
+    /// A value that is not a date (or a date that does not exist).
     public static let invalidDate = "invalid_date"
+    /// A value that is not a time.
     public static let invalidTime = "invalid_time"
+    /// Text with invalid UTF-8 or a NUL byte.
     public static let invalidCharacter = "invalid_character"
+    /// A time zone the tz database does not know.
     public static let invalidTimezone = "invalid_timezone"
+    /// A number outside the range its field allows.
     public static let numberOutOfRange = "number_out_of_range"
+    /// Neither calendar.txt nor calendar_dates.txt.
     public static let missingCalendarFiles = "missing_calendar_and_calendar_date_files"
+    /// A trip's first or last stop without arrival and departure times.
     public static let missingTripEdge = "missing_trip_edge"
+    /// A stop time with an arrival or a departure time, not both.
     public static let onlyArrivalOrDeparture = "stop_time_with_only_arrival_or_departure_time"
+    /// A stop time that arrives before the previous stop's departure.
     public static let arrivalBeforePreviousDeparture = "stop_time_with_arrival_before_previous_departure_time"
 
     // seedgen's own, for what the validator has no code for.
+    /// A field repaired as Python's csv module reads it (a stray quote, spaces before a quote).
     public static let repairedCSVSyntax = "repaired_csv_syntax"
+    /// A file in UTF-16, read as such.
     public static let utf16Encoding = "utf16_encoding"
+    /// A value its column cannot store.
     public static let invalidValue = "invalid_value"
+    /// XML that is not well-formed, or refused (entity declarations).
     public static let malformedXML = "malformed_xml"
+    /// A schema mapping that matched nothing in the input.
     public static let mappingMatchedNothing = "mapping_matched_nothing"
+    /// A schema mapping that matched more than once in a record.
     public static let mappingReadAmbiguously = "mapping_read_ambiguously"
+    /// A reference to objects the input does not hold.
     public static let referenceOutsideInput = "reference_outside_input"
+    /// Another version of an object, or objects sharing a key across documents.
     public static let otherVersion = "other_version"
+    /// Objects in the input that no table reads.
     public static let objectsNotRead = "objects_not_read"
+    /// A reference that more than one object answers.
     public static let referenceNamesSeveralObjects = "reference_names_several_objects"
+    /// A derived table's `warnings` query found rows.
     public static let derivedRows = "derived_rows"
+    /// A row left out (`--lenient`).
     public static let rowLeftOut = "row_left_out"
+    /// A file left out (`--lenient`).
     public static let fileLeftOut = "file_left_out"
+    /// Data an app would show wrongly (times running backwards, say).
     public static let misleadingData = "misleading_data"
 
     /// The code of an invalid value of a column of `type`.

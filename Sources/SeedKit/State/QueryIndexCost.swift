@@ -1,6 +1,7 @@
 /// What one search or spatial index, or one derived table, adds to a seed (the build summary
 /// and `seedgen inspect` show it).
 public struct QueryIndexCost: Sendable, Equatable, Codable {
+    /// What adds the rows and bytes.
     public enum Kind: String, Sendable, Codable {
         /// A full-text index (`search:`, FTS5).
         case search
@@ -18,6 +19,7 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
     /// The table it indexes (the derived table itself for `derived`); nil when a seed does not
     /// say (an R*Tree not named `<table>_rtree`).
     public var table: String?
+    /// What adds them.
     public var kind: Kind
     /// Rows indexed (search), derived (derived) or boxes (spatial).
     public var rows: Int64
@@ -28,6 +30,7 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
     public var bytes: Int64?
     /// For an `index`: the reference column whose plain index it replaces, and its own bytes.
     public var replaces: String?
+    /// For an `index`: its own bytes.
     public var indexBytes: Int64?
 
     package init(

@@ -175,9 +175,13 @@ package final class SeedDatabase {
 
 /// One input file as recorded in the seed.
 public struct InputRecord: Sendable, Equatable {
+    /// The file's name (`stops.txt`, `feed/stops.txt` in a region).
     public var name: String
+    /// The SHA-256 of the file's bytes, in hexadecimal.
     public var sha256: String
+    /// The file's size.
     public var bytes: Int64
+    /// The rows stored from it.
     public var rows: Int
     /// Records of the file left out (`--lenient`): `rows + rejected` is the file's records.
     public var rejected: Int = 0

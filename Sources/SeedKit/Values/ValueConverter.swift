@@ -17,6 +17,7 @@ public enum ConvertedValue: Equatable, Sendable {
 /// Converts source bytes to one column's type. Made once per column; `convert` does not
 /// allocate for integers, reals, booleans, times and plain text.
 public struct ValueConverter: Sendable {
+    /// The type values are converted to.
     public let type: ColumnType
     /// The column's format, boxed: a loader copies its converter out of an array for every
     /// value, and a box costs one retain where the format's arrays and string cost several.
@@ -57,6 +58,7 @@ public struct ValueConverter: Sendable {
         }
     }
 
+    /// The stored value of the text `array`, or why it is not valid.
     public func convert(_ array: [UInt8]) -> ConvertedValue {
         array.withUnsafeBytes { convert($0) }
     }

@@ -12,10 +12,13 @@ public struct ValueFormat: Sendable, Equatable {
 
     let tokens: [Token]
     let isISO8601: Bool
+    /// The pattern as written (`yyyyMMdd`, `iso8601`).
     public let pattern: String
 
+    /// ISO 8601's extended forms (`2024-03-31`, `2024-03-31T02:30:00Z`).
     public static let iso8601 = try! ValueFormat(pattern: "iso8601")
 
+    /// The format of `pattern`; a pattern it cannot read is a `FormatError`.
     public init(pattern: String) throws(FormatError) {
         self.pattern = pattern
         if pattern == "iso8601" {
@@ -49,9 +52,9 @@ public struct ValueFormat: Sendable, Equatable {
                 throw FormatError(
                     message:
                         """
-                            format '\(pattern)': '\(String(repeating: Character(UnicodeScalar(byte)), count: n))' is \
-                            not a token (use yyyy, MM, M, dd, d, HH, H, mm, ss, SSS, Z)
-                            """
+                        format '\(pattern)': '\(String(repeating: Character(UnicodeScalar(byte)), count: n))' is \
+                        not a token (use yyyy, MM, M, dd, d, HH, H, mm, ss, SSS, Z)
+                        """
                 )
             default:
                 for _ in 0..<n { tokens.append(.literal(byte)) }
@@ -102,8 +105,22 @@ public struct ValueFormat: Sendable, Equatable {
     }
 }
 
-/// A date or time pattern that cannot be used.
+/// A date or time pattern that cannot be used: a schema's `format` (reported as a schema error).
 public struct FormatError: Error, Sendable {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// A short stable name: `invalid-pattern`.
+        public let name: String
+        /// The code's ``name``.
+        public var description: String { name }
+
+        /// A pattern with a letter or form seedgen does not read.
+        public static let invalidPattern = Code(name: "invalid-pattern")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code { .invalidPattern }
+    /// What is wrong with the pattern.
     public let message: String
 }
 

@@ -106,6 +106,17 @@ final class XMLPushParser {
         sax.characters = characters
         sax.cdataBlock = characters
         sax.ignorableWhitespace = characters
+        Self.handleEntities(&sax)
+        Self.handleErrors(&sax)
+        context = file.withCString { xmlCreatePushParserCtxt(&sax, nil, nil, 0, $0) }
+        // Never XML_PARSE_NOENT (substitute entities), DTDLOAD, DTDATTR or HUGE.
+        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// Entity declarations and references: internal entities within the expansion bound,
+    /// unparsed ones refused.
+    private static func handleEntities(_ sax: inout xmlSAXHandler) {
         sax.entityDecl = { context, name, type, _, systemID, content in
             let parser = XMLPushParser.from(context)
             let text = content.map { Array(UnsafeBufferPointer(start: $0, count: Int(xmlStrlen($0)))) }
@@ -126,7 +137,7 @@ final class XMLPushParser {
                 parser.refuse(
                     "entity references expand to more than \(XMLEntityTable.expansionLimit(read: parser.bytesPushed)) "
                         + "bytes "
-                        + """
+                            + """
                             after \(parser.bytesPushed) bytes of the document; refused, so that no expansion can \
                             exhaust memory
                             """
@@ -138,11 +149,15 @@ final class XMLPushParser {
         sax.unparsedEntityDecl = { context, name, _, _, _ in
             XMLPushParser.from(context).refuse(
                 """
-                    the document declares the unparsed entity '\(name.map { String(cString: $0) } ?? "?")'; entity \
-                    declarations are refused
-                    """
+                the document declares the unparsed entity '\(name.map { String(cString: $0) } ?? "?")'; entity \
+                declarations are refused
+                """
             )
         }
+    }
+
+    /// libxml2's errors (not its warnings) stop the parse with the first one's place.
+    private static func handleErrors(_ sax: inout xmlSAXHandler) {
         sax.serror = { context, error in
             guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
             let parser = XMLPushParser.from(context)
@@ -159,10 +174,6 @@ final class XMLPushParser {
                 XMLSyntaxError(
                     file: parser.file, line: max(1, Int(error.pointee.line)), column: column, message: message))
         }
-        context = file.withCString { xmlCreatePushParserCtxt(&sax, nil, nil, 0, $0) }
-        // Never XML_PARSE_NOENT (substitute entities), DTDLOAD, DTDATTR or HUGE.
-        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
-        context.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
     }
 
     deinit {

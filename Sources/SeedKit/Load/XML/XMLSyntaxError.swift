@@ -1,6 +1,8 @@
 /// An XML input that cannot be read: not well-formed (libxml2's message), or refused for
 /// safety (entity declarations). Carries the place, so the message stands on its own.
 struct XMLSyntaxError: Error, Sendable, CustomStringConvertible {
+    /// The notice code its issue carries.
+    var code = NoticeCode.malformedXML
     /// The input file, as shown in messages.
     var file: String
     /// 1-based line of the problem.
