@@ -128,7 +128,7 @@ struct BoundedJSONReader {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "{"):
-            try object(depth: depth) { (reader: inout BoundedJSONReader, _: String) throws(Failure) in try reader.skipValue(depth: depth + 1) }
+            try skipObject(depth: depth)
         case UInt8(ascii: "["):
             offset += 1
             skipWhitespace()
@@ -142,12 +142,53 @@ struct BoundedJSONReader {
                 default: throw fail("expected ',' or ']' in an array")
                 }
             }
-        case UInt8(ascii: "\""): _ = try quoted()
+        case UInt8(ascii: "\""): try skipQuoted()
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
         default: try skipNumber()
         }
+    }
+
+    /// An object skipped: as ``object(depth:_:)`` reads it, without making its keys strings
+    /// (a manifest's `tables`, skipped at every app start, has a key per table).
+    private mutating func skipObject(depth: Int) throws(Failure) {
+        offset += 1 // the opening brace
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { offset += 1; return }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw fail("expected a key string") }
+            try skipQuoted()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+            offset += 1
+            try skipValue(depth: depth + 1)
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): offset += 1
+            case UInt8(ascii: "}"): offset += 1; return
+            default: throw fail("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    /// A string skipped, the opening quote at `offset`: checked as ``quoted()`` checks it, but
+    /// made a `String` only when it has escapes.
+    private mutating func skipQuoted() throws(Failure) {
+        let quote = offset
+        offset += 1
+        let start = offset
+        while let b = peek(), b != UInt8(ascii: "\""), b != UInt8(ascii: "\\"), b >= 0x20 { offset += 1 }
+        guard peek() == UInt8(ascii: "\"") else {
+            offset = quote
+            _ = try quoted()
+            return
+        }
+        guard Self.isValidUTF8(bytes[start..<offset]) else {
+            throw Failure(offset: start, message: "a string is not valid UTF-8")
+        }
+        offset += 1 // the closing quote
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {

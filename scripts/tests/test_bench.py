@@ -135,6 +135,9 @@ class TablesTests(unittest.TestCase):
         self.assertTrue(text.startswith("# Doc\n\n<!-- bench-tables: figures -->\n| input |"))
         self.assertTrue(text.endswith("<!-- bench-tables: end -->\n\nafter\n"))
         self.assertEqual(bench_tables.generated(text, runs), text)
+        runs[1]["metrics"][bench_record.UP_TO_DATE_WARM] = {"value": 90, "unit": "us"}
+        self.assertIn("| 0.09 ms after what any app has run first (the Swift runtime's set-up); its first Swift code: 0.12 ms "
+                      "(median of 100 processes)", bench_tables.generated(self.DOCUMENT, runs))
 
     def test_the_stages_of_the_newest_3m_build_that_has_them(self):
         runs = [gtfs("2026-11-01T00:00:00Z", 6.0, stages=[("load", 4.0), ("digest", 2.0)]), gtfs("2026-11-02T00:00:00Z", 5.0)]
