@@ -351,7 +351,7 @@ def machine_description():
 def git_commit():
     head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", ".", ":!bench/results.md"],
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", ".", ":!bench/results.md", ":!bench/runs"],
                            capture_output=True, text=True).stdout.strip()
     return head + ("-dirty" if dirty else "")
 

@@ -87,7 +87,7 @@ def derived_metrics(measurements):
 
 def run_file_name(run):
     """bench/runs/<UTC date and time>-<commit>.json: sorted by name, oldest first."""
-    stamp = run["started"].replace(":", "").replace("-", "")[:13]  # 20261128T0341
+    stamp = run["started"].replace(":", "").replace("-", "")[:15]  # 20261128T034107
     return f"{stamp}Z-{run['commit']}.json"
 
 

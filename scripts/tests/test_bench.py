@@ -101,7 +101,7 @@ class CompareTests(unittest.TestCase):
     def test_a_saved_run_reads_back(self):
         with tempfile.TemporaryDirectory() as folder:
             path = bench_record.save(gtfs("2026-11-28T03:41:07Z", 6.0), folder)
-            self.assertEqual(os.path.basename(path), "20261128T0341Z-abc1234.json")
+            self.assertEqual(os.path.basename(path), "20261128T034107Z-abc1234.json")
             with open(path) as f:
                 self.assertEqual(json.load(f)["metrics"]["gtfs-3M: seedgen / sqlite3 shell wall"]["value"], 0.6)
 
