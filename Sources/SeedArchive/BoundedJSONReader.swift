@@ -179,7 +179,7 @@ struct BoundedJSONReader {
         let quote = offset
         offset += 1
         let start = offset
-        while let b = peek(), b != UInt8(ascii: "\""), b != UInt8(ascii: "\\"), b >= 0x20 { offset += 1 }
+        skipPlainBytes()
         guard peek() == UInt8(ascii: "\"") else {
             offset = quote
             _ = try quoted()
@@ -229,7 +229,7 @@ struct BoundedJSONReader {
         offset += 1
         let start = offset
         // Fast path: no escapes.
-        while let b = peek(), b != UInt8(ascii: "\""), b != UInt8(ascii: "\\"), b >= 0x20 { offset += 1 }
+        skipPlainBytes()
         guard let stop = peek() else { throw fail("the text ends inside a string") }
         if stop == UInt8(ascii: "\"") {
             let utf8 = bytes[start..<offset]
@@ -278,6 +278,8 @@ struct BoundedJSONReader {
     /// True when `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
     /// U+10FFFF), which `String(decoding:as:)` would otherwise repair silently.
     private static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        // ASCII, nearly every manifest string, in one pass over the buffer.
+        if bytes.withUnsafeBufferPointer({ buffer in !buffer.contains { $0 >= 0x80 } }) { return true }
         var i = bytes.startIndex
         while i < bytes.endIndex {
             let b = bytes[i]
@@ -320,8 +322,28 @@ struct BoundedJSONReader {
 
     private func peek() -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
+    // The two loops every byte of a manifest goes through, over the buffer: this runs at every
+    // app start, where a bounds-checked subscript a byte costs as much again.
+
     private mutating func skipWhitespace() {
-        while let b = peek(), b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { offset += 1 }
+        offset = bytes.withUnsafeBufferPointer { [offset] buffer in
+            var i = offset
+            while i < buffer.count, buffer[i] == 0x20 || buffer[i] == 0x0A || buffer[i] == 0x0D || buffer[i] == 0x09 {
+                i += 1
+            }
+            return i
+        }
+    }
+
+    /// Moves past the bytes of a string that need no care: up to a quote, a backslash, a
+    /// control character or the end.
+    private mutating func skipPlainBytes() {
+        offset = bytes.withUnsafeBufferPointer { [offset] buffer in
+            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            var i = offset
+            while i < buffer.count, buffer[i] != quote, buffer[i] != backslash, buffer[i] >= 0x20 { i += 1 }
+            return i
+        }
     }
 
     private func fail(_ message: String) -> Failure { Failure(offset: offset, message: message) }

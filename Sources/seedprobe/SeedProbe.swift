@@ -16,8 +16,8 @@ import Darwin
 // With --warm-runtime, the process first does what any Swift app has done by the time it calls
 // the installer: it frees a string on the heap, grows an array of bytes and drops an optional
 // pair of strings. The first of each sets up the Swift runtime's type metadata caches, about
-// 120,000 instructions (callgrind) and 100 µs that are not the installer's; without the flag
-// they are counted in the call, as a program whose first Swift code is the installer pays them.
+// 80,000 instructions (callgrind) that are not the installer's; without the flag they are
+// counted in the call, as a program whose first Swift code is the installer pays them.
 
 /// Monotonic time in nanoseconds.
 func now() -> UInt64 {
