@@ -71,8 +71,10 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// fresh process builds on first use, 60,000 instructions.)
     private static func parse(_ comment: String, sequence: inout Substring?) -> SeedStamp? {
         let utf8 = comment.utf8
-        var words = (utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex,
-                     utf8.startIndex..<utf8.startIndex)
+        var words = (
+            utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex,
+            utf8.startIndex..<utf8.startIndex
+        )
         var count = 0
         var i = utf8.startIndex
         while i < utf8.endIndex {
@@ -95,8 +97,8 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
         }
         sequence = count == 4 ? value(words.3, after: "sequence=") : nil
         guard count == 3 || sequence != nil, comment[words.0].utf8.elementsEqual(prefix.utf8),
-              let schemaText = value(words.1, after: "schema-version="), let schema = Int(schemaText),
-              let seed = value(words.2, after: "seed-version="), !seed.isEmpty
+            let schemaText = value(words.1, after: "schema-version="), let schema = Int(schemaText),
+            let seed = value(words.2, after: "seed-version="), !seed.isEmpty
         else { sequence = nil; return nil }
         return SeedStamp(schemaVersion: schema, seedVersion: String(seed))
     }

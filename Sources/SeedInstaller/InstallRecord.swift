@@ -52,8 +52,10 @@ final class InstallRecord: Equatable, Sendable {
     /// seed of a lower sequence does not replace it.
     let sequence: Int64?
 
-    init(seedVersion: String, schemaVersion: Int, sha256: String?, contentSHA256: String? = nil, size: Int64,
-         file: FileStatus, gzip: GzipTrailer?, sequence: Int64? = nil) {
+    init(
+        seedVersion: String, schemaVersion: Int, sha256: String?, contentSHA256: String? = nil, size: Int64,
+        file: FileStatus, gzip: GzipTrailer?, sequence: Int64? = nil
+    ) {
         self.seedVersion = seedVersion
         self.schemaVersion = schemaVersion
         self.sha256 = sha256
@@ -116,19 +118,24 @@ final class InstallRecord: Equatable, Sendable {
                 size = integers(value, 1)?.0
             } else if matches(key, "file") {
                 guard let n = integers(value, 5) else { return nil }
-                file = FileStatus(device: UInt64(bitPattern: n.0), inode: UInt64(bitPattern: n.1), size: n.2,
-                                  modificationSeconds: n.3, modificationNanoseconds: n.4, isRegularFile: true)
+                file = FileStatus(
+                    device: UInt64(bitPattern: n.0), inode: UInt64(bitPattern: n.1), size: n.2,
+                    modificationSeconds: n.3, modificationNanoseconds: n.4, isRegularFile: true)
             } else if matches(key, "gzip") {
-                guard let n = integers(value, 3), let crc = UInt32(exactly: n.0), let isize = UInt32(exactly: n.1) else { return nil }
+                guard let n = integers(value, 3), let crc = UInt32(exactly: n.0), let isize = UInt32(exactly: n.1)
+                else { return nil }
                 gzip = GzipTrailer(crc32: crc, uncompressedSize: isize, fileSize: n.2)
             } else if matches(key, "sequence") {
                 sequence = integers(value, 1)?.0
             }
             // Other keys: written by a later version; ignored.
         }
-        guard let seedVersion, let schemaVersion, sha256 != nil || contentSHA256 != nil, let size, let file else { return nil }
-        return InstallRecord(seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, contentSHA256: contentSHA256,
-                             size: size, file: file, gzip: gzip, sequence: sequence)
+        guard let seedVersion, let schemaVersion, sha256 != nil || contentSHA256 != nil, let size, let file else {
+            return nil
+        }
+        return InstallRecord(
+            seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, contentSHA256: contentSHA256,
+            size: size, file: file, gzip: gzip, sequence: sequence)
     }
 
     /// True when `bytes` are `word`'s: compared as bytes (a `String`'s UTF-8 view is slower to walk).
@@ -182,13 +189,16 @@ final class InstallRecord: Equatable, Sendable {
         var lines = [
             Self.formatLine.description,
             "seed-version " + Self.percentEncoded(seedVersion),
-            "schema-version \(schemaVersion)",
+            "schema-version \(schemaVersion)"
         ]
         if let sha256 { lines.append("sha256 " + Self.percentEncoded(sha256)) }
         if let contentSHA256 { lines.append("content-sha256 " + Self.percentEncoded(contentSHA256)) }
         lines += [
             "size \(size)",
-            "file \(Int64(bitPattern: file.device)) \(Int64(bitPattern: file.inode)) \(file.size) \(file.modificationSeconds) \(file.modificationNanoseconds)",
+            """
+                file \(Int64(bitPattern: file.device)) \(Int64(bitPattern: file.inode)) \(file.size) \
+                \(file.modificationSeconds) \(file.modificationNanoseconds)
+                """
         ]
         if let gzip { lines.append("gzip \(gzip.crc32) \(gzip.uncompressedSize) \(gzip.fileSize)") }
         if let sequence { lines.append("sequence \(sequence)") }
@@ -218,7 +228,9 @@ final class InstallRecord: Equatable, Sendable {
         var i = value.startIndex
         while i < value.endIndex {
             if value[i] != UInt8(ascii: "%") { out.append(value[i]); i += 1; continue }
-            guard i + 2 < value.endIndex, let high = hexDigit(value[i + 1]), let low = hexDigit(value[i + 2]) else { return nil }
+            guard i + 2 < value.endIndex, let high = hexDigit(value[i + 1]), let low = hexDigit(value[i + 2]) else {
+                return nil
+            }
             out.append(high << 4 | low)
             i += 3
         }
