@@ -86,9 +86,9 @@ package enum ContentDigest {
                     .error,
                     message:
                         """
-                            table '\(table)' has columns named rowid, _rowid_ and oid: its rowid cannot be read for \
-                            the content digest
-                            """
+                        table '\(table)' has columns named rowid, _rowid_ and oid: its rowid cannot be read for \
+                        the content digest
+                        """
                 )
             }
             sql = "SELECT \(rowid), * FROM \(name) ORDER BY \(rowid)"

@@ -136,18 +136,18 @@ struct StopTimeChecks {
                 )
                 message =
                     """
-                        is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
-                        time needs both or neither
-                        """
+                    is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
+                    time needs both or neither
+                    """
             case .departureOnly:
                 (field, value, code) = (
                     "departure_time", written("departure_time", finding.departure), NoticeCode.onlyArrivalOrDeparture
                 )
                 message =
                     """
-                        is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
-                        time needs both or neither
-                        """
+                    is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
+                    time needs both or neither
+                    """
             case .missingEdge(let last):
                 field = finding.arrival == nil ? "arrival_time" : "departure_time"
                 (value, code) = (nil, NoticeCode.missingTripEdge)

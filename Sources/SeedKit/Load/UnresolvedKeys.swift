@@ -88,9 +88,9 @@ final class UnresolvedKeys {
         let count = outside[r].count
         issue.message =
             """
-                names no row of '\(reference.to)' in any input (an object outside the input); kept as its id with \
-                \(reference.column) = NULL
-                """
+            names no row of '\(reference.to)' in any input (an object outside the input); kept as its id with \
+            \(reference.column) = NULL
+            """
             + (count > 1
                 ? (count == 2 ? ", as is 1 more key" : ", as are \(count - 1) more keys")
                     + " of \(table.name).\(reference.column)" : "")

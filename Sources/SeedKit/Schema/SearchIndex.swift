@@ -76,9 +76,9 @@ public struct SearchIndex: Sendable, Equatable {
         }
         return
             """
-                CREATE VIEW \(quoted(textView)) AS SELECT \(quoted(rowID)), \(values.joined(separator: ", ")) FROM \
-                \(quoted(table))
-                """
+            CREATE VIEW \(quoted(textView)) AS SELECT \(quoted(rowID)), \(values.joined(separator: ", ")) FROM \
+            \(quoted(table))
+            """
     }
 
     /// `CREATE VIRTUAL TABLE ... USING fts5(...)` reading ``textView``, whose integer key is `rowID`.
