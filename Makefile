@@ -16,7 +16,8 @@ help:
 	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 600) with AddressSanitizer"
 	@echo "make sanitize run every test under AddressSanitizer (with leak checks), then ThreadSanitizer"
 	@echo "make bench    compare seedgen with the sqlite3 shell, osmium and xmllint on the same inputs"
-	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md)"
+	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md); REGRESSION where a figure"
+	@echo "              grew >10% over the last run recorded on this kind of machine (BENCH_CHECK=1: exit 1)"
 	@echo "make build    debug build;  make release: optimized build"
 	@echo "make other-sqlites  install the two other SQLite versions the tests apply deltas with (.venv-sqlite/)"
 

@@ -23,10 +23,13 @@ import json
 import math
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
 import time
+
+import bench_record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, "bench", "work")
@@ -152,6 +155,7 @@ class Measurement:
         self.work, self.unit = work, unit     # rows (unit "rows/s") or input MB (unit "MB/s")
         self.path = None                      # the seed written, for seedgen runs
         self.walls = [wall]                   # the wall times of every run, for the fastest one
+        self.stages = None                    # a seedgen build's stages (`--timings`), when it printed them
 
     @property
     def rate(self):
@@ -166,6 +170,11 @@ def remove_db(path):
 
 def timed(command, stdin_path=None, label=""):
     """Runs `command` under GNU time; returns (wall s, user+sys s, max RSS KB)."""
+    return timed_with_output(command, stdin_path, label)[:3]
+
+
+def timed_with_output(command, stdin_path=None, label=""):
+    """Runs `command` under GNU time; returns (wall s, user+sys s, max RSS KB, its standard output)."""
     time_file = os.path.join(WORK, ".time")
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     try:
@@ -178,7 +187,7 @@ def timed(command, stdin_path=None, label=""):
         raise CommandFailed(label or " ".join(command), (result.stderr or result.stdout)[-2000:])
     with open(time_file) as f:
         wall, user, sys_, rss = f.read().split()[-4:]
-    return float(wall), float(user) + float(sys_), int(rss)
+    return float(wall), float(user) + float(sys_), int(rss), result.stdout
 
 
 def shell_script(feed_dir, db_path, tables):
@@ -204,15 +213,45 @@ def run_shell(feed_dir, db_path, tables, label, rows):
 
 
 def run_seedgen(inputs, db_path, label, work, unit, extra=(), baseline=False):
-    """`seedgen build` (or, with `baseline`, the baseline binary) of `inputs` into `db_path`."""
+    """`seedgen build` (or, with `baseline`, the baseline binary) of `inputs` into `db_path`,
+    with `--timings` when the binary has it: the measurement keeps the build's stages."""
     remove_db(db_path)
-    command = [BASELINE if baseline else SEEDGEN, "build", *inputs, *extra, "--out", db_path, "--quiet"]
-    wall, cpu, rss = timed(command, label=" ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
-                                                   for c in command))
+    binary = BASELINE if baseline else SEEDGEN
+    command = [binary, "build", *inputs, *extra, "--out", db_path, "--quiet"] + (["--timings"] if has_timings(binary) else [])
+    wall, cpu, rss, output = timed_with_output(command, label=" ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
+                                                                       for c in command))
     size = os.path.getsize(db_path) if os.path.exists(db_path) else None
     measurement = Measurement("seedgen (baseline)" if baseline else "seedgen", label, wall, cpu, rss, size, work, unit)
     measurement.path = db_path
+    measurement.stages = parse_timings(output)
     return measurement
+
+
+_TIMINGS = {}
+# A stage's line of `seedgen build --timings`: name, wall s, CPU-s, peak MB.
+TIMING_LINE = re.compile(r"^\s+(\S.*?)\s+([\d.]+) s\s+([\d.]+) CPU-s\s+([\d.]+) MB peak$")
+
+
+def has_timings(binary):
+    """Whether `binary build` takes --timings (a baseline built before it does not)."""
+    if binary not in _TIMINGS:
+        help_text = subprocess.run([binary, "build", "--help"], capture_output=True, text=True).stdout
+        _TIMINGS[binary] = "--timings" in help_text
+    return _TIMINGS[binary]
+
+
+def parse_timings(output):
+    """The stages `seedgen build --timings` printed (the total left out), or None."""
+    stages = [{"stage": m[1], "wall_s": float(m[2]), "cpu_s": float(m[3]), "peak_mb": float(m[4])}
+              for m in (TIMING_LINE.match(line) for line in output.splitlines()) if m and m[1] != "total"]
+    return stages or None
+
+
+def stages_text(stages):
+    """A build's stages on one line: wall (CPU) seconds each, and the stage where memory peaked."""
+    peak = max(stages, key=lambda s: s["peak_mb"])
+    return ", ".join(f"{s['stage']} {s['wall_s']:.2f} s ({s['cpu_s']:.2f} CPU-s)" for s in stages) + \
+        f"; peak {peak['peak_mb']:.1f} MB by the end of {peak['stage']}"
 
 
 def baseline_path(db_path):
@@ -287,7 +326,8 @@ def markdown_table(rows):
     return "\n".join(out)
 
 
-def machine_description():
+def machine_kind():
+    """(cores, CPU model): what makes runs comparable."""
     model = "unknown CPU"
     try:
         with open("/proc/cpuinfo") as f:
@@ -297,6 +337,11 @@ def machine_description():
                     break
     except OSError:
         pass
+    return os.cpu_count(), model
+
+
+def machine_description():
+    _, model = machine_kind()
     with open("/proc/meminfo") as f:
         mem_kb = int(f.readline().split()[1])
     return f"{os.cpu_count()} cores (nproc {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()}), " \
@@ -306,7 +351,7 @@ def machine_description():
 def git_commit():
     head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", ".", ":!bench/results.md"],
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", ".", ":!bench/results.md", ":!bench/runs"],
                            capture_output=True, text=True).stdout.strip()
     return head + ("-dirty" if dirty else "")
 
@@ -343,6 +388,12 @@ class Bench:
         self.args, self.tools = args, tools
         self.measurements, self.failures, self.notes = [], [], []
         self.ratio_lines, self.targets = [], []
+        # Figures besides those bench_record derives from the measurements: name -> value, unit.
+        self.metrics = {}
+
+    def metric(self, name, value, unit):
+        """Records a figure that a later run is compared with (the lower, the better)."""
+        self.metrics[name] = {"value": round(value, 4) if isinstance(value, float) else value, "unit": unit}
 
     def target(self, name, ok, detail):
         self.targets.append(f"{'PASS' if ok else 'MISS'}  {name}: {detail}")
@@ -634,7 +685,7 @@ def run_netex_job(bench):
 # The install job: `seedgen install` against `gunzip -c | sync`, and the up-to-date check (seedprobe).
 SEEDPROBE = os.environ.get("SEEDPROBE") or os.path.join(ROOT, ".build", "release", "seedprobe")
 MAX_INSTALL_RATIO = 1.2       # seedgen install wall / `gunzip -c seed.gz > x && sync x` wall
-MAX_UP_TO_DATE_US = 300       # median first up-to-date call in a fresh process
+MAX_UP_TO_DATE_US = 150       # median first up-to-date call in a fresh process, runtime warmed (issue 39; goal 100)
 UP_TO_DATE_PROCESSES = 100
 UP_TO_DATE_OTHER_FILES = 20_000
 
@@ -651,14 +702,14 @@ def percentile(values, fraction):
     return ordered[max(0, math.ceil(len(ordered) * fraction) - 1)] if ordered else None
 
 
-def probe_up_to_date(gz, destinations, processes):
-    """Runs seedprobe in `processes` fresh processes per destination, taking the destinations
-    in turn (so that neither is favoured by what the machine is doing); returns the install()
-    call times in µs, per destination."""
-    times = [[] for _ in destinations]
+def probe_up_to_date(gz, probes, processes):
+    """Runs seedprobe in `processes` fresh processes per (destination, flags) of `probes`,
+    taking them in turn (so that none is favoured by what the machine is doing); returns the
+    install() call times in µs, per probe."""
+    times = [[] for _ in probes]
     for _ in range(processes):
-        for i, destination in enumerate(destinations):
-            result = subprocess.run([SEEDPROBE, gz, destination], capture_output=True, text=True)
+        for i, (destination, flags) in enumerate(probes):
+            result = subprocess.run([SEEDPROBE, *flags, gz, destination], capture_output=True, text=True)
             if result.returncode != 0 or " up-to-date " not in result.stdout:
                 raise CommandFailed("seedprobe (up-to-date check)", result.stderr or result.stdout)
             times[i].append(int(result.stdout.split()[0]))
@@ -737,15 +788,27 @@ def run_install_job(bench):
             with open(os.path.join(folder, "crowd", f"other-{i:05}.dat"), "w") as f:
                 f.write("x")
         os.sync()
-        empty, crowded = probe_up_to_date(gz, [alone, crowd], UP_TO_DATE_PROCESSES)
+        # Warmed: the process first does what any Swift app has done before it calls the
+        # installer (seedprobe --warm-runtime); cold: the installer is its first Swift code.
+        warm = ["--warm-runtime"]
+        empty, crowded, cold, cold_crowded = probe_up_to_date(
+            gz, [(alone, warm), (crowd, warm), (alone, []), (crowd, [])], UP_TO_DATE_PROCESSES)
         for name in ("alone", "crowd"):
             shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
         med, p90, med_crowded = percentile(empty, 0.5), percentile(empty, 0.9), percentile(crowded, 0.5)
+        med_cold, med_cold_crowded = percentile(cold, 0.5), percentile(cold_crowded, 0.5)
         print(f"bench: up-to-date, {UP_TO_DATE_PROCESSES} fresh processes each: median {med} us, p90 {p90} us; "
-              f"beside {UP_TO_DATE_OTHER_FILES:,} files median {med_crowded} us, p90 {percentile(crowded, 0.9)} us", flush=True)
-        ok = med < MAX_UP_TO_DATE_US and med_crowded < MAX_UP_TO_DATE_US
-        lines.append(f"{'PASS' if ok else 'MISS'}  up-to-date first call < {MAX_UP_TO_DATE_US / 1000:.1f} ms: median {med} us "
-                     f"(p90 {p90} us), {UP_TO_DATE_OTHER_FILES:,} files: {med_crowded} us")
+              f"beside {UP_TO_DATE_OTHER_FILES:,} files median {med_crowded} us, p90 {percentile(crowded, 0.9)} us; "
+              f"with the Swift runtime cold: median {med_cold} us, p90 {percentile(cold, 0.9)} us, beside the files "
+              f"{med_cold_crowded} us", flush=True)
+        bench.metric(bench_record.UP_TO_DATE_WARM, med, "us")
+        bench.metric(bench_record.UP_TO_DATE_WARM_CROWD, med_crowded, "us")
+        bench.metric(bench_record.UP_TO_DATE, med_cold, "us")
+        bench.metric(bench_record.UP_TO_DATE_CROWD, med_cold_crowded, "us")
+        ok = med <= MAX_UP_TO_DATE_US and med_crowded <= MAX_UP_TO_DATE_US
+        lines.append(f"{'PASS' if ok else 'MISS'}  up-to-date first call <= {MAX_UP_TO_DATE_US} us (Swift runtime warmed, as an "
+                     f"app's is): median {med} us (p90 {p90} us), {UP_TO_DATE_OTHER_FILES:,} files: {med_crowded} us; "
+                     f"runtime cold: {med_cold} us, {UP_TO_DATE_OTHER_FILES:,} files: {med_cold_crowded} us")
     except CommandFailed as e:
         print(f"bench:   install job FAILED: {e.what}\n{e.detail}", flush=True)
         failures.append(e)
@@ -862,12 +925,15 @@ def run_delta_job(bench):
                                  f"({builds[1].wall / plain.wall:.2f}x), peak RSS {builds[1].rss_mb:.0f} MB")
         f = measure_delta(bench, f"{label}-churn{args.delta_churn:g}", seeds[0], seeds[1], folder, reps)
         size, apply_ratio, rss = f["delta"] / f["gz"], f["apply"][0] / f["full"][0], f["apply"][2] / 1024
+        bench.metric(f"{label}-churn{args.delta_churn:g}: delta size / full .gz", size, "x")
         lines.append(f"{'PASS' if size <= MAX_DELTA_SIZE else 'MISS'}  delta <= {MAX_DELTA_SIZE:.0%} of the full .gz "
                      f"({args.delta_churn:.0%} of trips replaced, {label}): {size:.1%} ({f['delta'] / MB:.2f} of {f['gz'] / MB:.1f} MB)")
         lines.append(f"{'PASS' if apply_ratio <= MAX_DELTA_APPLY else 'MISS'}  delta apply <= {MAX_DELTA_APPLY:g}x installing the full .gz: "
                      f"{apply_ratio:.2f}x ({f['apply'][0]:.2f} s vs {f['full'][0]:.2f} s, medians of {reps})")
         lines.append(f"{'PASS' if rss <= MAX_DELTA_RSS_MB else 'MISS'}  delta apply peak RSS <= {MAX_DELTA_RSS_MB} MB: {rss:.0f} MB")
         write_ratio, previous_ratio = f["write"][0] / plain.wall, builds[1].wall / plain.wall
+        bench.metric(f"{label}-churn{args.delta_churn:g}: seedgen delta / plain build wall", write_ratio, "x")
+        bench.metric(f"{label}: build --previous / plain build wall", previous_ratio, "x")
         lines.append(f"{'PASS' if write_ratio <= MAX_DELTA_WRITE else 'MISS'}  seedgen delta <= {MAX_DELTA_WRITE:g}x a plain build: "
                      f"{write_ratio:.2f}x ({f['write'][0]:.2f} s vs {plain.wall:.2f} s)")
         lines.append(f"{'PASS' if previous_ratio <= MAX_PREVIOUS_BUILD else 'MISS'}  build --previous <= {MAX_PREVIOUS_BUILD:g}x a plain build: "
@@ -889,6 +955,7 @@ def run_delta_job(bench):
                     bench.notes.append(f"delta: {name} {apart} apart: seedgen delta refused it ({e.detail.strip()[:300]})")
                     continue
                 bound = MAX_REAL_DAY if apart == "a day" else MAX_REAL_WEEK
+                bench.metric(f"{name}, {apart} apart: delta size / full .gz", f["delta"] / f["gz"], "x")
                 lines.append(f"{'PASS' if f['delta'] / f['gz'] <= bound else 'MISS'}  {name}, {apart} apart: delta <= {bound:.0%} "
                              f"of the full .gz: {f['delta'] / f['gz']:.1%}")
                 bench.ratio_lines.append(f"{name}, {apart} apart: delta {f['delta'] / MB:.2f} MB = {f['delta'] / f['gz']:.1%} of the "
@@ -988,6 +1055,7 @@ def run_queries_job(bench):
             count = len(rows)
     times.sort()
     median_ms, p95 = times[len(times) // 2], times[int(len(times) * 0.95)]
+    bench.metric(f"{label}: departures query median", median_ms, "ms")
     bench.targets.append(f"{'PASS' if median_ms <= MAX_DEPARTURES_MS else 'MISS'}  departures query on the {label} seed "
                          f"<= {MAX_DEPARTURES_MS:g} ms: median {median_ms:.2f} ms, p95 {p95:.2f} ms, max {times[-1]:.2f} ms "
                          f"(busiest stop, 12 two-hour windows x 20 on {date}; {count} departures 08-10h)")
@@ -1003,6 +1071,7 @@ def run_queries_job(bench):
             times.append((time.perf_counter() - started) * 1000)
     times.sort()
     median_ms = times[len(times) // 2]
+    bench.metric(f"{label}: next 10 departures in SQL median", median_ms, "ms")
     bench.targets.append(f"{'PASS' if median_ms <= MAX_NEXT_DEPARTURES_MS else 'MISS'}  next 10 departures in SQL on the {label} seed "
                          f"<= {MAX_NEXT_DEPARTURES_MS:g} ms: median {median_ms:.3f} ms, p95 {times[int(len(times) * 0.95)]:.3f} ms "
                          f"(busiest stop, from each quarter hour of {date}, x 5)")
@@ -1010,6 +1079,7 @@ def run_queries_job(bench):
         app = build_sample_app()
         out = subprocess.run([app, "--board", seed, stop_id, "0", "10", "--time-on", date], capture_output=True, text=True, check=True).stdout
         median_ms = float(out.split()[-2])
+        bench.metric(f"{label}: next 10 departures through the Swift API median", median_ms, "ms")
         bench.targets.append(f"{'PASS' if median_ms <= MAX_NEXT_DEPARTURES_MS else 'MISS'}  next 10 departures through the generated "
                              f"Swift API on the {label} seed <= {MAX_NEXT_DEPARTURES_MS:g} ms: {out.strip()}")
     except (subprocess.CalledProcessError, CommandFailed) as e:
@@ -1131,7 +1201,10 @@ def main():
     parser.add_argument("--tools", default="sqlite3,seedgen",
                         help="which side(s) to run: sqlite3,seedgen (default both)")
     parser.add_argument("--seed", type=int, default=1, help="generator seed (default 1)")
-    parser.add_argument("--no-record", action="store_true", help="do not append to bench/results.md")
+    parser.add_argument("--no-record", action="store_true", help="do not append to bench/results.md nor write bench/runs/")
+    parser.add_argument("--check", action="store_true", default=os.environ.get("BENCH_CHECK") == "1",
+                        help="exit 1 when a figure grew by more than 10%% over the last recorded run on this kind of "
+                             "machine (REGRESSION; default $BENCH_CHECK=1)")
     parser.add_argument("--baseline", default=BASELINE, metavar="SEEDGEN",
                         help="another seedgen binary (e.g. a release build of the previous main) run beside this one "
                              "by every build job, in rotating order: ratios and whether the seeds are byte-identical "
@@ -1179,11 +1252,17 @@ def main():
         JOBS[job](bench)
 
     measurements, failures, targets, ratio_lines = bench.measurements, bench.failures, bench.targets, bench.ratio_lines
+    ratio_lines += [f"{m.input}: {m.tool} stages (fastest run): {stages_text(m.stages)}" for m in measurements if m.stages]
+    run = run_record(bench, jobs, started, start_load, seedgen_text)
+    regressions, compared = bench_record.compare(run, bench_record.load_runs())
     rows = table_rows(measurements)
     print()
     print(text_table(rows) if rows else "(no measurements)")
-    for line in ratio_lines + [""] + targets:
+    for line in ratio_lines + [""] + targets + [""] + regressions:
         print(line)
+    regressed = sum(1 for line in regressions if line.startswith("REGRESSION"))
+    print(f"bench: {compared} figure(s) compared with the last run on {run['machine']['kind']} that measured each: "
+          f"{regressed} regression(s) (more than +{bench_record.THRESHOLD:.0%})")
     for e in failures:
         print(f"FAILED: {e.what}")
 
@@ -1204,6 +1283,7 @@ def main():
         ]
         section += [f"- {line}" for line in ratio_lines]
         section += [f"- `{line}`" for line in targets]
+        section += [f"- `{line.strip()}`" for line in regressions]
         section += [f"- FAILED: `{e.what}`" for e in failures]
         new_file = not os.path.exists(RESULTS)
         with open(RESULTS, "a") as f:
@@ -1211,8 +1291,22 @@ def main():
                 f.write("# Benchmark results\n\nAppended by `make bench` (scripts/bench.sh); newest last. "
                         "See [README.md](README.md) for what is measured.\n\n")
             f.write("\n".join(section) + "\n\n")
-        print(f"\nbench: results appended to {os.path.relpath(RESULTS, ROOT)}")
-    return 1 if failures else 0
+        print(f"\nbench: results appended to {os.path.relpath(RESULTS, ROOT)}, "
+              f"recorded in {os.path.relpath(bench_record.save(run), ROOT)}")
+    return 1 if failures or (args.check and regressed) else 0
+
+
+def run_record(bench, jobs, started, start_load, seedgen_text):
+    """The run as bench/runs/ keeps it (see scripts/bench_record.py)."""
+    measurements = [bench_record.measurement_record(m) for m in bench.measurements]
+    cores, model = machine_kind()
+    options = {k: v for k, v in vars(bench.args).items() if k not in ("check", "no_record")}
+    return {"format": bench_record.FORMAT, "started": started.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": git_commit(),
+            "machine": {"kind": bench_record.machine_kind(cores, model), "description": machine_description()},
+            "load_average": start_load, "seedgen": seedgen_text, "sqlite3": sqlite_version(), "jobs": jobs,
+            "options": options, "measurements": measurements,
+            "metrics": {**bench_record.derived_metrics(measurements), **bench.metrics},
+            "targets": bench.targets, "notes": bench.notes, "failures": [e.what for e in bench.failures]}
 
 
 if __name__ == "__main__":

@@ -131,9 +131,7 @@ struct BoundedJSONReader {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "{"):
-            try object(depth: depth) { (reader: inout BoundedJSONReader, _: String) throws(Failure) in
-                try reader.skipValue(depth: depth + 1)
-            }
+            try skipObject(depth: depth)
         case UInt8(ascii: "["):
             offset += 1
             skipWhitespace()
@@ -147,12 +145,53 @@ struct BoundedJSONReader {
                 default: throw fail("expected ',' or ']' in an array")
                 }
             }
-        case UInt8(ascii: "\""): _ = try quoted()
+        case UInt8(ascii: "\""): try skipQuoted()
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
         default: try skipNumber()
         }
+    }
+
+    /// An object skipped: as ``object(depth:_:)`` reads it, without making its keys strings
+    /// (a manifest's `tables`, skipped at every app start, has a key per table).
+    private mutating func skipObject(depth: Int) throws(Failure) {
+        offset += 1 // the opening brace
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") { offset += 1; return }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw fail("expected a key string") }
+            try skipQuoted()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+            offset += 1
+            try skipValue(depth: depth + 1)
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): offset += 1
+            case UInt8(ascii: "}"): offset += 1; return
+            default: throw fail("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    /// A string skipped, the opening quote at `offset`: checked as ``quoted()`` checks it, but
+    /// made a `String` only when it has escapes.
+    private mutating func skipQuoted() throws(Failure) {
+        let quote = offset
+        offset += 1
+        let start = offset
+        skipPlainBytes()
+        guard peek() == UInt8(ascii: "\"") else {
+            offset = quote
+            _ = try quoted()
+            return
+        }
+        guard Self.isValidUTF8(bytes[start..<offset]) else {
+            throw Failure(offset: start, message: "a string is not valid UTF-8")
+        }
+        offset += 1 // the closing quote
     }
 
     private mutating func literal(_ word: StaticString) throws(Failure) {
@@ -196,7 +235,7 @@ struct BoundedJSONReader {
         offset += 1
         let start = offset
         // Fast path: no escapes.
-        while let b = peek(), b != UInt8(ascii: "\""), b != UInt8(ascii: "\\"), b >= 0x20 { offset += 1 }
+        skipPlainBytes()
         guard let stop = peek() else { throw fail("the text ends inside a string") }
         if stop == UInt8(ascii: "\"") {
             let utf8 = bytes[start..<offset]
@@ -246,6 +285,8 @@ struct BoundedJSONReader {
     /// True when `bytes` are well-formed UTF-8 (no overlong forms, surrogates or values past
     /// U+10FFFF), which `String(decoding:as:)` would otherwise repair silently.
     private static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        // ASCII, nearly every manifest string, in one pass over the buffer.
+        if bytes.withUnsafeBufferPointer({ buffer in !buffer.contains { $0 >= 0x80 } }) { return true }
         var i = bytes.startIndex
         while i < bytes.endIndex {
             let b = bytes[i]
@@ -288,8 +329,28 @@ struct BoundedJSONReader {
 
     private func peek() -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
+    // The two loops every byte of a manifest goes through, over the buffer: this runs at every
+    // app start, where a bounds-checked subscript a byte costs as much again.
+
     private mutating func skipWhitespace() {
-        while let b = peek(), b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { offset += 1 }
+        offset = bytes.withUnsafeBufferPointer { [offset] buffer in
+            var i = offset
+            while i < buffer.count, buffer[i] == 0x20 || buffer[i] == 0x0A || buffer[i] == 0x0D || buffer[i] == 0x09 {
+                i += 1
+            }
+            return i
+        }
+    }
+
+    /// Moves past the bytes of a string that need no care: up to a quote, a backslash, a
+    /// control character or the end.
+    private mutating func skipPlainBytes() {
+        offset = bytes.withUnsafeBufferPointer { [offset] buffer in
+            let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+            var i = offset
+            while i < buffer.count, buffer[i] != quote, buffer[i] != backslash, buffer[i] >= 0x20 { i += 1 }
+            return i
+        }
     }
 
     private func fail(_ message: String) -> Failure { Failure(offset: offset, message: message) }

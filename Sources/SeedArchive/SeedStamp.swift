@@ -39,8 +39,9 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
 
     /// Parses a comment written by ``comment``; nil when `comment` is not a seed stamp.
     public init?(comment: String) {
-        guard let parsed = Self.parse(comment) else { return nil }
-        self = parsed.stamp
+        var sequence: Substring?
+        guard let stamp = Self.parse(comment, sequence: &sequence) else { return nil }
+        self = stamp
     }
 
     /// The comment for this stamp with a publication sequence (`seedgen pack --sequence`,
@@ -52,14 +53,23 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// The sequence in a stamp comment, when it has one. (Installers before sequences existed
     /// read such a comment as no stamp and rely on the manifest, which also records it.)
     public static func sequence(inComment comment: String) -> Int64? {
-        guard let word = parse(comment)?.sequence else { return nil }
-        return Int64(word).flatMap { $0 > 0 ? $0 : nil }
+        stampAndSequence(inComment: comment)?.sequence
     }
 
-    /// The stamp in a comment and the value of its fourth word, `sequence=N`, if it has one.
-    /// (Words are found by bytes, not with `split`: this runs at every app start, where the first
-    /// use of a generic collection type costs more than the parsing.)
-    private static func parse(_ comment: String) -> (stamp: SeedStamp, sequence: Substring?)? {
+    /// The stamp in a comment and its sequence, if it has one (``sequence(inComment:)``), read
+    /// at once: the installer asks both at every app start.
+    public static func stampAndSequence(inComment comment: String) -> (stamp: SeedStamp, sequence: Int64?)? {
+        var word: Substring?
+        guard let stamp = parse(comment, sequence: &word) else { return nil }
+        return (stamp, word.flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil })
+    }
+
+    /// The stamp in a comment, and in `sequence` the value of its fourth word, `sequence=N`, if
+    /// it has one. (Words are found by bytes, not with `split`: this runs at every app start,
+    /// where the first use of a generic collection type costs more than the parsing; and not
+    /// returned as an optional tuple, which is destroyed through runtime type metadata that a
+    /// fresh process builds on first use, 60,000 instructions.)
+    private static func parse(_ comment: String, sequence: inout Substring?) -> SeedStamp? {
         let utf8 = comment.utf8
         var words = (
             utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex,
@@ -85,12 +95,12 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
             guard text.utf8.starts(with: key.utf8) else { return nil }
             return text[text.utf8.index(text.startIndex, offsetBy: key.utf8.count)...]
         }
-        let sequence = count == 4 ? value(words.3, after: "sequence=") : nil
+        sequence = count == 4 ? value(words.3, after: "sequence=") : nil
         guard count == 3 || sequence != nil, comment[words.0].utf8.elementsEqual(prefix.utf8),
             let schemaText = value(words.1, after: "schema-version="), let schema = Int(schemaText),
             let seed = value(words.2, after: "seed-version="), !seed.isEmpty
-        else { return nil }
-        return (SeedStamp(schemaVersion: schema, seedVersion: String(seed)), sequence)
+        else { sequence = nil; return nil }
+        return SeedStamp(schemaVersion: schema, seedVersion: String(seed))
     }
 
     /// `schema version N, seed version V`.

@@ -32,24 +32,48 @@ import SeedSystem
 /// percent-encoded outside printable ASCII (and `%` itself); unknown keys are ignored.
 /// A record in another format, such as the JSON records of earlier seedgen versions, reads as no record:
 /// the seed is installed once more, which is always safe, and then recorded in this format.
-struct InstallRecord: Equatable {
-    var seedVersion: String
-    var schemaVersion: Int
+///
+/// A class, immutable: `read` returns an optional record at every app start, and an optional
+/// of a struct of several strings is copied and destroyed through runtime type metadata that
+/// a fresh process builds on first use; an optional of a class is a pointer.
+final class InstallRecord: Equatable, Sendable {
+    let seedVersion: String
+    let schemaVersion: Int
     /// The installed file's SHA-256, when known.
-    var sha256: String?
+    let sha256: String?
     /// The installed seed's content digest, when known (seeds built before content digests
     /// have none).
-    var contentSHA256: String? = nil
-    var size: Int64
-    var file: FileStatus
+    let contentSHA256: String?
+    let size: Int64
+    let file: FileStatus
     /// The shipped gzip file's trailer and size (nil when a plain `.sqlite` was installed).
-    var gzip: GzipTrailer?
+    let gzip: GzipTrailer?
     /// The installed seed's publication sequence (`sequence N`), when it had one: a shipped
     /// seed of a lower sequence does not replace it.
-    var sequence: Int64? = nil
+    let sequence: Int64?
+
+    init(
+        seedVersion: String, schemaVersion: Int, sha256: String?, contentSHA256: String? = nil, size: Int64,
+        file: FileStatus, gzip: GzipTrailer?, sequence: Int64? = nil
+    ) {
+        self.seedVersion = seedVersion
+        self.schemaVersion = schemaVersion
+        self.sha256 = sha256
+        self.contentSHA256 = contentSHA256
+        self.size = size
+        self.file = file
+        self.gzip = gzip
+        self.sequence = sequence
+    }
+
+    static func == (a: InstallRecord, b: InstallRecord) -> Bool {
+        a.seedVersion == b.seedVersion && a.schemaVersion == b.schemaVersion && a.sha256 == b.sha256
+            && a.contentSHA256 == b.contentSHA256 && a.size == b.size && a.file == b.file && a.gzip == b.gzip
+            && a.sequence == b.sequence
+    }
 
     /// The first line of every record.
-    static let formatLine = "seedgen-install 1"
+    static let formatLine: StaticString = "seedgen-install 1"
     /// The largest record read; a real one has a few hundred bytes.
     static let maximumBytes = 64 << 10
 
@@ -75,33 +99,33 @@ struct InstallRecord: Equatable {
             let line = bytes[start..<end]
             start = end + 1
             if isFirst {
-                guard line.elementsEqual(formatLine.utf8) else { return nil }
+                guard matches(line, formatLine) else { return nil }
                 isFirst = false
                 continue
             }
             if line.isEmpty { continue }
             guard let space = line.firstIndex(of: 0x20) else { return nil }
             let key = line[..<space], value = line[(space + 1)...]
-            if key.elementsEqual("seed-version".utf8) {
+            if matches(key, "seed-version") {
                 seedVersion = percentDecoded(value)
-            } else if key.elementsEqual("schema-version".utf8) {
+            } else if matches(key, "schema-version") {
                 schemaVersion = integers(value, 1).flatMap { Int(exactly: $0.0) }
-            } else if key.elementsEqual("sha256".utf8) {
+            } else if matches(key, "sha256") {
                 sha256 = percentDecoded(value)
-            } else if key.elementsEqual("content-sha256".utf8) {
+            } else if matches(key, "content-sha256") {
                 contentSHA256 = percentDecoded(value)
-            } else if key.elementsEqual("size".utf8) {
+            } else if matches(key, "size") {
                 size = integers(value, 1)?.0
-            } else if key.elementsEqual("file".utf8) {
+            } else if matches(key, "file") {
                 guard let n = integers(value, 5) else { return nil }
                 file = FileStatus(
                     device: UInt64(bitPattern: n.0), inode: UInt64(bitPattern: n.1), size: n.2,
                     modificationSeconds: n.3, modificationNanoseconds: n.4, isRegularFile: true)
-            } else if key.elementsEqual("gzip".utf8) {
+            } else if matches(key, "gzip") {
                 guard let n = integers(value, 3), let crc = UInt32(exactly: n.0), let isize = UInt32(exactly: n.1)
                 else { return nil }
                 gzip = GzipTrailer(crc32: crc, uncompressedSize: isize, fileSize: n.2)
-            } else if key.elementsEqual("sequence".utf8) {
+            } else if matches(key, "sequence") {
                 sequence = integers(value, 1)?.0
             }
             // Other keys: written by a later version; ignored.
@@ -112,6 +136,19 @@ struct InstallRecord: Equatable {
         return InstallRecord(
             seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, contentSHA256: contentSHA256,
             size: size, file: file, gzip: gzip, sequence: sequence)
+    }
+
+    /// True when `bytes` are `word`'s: compared as bytes (a `String`'s UTF-8 view is slower to walk).
+    private static func matches(_ bytes: ArraySlice<UInt8>, _ word: StaticString) -> Bool {
+        word.withUTF8Buffer { word in
+            guard bytes.count == word.count else { return false }
+            var i = bytes.startIndex
+            for byte in word {
+                if bytes[i] != byte { return false }
+                i += 1
+            }
+            return true
+        }
     }
 
     /// Exactly `count` (1 to 5) space-separated decimal integers, each `-`? digits, in `Int64`.
@@ -150,7 +187,7 @@ struct InstallRecord: Equatable {
     /// The record as text (see the type's documentation).
     func encoded() -> [UInt8] {
         var lines = [
-            Self.formatLine,
+            Self.formatLine.description,
             "seed-version " + Self.percentEncoded(seedVersion),
             "schema-version \(schemaVersion)"
         ]

@@ -456,7 +456,7 @@ public struct SeedInstaller: Sendable {
     /// True when the manifest describes the recorded seed: the same content digest when both
     /// know one (a seed patched by a delta is another file with the same content), else the
     /// same file SHA-256.
-    private func isSameSeed(_ manifest: SeedManifest, _ record: InstallRecord) -> Bool {
+    private func isSameSeed(_ manifest: ShippedManifest, _ record: InstallRecord) -> Bool {
         if let content = manifest.contentSHA256, let recorded = record.contentSHA256 { return content == recorded }
         return manifest.sha256 == record.sha256
     }

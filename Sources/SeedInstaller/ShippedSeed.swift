@@ -19,7 +19,7 @@ struct ShippedSeed {
     /// The versions the shipped seed claims (checked against its content before installing);
     /// nil for an unstamped gzip without a manifest.
     let stamp: SeedStamp?
-    let manifest: SeedManifest?
+    let manifest: ShippedManifest?
     let manifestPath: String?
     /// The gzip file's trailer and size: what identifies an unstamped gzip (nil for a plain file).
     let trailer: GzipTrailer?
@@ -72,7 +72,8 @@ struct ShippedSeed {
                 }
                 trailer = try GzipTrailer.parse(lastBytes: lastBytes, fileSize: status.size, path: path)
             } catch { throw installerError(error) }
-            switch (header.stamp, manifest?.stamp) {
+            let stamped = header.comment.flatMap(SeedStamp.stampAndSequence(inComment:))
+            switch (stamped?.stamp, manifest?.stamp) {
             case (let s?, let m?) where s != m:
                 throw SeedInstallerError(
                     code: .versionMismatch,
@@ -85,7 +86,7 @@ struct ShippedSeed {
             case (let s?, _): stamp = s
             case (nil, let m): stamp = m
             }
-            sequence = header.comment.flatMap(SeedStamp.sequence(inComment:)) ?? sequence
+            sequence = stamped?.sequence ?? sequence
             if let manifest, manifest.gzipSize != status.size {
                 throw SeedInstallerError(
                     code: .checksumMismatch,
@@ -142,7 +143,7 @@ struct ShippedSeed {
     }
 
     /// The manifest at `path`; nil when there is none and none was asked for.
-    private static func readManifest(path: String, mustExist: Bool) throws(SeedInstallerError) -> SeedManifest? {
+    private static func readManifest(path: String, mustExist: Bool) throws(SeedInstallerError) -> ShippedManifest? {
         // Read here, not with SeedManifest.read, so a failure carries its errno, and bounded: a
         // manifest is a few hundred bytes, so a huge file is a wrong one.
         let bytes: [UInt8]?
@@ -160,7 +161,7 @@ struct ShippedSeed {
             if !mustExist { return nil }
             throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
         }
-        do { return try SeedManifest.decode(bytes, path: path, readingTables: false) } catch {
+        do { return ShippedManifest(try SeedManifest.decode(bytes, path: path, readingTables: false)) } catch {
             throw SeedInstallerError(
                 code: .invalidManifest, message: MessageText.value(error.message), path: path, cause: error)
         }
@@ -184,4 +185,21 @@ struct ShippedSeed {
             code: code, message: message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno,
             cause: error)
     }
+}
+
+/// The shipped seed's manifest, what deciding reads of it. A class on purpose: an optional of
+/// it is a pointer, where an optional `SeedManifest` (a struct of several strings) is copied
+/// and destroyed through its runtime type metadata, which a fresh process builds on first use:
+/// that alone was a fifth of the instructions of the first up-to-date check.
+final class ShippedManifest: Sendable {
+    let manifest: SeedManifest
+
+    init(_ manifest: SeedManifest) { self.manifest = manifest }
+
+    var stamp: SeedStamp { manifest.stamp }
+    var size: Int64 { manifest.size }
+    var sha256: String { manifest.sha256 }
+    var contentSHA256: String? { manifest.contentSHA256 }
+    var gzipSize: Int64 { manifest.gzipSize }
+    var sequence: Int64? { manifest.sequence }
 }

@@ -187,6 +187,26 @@ import Testing
         }
     }
 
+    /// Skipping the tables, as the installer's startup check does, checks their text as reading
+    /// them does: escaped keys pass, and a bad key is refused with the same message and byte.
+    @Test func skippedTablesAreCheckedAsReadOnes() throws {
+        let head = Array((#"{"schemaVersion": 3, "seedVersion": "v", "sha256": "", "size": 0, "gzipSha256": "", "#
+            + #""gzipSize": 0, "tables": "#).utf8)
+        let good = head + Array(#"{"a\u00e9\"b": 1, "c": 2}}"#.utf8)
+        #expect(try SeedManifest.decode(good).tables == ["a\u{e9}\"b": 1, "c": 2])
+        #expect(try SeedManifest.decode(good, readingTables: false).schemaVersion == 3)
+        let badKeys: [[UInt8]] = [Array(#"{"b\x": 2}}"#.utf8), Array("{\"a\tb\": 1}}".utf8),
+                                  Array(#"{""#.utf8) + [0xC0, 0xAF] + Array(#"": 1}}"#.utf8), Array(#"{"a"#.utf8)]
+        for tail in badKeys {
+            let read = #expect(throws: SeedManifestError.self) { try SeedManifest.decode(head + tail) }
+            let skipped = #expect(throws: SeedManifestError.self) {
+                try SeedManifest.decode(head + tail, readingTables: false)
+            }
+            #expect(read?.message != nil && read?.message == skipped?.message,
+                    "\(tail): \(String(describing: read)) / \(String(describing: skipped))")
+        }
+    }
+
     @Test func unknownValuesNestMoreThan64LevelsDeepAreRefused() throws {
         func nested(_ depth: Int) -> [UInt8] {
             let text = #"{"schemaVersion": 3, "seedVersion": "v", "sha256": "", "size": 0, "gzipSha256": "", "gzipSize": 0, "tables": {}, "future": "#
