@@ -98,34 +98,44 @@ struct ShippedSeed {
                     path: path)
             }
         } else {
-            do throws(SeedInstallerError) {
-                try SeedFileCheck.checkHeader(Array(prefix.prefix(100)), path: path)
-                stamp = try SeedFileCheck.readStamp(path)
-            } catch {
-                throw error.code == .notSQLite || error.code == .notASeed ? error.withPackHint() : error
-            }
-            if let manifest, let stamp {
-                if manifest.stamp != stamp {
-                    throw SeedInstallerError(
-                        code: .versionMismatch,
-                        message:
-                            """
-                            the seed has \(MessageText.stamp(stamp)) but the manifest \(manifestFile) says \
-                            \(MessageText.stamp(manifest.stamp))
-                            """,
-                        path: path)
-                }
-                if manifest.size != status.size {
-                    throw SeedInstallerError(
-                        code: .checksumMismatch,
-                        message: "the seed has \(status.size) bytes but its manifest says \(manifest.size)", path: path)
-                }
-            }
+            stamp = try checkDatabase(
+                prefix, size: status.size, path: path, manifest: manifest, manifestFile: manifestFile)
         }
         return ShippedSeed(
             path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest,
             manifestPath: manifest == nil ? nil : manifestFile, trailer: trailer,
             expectedSize: manifest?.size ?? (isCompressed ? nil : status.size), sequence: sequence)
+    }
+
+    /// A shipped SQLite file (not gzip): its header, its stamp, and the manifest's agreement with both.
+    private static func checkDatabase(
+        _ prefix: [UInt8], size: Int64, path: String, manifest: ShippedManifest?, manifestFile: String
+    ) throws(SeedInstallerError) -> SeedStamp? {
+        let stamp: SeedStamp?
+        do throws(SeedInstallerError) {
+            try SeedFileCheck.checkHeader(Array(prefix.prefix(100)), path: path)
+            stamp = try SeedFileCheck.readStamp(path)
+        } catch {
+            throw error.code == .notSQLite || error.code == .notASeed ? error.withPackHint() : error
+        }
+        if let manifest, let stamp {
+            if manifest.stamp != stamp {
+                throw SeedInstallerError(
+                    code: .versionMismatch,
+                    message:
+                        """
+                        the seed has \(MessageText.stamp(stamp)) but the manifest \(manifestFile) says \
+                        \(MessageText.stamp(manifest.stamp))
+                        """,
+                    path: path)
+            }
+            if manifest.size != size {
+                throw SeedInstallerError(
+                    code: .checksumMismatch,
+                    message: "the seed has \(size) bytes but its manifest says \(manifest.size)", path: path)
+            }
+        }
+        return stamp
     }
 
     /// How much of the seed is read to tell gzip from SQLite and parse a gzip header: a seedgen
