@@ -172,8 +172,12 @@ public struct SeedVerifier {
     }
 
     /// Compares the seed's tables and columns with those the schema's DDL creates (in an
-    /// in-memory database, so both sides are described by SQLite the same way).
+    /// in-memory database, so both sides are described by SQLite the same way). A region seed
+    /// is compared with the schema scoped by feed (`Schema.scopedByFeed`): its `feeds` table
+    /// and every `feed_ref` are what a region adds to the schema, checked as such.
     private func schemaTables(_ schema: Schema, _ connection: Connection) throws -> SeedCheck {
+        let region = try connection.isRegionSeed()
+        let schema = region ? schema.scopedByFeed() : schema
         let expected = try Connection(path: ":memory:")
         for statement in schema.createTableStatements { try expected.execute(statement) }
         var problems: [String] = []
@@ -196,8 +200,10 @@ public struct SeedVerifier {
             let wanted = Set(want.map(\.name))
             for column in have where !wanted.contains(column.name) { problems.append("\(table).\(column.name) is not in the schema") }
         }
+        let matched = "tables and columns match schema '\(schema.name)' v\(schema.schemaVersion)"
+            + (region ? " as a region seed (feeds, feed_ref)" : "")
         return SeedCheck(name: "schema", passed: problems.isEmpty,
-                         detail: problems.isEmpty ? "tables and columns match schema '\(schema.name)' v\(schema.schemaVersion)" : problems.joined(separator: "; "))
+                         detail: problems.isEmpty ? matched : problems.joined(separator: "; "))
     }
 
     /// The manifest's claims against the files: sizes, checksums, versions, row counts, and
