@@ -36,7 +36,14 @@ public struct SeedBuilder {
         var schema: Schema
         do {
             schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: feeds.all.paths, inputs: feeds.all)
-        } catch { throw .schema(error) }
+        } catch {
+            // A folder of feed folders (`gtfs/metro/feed`): say what to build instead.
+            if options.schemaPath == nil && options.feeds.isEmpty && options.inputs.count == 1,
+               let found = SchemaLocator.feedsBelow(options.inputs[0]) {
+                throw .schema(SchemaError(file: options.inputs[0], message: found))
+            }
+            throw .schema(error)
+        }
         schema = GTFSChecks.checkingKeys(of: schema)
         if feeds.isRegion {
             // A region adds a table `feeds` and a column `feed_ref`: a schema using those names cannot hold several feeds.
