@@ -47,7 +47,7 @@ extension SeedGen {
 
                 Examples:
                   seedgen verify out/cairns.sqlite --schema Schema/transit.yaml
-                  seedgen verify out/cairns.sqlite.gz --schema-version 1
+                  seedgen verify out/cairns.sqlite.gz --schema-version 3
                   seedgen verify out/cairns.sqlite.manifest.json --json
                 """)
 
