@@ -190,8 +190,8 @@ extension SeedGen {
                       kept.contains(group.kind) && !group.file.hasPrefix("derived table ")
                           && !group.examples.contains { $0.message.contains("by the recipe of") }
                   }) else { return nil }
-            return "To build the seed anyway, add --lenient: each of these errors becomes a warning, its value "
-                + "stored as NULL (or kept as written) or its row left out (counted in seedgen_inputs.rejected)."
+            return "To build the seed anyway, add --lenient: each of these errors becomes a warning, "
+                + "its value stored as NULL (or kept as written) or its row left out (counted in the summary)."
         }
 
         /// The stages' timings as a table: a line a stage, then the whole build.

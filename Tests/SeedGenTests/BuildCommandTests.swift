@@ -90,7 +90,7 @@ struct BuildCommandTests {
         #expect(result.stderr.hasSuffix("""
             1 error; no seed was written.
             To build the seed anyway, add --lenient: each of these errors becomes a warning, its value stored as NULL \
-            (or kept as written) or its row left out (counted in seedgen_inputs.rejected).
+            (or kept as written) or its row left out (counted in the summary).
 
             """))
         #expect(try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite"), "--lenient", "--quiet"]).status == 0)
