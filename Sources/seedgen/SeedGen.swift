@@ -16,6 +16,9 @@ struct SeedGen: AsyncParsableCommand {
             installs from its URL, and seedgen channel check checks what it serves.
             """,
         version: SeedKit.toolVersion,
-        subcommands: [Build.self, Install.self, Pack.self, Delta.self, Publish.self, Keygen.self, Update.self, Channel.self, Inspect.self, Verify.self, Diff.self, SchemaCommand.self]
+        subcommands: [
+            Build.self, Install.self, Pack.self, Delta.self, Publish.self, Keygen.self, Update.self, Channel.self,
+            Inspect.self, Verify.self, Diff.self, SchemaCommand.self
+        ]
     )
 }

@@ -29,11 +29,13 @@ public enum SchemaLocator {
             inputs.files.contains { $0.name.lowercased().hasSuffix(".osm") }
         },
         BuiltIn(name: "netex", bytes: PackageResources.netex_yaml) { inputs in
-            rootElements(of: inputs).contains { $0.localName == "PublicationDelivery" && $0.namespace?.lowercased() == "http://www.netex.org.uk/netex" }
+            rootElements(of: inputs).contains {
+                $0.localName == "PublicationDelivery" && $0.namespace?.lowercased() == "http://www.netex.org.uk/netex"
+            }
         },
         BuiltIn(name: "transxchange", bytes: PackageResources.transxchange_yaml) { inputs in
             rootElements(of: inputs).contains { $0.localName == "TransXChange" }
-        },
+        }
     ]
 
     /// The root elements of the `.xml` inputs (NeTEx, TransXChange are recognised by them).
@@ -50,15 +52,24 @@ public enum SchemaLocator {
     public static let folderSchemaName = "seedgen.yaml"
 
     /// The schema for `inputs`, following the lookup order.
-    public static func schema(explicit path: String?, inputPaths: [String], inputs: InputSet) throws(SchemaError) -> Schema {
+    public static func schema(
+        explicit path: String?, inputPaths: [String], inputs: InputSet
+    ) throws(SchemaError) -> Schema {
         if let path { return try Schema.load(path: path) }
         for input in inputPaths {
             let candidate = (input as NSString).appendingPathComponent(folderSchemaName)
             if FileManager.default.fileExists(atPath: candidate) { return try Schema.load(path: candidate) }
         }
         if let builtIn = builtIns.first(where: { $0.recognises(inputs) }) { return try builtIn.load() }
-        throw SchemaError(file: inputPaths.joined(separator: " "), message:
-            "no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, an .osm file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and transxchange schemas)")
+        throw SchemaError(
+            file: inputPaths.joined(separator: " "),
+            message:
+                """
+                no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, \
+                an .osm file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and \
+                transxchange schemas)
+                """
+        )
     }
 
     /// For a folder that is no feed itself but holds feed folders one or two levels down
@@ -90,7 +101,8 @@ public enum SchemaLocator {
         let last = Set(feeds.map { ($0 as NSString).lastPathComponent })
         let uniform = feeds.count > 1 && last.count == 1 && feeds.allSatisfy { $0.split(separator: "/").count == 2 }
         let arguments = uniform ? "\(base)/*/\(last.first ?? "")" : feeds.map { "\(base)/\($0)" }.joined(separator: " ")
-        let what = feeds.count == 1
+        let what =
+            feeds.count == 1
             ? "1 feed folder below it (\(shown)); build it: seedgen build \(arguments) --out seed.sqlite"
             : "\(feeds.count) feed folders below it (\(shown)); build them as one region seed: "
                 + "seedgen build \(arguments) --out region.sqlite"
