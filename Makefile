@@ -2,13 +2,16 @@
 SWIFT        ?= swift
 APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
 RELEASE_BIN  := .build/release/seedgen
+# What `make test` needs besides: Python's venv and a C compiler (scripts/other-sqlites.sh).
+TEST_APT_PACKAGES := python3-venv gcc
 # The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL), xmllint --stream.
 BENCH_APT_PACKAGES := osmium-tool libxml2-utils
 
-.PHONY: help deps bench-deps other-sqlites build release example test regress outcomes app fuzz sanitize bench clean
+.PHONY: help deps test-deps bench-deps other-sqlites build release example readme test regress outcomes app fuzz sanitize bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
+	@echo "make readme   write the summary make example prints into README.md (a test compares them)"
 	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 15 s"
 	@echo "make regress  build every real input of the golden record (Tests/RealData/outcomes.json), the large ones too"
 	@echo "make outcomes record what every real input gives now in Tests/RealData/outcomes.json (commit it with the change)"
@@ -37,6 +40,10 @@ endef
 deps:
 	$(call apt_install,$(APT_PACKAGES))
 
+# What `make test` needs besides seedgen's own packages.
+test-deps:
+	$(call apt_install,$(TEST_APT_PACKAGES))
+
 # The reference tools of `make bench`.
 bench-deps:
 	$(call apt_install,$(BENCH_APT_PACKAGES))
@@ -51,12 +58,16 @@ example: release
 	@mkdir -p out
 	$(RELEASE_BIN) build examples/cairns --out out/cairns.sqlite
 
+# README's example output is what `make example` prints, written by this (ReadmeTests compares them).
+readme: release
+	scripts/readme-example.py $(RELEASE_BIN)
+
 # Two SQLite versions besides the system's, for the tests that apply deltas with another SQLite
 # (LD_PRELOAD): .venv-sqlite/libraries.txt lists them. See scripts/other-sqlites.sh.
 other-sqlites:
 	scripts/other-sqlites.sh
 
-test: deps other-sqlites
+test: deps test-deps other-sqlites
 	python3 scripts/public-api.py --check SeedInstaller SeedUpdater
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build

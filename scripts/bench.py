@@ -824,7 +824,7 @@ MAX_DELTA_WRITE = 1.5         # seedgen delta / a plain build of the new day, wa
 MAX_PREVIOUS_BUILD = 1.3      # build --previous / a plain build of the same day, wall
 MAX_REAL_DAY = 0.08           # a real feed's daily delta / its full .gz (goal 6 %: the source rows' share)
 MAX_REAL_WEEK = 0.15          # a week apart
-RENFE = "/work/shared/data/gtfs-daily-renfe-ld"
+RENFE = os.path.join(os.path.dirname(ROOT), "shared", "data", "gtfs-daily-renfe-ld")
 
 
 def add_delta_arguments(parser):

@@ -18,7 +18,9 @@ import os
 import re
 import sys
 
-DEFAULT_SOURCE = "/work/shared/data/osm-liechtenstein-2013/liechtenstein-2013-08-03.osm"
+# ../shared/data beside the repository (a folder or a link), as the tests find it.
+DEFAULT_SOURCE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                              "shared", "data", "osm-liechtenstein-2013", "liechtenstein-2013-08-03.osm")
 KINDS = ("node", "way", "relation")
 OPENING = re.compile(rb'^\s*<(node|way|relation)\b')
 ID = re.compile(rb'(<(node|way|relation) id=")(\d+)(")')

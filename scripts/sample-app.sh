@@ -47,8 +47,8 @@ first=$(SEEDGEN_SEED_DEST="$data/seed.sqlite" "$app")
 second=$(SEEDGEN_SEED_DEST="$data/seed.sqlite" "$app")
 printf '%s\n' "$first" "$second"
 expect() { grep -q "$2" <<<"$1" || { echo "sample app: expected '$2' in its output" >&2; exit 1; }; }
-expect "$first" "^installed seed-version="
-expect "$second" "^up-to-date seed-version="
+expect "$first" "^Installed seed version [0-9a-f]* (schema version 3) at .*, where there was none\.$"
+expect "$second" "^The installed seed version [0-9a-f]* (schema version 3) at .* is up to date\.$"
 for run in "$first" "$second"; do
   expect "$run" "departures, first at"
   expect "$run" "stops match '"

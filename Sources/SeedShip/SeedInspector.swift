@@ -69,7 +69,8 @@ package enum SeedInspector {
             details.append(SeedReport.TableInfo(name: table, rows: rows, bytes: bytes?[table], columns: columns))
         }
         report.tables = counts
-        report.tableDetails = details
+        // One order for every seed, whatever order the build created its tables in: by name.
+        report.tableDetails = details.sorted { $0.name < $1.name }
         report.feeds = try connection.seedFeeds()
 
         var indexes: [SeedReport.IndexInfo] = []

@@ -221,8 +221,12 @@ package struct SeedVerifier {
     }
 
     /// Compares the seed's tables and columns with those the schema's DDL creates (in an
-    /// in-memory database, so both sides are described by SQLite the same way).
+    /// in-memory database, so both sides are described by SQLite the same way). A region seed
+    /// is compared with the schema scoped by feed (`Schema.scopedByFeed`): its `feeds` table
+    /// and every `feed_ref` are what a region adds to the schema, checked as such.
     private func schemaTables(_ schema: Schema, _ connection: Connection) throws -> SeedCheck {
+        let region = try connection.isRegionSeed()
+        let schema = region ? schema.scopedByFeed() : schema
         let expected = try Connection(path: ":memory:")
         for statement in schema.createTableStatements { try expected.execute(statement) }
         var problems: [String] = []
@@ -259,11 +263,12 @@ package struct SeedVerifier {
                 problems.append("\(table).\(column.name) is not in the schema")
             }
         }
+        let matched =
+            "tables and columns match schema '\(schema.name)' v\(schema.schemaVersion)"
+            + (region ? " as a region seed (feeds, feed_ref)" : "")
         return SeedCheck(
             name: "schema", passed: problems.isEmpty,
-            detail: problems.isEmpty
-                ? "tables and columns match schema '\(schema.name)' v\(schema.schemaVersion)"
-                : problems.joined(separator: "; "))
+            detail: problems.isEmpty ? matched : problems.joined(separator: "; "))
     }
 
     /// The manifest's claims against the files: sizes, checksums, versions, row counts, and

@@ -66,14 +66,14 @@ extension SeedGen {
                 Examples:
                   seedgen build examples/cairns --out cairns.sqlite
                   seedgen build feed.zip --out seed.sqlite --seed-version 2026.11.21
-                  seedgen build topsongs.xml --schema Schema/topsongs.yaml --out songs.sqlite --quiet
+                  seedgen build topsongs.xml --schema Schema/topsongs.yaml --out songs.sqlite
                   seedgen build liechtenstein.osm --out osm.sqlite
                   seedgen build netex-export.zip --out netex.sqlite
                   seedgen build txc-folder/ --out txc.sqlite
                   seedgen build old-feed.zip --out seed.sqlite --lenient
                   seedgen build feed.zip --out seed.sqlite --strict --notices notices.json
-                  seedgen build feed-0317.zip --previous seed-0316.sqlite --out seed-0317.sqlite
-                  seedgen build metro.zip buses.zip --feed ferry=gtfs-ferry-v2.zip --out region.sqlite
+                  seedgen build feed.zip --previous seed-0316.sqlite --out seed-0317.sqlite
+                  seedgen build metro.zip buses.zip --feed ferry=ferry.zip --out region.sqlite
                   seedgen build feeds/ --out region.sqlite          (feeds/ holds only feeds)
                 """)
 
@@ -152,25 +152,22 @@ extension SeedGen {
         @Option(
             help: ArgumentHelp(
                 """
-                Keys kept per table in the map from integer keys to row ids that resolves references to tables \
-                whose keys ascend (OSM ids) without a query; 8 bytes a key (default 2097152: 16 MiB). Past it, or \
-                once keys stop ascending, lookups use the cache and a query. 0 turns the maps off.
-                """,
-                valueName: "n"))
+                Keys kept per table in the map from integer keys to row ids that resolves references to tables whose \
+                keys ascend (OSM ids) without a query; 8 bytes a key, so 2097152 keys are 16 MiB. Past it, or once \
+                keys stop ascending, lookups use the cache and a query. 0 turns the maps off.
+                """, valueName: "n"))
         var idMapSize: Int = 2_097_152
 
         @Option(
             help: ArgumentHelp(
-                "The largest CSV record or GeoJSON feature accepted, in bytes (default 16777216: 16 MiB).",
+                "The largest CSV record or GeoJSON feature accepted, in bytes (16777216 is 16 MiB).",
                 valueName: "bytes"))
         var maxRecordSize: Int = InputLimits.defaultRecordBytes
 
-        @Option(
-            help: ArgumentHelp(
-                "The longest key or reference value accepted, in bytes (default 65536).", valueName: "bytes"))
+        @Option(help: ArgumentHelp("The longest key or reference value accepted, in bytes.", valueName: "bytes"))
         var maxKeySize: Int = InputLimits.defaultKeyBytes
 
-        @Option(help: ArgumentHelp("The deepest XML element nesting accepted (default 10000).", valueName: "n"))
+        @Option(help: ArgumentHelp("The deepest XML element nesting accepted.", valueName: "n"))
         var maxXmlDepth: Int = InputLimits.defaultXMLDepth
 
         @Option(
@@ -241,7 +238,8 @@ extension SeedGen {
                 if timings { print(Self.timingsText(summary.timings)) }
             } catch {
                 display?.clear()
-                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                let hint = lenient ? nil : Self.lenientHint(error)
+                FileHandle.standardError.write(Data((error.description + "\n" + (hint.map { $0 + "\n" } ?? "")).utf8))
                 throw ExitCode(1)
             }
             if gzip {
@@ -249,6 +247,22 @@ extension SeedGen {
                     throw ShipText.fail(error)
                 }
             }
+        }
+
+        /// What to do after data errors that `--lenient` turns into warnings (bad values, empty
+        /// required values, duplicate keys, references naming no row, in the input's rows; not
+        /// those of a derived table's recipe): nil for any other failure.
+        static func lenientHint(_ error: BuildError) -> String? {
+            let kept: Set<BuildIssue.Kind> = [.invalidValue, .missingValue, .duplicateKey, .danglingReference]
+            guard error.code == .invalidInput, let groups = error.issueLog?.groups.filter(\.kind.isError),
+                !groups.isEmpty,
+                groups.allSatisfy({ group in
+                    kept.contains(group.kind) && !group.file.hasPrefix("derived table ")
+                        && !group.examples.contains { $0.message.contains("by the recipe of") }
+                })
+            else { return nil }
+            return "To build the seed anyway, add --lenient: each of these errors becomes a warning, "
+                + "its value stored as NULL (or kept as written) or its row left out (counted in the summary)."
         }
 
         /// The stages' timings as a table: a line a stage, then the whole build.

@@ -30,7 +30,7 @@ extension SeedGen {
                 extra_ table). The file is written beside --out and renamed into place when complete.
 
                 Examples:
-                  seedgen build feed-0317.zip --previous seed-0316.sqlite --out seed-0317.sqlite
+                  seedgen build feed.zip --previous seed-0316.sqlite --out seed-0317.sqlite
                   seedgen delta seed-0316.sqlite seed-0317.sqlite --out 0316-0317.delta
                   seedgen install 0316-0317.delta --to /var/lib/app/seed.sqlite
                 """)

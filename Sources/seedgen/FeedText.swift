@@ -2,7 +2,7 @@ import SeedKit
 
 /// A region seed's feeds as text, for the build summary and `seedgen inspect`.
 enum FeedText {
-    /// Two lines or more per feed: its name, rows, validity and source; then its publisher and
+    /// Two lines or more per feed: its name, rows, validity and source (`source metro/feed`); then its publisher and
     /// version when known; then its tables, the biggest first.
     /// - Parameter tableLimit: how many tables to name per feed (the rest are counted); nil for all.
     static func lines(_ feeds: [FeedSummary], tableLimit: Int?) -> [String] {
@@ -13,8 +13,8 @@ enum FeedText {
         for feed in feeds {
             lines.append(
                 "  " + feed.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                    + Format.count(Int(feed.totalRows)).leftPadded(rowsWidth) + " rows  " + validity(feed) + "  "
-                    + feed.source)
+                    + Format.count(Int(feed.totalRows)).leftPadded(rowsWidth) + " rows  " + validity(feed)
+                    + "  source " + feed.source)
             let facts = [feed.publisher.map { "publisher \($0)" }, feed.version.map { "version \($0)" }].compactMap {
                 $0
             }

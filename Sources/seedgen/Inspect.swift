@@ -18,7 +18,7 @@ extension SeedGen {
                   tables         table name -> row count
                 and, when known: schemaName, toolVersion, schemaSha256, contentSha256, format (sqlite, gzip, \
                 manifest), size (bytes of the uncompressed seed), pageSize, pageCount, \
-                freelistCount, journalMode (delete or wal), applicationId, tableDetails \
+                freelistCount, journalMode (delete or wal), applicationId, tableDetails (by name) \
                 [{name, rows, bytes, columns: [{name, type, notNull, primaryKey, references}]}], \
                 indexes [{name, table, unique, columns, bytes}], queryIndexes [{name, kind (search, \
                 spatial, derived or index), table, rows, bytes (for an index: beyond the reference's index it \
@@ -99,7 +99,7 @@ extension SeedGen {
             for table in details {
                 var line =
                     "  " + table.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                    + Format.count(Int(table.rows)).leftPadded(12) + " rows"
+                    + Format.count(Int(table.rows)).leftPadded(12) + (table.rows == 1 ? " row " : " rows")
                 if let bytes = table.bytes { line += "  " + Format.bytes(bytes).leftPadded(10) }
                 if table.columns > 0 { line += "  \(table.columns) columns" }
                 lines.append(line)

@@ -16,7 +16,7 @@ extension SeedGen {
 
                 Examples:
                   seedgen schema draft dump/ --out dump.yaml
-                  seedgen schema swift Schema/transit.yaml --out Sources/App/TransitSchema.swift
+                  seedgen schema swift Schema/transit.yaml --out Sources/App/Schema.swift
                   seedgen schema sql Schema/transit.yaml
                 """,
             subcommands: [Draft.self, SwiftSource.self, SQL.self]
@@ -42,16 +42,17 @@ extension SeedGen {
                     TransitSchema.StopTimes.Record.trip and TransitSchema.Trips.Record.stopTimes.
 
                     In the app:
-                      let installer = SeedInstaller(source: shipped, destination: installed,
-                                                    expectedSchemaVersion: TransitSchema.schemaVersion)
-                      let sql = "SELECT \\(TransitSchema.Stops.Columns.stopName) FROM \\(TransitSchema.Stops.table)"
-                      let stops = try \
-                    TransitSchema.Stops.Record.order(TransitSchema.Stops.Columns.stopName).fetchAll(db)
+                      let installer = SeedInstaller(
+                          source: shipped, destination: installed,
+                          expectedSchemaVersion: TransitSchema.schemaVersion)
+                      typealias Stops = TransitSchema.Stops
+                      let sql = "SELECT \\(Stops.Columns.stopName) FROM \\(Stops.table)"
+                      let stops = try Stops.Record.order(Stops.Columns.stopName).fetchAll(db)
 
                     Examples:
                       seedgen schema swift Schema/transit.yaml > Sources/App/TransitSchema.swift
                       seedgen schema swift transit --grdb --out Sources/App/TransitSchema.swift
-                      seedgen schema swift transit --type-name Transit --access internal --out Transit.swift
+                      seedgen schema swift transit --type-name Transit --access internal
                     """)
 
             @Argument(

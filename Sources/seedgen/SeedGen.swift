@@ -12,8 +12,8 @@ struct SeedGen: AsyncParsableCommand {
               seedgen verify seed.sqlite
               seedgen pack seed.sqlite      (seed.sqlite.gz and its manifest)
               seedgen install seed.sqlite.gz --to /var/lib/app/seed.sqlite
-            Over the network: seedgen publish to a channel folder, seedgen update from its URL,
-            seedgen channel check to check what a deployed channel serves.
+            Over the network: seedgen publish writes a channel folder, seedgen update
+            installs from its URL, and seedgen channel check checks what it serves.
             """,
         version: SeedKit.toolVersion,
         subcommands: [

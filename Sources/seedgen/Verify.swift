@@ -14,15 +14,24 @@ extension SeedGen {
                   foreign_key_check   every reference names an existing row
                   vacuumed            no free pages (PRAGMA freelist_count = 0)
                   application_id      0x53454544 ("SEED"): built by seedgen
-                  versions            user_version, seedgen_metadata schema_name, schema_version \
-                (equal to user_version), seed_version and tool_version present
-                  feed_rows FEED      in a region seed, one per feed: the feed's row_counts \
-                (its feeds row) match its rows in each table
-                  schema              with --schema: the tables, columns, declared types and \
-                NOT NULL match the schema's DDL, and its version and name match the seed's
-                  gzip_stamp          for a .sqlite.gz: the header comment holds the seed's versions
-                  manifest_checksums  with a manifest: size and sha256 of the seed, gzipSize and \
-                gzipSha256 of the .gz
+                  versions            user_version, seedgen_metadata schema_name,
+                                      schema_version (equal to user_version), seed_version and
+                                      tool_version present
+                  feed_rows FEED      in a region seed, one per feed: the feed's row_counts
+                                      (its feeds row) match its rows in each table
+                  content_digest      the content digest of the rows matches the one the seed
+                                      (and its manifest) records
+                  schema              with --schema: the tables, columns, declared types and
+                                      NOT NULL match the schema's DDL (a region seed's with the
+                                      feeds table and feed_ref columns a region adds), and its
+                                      version and name match the seed's
+                  search_and_spatial_indexes
+                                      when the seed has any: its search (FTS5) and spatial
+                                      (R*Tree) indexes are sound and agree with their tables
+                  gzip_stamp          for a .sqlite.gz: the header comment holds the seed's
+                                      versions
+                  manifest_checksums  with a manifest: size and sha256 of the seed, gzipSize
+                                      and gzipSha256 of the .gz
                   manifest_contents   with a manifest: versions and row counts match the seed
 
                 SEED may be a .sqlite, a .sqlite.gz (checked after decompressing it to a temporary \
@@ -38,7 +47,7 @@ extension SeedGen {
 
                 Examples:
                   seedgen verify out/cairns.sqlite --schema Schema/transit.yaml
-                  seedgen verify out/cairns.sqlite.gz --schema-version 1
+                  seedgen verify out/cairns.sqlite.gz --schema-version 3
                   seedgen verify out/cairns.sqlite.manifest.json --json
                 """)
 

@@ -75,6 +75,51 @@ struct BuildCommandTests {
         #expect(scratch.contents == ["feed", "seed.sqlite"])
     }
 
+    @Test("a date that does not exist says so, and how to build anyway; an error --lenient does not lift has no such hint")
+    func missingDay() throws {
+        let scratch = TemporaryFolder()
+        try FileManager.default.copyItem(atPath: Repository.path("examples/cairns"), toPath: scratch.file("feed"))
+        let calendar = try String(contentsOfFile: scratch.file("feed/calendar.txt"), encoding: .utf8)
+        let row = "CNS2014-CNS_MUL-Weekday-00,1,1,1,1,1,0,0,20140526,"
+        #expect(calendar.contains(row + "20141226\r\n"))
+        scratch.write("feed/calendar.txt", calendar.replacingOccurrences(of: row + "20141226\r\n", with: row + "20140931\r\n"))
+        let result = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("calendar.txt:2:51: end_date: '20140931' is not a valid date: 31 September does not exist [invalid_date]"),
+                "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("""
+            1 error; no seed was written.
+            To build the seed anyway, add --lenient: each of these errors becomes a warning, its value stored as NULL \
+            (or kept as written) or its row left out (counted in the summary).
+
+            """))
+        #expect(try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite"), "--lenient", "--quiet"]).status == 0)
+
+        try FileManager.default.removeItem(atPath: scratch.file("feed/trips.txt"))
+        let missing = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("seed.sqlite")])
+        #expect(missing.status == 1 && missing.stderr.contains("trips.txt") && !missing.stderr.contains("--lenient"), "\(missing.stderr)")
+    }
+
+    @Test("a folder of feed folders names the feeds below it and the command that builds them as one region seed")
+    func folderOfFeedFolders() throws {
+        let scratch = TemporaryFolder()
+        for city in ["lima", "oslo", "pune"] {
+            try FileManager.default.createDirectory(atPath: scratch.file("world/\(city)"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Repository.path("examples/cairns"), toPath: scratch.file("world/\(city)/feed"))
+        }
+        scratch.write("world/SOURCES.tsv", "city\turl\n")
+        let expected = "world: schema error: no schema: the folder is not a feed itself, but holds 3 feed folders below it "
+            + "(lima/feed, oslo/feed, pune/feed); build them as one region seed: seedgen build world/*/feed --out region.sqlite\n"
+        let result = try SeedgenTool.run(["build", "world", "--out", "region.sqlite"], in: scratch.path)
+        #expect(result.status == 1 && result.stderr == expected, "\(result.stderr)")
+        // Without SOURCES.tsv, world/ holds only folders: a feed each, each with no files of its own.
+        try FileManager.default.removeItem(atPath: scratch.file("world/SOURCES.tsv"))
+        let folders = try SeedgenTool.run(["build", "world/", "--out", "region.sqlite"], in: scratch.path)
+        #expect(folders.status == 1 && folders.stderr == "world/" + expected.dropFirst(5), "\(folders.stderr)")
+        let region = try SeedgenTool.run(["build", "world/lima/feed", "world/oslo/feed", "--out", "region.sqlite", "--quiet"], in: scratch.path)
+        #expect(region.status == 0, "\(region.stderr)")
+    }
+
     @Test("--lenient builds past data errors and prints what it left out; --strict fails on repaired syntax")
     func lenientAndStrict() throws {
         let scratch = TemporaryFolder()

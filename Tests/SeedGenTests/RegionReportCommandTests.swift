@@ -69,10 +69,10 @@ struct RegionReportCommandTests {
         let output = lines(try build(scratch, "region.sqlite", ["north=north", "south=south"]))
         let start = try #require(output.firstIndex(of: "  feeds:"), "\(output)")
         #expect(Array(output[start + 1 ... start + 5]) == [
-            "    north  11 rows  2025-01-01 to 2025-12-31  north",
+            "    north  11 rows  2025-01-01 to 2025-12-31  source north",
             "           publisher North Transit, version v7",
             "           service_days 2, stop_times 2, stops 2, agency 1 and 4 more tables",
-            "    south  12 rows  2025-03-01 to 2025-03-02  south",
+            "    south  12 rows  2025-03-01 to 2025-03-02  source south",
             "           stop_times 3, stops 3, calendar_dates 2, agency 1 and 3 more tables",
         ])
         // The feed block follows the table lines.
@@ -80,6 +80,25 @@ struct RegionReportCommandTests {
 
         let one = try build(scratch, "north.sqlite", ["north=north"])
         #expect(!one.contains("feeds"), "\(one)")
+    }
+
+    @Test("feeds named after their folders (gtfs/*/feed) record their path below the folder holding every feed")
+    func sourceBelowCommonFolder() throws {
+        let scratch = TemporaryFolder()
+        writeFeeds(scratch)
+        for feed in ["north", "south"] {
+            try FileManager.default.createDirectory(atPath: scratch.file("world/\(feed)"), withIntermediateDirectories: true)
+            try FileManager.default.moveItem(atPath: scratch.file(feed), toPath: scratch.file("world/\(feed)/feed"))
+        }
+        let result = try SeedgenTool.run(["build", "world/north/feed", "world/south/feed", "--out", "region.sqlite"], in: scratch.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(lines(result.stdout).contains("    north  11 rows  2025-01-01 to 2025-12-31  source north/feed"), "\(result.stdout)")
+        let sources = try Connection(path: scratch.file("region.sqlite")).rows("SELECT name, source FROM feeds ORDER BY id")
+        #expect(sources.map { "\($0[0].description) \($0[1].description)" } == ["north north/feed", "south south/feed"])
+        // Given from elsewhere, by absolute paths: the same seed.
+        let again = try SeedgenTool.run(["build", scratch.file("world/north/feed"), scratch.file("world/south/feed"), "--out", scratch.file("again.sqlite")])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(FileManager.default.contents(atPath: scratch.file("again.sqlite")) == FileManager.default.contents(atPath: scratch.file("region.sqlite")))
     }
 
     @Test("inspect lists the feeds with their rows per table, and --json has a feeds array; a seed of one feed has none")
@@ -92,10 +111,10 @@ struct RegionReportCommandTests {
         let output = lines(text.stdout)
         let start = try #require(output.firstIndex(of: "feeds"), "\(text.stdout)")
         #expect(Array(output[start + 1 ... start + 6]) == [
-            "  north  11 rows  2025-01-01 to 2025-12-31  north",
+            "  north  11 rows  2025-01-01 to 2025-12-31  source north",
             "         publisher North Transit, version v7",
             "         service_days 2, stop_times 2, stops 2, agency 1, calendar 1, feed_info 1, routes 1, trips 1",
-            "  south  12 rows  2025-03-01 to 2025-03-02  south",
+            "  south  12 rows  2025-03-01 to 2025-03-02  source south",
             "         stop_times 3, stops 3, calendar_dates 2, agency 1, routes 1, service_days 1, trips 1",
             "",
         ])
@@ -116,6 +135,16 @@ struct RegionReportCommandTests {
         let one = try SeedgenTool.run(["inspect", scratch.file("north.sqlite"), "--json"])
         #expect(try json(one.stdout)["feeds"] == nil)
         #expect(try !lines(SeedgenTool.run(["inspect", scratch.file("north.sqlite")]).stdout).contains("feeds"))
+
+        // Tables by name, in a region seed as in a seed of one feed (whose empty tables the build creates first).
+        for seed in ["region.sqlite", "north.sqlite"] {
+            let output = lines(try SeedgenTool.run(["inspect", scratch.file(seed)]).stdout)
+            let start = try #require(output.firstIndex(of: "tables"))
+            let rows = output[(start + 1)...].prefix { !$0.isEmpty }
+            let names = rows.map { String($0.split(separator: " ")[0]) }
+            #expect(names.count > 20 && names == names.sorted(), "\(seed): \(names)")
+            if seed == "north.sqlite" { #expect(rows.contains { $0.hasPrefix("  agency ") && $0.contains(" 1 row ") }, "\(rows)") }
+        }
     }
 
     @Test("verify checks each feed's row_counts against its rows, and every feed_ref against the feeds")
@@ -158,6 +187,30 @@ struct RegionReportCommandTests {
         try build(scratch, "north.sqlite", ["north=north"])
         let one = try SeedgenTool.run(["verify", scratch.file("north.sqlite")])
         #expect(one.status == 0 && !one.stdout.contains("feed_rows"), "\(one.stdout)")
+    }
+
+    @Test("README's CI check (verify --schema Schema/transit.yaml) passes on a region seed and its .gz")
+    func verifySchema() throws {
+        let scratch = TemporaryFolder()
+        writeFeeds(scratch)
+        try build(scratch, "region.sqlite", ["north=north", "south=south"])
+        #expect(try SeedgenTool.run(["pack", scratch.file("region.sqlite")]).status == 0)
+        let matched = "ok   schema  (tables and columns match schema 'transit' v3 as a region seed (feeds, feed_ref))"
+        for seed in ["region.sqlite", "region.sqlite.gz"] {
+            let result = try SeedgenTool.run(["verify", scratch.file(seed), "--schema", "Schema/transit.yaml"])
+            #expect(result.status == 0, "\(result.stdout)")
+            #expect(lines(result.stdout).contains(matched), "\(result.stdout)")
+        }
+        // Built with --schema, checked against the built-in schema by name.
+        let named = try SeedgenTool.run(["build", "--feed", "north=" + scratch.file("north"), "--feed", "east=" + scratch.file("east"),
+                                         "--schema", "Schema/transit.yaml", "--out", scratch.file("named.sqlite"), "--quiet"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(try SeedgenTool.run(["verify", scratch.file("named.sqlite"), "--schema", "transit"]).status == 0)
+        // What a region does not add is still found.
+        try Connection(path: scratch.file("named.sqlite")).execute("ALTER TABLE stops ADD COLUMN surprise TEXT")
+        let changed = try SeedgenTool.run(["verify", scratch.file("named.sqlite"), "--schema", "Schema/transit.yaml"])
+        #expect(changed.status == 1)
+        #expect(lines(changed.stdout).contains("FAIL schema: stops.surprise is not in the schema"), "\(changed.stdout)")
     }
 
     @Test("diff matches feeds by name: a feed added, one removed, and one changed with its rows per table")

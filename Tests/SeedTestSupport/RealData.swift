@@ -6,7 +6,14 @@ import Testing
 /// test that needs one is skipped, saying what is missing.
 public enum RealData {
     /// The folder holding the data sets.
-    public static let root: String = URL(fileURLWithPath: Repository.path("../shared/data")).standardizedFileURL.path
+    public static let root: String = root(besideRepository: Repository.root)
+
+    /// `shared/data` beside the checkout at `repository`, as a path without `..` whose links
+    /// are left as they are (`standardizedFileURL` follows them on Linux): a `../shared` that is
+    /// a link to the data is found through it, as a folder is.
+    public static func root(besideRepository repository: String) -> String {
+        URL(fileURLWithPath: repository).deletingLastPathComponent().appendingPathComponent("shared/data").path
+    }
 
     /// `relative` (a data set's folder or file) inside ``root``.
     public static func path(_ relative: String) -> String { root + "/" + relative }

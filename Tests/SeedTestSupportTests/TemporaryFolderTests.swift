@@ -24,4 +24,15 @@ import Testing
         #expect(RealData.root == URL(fileURLWithPath: Repository.root).deletingLastPathComponent().path + "/shared/data")
         #expect(RealData.missing(["no-such-data-set"]) == ["no-such-data-set"])
     }
+
+    @Test("a ../shared that is a link to the data is found through the link")
+    func linkedData() throws {
+        let scratch = TemporaryFolder()
+        scratch.write("elsewhere/data/gtfs-world/README.md", "data")
+        scratch.write("checkout/Package.swift", "")
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("shared"), withDestinationPath: scratch.file("elsewhere"))
+        let root = RealData.root(besideRepository: scratch.file("checkout"))
+        #expect(root == scratch.file("shared/data"))
+        #expect(FileManager.default.fileExists(atPath: root + "/gtfs-world/README.md"))
+    }
 }

@@ -40,7 +40,15 @@ public struct SeedBuilder {
         do {
             schema = try SchemaLocator.schema(
                 explicit: options.schemaPath, inputPaths: feeds.all.paths, inputs: feeds.all)
-        } catch { throw .schema(error) }
+        } catch {
+            // A folder of feed folders (`gtfs/metro/feed`): say what to build instead.
+            if options.schemaPath == nil && options.feeds.isEmpty && options.inputs.count == 1,
+                let found = SchemaLocator.feedsBelow(options.inputs[0])
+            {
+                throw .schema(SchemaError(code: .noSchema, file: options.inputs[0], message: found))
+            }
+            throw .schema(error)
+        }
         schema = GTFSChecks.checkingKeys(of: schema)
         if feeds.isRegion { schema = try Self.scopedByFeed(schema, feedCount: feeds.feeds.count) }
         var previous: PreviousSeed?

@@ -15,9 +15,11 @@ public struct InputFeeds: Sendable {
         public var name: String
         /// The path as given.
         public var source: String
-        /// What the seed records as the feed's source: the file or folder name, not the folders
-        /// around it, so that the seed does not depend on where the inputs are.
-        public var sourceName: String { ((source as NSString).standardizingPath as NSString).lastPathComponent }
+        /// What the seed records as the feed's source (`feeds.source`): its path relative to the
+        /// folder that holds every feed of the build (`gtfs/metro/feed` beside `gtfs/buses/feed`
+        /// is `metro/feed`), so that it names the feed's input without depending on where the
+        /// inputs are.
+        public var sourceName: String
         /// Its row id in `feeds` (and every row's `feed_ref`); see `assignIDs`.
         public var id: Int64
         /// The feed's files.
@@ -66,8 +68,11 @@ public struct InputFeeds: Sendable {
         guard !sources.isEmpty else {
             // One feed, as before: every path together, under the name of the first.
             let inputs = try InputSet(paths: paths)
+            let source = paths.first ?? ""
             feeds = [
-                Feed(name: paths.first.map(Self.name(of:)) ?? "feed", source: paths.first ?? "", id: 1, inputs: inputs)
+                Feed(
+                    name: paths.first.map(Self.name(of:)) ?? "feed", source: source,
+                    sourceName: Self.relativeToCommonFolder([source]).first ?? "", id: 1, inputs: inputs)
             ]
             all = inputs
             return
@@ -83,7 +88,8 @@ public struct InputFeeds: Sendable {
         }
         var feeds: [Feed] = []
         var byName: [String: String] = [:]
-        for ((given, path), name) in zip(sources, names) {
+        let recorded = Self.relativeToCommonFolder(sources.map(\.path))
+        for (((given, path), name), sourceName) in zip(zip(sources, names), recorded) {
             try Self.check(name: name, path: path, given: given != nil)
             if let other = byName[name] {
                 throw InputError(
@@ -91,7 +97,8 @@ public struct InputFeeds: Sendable {
                     message: "is a feed named '\(name)', and so is \(other): name them apart with --feed NAME=PATH")
             }
             byName[name] = path
-            feeds.append(Feed(name: name, source: path, id: 0, inputs: try InputSet(paths: [path])))
+            let inputs = try InputSet(paths: [path])
+            feeds.append(Feed(name: name, source: path, sourceName: sourceName, id: 0, inputs: inputs))
         }
         feeds.sort { $0.name < $1.name }
         for index in feeds.indices { feeds[index].id = Int64(index + 1) }
@@ -134,6 +141,28 @@ public struct InputFeeds: Sendable {
         var name = ((path as NSString).standardizingPath as NSString).lastPathComponent
         if name.lowercased().hasSuffix(".zip") { name = String(name.dropLast(4)) }
         return name
+    }
+
+    /// Each path relative to the deepest folder holding them all (`a/x.zip`, `a/b/y` -> `x.zip`,
+    /// `b/y`), compared name by name once absolute, `.` and `..` resolved without following
+    /// links (a link to the data is as good as the data).
+    static func relativeToCommonFolder(_ paths: [String]) -> [String] {
+        let components = paths.map(absoluteComponents)
+        var common = components.first.map { Array($0.dropLast()) } ?? []
+        for path in components.dropFirst() {
+            common = Array(zip(common, path.dropLast()).prefix { $0 == $1 }.map(\.0))
+        }
+        return components.map { $0.dropFirst(common.count).joined(separator: "/") }
+    }
+
+    /// `path` made absolute (against the current folder) as names, `.` and `..` resolved.
+    private static func absoluteComponents(_ path: String) -> [String] {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var names: [String] = []
+        for name in absolute.split(separator: "/") where name != "." {
+            if name == ".." { _ = names.popLast() } else { names.append(String(name)) }
+        }
+        return names
     }
 
     private static func check(name: String, path: String, given: Bool) throws(InputError) {

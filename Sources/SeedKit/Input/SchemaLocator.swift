@@ -72,4 +72,41 @@ public enum SchemaLocator {
                 """
         )
     }
+
+    /// For a folder that is no feed itself but holds feed folders one or two levels down
+    /// (`gtfs/metro/feed`): a message naming them and the command that builds them as one
+    /// region seed. Nil when there are none.
+    static func feedsBelow(_ folder: String) -> String? {
+        func folders(in path: String) -> [String] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return names.filter { !$0.hasPrefix(".") }.sorted().filter { name in
+                var isFolder: ObjCBool = false
+                let full = (path as NSString).appendingPathComponent(name)
+                return FileManager.default.fileExists(atPath: full, isDirectory: &isFolder) && isFolder.boolValue
+            }
+        }
+        func isFeed(_ path: String) -> Bool {
+            guard let inputs = try? InputSet(paths: [path]) else { return false }
+            return builtIns.contains { $0.recognises(inputs) }
+        }
+        var feeds: [String] = [] // relative to `folder`
+        for child in folders(in: folder) {
+            let path = (folder as NSString).appendingPathComponent(child)
+            if isFeed(path) { feeds.append(child); continue }
+            let below = folders(in: path).filter { isFeed((path as NSString).appendingPathComponent($0)) }
+            feeds += below.map { child + "/" + $0 }
+        }
+        guard !feeds.isEmpty else { return nil }
+        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        let shown = feeds.prefix(3).joined(separator: ", ") + (feeds.count > 3 ? " and \(feeds.count - 3) more" : "")
+        let last = Set(feeds.map { ($0 as NSString).lastPathComponent })
+        let uniform = feeds.count > 1 && last.count == 1 && feeds.allSatisfy { $0.split(separator: "/").count == 2 }
+        let arguments = uniform ? "\(base)/*/\(last.first ?? "")" : feeds.map { "\(base)/\($0)" }.joined(separator: " ")
+        let what =
+            feeds.count == 1
+            ? "1 feed folder below it (\(shown)); build it: seedgen build \(arguments) --out seed.sqlite"
+            : "\(feeds.count) feed folders below it (\(shown)); build them as one region seed: "
+                + "seedgen build \(arguments) --out region.sqlite"
+        return "no schema: the folder is not a feed itself, but holds \(what)"
+    }
 }

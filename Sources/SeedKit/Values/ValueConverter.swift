@@ -211,9 +211,8 @@ public struct ValueConverter: Sendable {
     func convertDate(_ bytes: UnsafeRawBufferPointer) -> ConvertedValue {
         let format = self.format ?? .iso8601
         if partial { return PartialDate.convert(bytes, format: self.format) }
-        guard let f = format.read(bytes), Self.isValidDate(f) else {
-            return .invalid("expected a date as \(format.pattern)")
-        }
+        guard let f = format.read(bytes) else { return .invalid("expected a date as \(format.pattern)") }
+        if let missing = Self.missingDay(f) { return .invalid(missing) }
         return .text(Self.text(of: f, time: false))
     }
 
@@ -222,9 +221,10 @@ public struct ValueConverter: Sendable {
         // the conversion writes for whole seconds: keep their bytes.
         if format == nil && precision == 0 && Self.isCanonicalDateTime(bytes) { return .sourceText }
         let format = self.format ?? .iso8601
-        guard var f = format.read(bytes), Self.isValidDate(f), f.hour < 24, f.minute < 60, f.second < 60 else {
+        guard var f = format.read(bytes), f.hour < 24, f.minute < 60, f.second < 60 else {
             return .invalid("expected a date and time as \(format.pattern)")
         }
+        if let missing = Self.missingDay(f) { return .invalid(missing) }
         if let zone = f.zoneSeconds, zone != 0 {
             // Normalize to UTC through the day count, so month and year boundaries are right.
             var seconds =
@@ -312,6 +312,19 @@ public struct ValueConverter: Sendable {
         let leap = (f.year % 4 == 0 && f.year % 100 != 0) || f.year % 400 == 0
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][f.month - 1]
         return f.day <= days
+    }
+
+    /// Why fields read in a date's form name no day (`31 September does not exist`); nil for a
+    /// day of the calendar.
+    static func missingDay(_ f: ValueFormat.Fields) -> String? {
+        guard !isValidDate(f) else { return nil }
+        guard (1...12).contains(f.month) else { return "month \(f.month) does not exist" }
+        let month = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December"
+        ][f.month - 1]
+        if f.month == 2 && f.day == 29 { return "29 February \(f.year) does not exist (\(f.year) is not a leap year)" }
+        return "\(f.day) \(month) does not exist"
     }
 
     // Howard Hinnant's algorithms: days since 1970-01-01 in the proleptic Gregorian calendar.

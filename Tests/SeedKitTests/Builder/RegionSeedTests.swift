@@ -109,7 +109,7 @@ struct RegionSeedTests {
         }
         _ = try build([folder.file("gtfs/north/feed"), folder.file("gtfs/south/feed")], to: "parents.sqlite")
         db = try Connection(path: folder.file("parents.sqlite"), mode: .readOnly)
-        #expect(try db.rows("SELECT name, source FROM feeds ORDER BY id").map { $0.map(\.description) } == [["north", "feed"], ["south", "feed"]])
+        #expect(try db.rows("SELECT name, source FROM feeds ORDER BY id").map { $0.map(\.description) } == [["north", "north/feed"], ["south", "south/feed"]])
     }
 
     @Test("clashing names, a bad --feed, a file beside several feeds: clear errors, nothing written")

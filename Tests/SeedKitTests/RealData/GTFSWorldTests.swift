@@ -67,7 +67,7 @@ struct GTFSWorldTests {
             Issue.record("udine has data errors")
         } catch {
             let text = error.description
-            #expect(text.contains("calendar.txt:2:27: end_date: '20160931' is not a valid date"), "\(text)")
+            #expect(text.contains("calendar.txt:2:27: end_date: '20160931' is not a valid date: 31 September does not exist"), "\(text)")
         }
         let options = BuildOptions(inputs: [feed], output: folder.file("seed.sqlite"), lenient: true)
         let summary = try SeedBuilder(options: options).build()

@@ -43,6 +43,12 @@ struct ValueConverterTests {
         #expect(convert("14/02/2013", .date, format: "dd/MM/yyyy") == .text("2013-02-14"))
         if case .invalid = convert("20230229", .date, format: "yyyyMMdd") {} else { Issue.record("2023-02-29 does not exist") }
         if case .invalid = convert("2014-05-26", .date, format: "yyyyMMdd") {} else { Issue.record("format must match") }
+        // A value in the date's form that names no day says which day does not exist.
+        #expect(convert("20160931", .date, format: "yyyyMMdd") == .invalid("31 September does not exist"))
+        #expect(convert("20230229", .date, format: "yyyyMMdd") == .invalid("29 February 2023 does not exist (2023 is not a leap year)"))
+        #expect(convert("2016-13-01", .date) == .invalid("month 13 does not exist"))
+        #expect(convert("2016-04-00T10:00:00Z", .datetime) == .invalid("0 April does not exist"))
+        #expect(convert("2016-0931", .date, format: "yyyyMMdd") == .invalid("expected a date as yyyyMMdd"))
     }
 
     @Test("date-times are normalized to UTC")

@@ -41,7 +41,7 @@ struct SampleApp {
         // 1. One call at startup, before the seed is opened. The seed is a SwiftPM resource.
         let result = try SeedInstaller.installIfNeeded(bundle: .module, resource: "seed",
                                                        schemaVersion: TransitSchema.schemaVersion)
-        print(result)
+        print(status(result))
         if result.status == .replacedModified { print("warning: \(result.reason ?? "")") }
 
         // 1b. Then a newer seed from the channel, when there is one (`seedgen publish` wrote it);
@@ -58,6 +58,22 @@ struct SampleApp {
             }
         }
         return result.path
+    }
+
+    /// What the installer did, as a sentence for the log (`result.description` is the
+    /// installer's own one-line record: `installed seed-version=... [why] at ...`).
+    static func status(_ result: SeedInstallResult) -> String {
+        let seed = "seed version \(result.seedVersion) (schema version \(result.schemaVersion))"
+        let before = result.previousSeedVersion.map { " over seed version \($0)" } ?? ""
+        let why = result.reason.map { ": \($0)" } ?? ""
+        switch result.status {
+        case .upToDate: return "The installed \(seed) at \(result.path) is up to date."
+        case .patched: return "Patched the installed seed at \(result.path) to \(seed)\(before)."
+        case .replacedModified: return "Installed \(seed) at \(result.path) over a modified seed\(why)."
+        case .installed where result.reason == "nothing installed":
+            return "Installed \(seed) at \(result.path), where there was none."
+        case .installed: return "Installed \(seed) at \(result.path)\(before)\(why)."
+        }
     }
 
     /// Reads the installed seed with GRDB, and the user's own database beside it.
