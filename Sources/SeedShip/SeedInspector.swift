@@ -73,8 +73,19 @@ package enum SeedInspector {
         report.tableDetails = details.sorted { $0.name < $1.name }
         report.feeds = try connection.seedFeeds()
 
+        let indexes = try Self.indexes(of: Set(tables), bytes: bytes, connection)
+        report.indexes = indexes
+        let queryIndexes = try Self.queryIndexes(indexes: indexes, counts: counts, bytes: bytes, connection)
+        if !queryIndexes.isEmpty { report.queryIndexes = queryIndexes }
+
+        report.inputs = try Self.inputs(connection)
+    }
+
+    /// The indexes of `tables`, each with its columns and, when SQLite can say, its bytes.
+    private static func indexes(
+        of tableSet: Set<String>, bytes: [String: Int64]?, _ connection: Connection
+    ) throws(SQLiteError) -> [SeedReport.IndexInfo] {
         var indexes: [SeedReport.IndexInfo] = []
-        let tableSet = Set(tables)
         for row in try connection.rows(
             "SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' ORDER BY tbl_name, name")
         {
@@ -89,7 +100,14 @@ package enum SeedInspector {
             indexes.append(
                 SeedReport.IndexInfo(name: name, table: table, unique: unique, columns: columns, bytes: bytes?[name]))
         }
-        report.indexes = indexes
+        return indexes
+    }
+
+    /// What each search and spatial index, each derived table and each index standing in for a
+    /// reference's adds to the seed.
+    private static func queryIndexes(
+        indexes: [SeedReport.IndexInfo], counts: [String: Int64], bytes: [String: Int64]?, _ connection: Connection
+    ) throws(SQLiteError) -> [QueryIndexCost] {
         var queryIndexes = try connection.searchAndSpatialIndexes().map { index throws(SQLiteError) in
             // A points index counts the rows it locates (both coordinates set); a virtual table its rows.
             let columns = try connection.rows(
@@ -128,20 +146,22 @@ package enum SeedInspector {
             }
             queryIndexes.append(cost)
         }
-        if !queryIndexes.isEmpty { report.queryIndexes = queryIndexes }
+        return queryIndexes
+    }
 
-        if try connection.hasTable("seedgen_inputs") {
-            let hasRejected =
-                try connection.scalar(
-                    "SELECT count(*) FROM pragma_table_info('seedgen_inputs') WHERE name = 'rejected'")?.integer == 1
-            report.inputs = try connection.rows(
-                "SELECT name, sha256, bytes, rows\(hasRejected ? ", rejected" : "") FROM seedgen_inputs ORDER BY name"
-            ).map {
-                SeedReport.InputInfo(
-                    name: $0[0].description, sha256: $0[1].description, bytes: $0[2].integer ?? 0,
-                    rows: $0[3].integer ?? 0,
-                    rejected: hasRejected ? $0[4].integer : nil)
-            }
+    /// The inputs `seedgen_inputs` records; nil in a seed without it.
+    private static func inputs(_ connection: Connection) throws(SQLiteError) -> [SeedReport.InputInfo]? {
+        guard try connection.hasTable("seedgen_inputs") else { return nil }
+        let hasRejected =
+            try connection.scalar(
+                "SELECT count(*) FROM pragma_table_info('seedgen_inputs') WHERE name = 'rejected'")?.integer == 1
+        return try connection.rows(
+            "SELECT name, sha256, bytes, rows\(hasRejected ? ", rejected" : "") FROM seedgen_inputs ORDER BY name"
+        ).map {
+            SeedReport.InputInfo(
+                name: $0[0].description, sha256: $0[1].description, bytes: $0[2].integer ?? 0,
+                rows: $0[3].integer ?? 0,
+                rejected: hasRejected ? $0[4].integer : nil)
         }
     }
 

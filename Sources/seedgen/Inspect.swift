@@ -89,8 +89,31 @@ extension SeedGen {
                 lines += FeedText.lines(feeds, tableLimit: nil)
             }
 
-            lines.append("")
-            lines.append("tables")
+            lines += tableLines(report)
+            if let indexes = report.queryIndexes {
+                lines.append("")
+                lines.append("query features (search, spatial, derived tables, indexes beyond a reference's)")
+                lines += SummaryText.costLines(indexes, seedBytes: report.size)
+            }
+            if let inputs = report.inputs, !inputs.isEmpty {
+                lines.append("")
+                lines.append("inputs")
+                let width = inputs.map(\.name.count).max() ?? 0
+                for input in inputs {
+                    lines.append(
+                        "  " + input.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                            + "  " + Format.count(Int(input.rows)).leftPadded(12) + " rows  "
+                            + Format.bytes(input.bytes).leftPadded(10) + "  sha256 " + input.sha256
+                            + ((input.rejected ?? 0) > 0
+                                ? "  (\(Format.count(Int(input.rejected ?? 0))) rejected)" : ""))
+                }
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        /// The tables with their rows, bytes and columns, then the indexes.
+        static func tableLines(_ report: SeedReport) -> [String] {
+            var lines = ["", "tables"]
             let details: [(name: String, rows: Int64, bytes: Int64?, columns: Int)] =
                 report.tableDetails?.map {
                     ($0.name, $0.rows, $0.bytes, $0.columns.count)
@@ -116,25 +139,7 @@ extension SeedGen {
                     lines.append(line)
                 }
             }
-            if let indexes = report.queryIndexes {
-                lines.append("")
-                lines.append("query features (search, spatial, derived tables, indexes beyond a reference's)")
-                lines += SummaryText.costLines(indexes, seedBytes: report.size)
-            }
-            if let inputs = report.inputs, !inputs.isEmpty {
-                lines.append("")
-                lines.append("inputs")
-                let width = inputs.map(\.name.count).max() ?? 0
-                for input in inputs {
-                    lines.append(
-                        "  " + input.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                            + "  " + Format.count(Int(input.rows)).leftPadded(12) + " rows  "
-                            + Format.bytes(input.bytes).leftPadded(10) + "  sha256 " + input.sha256
-                            + ((input.rejected ?? 0) > 0
-                                ? "  (\(Format.count(Int(input.rejected ?? 0))) rejected)" : ""))
-                }
-            }
-            return lines.joined(separator: "\n")
+            return lines
         }
     }
 }
