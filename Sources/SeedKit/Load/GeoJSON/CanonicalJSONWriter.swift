@@ -34,9 +34,10 @@ final class CanonicalJSONWriter {
     }
     /// The members of the objects being written, innermost last.
     private var members: [Member] = []
-    private enum Step { case key(String), index(Int) }
-    /// Where the value being written is, for messages.
-    private var path: [Step] = []
+    /// Where the value being written is, for messages: a member's name, or nil for a list,
+    /// whose item number is in `items` (kept apart: it changes at every item).
+    private var path: [String?] = []
+    private var items: [Int] = []
     private var keyOrder = JSONKeyOrder()
     /// Set when a value was written at `maximumDepth` (a number, string or literal inside 511
     /// lists or objects): `JSONSerialization` read such a value but did not write it again.
@@ -54,6 +55,7 @@ final class CanonicalJSONWriter {
         output.truncate(to: 0)
         members.removeAll(keepingCapacity: true)
         path.removeAll(keepingCapacity: true)
+        items.removeAll(keepingCapacity: true)
     }
 
     // MARK: Reading
@@ -103,10 +105,13 @@ final class CanonicalJSONWriter {
 
     private var pathText: String {
         var text = ""
+        var list = 0
         for step in path {
-            switch step {
-            case .key(let key): text += text.isEmpty ? key : "." + key
-            case .index(let index): text += "[\(index)]"
+            if let key = step {
+                text += text.isEmpty ? key : "." + key
+            } else {
+                text += "[\(items[list])]"
+                list += 1
             }
         }
         return text
@@ -124,7 +129,7 @@ final class CanonicalJSONWriter {
     }
 
     /// Names the member whose value comes next, in messages; `leave()` after it.
-    func enter(_ key: String) { path.append(.key(key)) }
+    func enter(_ key: String) { path.append(key) }
     func leave() { path.removeLast() }
 
     // MARK: Values
@@ -166,8 +171,8 @@ final class CanonicalJSONWriter {
             output.append(UInt8(ascii: "]"))
             return
         }
-        path.append(.index(0))
-        var index = 0
+        path.append(nil)
+        items.append(0)
         while true {
             try writeValue(depth: depth + 1)
             switch nextNonSpace() {
@@ -175,8 +180,7 @@ final class CanonicalJSONWriter {
                 consume()
                 if nextNonSpace() == UInt8(ascii: "]") { consume(); break } // a trailing comma
                 output.append(UInt8(ascii: ","))
-                index += 1
-                path[path.count - 1] = .index(index)
+                items[items.count - 1] += 1
                 continue
             case UInt8(ascii: "]"): consume()
             default: throw failure("expected ',' or ']' after a list item, found \(token(at: position))")
@@ -184,6 +188,7 @@ final class CanonicalJSONWriter {
             break
         }
         path.removeLast()
+        items.removeLast()
         output.append(UInt8(ascii: "]"))
     }
 
@@ -200,7 +205,7 @@ final class CanonicalJSONWriter {
         }
         while true {
             let member = try writeMemberName()
-            path.append(.key(member.key))
+            path.append(member.key)
             try writeValue(depth: depth + 1)
             path.removeLast()
             members.append(Member(key: member.key, start: member.start, value: member.value, end: output.count))
