@@ -8,29 +8,29 @@ extension CanonicalJSONWriter {
         let start = position
         consume()
         output.append(UInt8(ascii: "\""))
-        var run = position
-        var plain = true   // the run is ASCII
+        let text = pointer(at: 0), end = endOfText
         while true {
-            guard position < endOfText else {
-                throw failure("the text ends inside the string starting here", at: start)
+            // A run of bytes copied as they are, scanned in locals: strings can be long.
+            let run = position
+            var at = run
+            var plain = true   // the run is ASCII
+            while at < end {
+                let byte = text[at]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                if byte >= 0x80 { plain = false }
+                at += 1
             }
-            let byte = byte(at: position)
+            position = at
+            guard at < end else { throw failure("the text ends inside the string starting here", at: start) }
+            let byte = text[at]
+            if byte < 0x20 { throw failure("a control character (byte \(byte)) not escaped in a string") }
+            try flush(from: run, plain: plain)
             if byte == UInt8(ascii: "\"") {
-                try flush(from: run, plain: plain)
                 consume()
                 output.append(UInt8(ascii: "\""))
                 return
             }
-            if byte == UInt8(ascii: "\\") {
-                try flush(from: run, plain: plain)
-                try writeEscape()
-                run = position
-                plain = true
-                continue
-            }
-            if byte < 0x20 { throw failure("a control character (byte \(byte)) not escaped in a string") }
-            if byte >= 0x80 { plain = false }
-            consume()
+            try writeEscape()
         }
     }
 
@@ -243,7 +243,10 @@ extension CanonicalJSONWriter {
     }
 
     private func skipDigits() {
-        while position < endOfText, Self.isDigit(byte(at: position)) { consume() }
+        var at = position
+        let end = endOfText
+        while at < end, Self.isDigit(byte(at: at)) { at += 1 }
+        position = at
     }
 
     @inline(__always)

@@ -63,10 +63,12 @@ final class CanonicalJSONWriter {
     /// The next byte that is not JSON white space (not consumed), nil at the end.
     @inline(__always)
     func nextNonSpace() -> UInt8? {
-        while position < end {
-            switch input[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return input[position]
+        var at = position
+        defer { position = at }
+        while at < end {
+            switch input[at] {
+            case 0x20, 0x0A, 0x0D, 0x09: at += 1
+            default: return input[at]
             }
         }
         return nil

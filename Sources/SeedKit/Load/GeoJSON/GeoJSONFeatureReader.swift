@@ -237,6 +237,9 @@ final class GeoJSONFeatureReader {
             }
             var i = position
             var finished = false
+            // The place is counted in locals, stored once per chunk: this loop sees every byte.
+            var (line, column) = (self.line, self.column)
+            let chunk = self.chunk, filled = self.filled
             while i < filled {
                 let byte = chunk[i]
                 if first {
@@ -264,10 +267,16 @@ final class GeoJSONFeatureReader {
                     default: break
                     }
                 }
-                advancePlace(over: byte)
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 { // not a UTF-8 continuation byte
+                    column += 1
+                }
                 i += 1
                 if finished { break }
             }
+            (self.line, self.column) = (line, column)
             try append(chunk + position, count: i - position, what: what, start: start)
             position = i
             if finished || (scalar && i < filled) { return }
