@@ -21,10 +21,11 @@ final class CanonicalJSONWriter {
     let output = JSONBytes()
     private let scratch = JSONBytes()
 
-    private var input: UnsafePointer<UInt8>
-    private var end = 0
+    // @exclusivity(unchecked): as JSONBytes', one thread's, read or moved at every byte.
+    @exclusivity(unchecked) private var input: UnsafePointer<UInt8>
+    @exclusivity(unchecked) private var end = 0
     /// The next byte to read of the text.
-    var position = 0
+    @exclusivity(unchecked) var position = 0
 
     private struct Member {
         var key: String
