@@ -19,9 +19,12 @@ struct GeoJSONImporter {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
         let columns = loader.table.columns
-        let named = columns.contains { $0.source.contains { !["id", "properties", "geometry", Schema.feedSource].contains($0) } }
-        let reader = GeoJSONFeatureReader(source: source, file: file.displayPath,
-                                          maximumValueBytes: loader.context.limits.recordBytes, namedProperties: named)
+        let named = columns.contains {
+            $0.source.contains { !["id", "properties", "geometry", Schema.feedSource].contains($0) }
+        }
+        let reader = GeoJSONFeatureReader(
+            source: source, file: file.displayPath,
+            maximumValueBytes: loader.context.limits.recordBytes, namedProperties: named)
         progress?.started(file: file.name, table: loader.table.name, bytes: file.size)
         var features = 0
         do {
@@ -50,7 +53,8 @@ struct GeoJSONImporter {
             throw .seed(error)
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
-        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
-                           rejected: max(0, features - loader.rowCount))
+        return InputRecord(
+            name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
+            rejected: max(0, features - loader.rowCount))
     }
 }

@@ -41,7 +41,9 @@ struct XMLLoad {
         let queue = context.writeQueue
         // References are looked up (and duplicate keys caught) while rows stream in.
         for table in schema.loadOrder {
-            try queue.sync { [context] connection throws(SQLiteError) in try context.indexes.createBeforeLoading(table, on: connection) }
+            try queue.sync { [context] connection throws(SQLiteError) in
+                try context.indexes.createBeforeLoading(table, on: connection)
+            }
         }
         let loaders = try mapping.tables.map { try TableLoader(table: $0.table, file: "", context: context) }
 
@@ -52,13 +54,17 @@ struct XMLLoad {
         var findings = XMLLoadFindings.Collector(mapping: mapping)
         try queue.execute("BEGIN")
         let files = plan(mapping)
-        let feedOfFile = feeds.isRegion ? Dictionary(feeds.feeds.flatMap { feed in feed.inputs.files.map { ($0.displayPath, feed) } },
-                                                     uniquingKeysWith: { first, _ in first }) : [:]
+        let feedOfFile =
+            feeds.isRegion
+            ? Dictionary(
+                feeds.feeds.flatMap { feed in feed.inputs.files.map { ($0.displayPath, feed) } },
+                uniquingKeysWith: { first, _ in first }) : [:]
         for file in files {
             let feed = feedOfFile[file.displayPath]
             for loader in loaders { loader.feedID = feed?.id }
             context.beginDocument(file.displayPath)
-            let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
+            let importer = XMLImporter(
+                file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
             var record = try importer.run()
             if let feed { record.name = feed.name + "/" + record.name }
             records.append(record)
@@ -102,7 +108,9 @@ struct XMLLoad {
         // Count in the database: find-or-create rows have no loader.
         let names = schema.loadOrder.map(\.name)
         let counts = try queue.sync { connection throws(SQLiteError) in
-            try names.map { name throws(SQLiteError) in Int(try connection.scalar("SELECT count(*) FROM \(quoted(name))")?.integer ?? 0) }
+            try names.map { name throws(SQLiteError) in
+                Int(try connection.scalar("SELECT count(*) FROM \(quoted(name))")?.integer ?? 0)
+            }
         }
         let rows = zip(names, counts).map { (name: $0, rows: $1) }
         var result = Result(inputs: records, files: files, rows: rows, filtered: filtered, rejected: rejected)
@@ -115,12 +123,16 @@ struct XMLLoad {
     func plan(_ mapping: XMLMapping) -> [InputFile] {
         // The top-level table each table's records are found in.
         var root = Array(mapping.tables.indices)
-        for index in mapping.tables.indices { if let parent = mapping.tables[index].parent { root[index] = root[parent] } }
+        for index in mapping.tables.indices {
+            if let parent = mapping.tables[index].parent { root[index] = root[parent] }
+        }
         let tableIndex = Dictionary(uniqueKeysWithValues: mapping.tables.enumerated().map { ($1.table.name, $0) })
         var filesOf: [Int: [String]] = [:] // top-level table -> file names
         var candidates: [InputFile] = []
         for file in inputs.files {
-            let tops = mapping.tables.indices.filter { mapping.tables[$0].filePattern.map { XMLImporter.name(file.name, matches: $0) } ?? false }
+            let tops = mapping.tables.indices.filter {
+                mapping.tables[$0].filePattern.map { XMLImporter.name(file.name, matches: $0) } ?? false
+            }
             guard !tops.isEmpty else { continue }
             candidates.append(file)
             for top in tops { filesOf[top, default: []].append(file.name) }
@@ -128,7 +140,9 @@ struct XMLLoad {
         func needs(_ file: InputFile) -> Set<String> {
             var names = Set<String>()
             for index in mapping.tables.indices {
-                guard let pattern = mapping.tables[root[index]].filePattern, XMLImporter.name(file.name, matches: pattern) else { continue }
+                guard let pattern = mapping.tables[root[index]].filePattern,
+                    XMLImporter.name(file.name, matches: pattern)
+                else { continue }
                 for reference in mapping.tables[index].table.references {
                     guard let target = tableIndex[reference.to] else { continue }
                     names.formUnion(filesOf[root[target]] ?? [])

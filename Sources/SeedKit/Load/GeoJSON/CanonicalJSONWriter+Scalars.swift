@@ -13,7 +13,7 @@ extension CanonicalJSONWriter {
             // A run of bytes copied as they are, scanned in locals: strings can be long.
             let run = position
             var at = run
-            var plain = true   // the run is ASCII
+            var plain = true // the run is ASCII
             while at < end {
                 let byte = text[at]
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
@@ -66,7 +66,7 @@ extension CanonicalJSONWriter {
         consume()
         switch letter {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
-             UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "r"), UInt8(ascii: "t"):
             output.append(UInt8(ascii: "\\"))
             output.append(letter)
         case UInt8(ascii: "/"):
@@ -77,7 +77,8 @@ extension CanonicalJSONWriter {
             if unit & 0xFC00 == 0xD800 {
                 let low = position
                 guard endOfText - position >= 2, byte(at: position) == UInt8(ascii: "\\"),
-                      byte(at: position + 1) == UInt8(ascii: "u") else {
+                    byte(at: position + 1) == UInt8(ascii: "u")
+                else {
                     throw failure("\(token(at: start)) is half of a UTF-16 pair without the other half", at: start)
                 }
                 position += 2
@@ -266,8 +267,10 @@ struct JSONKeyOrder {
         let pair = Pair(first: first, second: second)
         if let answer = known[pair] { return answer }
         let options: String.CompareOptions = [.numeric, .caseInsensitive, .forcedOrdering]
-        let answer = first.compare(second, options: options, range: first.startIndex..<first.endIndex,
-                                   locale: NSLocale.system) == .orderedAscending
+        let answer =
+            first.compare(
+                second, options: options, range: first.startIndex..<first.endIndex,
+                locale: NSLocale.system) == .orderedAscending
         if known.count >= 4096 { known.removeAll(keepingCapacity: true) }
         known[pair] = answer
         return answer

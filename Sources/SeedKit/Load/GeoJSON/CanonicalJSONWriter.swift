@@ -30,8 +30,8 @@ final class CanonicalJSONWriter {
 
     private struct Member {
         var key: String
-        var start: Int   // of the key in `output`
-        var value: Int   // of the value, after the key and its colon
+        var start: Int // of the key in `output`
+        var value: Int // of the value, after the key and its colon
         var end: Int
     }
     /// The members of the objects being written, innermost last.

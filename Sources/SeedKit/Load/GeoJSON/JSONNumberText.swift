@@ -19,7 +19,7 @@ enum JSONNumberText {
         guard fraction else { return !minusZero }
         guard text[text.count - 1] != UInt8(ascii: "0") else { return false }
         var significant = 0
-        var leadingZeros = 0   // zeros after the point before the first other digit, when the whole part is 0
+        var leadingZeros = 0 // zeros after the point before the first other digit, when the whole part is 0
         var seenNonZero = false
         var afterPoint = false
         for byte in text {
