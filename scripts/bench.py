@@ -10,7 +10,8 @@ export repeated to --netex-mb and to a quarter of it (scripts/make_netex.py), bu
 flags (the built-in schema), for flat memory; install: installing a packed seed; delta: a
 day's delta of a generated feed (and of a real daily archive) beside installing the full
 seed; queries: the guide's departures on the 3M seed; region: the ten gtfs-world feeds as one
-seed beside the ten single builds. Each command is measured
+seed beside the ten single builds; geojson: the Cairns feed with a generated locations.geojson
+beside Python's json.load of that file. Each command is measured
 with GNU time, best of --reps runs in rotating order. It prints a table and the targets of
 issues 6 and 11 (PASS/MISS), and appends the same to bench/results.md. Exit status 1 only
 when a command fails.
@@ -1168,6 +1169,54 @@ def run_region_job(bench):
                  f"{bigger.output_mb:.1f} MB seed in {bigger.wall:.2f} s")
 
 
+# The geojson job (issue 46): a GTFS-Flex feed's locations.geojson read by seedgen beside
+# Python's json.load of the same file.
+MAX_GEOJSON_RATIO = 2.0       # seedgen build wall / `python3 -c "import json; json.load(open(F))"` wall
+MAX_GEOJSON_RSS_MB = 150
+
+
+def run_geojson_job(bench):
+    """The Cairns feed plus a generated locations.geojson of --geojson-mb MB (polygons of 200
+    points, scripts/generate_geojson.py) built by seedgen, beside `json.load` of the file
+    alone, alternating which goes first: at most 2x json.load's wall time, peak RSS <= 150 MB."""
+    args = bench.args
+    name = f"geojson {args.geojson_mb:g} MB <= {MAX_GEOJSON_RATIO:g}x json.load, peak RSS <= {MAX_GEOJSON_RSS_MB} MB"
+    if "seedgen" not in bench.tools:
+        bench.not_measured(name, "seedgen not run")
+        return
+    label = f"geojson-{args.geojson_mb:g}mb"
+    feed = os.path.join(WORK, label)
+    try:
+        stamp, fresh = generate_cached("gtfs", feed, ["--megabytes", f"{args.geojson_mb:g}", "--out", feed],
+                                       os.path.join(ROOT, "scripts", "generate_geojson.py"))
+    except CommandFailed as e:
+        bench.failures.append(e)
+        bench.not_measured(name, "the generator failed")
+        return
+    geojson = os.path.join(feed, "locations.geojson")
+    megabytes = os.path.getsize(geojson) / MB
+    print(f"bench: {label}: {megabytes:,.0f} MB locations.geojson, {stamp.get('summary', '')} "
+          + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"), flush=True)
+    warm_cache([geojson])
+    db = os.path.join(WORK, label + ".sqlite")
+    load = f"import json; json.load(open({geojson!r}))"
+    runners = with_baseline([("seedgen", lambda: run_seedgen([feed], db, label, megabytes, "MB/s"))],
+                            [feed], db, label, megabytes, "MB/s")
+    runners.append(("json.load", lambda: run_reference("json.load", [sys.executable, "-c", load], label, megabytes)))
+    fastest = run_side_by_side(bench, runners)
+    compare_with_baseline(bench, fastest.get("seedgen"), fastest.get("seedgen (baseline)"))
+    seed, reference = fastest.get("seedgen"), fastest.get("json.load")
+    if seed is None or reference is None:
+        bench.not_measured(name, "seedgen failed" if seed is None else "json.load failed")
+        return
+    r = seed.wall / reference.wall
+    bench.ratio_lines.append(f"{label}: seedgen/json.load wall {r:.2f}x, CPU {seed.cpu / reference.cpu:.2f}x, "
+                             f"peak RSS {seed.rss_mb / reference.rss_mb:.2f}x")
+    bench.target(name, r <= MAX_GEOJSON_RATIO and seed.rss_mb <= MAX_GEOJSON_RSS_MB,
+                 f"{r:.2f}x ({seed.wall:.2f} s vs {reference.wall:.2f} s), {seed.rss_mb:.1f} MB peak RSS "
+                 f"(json.load {reference.rss_mb:.1f} MB)")
+
+
 # The jobs `--jobs` chooses from, in the order they run; another job is one more entry.
 JOBS = {
     "gtfs": run_gtfs_job,
@@ -1178,6 +1227,7 @@ JOBS = {
     "delta": run_delta_job,
     "queries": run_queries_job,
     "region": run_region_job,
+    "geojson": run_geojson_job,
 }
 JOB_ALIASES = {"xml": "topsongs"}
 
@@ -1196,6 +1246,8 @@ def main():
                         help="copies of the Liechtenstein extract in the OSM input (default 3: 41 MB, the Monaco size)")
     parser.add_argument("--netex-mb", type=int, default=int(os.environ.get("BENCH_NETEX_MB", "800")),
                         help="megabytes of the repeated Nordic NeTEx export (default 800; a quarter is built too)")
+    parser.add_argument("--geojson-mb", type=float, default=float(os.environ.get("BENCH_GEOJSON_MB", "256")),
+                        help="megabytes of the generated locations.geojson of the geojson job (default 256)")
     parser.add_argument("--reps", type=int, default=int(os.environ.get("BENCH_REPS", "2")),
                         help="runs of each tool, alternating; the fastest is reported (default 2)")
     parser.add_argument("--tools", default="sqlite3,seedgen",

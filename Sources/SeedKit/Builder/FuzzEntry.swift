@@ -75,16 +75,15 @@ package enum FuzzEntry {
     }
 
     /// The GeoJSON reader with a small feature limit, so the limit is hit, and the columns the
-    /// importer takes from each feature.
+    /// importer takes from each feature (a property by name too).
     static func geojson(_ bytes: [UInt8]) {
         let reader = GeoJSONFeatureReader(
-            source: MemoryByteSource(bytes, chunk: 7), file: "fuzz.geojson", maximumValueBytes: 4096)
+            source: MemoryByteSource(bytes, chunk: 7), file: "fuzz.geojson", maximumValueBytes: 4096,
+            namedProperties: true)
         do {
-            while let item = try reader.next() {
-                let feature = item as? [String: Any] ?? [:]
-                let properties = feature["properties"] as? [String: Any] ?? [:]
+            while let feature = try reader.next() {
                 for source in ["id", "properties", "geometry", "name"] {
-                    _ = GeoJSONImporter.value(of: source, in: feature, properties: properties)
+                    _ = feature.value(of: source)
                 }
             }
         } catch {

@@ -74,6 +74,9 @@ final class TableLoader {
     var rowCount: Int { accepted }
 
     static let batchRows = 4096
+    /// A batch goes to the writer once its text passes this too, so two batches of long
+    /// values (GeoJSON geometries of thousands of points) stay a few MB, not 4096 rows' worth.
+    static let batchTextBytes = 4 << 20
 
     /// - Parameters:
     ///   - createsTable: false when the table exists already; true to have the reader create
@@ -245,7 +248,7 @@ final class TableLoader {
         batch.sourceColumns[row] = Int32(clamping: column ?? 0)
         batch.count += 1
         accepted += 1
-        if batch.isFull { try submit() }
+        if batch.isFull || batch.arenaCount >= Self.batchTextBytes { try submit() }
         return table.withoutRowID ? nil : id
     }
 

@@ -1,19 +1,20 @@
-import Foundation
-
 /// Reads the features of a GeoJSON `FeatureCollection` one at a time, so that memory stays
 /// bounded whatever the file's size: only one feature's text is held (at most
 /// `maximumValueBytes`, `--max-record-size`), never the whole file.
 ///
 /// The collection's own structure (the root object, its member names, the `features` list)
 /// is scanned here. Each feature, and the value of each other member of the collection, is
-/// parsed whole by `JSONSerialization`, as the whole file once was, so the objects (and the
-/// JSON text written from them) are the same.
+/// then read from its bytes by `CanonicalJSONWriter`, which checks it and writes its JSON text
+/// in the form the seed has always stored (`JSONSerialization`'s), without building values.
 final class GeoJSONFeatureReader {
     private let source: ByteSource
     /// The file, as shown in messages.
     let file: String
     /// The longest feature, or value of another member of the collection, accepted in bytes.
     let maximumValueBytes: Int
+    /// Whether each feature's properties are read by name too (`GeoJSONFeature.named`).
+    let namedProperties: Bool
+    private let writer = CanonicalJSONWriter()
 
     private let chunk: UnsafeMutablePointer<UInt8>
     private let chunkCapacity = 1 << 16
@@ -33,7 +34,7 @@ final class GeoJSONFeatureReader {
         /// Before the collection's opening brace.
         case start
         /// Where a member name or the collection's closing brace comes (after a comma too:
-        /// `JSONSerialization` accepts a trailing comma).
+        /// `JSONSerialization` accepted a trailing comma, and so does this reader).
         case memberName
         /// After a member's value: a comma or the collection's closing brace.
         case afterMember
@@ -55,10 +56,13 @@ final class GeoJSONFeatureReader {
     ///   - maximumValueBytes: the longest feature (or value of another member) accepted; a
     ///     longer one is an error (`InputLimits.recordBytes`), so memory stays bounded
     ///     whatever the input.
-    init(source: ByteSource, file: String, maximumValueBytes: Int) {
+    ///   - namedProperties: whether each feature's properties are read by name too, for
+    ///     columns that take one.
+    init(source: ByteSource, file: String, maximumValueBytes: Int, namedProperties: Bool = false) {
         self.source = source
         self.file = file
         self.maximumValueBytes = max(1, maximumValueBytes)
+        self.namedProperties = namedProperties
         chunk = .allocate(capacity: chunkCapacity)
         valueCapacity = min(valueCapacity, self.maximumValueBytes)
         value = .allocate(capacity: valueCapacity)
@@ -69,11 +73,11 @@ final class GeoJSONFeatureReader {
         value.deallocate()
     }
 
-    /// The next feature as `JSONSerialization` reads it (an object, or whatever else the list
-    /// holds); nil after the last one, once the rest of the file has been read and checked.
-    /// Throws `GeoJSONSyntaxError` for text that is not a FeatureCollection, `InputError`
-    /// when the file cannot be read.
-    func next() throws -> Any? {
+    /// The next feature (whatever the list holds: what is not an object is a feature without
+    /// an id, properties or geometry); nil after the last one, once the rest of the file has
+    /// been read and checked. Throws `GeoJSONSyntaxError` for text that is not a
+    /// FeatureCollection, `InputError` when the file cannot be read.
+    func next() throws -> GeoJSONFeature? {
         while true {
             switch state {
             case .start:
@@ -99,7 +103,9 @@ final class GeoJSONFeatureReader {
                 guard byte != nil else { throw unexpected("expected a feature or ']'") }
                 featurePlace = place
                 try readValue(of: "the feature")
-                let feature = try parse(what: "the feature", at: featurePlace)
+                let feature = try parse(what: "the feature", at: featurePlace) { (text) throws(JSONTextError) in
+                    try GeoJSONFeature(text: text, writer: writer, namedProperties: namedProperties)
+                }
                 state = .afterFeature
                 return feature
             case .afterFeature:
@@ -127,8 +133,12 @@ final class GeoJSONFeatureReader {
         guard byte == UInt8(ascii: "\"") else { throw unexpected("expected a member name or '}'") }
         let namePlace = place
         try readValue(of: "a member name")
-        guard let name = try? JSONSerialization.jsonObject(with: valueData, options: .fragmentsAllowed) as? String
-        else {
+        let name: String
+        do {
+            writer.begin(UnsafeBufferPointer(start: value, count: valueCount))
+            name = try writer.readString()
+            guard writer.position == valueCount else { throw writer.failure("") }
+        } catch {
             throw invalid("the member name is not a valid JSON string", at: namePlace)
         }
         guard try nextNonSpace() == UInt8(ascii: ":") else {
@@ -146,7 +156,10 @@ final class GeoJSONFeatureReader {
             guard first != nil else { throw unexpected("the file ends before the value of '\(name)'") }
             let valuePlace = place
             try readValue(of: "the value of '\(name)'")
-            _ = try parse(what: "the value of '\(name)'", at: valuePlace)
+            try parse(what: "the value of '\(name)'", at: valuePlace) { (text) throws(JSONTextError) in
+                writer.begin(text)
+                try writer.writeValue(depth: 0)
+            }
             state = .afterMember
         }
     }
@@ -184,24 +197,35 @@ final class GeoJSONFeatureReader {
 
     // MARK: Values
 
-    /// The value just read, without a copy (valid until the next read).
-    private var valueData: Data {
-        Data(bytesNoCopy: value, count: valueCount, deallocator: .none)
-    }
-
-    /// Parses the value just read, which began at `start`.
-    private func parse(what: String, at start: Place) throws(GeoJSONSyntaxError) -> Any {
+    /// Reads the value just read, which began at `start`, with `read`; an error in it is
+    /// reported at its own place, with what is wrong, where in the value and what is there.
+    private func parse<T>(
+        what: String, at start: Place, _ read: (UnsafeBufferPointer<UInt8>) throws(JSONTextError) -> T
+    )
+        throws(GeoJSONSyntaxError) -> T
+    {
+        let text = UnsafeBufferPointer(start: value, count: valueCount)
         do {
-            return try JSONSerialization.jsonObject(with: valueData, options: .fragmentsAllowed)
+            return try read(text)
         } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            throw invalid("\(what) starting here is not valid JSON" + (reason.map { " (\($0))" } ?? ""), at: start)
+            var at = start
+            for byte in text[0..<min(error.offset, valueCount)] {
+                if byte == UInt8(ascii: "\n") {
+                    at = (at.line + 1, 1)
+                } else if byte & 0xC0 != 0x80 {
+                    at.column += 1
+                }
+            }
+            let field = error.path.isEmpty ? "" : " (at \(error.path))"
+            throw invalid(
+                "\(what) starting at line \(start.line), column \(start.column) is not valid JSON: "
+                    + error.message + field, at: at)
         }
     }
 
     /// Reads one JSON value, starting at the current byte, into `value`: a string, an object
     /// or a list (up to its matching end, counting the brackets outside strings), or a
-    /// number or literal (up to the next delimiter). `JSONSerialization` checks the rest.
+    /// number or literal (up to the next delimiter). `CanonicalJSONWriter` checks the rest.
     /// `what` names it in the message when it is longer than the limit.
     private func readValue(of what: String) throws {
         let start = place
@@ -221,6 +245,9 @@ final class GeoJSONFeatureReader {
             }
             var i = position
             var finished = false
+            // The place is counted in locals, stored once per chunk: this loop sees every byte.
+            var (line, column) = (self.line, self.column)
+            let chunk = self.chunk, filled = self.filled
             while i < filled {
                 let byte = chunk[i]
                 if first {
@@ -248,10 +275,16 @@ final class GeoJSONFeatureReader {
                     default: break
                     }
                 }
-                advancePlace(over: byte)
+                if byte == UInt8(ascii: "\n") {
+                    line += 1
+                    column = 1
+                } else if byte & 0xC0 != 0x80 { // not a UTF-8 continuation byte
+                    column += 1
+                }
                 i += 1
                 if finished { break }
             }
+            (self.line, self.column) = (line, column)
             try append(chunk + position, count: i - position, what: what, start: start)
             position = i
             if finished || (scalar && i < filled) { return }

@@ -3,13 +3,15 @@ import Testing
 @testable import SeedKit
 
 /// Reads every feature of `text`, `step` bytes per read, with the place each one begins.
-private func features(_ text: String, step: Int = 3, limit: Int = 1 << 20) throws -> [(feature: Any, line: Int, column: Int)] {
+private func features(_ text: String, step: Int = 3, limit: Int = 1 << 20) throws -> [(feature: GeoJSONFeature, line: Int, column: Int)] {
     try features(bytes: Array(text.utf8), step: step, limit: limit)
 }
 
-private func features(bytes: [UInt8], step: Int = 3, limit: Int = 1 << 20) throws -> [(feature: Any, line: Int, column: Int)] {
-    let reader = GeoJSONFeatureReader(source: ArraySource(bytes: bytes, step: step), file: "locations.geojson", maximumValueBytes: limit)
-    var result: [(Any, Int, Int)] = []
+private func features(bytes: [UInt8], step: Int = 3, limit: Int = 1 << 20) throws
+    -> [(feature: GeoJSONFeature, line: Int, column: Int)] {
+    let reader = GeoJSONFeatureReader(source: ArraySource(bytes: bytes, step: step), file: "locations.geojson", maximumValueBytes: limit,
+                                      namedProperties: true)
+    var result: [(GeoJSONFeature, Int, Int)] = []
     while let feature = try reader.next() { result.append((feature, reader.featurePlace.line, reader.featurePlace.column)) }
     return result
 }
@@ -19,11 +21,9 @@ private func syntaxError(_ text: String, limit: Int = 1 << 20) throws -> BuildIs
     try #require(throws: GeoJSONSyntaxError.self) { _ = try features(text, limit: limit) }.issue
 }
 
-/// A feature's `geometry` and `properties` as the importer writes them (JSON text, keys sorted).
-private func columns(_ feature: Any) -> [String?] {
-    let object = feature as? [String: Any] ?? [:]
-    let properties = object["properties"] as? [String: Any] ?? [:]
-    return ["id", "properties", "geometry", "name"].map { GeoJSONImporter.value(of: $0, in: object, properties: properties) }
+/// A feature's columns as the importer writes them (JSON text, keys sorted).
+private func columns(_ feature: GeoJSONFeature) -> [String?] {
+    ["id", "properties", "geometry", "name"].map { feature.value(of: $0).map { String(decoding: $0, as: UTF8.self) } }
 }
 
 @Suite("GeoJSON feature reader")
@@ -40,14 +40,14 @@ struct GeoJSONFeatureReaderTests {
          "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:OGC:1.3:CRS84"}}}
         """
 
-    @Test("features are read one at a time, each as the whole file once parsed it", arguments: [1, 2, 7, 4096])
+    @Test("features are read one at a time, each as JSONSerialization once read the whole file", arguments: [1, 2, 7, 4096])
     func sameAsWholeFile(step: Int) throws {
         let streamed = try features(Self.collection, step: step)
         let whole = try #require(JSONSerialization.jsonObject(with: Data(Self.collection.utf8)) as? [String: Any])
         let list = try #require(whole["features"] as? [Any])
         #expect(streamed.count == list.count)
         for (read, expected) in zip(streamed, list) {
-            #expect(columns(read.feature) == columns(expected))
+            #expect(columns(read.feature) == FoundationGeoJSON.columns(of: expected))
         }
         #expect(columns(streamed[0].feature)[2] == #"{"coordinates":[[[13,52],[13.1,52],[13.1,52.1],[13,52]]],"type":"Polygon"}"#)
     }
@@ -93,14 +93,17 @@ struct GeoJSONFeatureReaderTests {
     }
 
     @Test("text that is not JSON is an error at its place", arguments: [
-        (#"{"features": [{"id": 1 2}]}"#, 1, 15, "the feature starting here is not valid JSON"),
+        (#"{"features": [{"id": 1 2}]}"#, 1, 24,
+         "the feature starting at line 1, column 15 is not valid JSON: expected ',' or '}' after a member, found '2'"),
         (#"{"features": [{"id": 1}] "x": 2}"#, 1, 26, "expected ',' or '}' after a member of the FeatureCollection"),
         ("{\"features\": [{\"id\": 1}\n {\"id\": 2}]}", 2, 2, "expected ',' or ']' after a feature"),
         (#"{"features": [{"id": 1},"#, 1, 25, "expected a feature or ']' (the file ends here)"),
-        (#"{"features": [,]}"#, 1, 15, "the feature starting here is not valid JSON"),
+        (#"{"features": [,]}"#, 1, 15,
+         "the feature starting at line 1, column 15 is not valid JSON: the text ends where a value should be"),
         (#"{, "features": []}"#, 1, 2, "expected a member name or '}'"),
         (#"{"features": []} x"#, 1, 18, "text after the end of the FeatureCollection"),
-        (#"{"name": tru, "features": []}"#, 1, 10, "the value of 'name' starting here is not valid JSON"),
+        (#"{"name": tru, "features": []}"#, 1, 10,
+         "the value of 'name' starting at line 1, column 10 is not valid JSON: 'tru' is not a JSON value"),
         (#"{"features": [{"id": "open}]}"#, 1, 15, "the file ends inside the feature starting here"),
         (#"{"features": [{"id": 1}"#, 1, 24, "expected ',' or ']' after a feature (the file ends here)"),
         (#"{"features": [], "features": []}"#, 1, 18, "a second 'features' list"),
