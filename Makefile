@@ -2,8 +2,9 @@
 SWIFT        ?= swift
 APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
 RELEASE_BIN  := .build/release/seedgen
-# The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL), xmllint --stream.
-BENCH_APT_PACKAGES := osmium-tool libxml2-utils
+# The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL, and the PBF inputs),
+# xmllint --stream, spatialite_osm_raw (OSM PBF to SQLite).
+BENCH_APT_PACKAGES := osmium-tool libxml2-utils spatialite-bin
 
 .PHONY: help deps bench-deps other-sqlites build release example test regress outcomes app fuzz sanitize bench clean
 
@@ -16,7 +17,7 @@ help:
 	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 600) with AddressSanitizer"
 	@echo "make sanitize run every test under AddressSanitizer (with leak checks), then ThreadSanitizer"
 	@echo "make bench    compare seedgen with the sqlite3 shell, osmium and xmllint on the same inputs"
-	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md)"
+	@echo "              (BENCH_JOBS=gtfs,topsongs,osm,pbf picks the jobs; see bench/README.md)"
 	@echo "make build    debug build;  make release: optimized build"
 	@echo "make other-sqlites  install the two other SQLite versions the tests apply deltas with (.venv-sqlite/)"
 
