@@ -75,6 +75,26 @@ struct PBFInputTests {
         #expect(OSMPBFFile.recognises(bytes) && !OSMPBFFile.recognises(Array("<?xml version='1.0'?><osm/>".utf8)))
     }
 
+    @Test("a schema with query features (the reference's node_location and node_tag_search): the same seed from PBF")
+    func queryFeatures() throws {
+        let folder = TemporaryFolder()
+        let readme = try String(contentsOfFile: Repository.path("Schema/README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```yaml\ntables:\n  - name: node\n"))
+        let example = String(readme[start.upperBound...].prefix { $0 != "`" })
+        let schema = folder.write("osm.yaml", "name: osm-search\nschemaVersion: 1\nformat: xml\ntables:\n  - name: node\n" + example)
+        var seeds: [String] = []
+        for input in ["vaduz.osm", "vaduz.osm.pbf"] {
+            let output = folder.file(input + ".sqlite")
+            let summary = try SeedBuilder.build([Self.fixtures + "/" + input], to: output, schema: schema)
+            #expect(summary.queryIndexes.map(\.name) == ["node_location", "node_tag_search"])
+            seeds.append(output)
+        }
+        let box = "SELECT count(*) FROM node INDEXED BY node_location WHERE lat BETWEEN 47.138 AND 47.142"
+        #expect(try Self.count(seeds[1], box) == Self.count(seeds[0], box))
+        #expect(try Self.count(seeds[1], box) > 0)
+        #expect(try Self.dataDigest(seeds[1]) == Self.dataDigest(seeds[0]))
+    }
+
     @Test("text as OSM XML writes it: coordinates and timestamps")
     func text() {
         func coordinate(_ value: Int64) -> String { PBFText.withCoordinate(value) { String(decoding: $0, as: UTF8.self) } }
