@@ -25,7 +25,8 @@ struct BoundedJSONReader {
 
     init(_ bytes: [UInt8]) throws(Failure) {
         guard bytes.count <= Self.maximumBytes else {
-            throw Failure(offset: 0, message: "\(bytes.count) bytes, more than the \(Self.maximumBytes) a manifest may have")
+            throw Failure(
+                offset: 0, message: "\(bytes.count) bytes, more than the \(Self.maximumBytes) a manifest may have")
         }
         self.bytes = bytes
     }
@@ -99,7 +100,9 @@ struct BoundedJSONReader {
 
     // MARK: - Grammar
 
-    private mutating func object(depth: Int, _ member: (inout BoundedJSONReader, String) throws(Failure) -> Void) throws(Failure) {
+    private mutating func object(
+        depth: Int, _ member: (inout BoundedJSONReader, String) throws(Failure) -> Void
+    ) throws(Failure) {
         guard depth <= Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) levels") }
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else { throw fail("expected an object") }
@@ -128,7 +131,9 @@ struct BoundedJSONReader {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "{"):
-            try object(depth: depth) { (reader: inout BoundedJSONReader, _: String) throws(Failure) in try reader.skipValue(depth: depth + 1) }
+            try object(depth: depth) { (reader: inout BoundedJSONReader, _: String) throws(Failure) in
+                try reader.skipValue(depth: depth + 1)
+            }
         case UInt8(ascii: "["):
             offset += 1
             skipWhitespace()
@@ -153,7 +158,8 @@ struct BoundedJSONReader {
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let count = word.utf8CodeUnitCount
         guard offset + count <= bytes.count,
-              word.withUTF8Buffer({ word in bytes[offset..<offset + count].elementsEqual(word) }) else {
+            word.withUTF8Buffer({ word in bytes[offset..<offset + count].elementsEqual(word) })
+        else {
             throw fail("unknown literal")
         }
         offset += count
@@ -171,7 +177,9 @@ struct BoundedJSONReader {
         let intStart = offset
         let intDigits = digits(&self)
         guard intDigits > 0 else { offset = start; throw fail("expected a value") }
-        if intDigits > 1, bytes[intStart] == UInt8(ascii: "0") { offset = start; throw fail("leading zero in a number") }
+        if intDigits > 1, bytes[intStart] == UInt8(ascii: "0") {
+            offset = start; throw fail("leading zero in a number")
+        }
         if peek() == UInt8(ascii: ".") {
             offset += 1
             guard digits(&self) > 0 else { throw fail("expected digits after '.'") }
@@ -215,7 +223,8 @@ struct BoundedJSONReader {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800..<0xDC00).contains(scalar) {
-                    guard peek() == UInt8(ascii: "\\"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
+                    guard peek() == UInt8(ascii: "\\"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u")
+                    else {
                         throw fail("unpaired surrogate in a \\u escape")
                     }
                     offset += 2

@@ -79,8 +79,11 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
             case contentSHA256 = "contentSha256"
         }
 
-        public init(schemaVersion: Int, seedVersion: String, sequence: Int64, path: String, size: Int64, sha256: String, deltas: [Delta],
-                    contentSHA256: String? = nil, seedSize: Int64? = nil) {
+        public init(
+            schemaVersion: Int, seedVersion: String, sequence: Int64, path: String, size: Int64, sha256: String,
+            deltas: [Delta],
+            contentSHA256: String? = nil, seedSize: Int64? = nil
+        ) {
             self.seedSize = seedSize
             self.schemaVersion = schemaVersion
             self.seedVersion = seedVersion
@@ -141,34 +144,57 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
     /// - Parameter source: names the index in errors (its URL or path).
     public static func decode(_ bytes: [UInt8], source: String) throws(ChannelError) -> ChannelIndex {
         guard bytes.count <= maximumBytes else {
-            throw ChannelError(code: .invalidIndex, source: source, message: "\(bytes.count) bytes, more than the \(maximumBytes) an index may have")
+            throw ChannelError(
+                code: .invalidIndex, source: source,
+                message: "\(bytes.count) bytes, more than the \(maximumBytes) an index may have")
         }
         let index: ChannelIndex
         do { index = try JSONDecoder().decode(ChannelIndex.self, from: Data(bytes)) } catch {
-            throw ChannelError(code: .invalidIndex, source: source, message: "not a valid channel index: \(Self.describe(error))", cause: error)
+            throw ChannelError(
+                code: .invalidIndex, source: source, message: "not a valid channel index: \(Self.describe(error))",
+                cause: error)
         }
         guard index.format == currentFormat else {
-            throw ChannelError(code: .unsupportedFormat, source: source, message: "the index is in format \(index.format); this code reads format \(currentFormat) (update it)")
+            throw ChannelError(
+                code: .unsupportedFormat, source: source,
+                message: "the index is in format \(index.format); this code reads format \(currentFormat) (update it)")
         }
         var schemas = Set<Int>()
         for entry in index.seeds {
             let name = "the seed of schema version \(entry.schemaVersion)"
             guard schemas.insert(entry.schemaVersion).inserted else {
-                throw ChannelError(code: .invalidIndex, source: source, message: "schema version \(entry.schemaVersion) has two entries")
+                throw ChannelError(
+                    code: .invalidIndex, source: source,
+                    message: "schema version \(entry.schemaVersion) has two entries")
             }
-            guard entry.sequence > 0 else { throw ChannelError(code: .invalidIndex, source: source, message: "\(name): sequence \(entry.sequence) is not positive") }
+            guard entry.sequence > 0 else {
+                throw ChannelError(
+                    code: .invalidIndex, source: source, message: "\(name): sequence \(entry.sequence) is not positive")
+            }
             guard SeedStamp(schemaVersion: entry.schemaVersion, seedVersion: entry.seedVersion).isValid else {
-                throw ChannelError(code: .invalidIndex, source: source, message: "\(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not printable ASCII without spaces")
+                throw ChannelError(
+                    code: .invalidIndex, source: source,
+                    message:
+                        """
+                        \(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not \
+                        printable ASCII without spaces
+                        """
+                )
             }
             try check(path: entry.path, size: entry.size, sha256: entry.sha256, in: name, source: source)
             if let seedSize = entry.seedSize, seedSize < 0 || seedSize > 1 << 50 {
-                throw ChannelError(code: .invalidIndex, source: source, message: "\(name): seedSize \(seedSize) is out of range")
+                throw ChannelError(
+                    code: .invalidIndex, source: source, message: "\(name): seedSize \(seedSize) is out of range")
             }
             if let content = entry.contentSHA256, !isDigest(content) {
-                throw ChannelError(code: .invalidIndex, source: source, message: "\(name): contentSha256 must be 64 lower-case hexadecimal digits")
+                throw ChannelError(
+                    code: .invalidIndex, source: source,
+                    message: "\(name): contentSha256 must be 64 lower-case hexadecimal digits")
             }
             for delta in entry.deltas {
-                try check(path: delta.path, size: delta.size, sha256: delta.sha256, in: "\(name): the delta from \(String(delta.from.prefix(80)).debugDescription)", source: source)
+                try check(
+                    path: delta.path, size: delta.size, sha256: delta.sha256,
+                    in: "\(name): the delta from \(String(delta.from.prefix(80)).debugDescription)", source: source)
             }
         }
         return index
@@ -179,20 +205,35 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return !path.isEmpty && path.utf8.count <= 1024
             && path.utf8.allSatisfy { byte in
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: ".")
+                    || byte == UInt8(ascii: "_")
                     || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "/")
             }
             && segments.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
-    private static func check(path: String, size: Int64, sha256: String, in name: String, source: String) throws(ChannelError) {
+    private static func check(
+        path: String, size: Int64, sha256: String, in name: String, source: String
+    ) throws(ChannelError) {
         guard isSafeRelativePath(path) else {
-            throw ChannelError(code: .invalidIndex, source: source, message: "\(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the channel")
+            throw ChannelError(
+                code: .invalidIndex, source: source,
+                message:
+                    """
+                    \(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the \
+                    channel
+                    """
+            )
         }
-        guard size >= 0, size <= 1 << 50 else { throw ChannelError(code: .invalidIndex, source: source, message: "\(name): size \(size) is out of range") }
+        guard size >= 0, size <= 1 << 50 else {
+            throw ChannelError(code: .invalidIndex, source: source, message: "\(name): size \(size) is out of range")
+        }
         guard isDigest(sha256) else {
-            throw ChannelError(code: .invalidIndex, source: source, message: "\(name): sha256 must be 64 lower-case hexadecimal digits")
+            throw ChannelError(
+                code: .invalidIndex, source: source, message: "\(name): sha256 must be 64 lower-case hexadecimal digits"
+            )
         }
     }
 
@@ -205,7 +246,8 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
         }
         switch error {
         case .keyNotFound(let key, let context): return "no \(key.stringValue)\(at(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "\(context.debugDescription)\(at(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(context.debugDescription)\(at(context))"
         case .dataCorrupted(let context): return "\(context.debugDescription)\(at(context))"
         @unknown default: return "\(error)"
         }
@@ -213,6 +255,10 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
 
     /// 64 lower-case hexadecimal digits.
     private static func isDigest(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }
+        text.utf8.count == 64
+            && text.utf8.allSatisfy {
+                ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                    || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+            }
     }
 }

@@ -26,10 +26,18 @@ public struct ChannelSigningKey: Sendable {
     /// - Throws: ``ChannelError`` when the text is not such a file.
     public init(fileText: String, path: String) throws(ChannelError) {
         let lines = fileText.split(whereSeparator: \.isNewline).map(trimmed)
-        guard lines.first == Self.fileHeader, lines.count >= 2, let raw = Data(base64Encoded: lines[1]), raw.count == 32,
-              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
+        guard lines.first == Self.fileHeader, lines.count >= 2, let raw = Data(base64Encoded: lines[1]),
+            raw.count == 32,
+            let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw)
         else {
-            throw ChannelError(code: .invalidKey, source: path, message: "not a channel signing key (seedgen keygen writes one: a line \"\(Self.fileHeader)\", then the private key in base64)")
+            throw ChannelError(
+                code: .invalidKey, source: path,
+                message:
+                    """
+                    not a channel signing key (seedgen keygen writes one: a line \"\(Self.fileHeader)\", then the \
+                    private key in base64)
+                    """
+            )
         }
         self.key = key
     }
@@ -60,9 +68,11 @@ public struct ChannelPublicKey: Sendable, Equatable {
     /// - Throws: ``ChannelError`` when it is not 32 bytes of base64.
     public init(base64: String) throws(ChannelError) {
         guard let raw = Data(base64Encoded: trimmed(base64)), raw.count == 32,
-              (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil
+            (try? Curve25519.Signing.PublicKey(rawRepresentation: raw)) != nil
         else {
-            throw ChannelError(code: .invalidKey, source: "<public key>", message: "not an Ed25519 public key: expected 32 bytes in base64, as seedgen keygen prints it")
+            throw ChannelError(
+                code: .invalidKey, source: "<public key>",
+                message: "not an Ed25519 public key: expected 32 bytes in base64, as seedgen keygen prints it")
         }
         self.raw = Array(raw)
     }
@@ -71,8 +81,8 @@ public struct ChannelPublicKey: Sendable, Equatable {
     /// exactly `index`.
     public func isValidSignature(_ signatureFile: [UInt8], for index: [UInt8]) -> Bool {
         guard signatureFile.count <= 1024,
-              let signature = Data(base64Encoded: trimmed(String(decoding: signatureFile, as: UTF8.self))),
-              signature.count == 64, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
+            let signature = Data(base64Encoded: trimmed(String(decoding: signatureFile, as: UTF8.self))),
+            signature.count == 64, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
         else { return false }
         return key.isValidSignature(signature, for: Data(index))
     }

@@ -52,18 +52,22 @@ public struct GzipHeader: Equatable, Sendable {
     static func parse(_ source: BufferedFileReader, path: String) throws(GzipError) -> GzipHeader {
         try parse(path: path, start: source.offset, offset: { source.offset }) { () throws(GzipError) -> UInt8? in
             do throws(SystemCallError) { return try source.readByte() } catch {
-                throw GzipError(code: .io, message: "cannot read the gzip header", path: path, offset: source.offset, cause: error)
+                throw GzipError(
+                    code: .io, message: "cannot read the gzip header", path: path, offset: source.offset, cause: error)
             }
         }
     }
 
     /// Parses a header from the bytes `next` returns (nil at end of file); `offset` is the file
     /// offset of the next byte, for error messages.
-    private static func parse(path: String, start: Int64, offset: () -> Int64,
-                              next: () throws(GzipError) -> UInt8?) throws(GzipError) -> GzipHeader {
+    private static func parse(
+        path: String, start: Int64, offset: () -> Int64,
+        next: () throws(GzipError) -> UInt8?
+    ) throws(GzipError) -> GzipHeader {
         func byte() throws(GzipError) -> UInt8 {
             guard let value = try next() else {
-                throw GzipError(code: .truncated, message: "the file ends inside the gzip header", path: path, offset: offset())
+                throw GzipError(
+                    code: .truncated, message: "the file ends inside the gzip header", path: path, offset: offset())
             }
             return value
         }
@@ -74,7 +78,9 @@ public struct GzipHeader: Equatable, Sendable {
                 if b == 0 { break }
                 bytes.append(b)
                 if bytes.count > 65536 {
-                    throw GzipError(code: .invalidHeader, message: "the gzip \(field) is longer than 64 KiB", path: path, offset: offset())
+                    throw GzipError(
+                        code: .invalidHeader, message: "the gzip \(field) is longer than 64 KiB", path: path,
+                        offset: offset())
                 }
             }
             // RFC 1952 says ISO 8859-1; every Latin-1 byte is the Unicode scalar of the same value,
@@ -90,14 +96,19 @@ public struct GzipHeader: Equatable, Sendable {
 
         let id1 = try byte(), id2 = try byte()
         guard id1 == 0x1f, id2 == 0x8b else {
-            throw GzipError(code: .notGzip, message: "not a gzip file (no 1f 8b magic bytes)", path: path, offset: start)
+            throw GzipError(
+                code: .notGzip, message: "not a gzip file (no 1f 8b magic bytes)", path: path, offset: start)
         }
         guard try byte() == 8 else {
-            throw GzipError(code: .notGzip, message: "unknown gzip compression method (only deflate, 8, exists)", path: path, offset: start + 2)
+            throw GzipError(
+                code: .notGzip, message: "unknown gzip compression method (only deflate, 8, exists)", path: path,
+                offset: start + 2)
         }
         let flags = try byte()
         guard flags & 0xE0 == 0 else {
-            throw GzipError(code: .invalidHeader, message: "reserved gzip header flags are set (0x\(String(flags, radix: 16)))", path: path, offset: start + 3)
+            throw GzipError(
+                code: .invalidHeader, message: "reserved gzip header flags are set (0x\(String(flags, radix: 16)))",
+                path: path, offset: start + 3)
         }
         var mtime: UInt32 = 0
         for shift in stride(from: 0, to: 32, by: 8) { mtime |= UInt32(try byte()) << UInt32(shift) }
@@ -109,8 +120,9 @@ public struct GzipHeader: Equatable, Sendable {
         let name = flags & Flags.name != 0 ? try zeroTerminated("file name") : nil
         let comment = flags & Flags.comment != 0 ? try zeroTerminated("comment") : nil
         if flags & Flags.headerCRC != 0 { _ = try byte(); _ = try byte() }
-        return GzipHeader(modificationTime: mtime, extraFlags: xfl, operatingSystem: os, fileName: name,
-                          comment: comment, byteCount: Int(offset() - start))
+        return GzipHeader(
+            modificationTime: mtime, extraFlags: xfl, operatingSystem: os, fileName: name,
+            comment: comment, byteCount: Int(offset() - start))
     }
 
     enum Flags {

@@ -52,10 +52,13 @@ public final class GzipReader {
         while skipped < offset {
             let more: Bool
             do { more = try source.fill() } catch {
-                throw GzipError(code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, cause: error)
+                throw GzipError(
+                    code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, cause: error)
             }
             guard more else {
-                throw GzipError(code: .truncated, message: "the file ends before its gzip stream starts", path: path, offset: source.offset)
+                throw GzipError(
+                    code: .truncated, message: "the file ends before its gzip stream starts", path: path,
+                    offset: source.offset)
             }
             let count = Int(min(Int64(source.available.count), offset - skipped))
             source.consume(count)
@@ -72,7 +75,9 @@ public final class GzipReader {
         var produced = 0
         while !isDone && produced < buffer.count {
             guard try fill() else {
-                throw GzipError(code: .truncated, message: "the gzip file ends before its data does", path: path, offset: source.offset)
+                throw GzipError(
+                    code: .truncated, message: "the gzip file ends before its data does", path: path,
+                    offset: source.offset)
             }
             let input = source.available
             z.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
@@ -93,7 +98,9 @@ public final class GzipReader {
                 try endMember()
             default:
                 let detail = z.pointee.msg.map { String(cString: $0) } ?? "code \(rc)"
-                throw GzipError(code: .corrupt, message: "the compressed data is corrupt (\(detail))", path: path, offset: source.offset)
+                throw GzipError(
+                    code: .corrupt, message: "the compressed data is corrupt (\(detail))", path: path,
+                    offset: source.offset)
             }
         }
         bytesRead += Int64(produced)
@@ -126,7 +133,9 @@ public final class GzipReader {
         var trailer: [UInt8] = []
         for _ in 0..<8 {
             guard try fill() else {
-                throw GzipError(code: .truncated, message: "the gzip file ends inside its trailer", path: path, offset: source.offset)
+                throw GzipError(
+                    code: .truncated, message: "the gzip file ends inside its trailer", path: path,
+                    offset: source.offset)
             }
             trailer.append(source.available[0])
             source.consume(1)
@@ -134,10 +143,16 @@ public final class GzipReader {
         let storedCRC = trailer[0..<4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let storedSize = trailer[4..<8].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard storedCRC == crc.value else {
-            throw GzipError(code: .crcMismatch, message: "CRC-32 mismatch: trailer says \(hex(storedCRC)), data is \(hex(crc.value))", path: path, offset: trailerOffset)
+            throw GzipError(
+                code: .crcMismatch,
+                message: "CRC-32 mismatch: trailer says \(hex(storedCRC)), data is \(hex(crc.value))", path: path,
+                offset: trailerOffset)
         }
         guard storedSize == memberSize else {
-            throw GzipError(code: .sizeMismatch, message: "size mismatch: trailer says \(storedSize) bytes (mod 2^32), data is \(memberSize)", path: path, offset: trailerOffset + 4)
+            throw GzipError(
+                code: .sizeMismatch,
+                message: "size mismatch: trailer says \(storedSize) bytes (mod 2^32), data is \(memberSize)",
+                path: path, offset: trailerOffset + 4)
         }
         guard try fill() else {
             isDone = true
@@ -146,7 +161,9 @@ public final class GzipReader {
         let next = source.available
         let looksLikeMember = next[0] == 0x1f && (next.count < 2 || next[1] == 0x8b)
         guard allowsMultipleMembers && looksLikeMember else {
-            throw GzipError(code: .trailingGarbage, message: "unexpected bytes after the end of the gzip stream", path: path, offset: source.offset)
+            throw GzipError(
+                code: .trailingGarbage, message: "unexpected bytes after the end of the gzip stream", path: path,
+                offset: source.offset)
         }
         _ = try GzipHeader.parse(source, path: path)
         stream.resetInflate()
@@ -156,7 +173,8 @@ public final class GzipReader {
 
     private func fill() throws(GzipError) -> Bool {
         do { return try source.fill() } catch {
-            throw GzipError(code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, cause: error)
+            throw GzipError(
+                code: .io, message: "cannot read the gzip file", path: path, offset: source.offset, cause: error)
         }
     }
 

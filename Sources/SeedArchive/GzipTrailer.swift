@@ -26,10 +26,13 @@ public struct GzipTrailer: Equatable, Hashable, Sendable, Codable {
     public static func parse(lastBytes bytes: [UInt8], fileSize: Int64, path: String) throws(GzipError) -> GzipTrailer {
         // The smallest gzip file: a 10-byte header, 2 bytes of empty deflate data, the trailer.
         guard fileSize >= 20 else {
-            throw GzipError(code: .truncated, message: "the gzip file is \(fileSize) bytes long, too short to hold a trailer", path: path)
+            throw GzipError(
+                code: .truncated, message: "the gzip file is \(fileSize) bytes long, too short to hold a trailer",
+                path: path)
         }
         guard bytes.count == 8 else {
-            throw GzipError(code: .truncated, message: "the gzip file ends inside its trailer", path: path, offset: fileSize)
+            throw GzipError(
+                code: .truncated, message: "the gzip file ends inside its trailer", path: path, offset: fileSize)
         }
         func little(_ at: Int) -> UInt32 {
             UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24

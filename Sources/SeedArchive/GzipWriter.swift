@@ -48,7 +48,9 @@ public final class GzipWriter {
             throw GzipError(code: .invalidHeader, message: "deflate level \(level) is not in 0...9", path: path)
         }
         if let comment, !comment.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) {
-            throw GzipError(code: .invalidHeader, message: "the gzip comment must be printable ASCII: \(comment.debugDescription)", path: path)
+            throw GzipError(
+                code: .invalidHeader, message: "the gzip comment must be printable ASCII: \(comment.debugDescription)",
+                path: path)
         }
         do { stream = try ZStream(deflateLevel: Int32(level)) } catch {
             throw GzipError(code: .io, message: "zlib cannot start deflate (code \(error.code))", path: path)
@@ -98,7 +100,9 @@ public final class GzipWriter {
         stream.pointer.pointee.avail_in = 0
         try deflateAll(flush: Z_FINISH)
         var trailer: [UInt8] = []
-        for shift in stride(from: 0, to: 32, by: 8) { trailer.append(UInt8(truncatingIfNeeded: crc.value >> UInt32(shift))) }
+        for shift in stride(from: 0, to: 32, by: 8) {
+            trailer.append(UInt8(truncatingIfNeeded: crc.value >> UInt32(shift)))
+        }
         for shift in stride(from: 0, to: 32, by: 8) { trailer.append(UInt8(truncatingIfNeeded: size >> Int64(shift))) }
         try emit(trailer)
         do {
@@ -109,7 +113,9 @@ public final class GzipWriter {
             throw GzipError(code: .io, message: "cannot finish the gzip file", path: path, cause: error)
         }
         state = .finished
-        return GzipSummary(size: size, sha256: hash.hexDigest(), gzipSize: gzipSize, gzipSha256: gzipHash.hexDigest(), crc32: crc.value)
+        return GzipSummary(
+            size: size, sha256: hash.hexDigest(), gzipSize: gzipSize, gzipSha256: gzipHash.hexDigest(), crc32: crc.value
+        )
     }
 
     private func deflateAll(flush: Int32) throws(GzipError) {
@@ -120,7 +126,8 @@ public final class GzipWriter {
             let rc = deflate(z, flush)
             guard rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR else {
                 state = .failed
-                throw GzipError(code: .corrupt, message: "zlib deflate failed (code \(rc))", path: path, offset: gzipSize)
+                throw GzipError(
+                    code: .corrupt, message: "zlib deflate failed (code \(rc))", path: path, offset: gzipSize)
             }
             let produced = output.count - Int(z.pointee.avail_out)
             if produced > 0 { try emit(UnsafeRawBufferPointer(rebasing: output[0..<produced])) }
@@ -139,14 +146,18 @@ public final class GzipWriter {
     private func emit(_ bytes: UnsafeRawBufferPointer) throws(GzipError) {
         do { try file.write(bytes) } catch {
             state = .failed
-            throw GzipError(code: .io, message: "cannot write the gzip file", path: path, offset: gzipSize, cause: error)
+            throw GzipError(
+                code: .io, message: "cannot write the gzip file", path: path, offset: gzipSize, cause: error)
         }
         gzipHash.update(bytes)
         gzipSize += Int64(bytes.count)
     }
 
     private func misuse() -> GzipError {
-        GzipError(code: .misuse, message: state == .finished ? "the gzip writer is already finished" : "the gzip writer failed earlier", path: path)
+        GzipError(
+            code: .misuse,
+            message: state == .finished ? "the gzip writer is already finished" : "the gzip writer failed earlier",
+            path: path)
     }
 }
 

@@ -15,9 +15,12 @@ public enum HTTPDate {
         // "Sun, 06 Nov 1994 08:49:37 GMT"
         let words = text.split(separator: " ")
         guard words.count == 6, words[0].hasSuffix(","), words[5] == "GMT",
-              let day = Int(words[1]), let month = months.firstIndex(of: String(words[2])), let year = Int(words[3]) else { return nil }
+            let day = Int(words[1]), let month = months.firstIndex(of: String(words[2])), let year = Int(words[3])
+        else { return nil }
         let time = words[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
+        guard time.count == 3, (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]),
+            (0...60).contains(time[2])
+        else { return nil }
         // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
         let y = month < 2 ? year - 1 : year, m = month + 1
         let era = (y >= 0 ? y : y - 399) / 400

@@ -10,7 +10,8 @@ import Foundation
 ///
 /// The JSON keys are a contract with apps and deploy scripts: `schemaVersion`, `seedVersion`,
 /// `sha256`, `size`, `gzipSha256`, `gzipSize`, `tables`, and optionally `toolVersion`,
-/// `schemaName`, `sequence` and `contentSha256`. ``encoded()`` is deterministic (sorted keys, pretty-printed, trailing newline),
+/// `schemaName`, `sequence` and `contentSha256`. ``encoded()`` is deterministic (sorted keys, pretty-printed, trailing
+/// newline),
 /// so the same seed always gives the same manifest bytes.
 ///
 /// ```swift
@@ -51,9 +52,11 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     }
 
     /// Creates a manifest from its fields.
-    public init(schemaVersion: Int, seedVersion: String, sha256: String, size: Int64, gzipSha256: String,
-                gzipSize: Int64, tables: [String: Int64], toolVersion: String? = nil, schemaName: String? = nil,
-                sequence: Int64? = nil, contentSHA256: String? = nil) {
+    public init(
+        schemaVersion: Int, seedVersion: String, sha256: String, size: Int64, gzipSha256: String,
+        gzipSize: Int64, tables: [String: Int64], toolVersion: String? = nil, schemaName: String? = nil,
+        sequence: Int64? = nil, contentSHA256: String? = nil
+    ) {
         self.schemaVersion = schemaVersion
         self.seedVersion = seedVersion
         self.sha256 = sha256
@@ -69,10 +72,14 @@ public struct SeedManifest: Codable, Equatable, Sendable {
 
     /// Creates a manifest from the stamp written into the gzip header and what the
     /// ``GzipWriter`` reported.
-    public init(stamp: SeedStamp, summary: GzipSummary, tables: [String: Int64], toolVersion: String? = nil, schemaName: String? = nil) {
-        self.init(schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sha256: summary.sha256,
-                  size: summary.size, gzipSha256: summary.gzipSha256, gzipSize: summary.gzipSize, tables: tables,
-                  toolVersion: toolVersion, schemaName: schemaName)
+    public init(
+        stamp: SeedStamp, summary: GzipSummary, tables: [String: Int64], toolVersion: String? = nil,
+        schemaName: String? = nil
+    ) {
+        self.init(
+            schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sha256: summary.sha256,
+            size: summary.size, gzipSha256: summary.gzipSha256, gzipSize: summary.gzipSize, tables: tables,
+            toolVersion: toolVersion, schemaName: schemaName)
     }
 
     /// The versions, as written in the gzip header.
@@ -104,12 +111,17 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     ///   - readingTables: false checks that `tables` is there and is valid JSON but leaves
     ///     ``tables`` empty: the installer, which decides at every app start and needs no row
     ///     counts, saves building a dictionary (a first one in a process costs ~0.1 ms).
-    public static func decode(_ bytes: [UInt8], path: String = "<manifest>", readingTables: Bool = true) throws(SeedManifestError) -> SeedManifest {
+    public static func decode(
+        _ bytes: [UInt8], path: String = "<manifest>", readingTables: Bool = true
+    ) throws(SeedManifestError) -> SeedManifest {
         var schemaVersion: Int?, seedVersion: String?, sha256: String?, size: Int64?
         var gzipSha256: String?, gzipSize: Int64?, tables: [String: Int64]?
         var toolVersion: String?, schemaName: String?, sequence: Int64?, contentSHA256: String?
-        let known = ["schemaVersion", "seedVersion", "sha256", "size", "gzipSha256", "gzipSize", "tables", "toolVersion", "schemaName", "sequence",
-                     "contentSha256"]
+        let known = [
+            "schemaVersion", "seedVersion", "sha256", "size", "gzipSha256", "gzipSize", "tables", "toolVersion",
+            "schemaName", "sequence",
+            "contentSha256"
+        ]
         var seen = 0 // a bit per known key
         do throws(BoundedJSONReader.Failure) {
             var reader = try BoundedJSONReader(bytes)
@@ -123,7 +135,9 @@ public struct SeedManifest: Codable, Equatable, Sendable {
                 switch key {
                 case "schemaVersion":
                     let value = try reader.integer()
-                    guard let int = Int(exactly: value) else { throw BoundedJSONReader.Failure(offset: reader.offset, message: "schemaVersion out of range") }
+                    guard let int = Int(exactly: value) else {
+                        throw BoundedJSONReader.Failure(offset: reader.offset, message: "schemaVersion out of range")
+                    }
                     schemaVersion = int
                 case "seedVersion": seedVersion = try reader.string()
                 case "sha256": sha256 = try reader.string()
@@ -139,9 +153,13 @@ public struct SeedManifest: Codable, Equatable, Sendable {
                     tables = [:]
                 case "tables":
                     var counts: [String: Int64] = [:]
-                    try reader.nestedObject { (reader: inout BoundedJSONReader, table: String) throws(BoundedJSONReader.Failure) in
+                    try reader.nestedObject {
+                        (reader: inout BoundedJSONReader, table: String) throws(BoundedJSONReader.Failure) in
                         guard counts.updateValue(try reader.integer(), forKey: table) == nil else {
-                            throw BoundedJSONReader.Failure(offset: reader.offset, message: "the table \(String(table.prefix(100)).debugDescription) appears twice in tables")
+                            throw BoundedJSONReader.Failure(
+                                offset: reader.offset,
+                                message:
+                                    "the table \(String(table.prefix(100)).debugDescription) appears twice in tables")
                         }
                     }
                     tables = counts
@@ -150,24 +168,32 @@ public struct SeedManifest: Codable, Equatable, Sendable {
             }
             try reader.end()
         } catch {
-            throw SeedManifestError(code: .invalidManifest, path: path, message: "not a valid seed manifest: \(error.message) (at byte \(error.offset))")
+            throw SeedManifestError(
+                code: .invalidManifest, path: path,
+                message: "not a valid seed manifest: \(error.message) (at byte \(error.offset))")
         }
         guard let schemaVersion, let seedVersion, let sha256, let size, let gzipSha256, let gzipSize, let tables else {
-            let missing = [("schemaVersion", schemaVersion == nil), ("seedVersion", seedVersion == nil), ("sha256", sha256 == nil),
-                           ("size", size == nil), ("gzipSha256", gzipSha256 == nil), ("gzipSize", gzipSize == nil),
-                           ("tables", tables == nil)].filter(\.1).map(\.0)
-            throw SeedManifestError(code: .invalidManifest, path: path, message: "not a valid seed manifest: no \(missing.joined(separator: ", "))")
+            let missing = [
+                ("schemaVersion", schemaVersion == nil), ("seedVersion", seedVersion == nil), ("sha256", sha256 == nil),
+                ("size", size == nil), ("gzipSha256", gzipSha256 == nil), ("gzipSize", gzipSize == nil),
+                ("tables", tables == nil)
+            ].filter(\.1).map(\.0)
+            throw SeedManifestError(
+                code: .invalidManifest, path: path,
+                message: "not a valid seed manifest: no \(missing.joined(separator: ", "))")
         }
-        return SeedManifest(schemaVersion: schemaVersion, seedVersion: seedVersion, sha256: sha256, size: size,
-                            gzipSha256: gzipSha256, gzipSize: gzipSize, tables: tables, toolVersion: toolVersion,
-                            schemaName: schemaName, sequence: sequence, contentSHA256: contentSHA256)
+        return SeedManifest(
+            schemaVersion: schemaVersion, seedVersion: seedVersion, sha256: sha256, size: size,
+            gzipSha256: gzipSha256, gzipSize: gzipSize, tables: tables, toolVersion: toolVersion,
+            schemaName: schemaName, sequence: sequence, contentSHA256: contentSHA256)
     }
 
     /// Reads and parses the manifest at `path`.
     public static func read(path: String) throws(SeedManifestError) -> SeedManifest {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw SeedManifestError(code: .fileSystem, path: path, message: "cannot read the manifest: \(error)", cause: error)
+            throw SeedManifestError(
+                code: .fileSystem, path: path, message: "cannot read the manifest: \(error)", cause: error)
         }
         return try decode(Array(data), path: path)
     }
@@ -175,7 +201,8 @@ public struct SeedManifest: Codable, Equatable, Sendable {
     /// Writes ``encoded()`` to `path`, atomically (a temporary file renamed into place).
     public func write(path: String) throws(SeedManifestError) {
         do { try Data(encoded()).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw SeedManifestError(code: .fileSystem, path: path, message: "cannot write the manifest: \(error)", cause: error)
+            throw SeedManifestError(
+                code: .fileSystem, path: path, message: "cannot write the manifest: \(error)", cause: error)
         }
     }
 }

@@ -61,8 +61,10 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
     /// use of a generic collection type costs more than the parsing.)
     private static func parse(_ comment: String) -> (stamp: SeedStamp, sequence: Substring?)? {
         let utf8 = comment.utf8
-        var words = (utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex,
-                     utf8.startIndex..<utf8.startIndex)
+        var words = (
+            utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex, utf8.startIndex..<utf8.startIndex,
+            utf8.startIndex..<utf8.startIndex
+        )
         var count = 0
         var i = utf8.startIndex
         while i < utf8.endIndex {
@@ -85,8 +87,8 @@ public struct SeedStamp: Equatable, Hashable, Sendable, CustomStringConvertible 
         }
         let sequence = count == 4 ? value(words.3, after: "sequence=") : nil
         guard count == 3 || sequence != nil, comment[words.0].utf8.elementsEqual(prefix.utf8),
-              let schemaText = value(words.1, after: "schema-version="), let schema = Int(schemaText),
-              let seed = value(words.2, after: "seed-version="), !seed.isEmpty
+            let schemaText = value(words.1, after: "schema-version="), let schema = Int(schemaText),
+            let seed = value(words.2, after: "seed-version="), !seed.isEmpty
         else { return nil }
         return (SeedStamp(schemaVersion: schema, seedVersion: String(seed)), sequence)
     }

@@ -30,9 +30,13 @@ package enum ContentDigest {
         var stream = DigestStream()
         stream.append(magic)
         let database = quoted(schema)
-        let shadows = Set(try connection.rows("SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'shadow'", [.text(schema)])
+        let shadows = Set(
+            try connection.rows(
+                "SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'shadow'", [.text(schema)]
+            )
             .compactMap { $0.first?.text })
-        let entries = try connection.rows("""
+        let entries = try connection.rows(
+            """
             SELECT type, name, tbl_name, coalesce(sql, '') FROM \(database).sqlite_schema
             WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type COLLATE BINARY, name COLLATE BINARY
             """)
@@ -63,24 +67,40 @@ package enum ContentDigest {
         try compute(Connection(path: path, mode: .readOnly))
     }
 
-    private static func digestRows(of table: String, schema: String, connection: Connection, into stream: inout DigestStream) throws(SQLiteError) {
+    private static func digestRows(
+        of table: String, schema: String, connection: Connection, into stream: inout DigestStream
+    ) throws(SQLiteError) {
         // Every column, generated and hidden ones included: any of them hides a rowid name.
-        let names = Set(try connection.rows("SELECT lower(name) FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)]).compactMap { $0[0].text })
+        let names = Set(
+            try connection.rows("SELECT lower(name) FROM pragma_table_xinfo(?, ?)", [.text(table), .text(schema)])
+                .compactMap { $0[0].text })
         let name = "\(quoted(schema)).\(quoted(table))"
-        let isWithoutRowID = try connection.scalar("SELECT wr FROM pragma_table_list WHERE name = ? AND schema = ?", [.text(table), .text(schema)])?.integer == 1
+        let isWithoutRowID =
+            try connection.scalar(
+                "SELECT wr FROM pragma_table_list WHERE name = ? AND schema = ?", [.text(table), .text(schema)])?
+            .integer == 1
         let sql: String
         if !isWithoutRowID {
             guard let rowid = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else {
-                throw SQLiteError(.error, message: "table '\(table)' has columns named rowid, _rowid_ and oid: its rowid cannot be read for the content digest")
+                throw SQLiteError(
+                    .error,
+                    message:
+                        """
+                        table '\(table)' has columns named rowid, _rowid_ and oid: its rowid cannot be read for \
+                        the content digest
+                        """
+                )
             }
             sql = "SELECT \(rowid), * FROM \(name) ORDER BY \(rowid)"
         } else {
             // The primary key's columns, each in the key's own collation (it may be stricter
             // than the column's, and then only it orders every row).
-            let key = try connection.rows("""
+            let key = try connection.rows(
+                """
                 SELECT x.name, x.coll FROM pragma_index_list(?1, ?2) AS l, pragma_index_xinfo(l.name, ?2) AS x
                 WHERE l.origin = 'pk' AND x.key = 1 ORDER BY x.seqno
-                """, [.text(table), .text(schema)]).map { "\(quoted($0[0].text ?? "")) COLLATE \(quoted($0[1].text ?? "BINARY"))" }
+                """, [.text(table), .text(schema)]
+            ).map { "\(quoted($0[0].text ?? "")) COLLATE \(quoted($0[1].text ?? "BINARY"))" }
             sql = "SELECT * FROM \(name) ORDER BY \(key.joined(separator: ", "))"
         }
         let statement = try connection.prepare(sql)
@@ -153,7 +173,9 @@ struct DigestStream {
     }
 
     mutating func appendUInt32(_ value: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        for shift in stride(from: 24, through: 0, by: -8) {
+            buffer.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+        }
     }
 
     /// `u32(length)`, then the bytes.

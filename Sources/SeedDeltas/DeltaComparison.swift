@@ -23,15 +23,31 @@ package enum DeltaComparison {
         var derived = Set<String>()
         var filters: [String: String] = [:]
         for recipe in recipes {
-            if recipe.kind == .rows { filters[recipe.target] = recipe.rows ?? "0" } else { derived.insert(recipe.target) }
+            if recipe.kind == .rows {
+                filters[recipe.target] = recipe.rows ?? "0"
+            } else {
+                derived.insert(recipe.target)
+            }
         }
-        let shadows = Set(try connection.rows("SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'shadow'", [.text(schema)])
+        let shadows = Set(
+            try connection.rows(
+                "SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'shadow'", [.text(schema)]
+            )
             .compactMap { $0.first?.text })
         // A virtual table keeps its rows in its shadow tables, which a delta leaves out: only one
         // a recipe derives again (an index over a table) can be patched.
-        for name in try connection.rows("SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'virtual'", [.text(schema)]).compactMap({ $0.first?.text })
+        for name in try connection.rows(
+            "SELECT name FROM pragma_table_list WHERE schema = ? AND type = 'virtual'", [.text(schema)]
+        ).compactMap({ $0.first?.text })
         where !derived.contains(name) {
-            throw SQLiteError(.error, message: "virtual table '\(name)' holds rows no recipe of seedgen_derive derives again, which a delta cannot carry")
+            throw SQLiteError(
+                .error,
+                message:
+                    """
+                    virtual table '\(name)' holds rows no recipe of seedgen_derive derives again, which a delta \
+                    cannot carry
+                    """
+            )
         }
         return try DeltaTableShape.tables(connection, schema: schema)
             .filter { !derived.contains($0) && !shadows.contains($0) }
@@ -41,11 +57,15 @@ package enum DeltaComparison {
     /// Writes to `writer` the records that turn database `old` into database `new` (attached
     /// names), after the caller has checked that both have the same SQL schema.
     /// - Returns: the changes of each table that has some, in the delta's order.
-    package static func write(_ connection: Connection, old: String, new: String, to writer: DeltaWriter) throws -> [TableChanges] {
+    package static func write(
+        _ connection: Connection, old: String, new: String, to writer: DeltaWriter
+    ) throws -> [TableChanges] {
         var tables: [TableChanges] = []
         for table in try sourceTables(connection, schema: new) {
             let shape = try DeltaTableShape.read(connection, schema: new, table: table.name)
-            let comparison = TableComparison(shape: shape, old: (old, table.name), new: (new, table.name), connection: connection, filter: table.filter)
+            let comparison = TableComparison(
+                shape: shape, old: (old, table.name), new: (new, table.name), connection: connection,
+                filter: table.filter)
             var started = false
             let changes = try comparison.run { record in
                 if !started { try writer.write(.table(shape.deltaTable)) }

@@ -65,7 +65,9 @@ public struct DeltaHeader: Equatable, Sendable {
     /// The seedgen version that wrote the delta.
     public var toolVersion: String?
 
-    public init(schemaName: String?, schemaVersion: Int, from: Seed, to: Seed, sqliteVersion: String?, toolVersion: String?) {
+    public init(
+        schemaName: String?, schemaVersion: Int, from: Seed, to: Seed, sqliteVersion: String?, toolVersion: String?
+    ) {
         self.schemaName = schemaName
         self.schemaVersion = schemaVersion
         self.from = from
@@ -130,7 +132,8 @@ public struct DeltaHeader: Equatable, Sendable {
     ///   `.truncated`, naming the line.
     public static func parse(_ bytes: [UInt8], path: String) throws(DeltaError) -> (header: DeltaHeader, length: Int) {
         guard hasMagic(bytes) else {
-            throw DeltaError(code: .notADelta, message: "not a seed delta (it does not start with \"seedgen-delta \")", path: path)
+            throw DeltaError(
+                code: .notADelta, message: "not a seed delta (it does not start with \"seedgen-delta \")", path: path)
         }
         var lines: [[UInt8]] = []
         var start = 0
@@ -145,9 +148,14 @@ public struct DeltaHeader: Equatable, Sendable {
         }
         guard let end else {
             if bytes.count < maximumLength {
-                throw DeltaError(code: .truncated, message: "the file ends inside the delta's header (\(bytes.count) bytes, no empty line)", path: path)
+                throw DeltaError(
+                    code: .truncated,
+                    message: "the file ends inside the delta's header (\(bytes.count) bytes, no empty line)", path: path
+                )
             }
-            throw DeltaError(code: .invalidHeader, message: "the delta's header has no empty line in its first \(maximumLength) bytes", path: path)
+            throw DeltaError(
+                code: .invalidHeader,
+                message: "the delta's header has no empty line in its first \(maximumLength) bytes", path: path)
         }
         func fail(_ line: Int, _ message: String) -> DeltaError {
             DeltaError(code: .invalidHeader, message: "line \(line) of the delta's header: \(message)", path: path)
@@ -155,17 +163,39 @@ public struct DeltaHeader: Equatable, Sendable {
         let format = String(decoding: lines[0].dropFirst(magic.count), as: UTF8.self)
         guard format == String(formatVersion) else {
             if format == "1" {
-                throw DeltaError(code: .unsupportedVersion, message: "the delta is in format version 1, made by a seedgen before content digests: it names seeds by their files' bytes, which only the builder's SQLite version reproduces; this installer applies format \(formatVersion); install the full seed", path: path)
+                throw DeltaError(
+                    code: .unsupportedVersion,
+                    message:
+                        """
+                        the delta is in format version 1, made by a seedgen before content digests: it names seeds \
+                        by their files' bytes, which only the builder's SQLite version reproduces; this installer \
+                        applies format \(formatVersion); install the full seed
+                        """,
+                    path: path)
             }
             let shown = format.utf8.count <= 20 && format.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) ? format : "?"
-            throw DeltaError(code: .unsupportedVersion, message: "the delta is in format version \(shown); this installer reads version \(formatVersion) (update it, or install the full seed)", path: path)
+            throw DeltaError(
+                code: .unsupportedVersion,
+                message:
+                    """
+                    the delta is in format version \(shown); this installer reads version \(formatVersion) (update \
+                    it, or install the full seed)
+                    """,
+                path: path)
         }
         var fields: [String: (value: String, line: Int)] = [:]
         for (offset, line) in lines.enumerated().dropFirst() {
             let number = offset + 1
-            guard let equals = line.firstIndex(of: UInt8(ascii: "=")), equals > 0 else { throw fail(number, "expected key=value") }
+            guard let equals = line.firstIndex(of: UInt8(ascii: "=")), equals > 0 else {
+                throw fail(number, "expected key=value")
+            }
             let key = line[..<equals], value = line[(equals + 1)...]
-            guard key.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") }) else {
+            guard
+                key.allSatisfy({
+                    ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z"))
+                        || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-")
+                })
+            else {
                 throw fail(number, "a key is lower-case letters, digits and '-'")
             }
             let text = String(decoding: value, as: UTF8.self)
@@ -194,24 +224,35 @@ public struct DeltaHeader: Equatable, Sendable {
             let digits = field.value.utf8
             let negative = digits.first == UInt8(ascii: "-")
             let body = negative ? digits.dropFirst() : digits[...]
-            guard !body.isEmpty, body.count <= 18, body.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            guard !body.isEmpty, body.count <= 18,
+                body.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else {
                 throw fail(field.line, "'\(key)' must be a decimal number")
             }
             let magnitude = body.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
             let value = negative ? -magnitude : magnitude
-            guard range.contains(value) else { throw fail(field.line, "'\(key)' is \(value), not in \(range.lowerBound)...\(range.upperBound)") }
+            guard range.contains(value) else {
+                throw fail(field.line, "'\(key)' is \(value), not in \(range.lowerBound)...\(range.upperBound)")
+            }
             return value
         }
         func digest(_ key: String) throws(DeltaError) -> String {
             let field = try required(key)
-            guard field.value.utf8.count == 64, field.value.utf8.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }) else {
+            guard field.value.utf8.count == 64,
+                field.value.utf8.allSatisfy({
+                    ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
+                        || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+                })
+            else {
                 throw fail(field.line, "'\(key)' must be 64 lower-case hexadecimal digits")
             }
             return field.value
         }
         func seed(_ prefix: String) throws(DeltaError) -> Seed {
-            Seed(seedVersion: try version(prefix + "-seed-version"), contentSHA256: try digest(prefix + "-content-sha256"),
-                 size: try integer(prefix + "-size", in: 0...maximumSeedSize))
+            Seed(
+                seedVersion: try version(prefix + "-seed-version"),
+                contentSHA256: try digest(prefix + "-content-sha256"),
+                size: try integer(prefix + "-size", in: 0...maximumSeedSize))
         }
         let header = DeltaHeader(
             schemaName: fields["schema-name"]?.value,

@@ -77,9 +77,16 @@ package struct DeltaPatch {
         let (connection, pageLimit) = try open(output)
         if !baseIsProven {
             let digest: String
-            do { digest = try ContentDigest.compute(connection) } catch { throw .baseMismatch("its content cannot be read (\(error.message))") }
+            do { digest = try ContentDigest.compute(connection) } catch {
+                throw .baseMismatch("its content cannot be read (\(error.message))")
+            }
             guard digest == header.from.contentSHA256 else {
-                throw .baseMismatch("its content digest is \(digest), the delta applies to seed version \(header.from.seedVersion) with content digest \(header.from.contentSHA256)")
+                throw .baseMismatch(
+                    """
+                    its content digest is \(digest), the delta applies to seed version \(header.from.seedVersion) \
+                    with content digest \(header.from.contentSHA256)
+                    """
+                )
             }
             trace.mark("prove the base seed's content")
         }
@@ -88,7 +95,8 @@ package struct DeltaPatch {
         } catch .sqlite(let error, let table) where error.isDiskFull {
             // SQLITE_FULL also means the copy reached max_page_count: the delta, not the disk.
             if let used = try? connection.scalar("PRAGMA page_count")?.integer, used >= pageLimit {
-                throw .mismatch("the delta makes the seed grow far past the \(header.to.size) bytes of the seed it promises")
+                throw .mismatch(
+                    "the delta makes the seed grow far past the \(header.to.size) bytes of the seed it promises")
             }
             throw .sqlite(error, table: table)
         }
@@ -96,7 +104,12 @@ package struct DeltaPatch {
         do { result = try ContentDigest.compute(connection) } catch { throw .sqlite(error, table: nil) }
         trace.mark("prove the result's content")
         guard result == header.to.contentSHA256 else {
-            throw .resultMismatch("applying the delta gave content digest \(result), not the one of the seed it was made for (seed version \(header.to.seedVersion): \(header.to.contentSHA256))")
+            throw .resultMismatch(
+                """
+                applying the delta gave content digest \(result), not the one of the seed it was made for (seed \
+                version \(header.to.seedVersion): \(header.to.contentSHA256))
+                """
+            )
         }
         do { try FileSystem.syncFile(output) } catch { throw .io(error, "cannot flush the patched seed to disk") }
         trace.mark("flush the result")
@@ -109,7 +122,8 @@ package struct DeltaPatch {
             // A copy thrown away on failure: no journal, no syncs. Its growth is bounded: the rows
             // added can fill at most the new seed's size, so more than twice that is a hostile delta.
             let pages = (header.from.size + 2 * header.to.size + (1 << 20)) / pageSize
-            try connection.execute("""
+            try connection.execute(
+                """
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
                 PRAGMA locking_mode = EXCLUSIVE;
@@ -131,7 +145,9 @@ package struct DeltaPatch {
         do {
             try connection.execute("BEGIN")
             let before = try DeriveRecipe.read(connection)
-            for recipe in DeriveRecipe.affected(before, byChangesTo: changedTables).reversed() { try recipe.clear(connection) }
+            for recipe in DeriveRecipe.affected(before, byChangesTo: changedTables).reversed() {
+                try recipe.clear(connection)
+            }
         } catch {
             throw .sqlite(error, table: nil)
         }
@@ -143,7 +159,9 @@ package struct DeltaPatch {
             switch record {
             case .table(let table):
                 try editor?.finish()
-                guard changedTables.contains(table.name) else { throw .mismatch("the delta's body changed while it was read") }
+                guard changedTables.contains(table.name) else {
+                    throw .mismatch("the delta's body changed while it was read")
+                }
                 editor = try DeltaTableEditor(table, connection: connection)
             case .delete, .insert, .update:
                 try editor?.apply(record)
@@ -205,7 +223,9 @@ package struct DeltaPatch {
         package var isOutOfSpace: Bool {
             switch self {
             case .io(let error, _): return error.isOutOfSpace
-            case .sqlite(let error, _): return error.isDiskFull || (error.resultCode.primary == .ioError && [ENOSPC, EFBIG, EDQUOT].contains(error.systemErrno))
+            case .sqlite(let error, _):
+                return error.isDiskFull
+                    || (error.resultCode.primary == .ioError && [ENOSPC, EFBIG, EDQUOT].contains(error.systemErrno))
             default: return false
             }
         }

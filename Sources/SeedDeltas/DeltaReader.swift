@@ -44,7 +44,9 @@ public final class DeltaReader {
         self.path = path
         (header, bodyOffset) = try DeltaHeader.read(path: path)
         bodyLimit = header.bodyLimit
-        do { gzip = try GzipReader(path: path, offset: Int64(bodyOffset)) } catch { throw DeltaError(error, path: path) }
+        do { gzip = try GzipReader(path: path, offset: Int64(bodyOffset)) } catch {
+            throw DeltaError(error, path: path)
+        }
         buffer = .allocate(byteCount: 65536, alignment: 16)
     }
 
@@ -76,7 +78,8 @@ public final class DeltaReader {
             let keyCount = try length(limit: DeltaCoding.maximumColumns, of: "a key column count")
             let valueCount = try length(limit: DeltaCoding.maximumColumns - keyCount, of: "a column count")
             guard kind == 0 ? keyCount >= 1 : keyCount == 1 else {
-                throw invalid("table '\(name)': \(keyCount) key columns for a \(kind == 1 ? "rowid" : "WITHOUT ROWID") table")
+                throw invalid(
+                    "table '\(name)': \(keyCount) key columns for a \(kind == 1 ? "rowid" : "WITHOUT ROWID") table")
             }
             let next = DeltaTable(name: name, isRowID: kind == 1, keyCount: keyCount, valueCount: valueCount)
             table = next
@@ -84,10 +87,14 @@ public final class DeltaReader {
             state.reset(for: next)
             return .table(next)
         case DeltaCoding.deleteTag, DeltaCoding.deletePrefixTag:
-            guard !inChanges else { throw invalid("a delete after an insert or update in table '\(table?.name ?? "")'") }
+            guard !inChanges else {
+                throw invalid("a delete after an insert or update in table '\(table?.name ?? "")'")
+            }
             var prefix: Int?
             if tag == DeltaCoding.deletePrefixTag {
-                guard let table, !table.isRowID else { throw invalid("a delete by key prefix outside a WITHOUT ROWID table") }
+                guard let table, !table.isRowID else {
+                    throw invalid("a delete by key prefix outside a WITHOUT ROWID table")
+                }
                 let count = try length(limit: table.keyCount - 1, of: "a key prefix")
                 guard count >= 1 else { throw invalid("an empty key prefix") }
                 prefix = count
@@ -109,7 +116,9 @@ public final class DeltaReader {
                 changes.append(DeltaRecord.Change(column: index, value: try value(state: &state.values[index])))
             }
             let unused = count % 8 == 0 ? 0 : mask[mask.count - 1] >> UInt8(count % 8)
-            guard !changes.isEmpty, unused == 0 else { throw invalid("an update whose column mask is empty or names columns the table does not have") }
+            guard !changes.isEmpty, unused == 0 else {
+                throw invalid("an update whose column mask is empty or names columns the table does not have")
+            }
             return .update(key: key, changes: changes)
         default:
             throw invalid("unknown record tag \(tag)")
@@ -130,7 +139,9 @@ public final class DeltaReader {
         key.reserveCapacity(table.keyCount)
         for index in 0..<(length ?? table.keyCount) { key.append(try value(state: &state.keys[index])) }
         if table.isRowID {
-            guard case .integer = key[0] else { throw invalid("a rowid that is not an integer in table '\(table.name)'") }
+            guard case .integer = key[0] else {
+                throw invalid("a rowid that is not an integer in table '\(table.name)'")
+            }
         }
         return (key, table.valueCount)
     }
@@ -146,7 +157,9 @@ public final class DeltaReader {
             previous = number
             return .integer(number)
         case DeltaCoding.integerDeltaTag:
-            guard let last = previous else { throw invalid("an integer difference in a column whose last value was not an integer") }
+            guard let last = previous else {
+                throw invalid("an integer difference in a column whose last value was not an integer")
+            }
             let number = last &+ DeltaCoding.unzigzag(try varint())
             previous = number
             return .integer(number)
@@ -208,16 +221,24 @@ public final class DeltaReader {
         start = 0
         do { end = try gzip.read(into: buffer) } catch { throw DeltaError(error, path: path) }
         guard bodyBytes + Int64(end) <= bodyLimit else {
-            throw invalid("the body decompresses to more than \(bodyLimit) bytes, more than a delta between seeds of \(header.from.size) and \(header.to.size) bytes can need")
+            throw invalid(
+                """
+                the body decompresses to more than \(bodyLimit) bytes, more than a delta between seeds of \
+                \(header.from.size) and \(header.to.size) bytes can need
+                """
+            )
         }
         return end > 0
     }
 
     private func truncated() -> DeltaError {
-        DeltaError(code: .truncated, message: "the body ends inside a record (at byte \(bodyBytes + Int64(start)) of the body)", path: path)
+        DeltaError(
+            code: .truncated,
+            message: "the body ends inside a record (at byte \(bodyBytes + Int64(start)) of the body)", path: path)
     }
 
     private func invalid(_ message: String) -> DeltaError {
-        DeltaError(code: .invalidBody, message: "\(message) (at byte \(bodyBytes + Int64(start)) of the body)", path: path)
+        DeltaError(
+            code: .invalidBody, message: "\(message) (at byte \(bodyBytes + Int64(start)) of the body)", path: path)
     }
 }

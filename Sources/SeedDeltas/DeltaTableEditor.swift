@@ -39,7 +39,13 @@ package final class DeltaTableEditor {
             throw .mismatch("cannot read table '\(table.name)' of the seed: \(error)")
         }
         guard shape.deltaTable == table else {
-            throw .mismatch("table '\(table.name)' of the delta has \(table.keyCount) key and \(table.valueCount) other columns (\(table.isRowID ? "rowid" : "WITHOUT ROWID")); the seed's has \(shape.keyColumns.count) and \(shape.valueColumns.count) (\(shape.isRowID ? "rowid" : "WITHOUT ROWID"))")
+            throw .mismatch(
+                """
+                table '\(table.name)' of the delta has \(table.keyCount) key and \(table.valueCount) other columns \
+                (\(table.isRowID ? "rowid" : "WITHOUT ROWID")); the seed's has \(shape.keyColumns.count) and \
+                \(shape.valueColumns.count) (\(shape.isRowID ? "rowid" : "WITHOUT ROWID"))
+                """
+            )
         }
         let name = quoted(table.name)
         let width = shape.keyColumns.count + shape.valueColumns.count
@@ -48,8 +54,11 @@ package final class DeltaTableEditor {
         do {
             deleteStatement = try connection.prepare("DELETE FROM \(name) WHERE \(shape.keyCondition())")
             insertStatement = try connection.prepare("INSERT INTO \(name) (\(shape.columnList())) VALUES \(row)")
-            batchInsertStatement = batchRows > 1
-                ? try connection.prepare("INSERT INTO \(name) (\(shape.columnList())) VALUES " + Array(repeating: row, count: batchRows).joined(separator: ", "))
+            batchInsertStatement =
+                batchRows > 1
+                ? try connection.prepare(
+                    "INSERT INTO \(name) (\(shape.columnList())) VALUES "
+                        + Array(repeating: row, count: batchRows).joined(separator: ", "))
                 : nil
         } catch {
             throw .sqlite(error, table: table.name)
@@ -67,12 +76,15 @@ package final class DeltaTableEditor {
             if key.count == shape.keyColumns.count {
                 try run(deleteStatement, values: key, expecting: 1, what: "delete of the row \(Self.describe(key))")
             } else {
-                try run(try prefixDeleteStatement(key.count), values: key, expecting: nil, what: "delete of the rows under \(Self.describe(key))")
+                try run(
+                    try prefixDeleteStatement(key.count), values: key, expecting: nil,
+                    what: "delete of the rows under \(Self.describe(key))")
             }
         case .update(let key, let changes):
             try flush()
-            try run(try updateStatement(changes.map(\.column)), values: changes.map(\.value) + key, expecting: 1,
-                    what: "update of the row \(Self.describe(key))")
+            try run(
+                try updateStatement(changes.map(\.column)), values: changes.map(\.value) + key, expecting: 1,
+                what: "update of the row \(Self.describe(key))")
         case .table, .end:
             try flush()
         }
@@ -87,18 +99,22 @@ package final class DeltaTableEditor {
         guard !pending.isEmpty else { return }
         defer { pending.removeAll(keepingCapacity: true) }
         if pending.count == batchRows, let batchInsertStatement {
-            try run(batchInsertStatement, values: pending.flatMap { $0.key + $0.values }, expecting: pending.count,
-                    what: "insert of the rows from \(Self.describe(pending[0].key))")
+            try run(
+                batchInsertStatement, values: pending.flatMap { $0.key + $0.values }, expecting: pending.count,
+                what: "insert of the rows from \(Self.describe(pending[0].key))")
         } else {
             for row in pending {
-                try run(insertStatement, values: row.key + row.values, expecting: 1, what: "insert of the row \(Self.describe(row.key))")
+                try run(
+                    insertStatement, values: row.key + row.values, expecting: 1,
+                    what: "insert of the row \(Self.describe(row.key))")
             }
         }
     }
 
     private func prefixDeleteStatement(_ length: Int) throws(DeltaPatch.Failure) -> Statement {
         if let statement = prefixDeleteStatements[length] { return statement }
-        let condition = shape.keyColumns.prefix(length).enumerated().map { "\(quoted($1)) = ?\($0 + 1)" }.joined(separator: " AND ")
+        let condition = shape.keyColumns.prefix(length).enumerated().map { "\(quoted($1)) = ?\($0 + 1)" }.joined(
+            separator: " AND ")
         do {
             let statement = try connection.prepare("DELETE FROM \(quoted(shape.name)) WHERE \(condition)")
             prefixDeleteStatements[length] = statement
@@ -112,7 +128,11 @@ package final class DeltaTableEditor {
         if let cached = updateStatements[columns] { return cached }
         if updateStatements.count >= Self.updateStatementLimit { updateStatements.removeAll() }
         let assignments = columns.enumerated().map { "\(quoted(shape.valueColumns[$1])) = ?\($0 + 1)" }
-        let sql = "UPDATE \(quoted(shape.name)) SET \(assignments.joined(separator: ", ")) WHERE \(shape.keyCondition(first: columns.count + 1))"
+        let sql =
+            """
+            UPDATE \(quoted(shape.name)) SET \(assignments.joined(separator: ", ")) WHERE \
+            \(shape.keyCondition(first: columns.count + 1))
+            """
         do {
             let statement = try connection.prepare(sql)
             updateStatements[columns] = statement
@@ -124,7 +144,9 @@ package final class DeltaTableEditor {
 
     /// Binds `values` to parameters 1, 2, ..., runs the statement, and checks that it changed
     /// `expecting` rows (at least one when nil).
-    private func run(_ statement: Statement, values: [DeltaValue], expecting: Int?, what: String) throws(DeltaPatch.Failure) {
+    private func run(
+        _ statement: Statement, values: [DeltaValue], expecting: Int?, what: String
+    ) throws(DeltaPatch.Failure) {
         defer { statement.reset() }
         do {
             for (index, value) in values.enumerated() { try statement.bind(value, at: Int32(index + 1)) }

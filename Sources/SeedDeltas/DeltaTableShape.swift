@@ -30,16 +30,23 @@ package struct DeltaTableShape: Equatable {
     /// shadow tables of virtual tables included; virtual tables themselves (no storage of their
     /// own) and views are not.
     package static func tables(_ connection: Connection, schema: String = "main") throws(SQLiteError) -> [String] {
-        try connection.rows("SELECT name FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND rootpage > 0 ORDER BY name")
-            .compactMap { $0.first?.text }
+        try connection.rows(
+            "SELECT name FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND rootpage > 0 ORDER BY name"
+        )
+        .compactMap { $0.first?.text }
     }
 
     /// Reads the shape of table `name` of database `schema` (`main` or an attached name).
     /// - Throws: `DeltaTableShape.Unsupported` for a rowid table whose columns are named
     ///   `rowid`, `_rowid_` and `oid`, leaving no name to reach its rowid.
-    package static func read(_ connection: Connection, schema: String = "main", table name: String) throws -> DeltaTableShape {
-        let info = try connection.rows("SELECT name, type, pk, hidden FROM pragma_table_xinfo(?, ?) ORDER BY cid", [.text(name), .text(schema)])
-        let columns = info.map { (name: $0[0].text ?? "", type: $0[1].text ?? "", pk: $0[2].integer ?? 0, writable: $0[3].integer == 0) }
+    package static func read(
+        _ connection: Connection, schema: String = "main", table name: String
+    ) throws -> DeltaTableShape {
+        let info = try connection.rows(
+            "SELECT name, type, pk, hidden FROM pragma_table_xinfo(?, ?) ORDER BY cid", [.text(name), .text(schema)])
+        let columns = info.map {
+            (name: $0[0].text ?? "", type: $0[1].text ?? "", pk: $0[2].integer ?? 0, writable: $0[3].integer == 0)
+        }
         let taken = Set(columns.map { $0.name.lowercased() })
         guard let rowid = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) else {
             throw Unsupported(table: name, reason: "its columns named rowid, _rowid_ and oid hide its rowid")
@@ -55,8 +62,9 @@ package struct DeltaTableShape: Equatable {
             let keyNames = Set(primaryKey.map(\.name))
             values = columns.filter { $0.writable && !keyNames.contains($0.name) }
         }
-        return DeltaTableShape(name: name, keyColumns: isRowID ? [rowid] : primaryKey.map(\.name), valueColumns: values.map(\.name),
-                               valueColumnsKeepNumberClass: values.map { hasNoAffinity($0.type) }, isRowID: isRowID)
+        return DeltaTableShape(
+            name: name, keyColumns: isRowID ? [rowid] : primaryKey.map(\.name), valueColumns: values.map(\.name),
+            valueColumnsKeepNumberClass: values.map { hasNoAffinity($0.type) }, isRowID: isRowID)
     }
 
     /// SQLite's rule (section 3.1 of "Datatypes In SQLite"): a declared type containing INT,
@@ -70,7 +78,8 @@ package struct DeltaTableShape: Equatable {
     /// The key and value columns as an SQL list (`"k1", "k2", "v1", ...`), prefixed with `alias.`.
     package func columnList(_ alias: String? = nil, key: Bool = true, values: Bool = true) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
-        return ((key ? keyColumns : []) + (values ? valueColumns : [])).map { prefix + quoted($0) }.joined(separator: ", ")
+        return ((key ? keyColumns : []) + (values ? valueColumns : [])).map { prefix + quoted($0) }.joined(
+            separator: ", ")
     }
 
     /// `k1 = ? AND k2 = ?` over the key columns, numbered from parameter `first`.
@@ -105,7 +114,9 @@ extension Statement {
         case .null: try bindNull(at: index)
         case .integer(let number): try bind(number, at: index)
         case .real(let number): try bind(number, at: index)
-        case .text(let bytes): try bytes.withUnsafeBytes { buffer in Result { () throws(SQLiteError) in try bindText(buffer, at: index) } }.get()
+        case .text(let bytes):
+            try bytes.withUnsafeBytes { buffer in Result { () throws(SQLiteError) in try bindText(buffer, at: index) } }
+                .get()
         case .blob(let bytes): try bindBlob(bytes, at: index)
         }
     }

@@ -49,12 +49,19 @@ public final class DeltaWriter {
         switch record {
         case .table(let next):
             if let table, !Self.isOrdered(table.name, before: next.name) {
-                throw invalid("table '\(next.name)' after '\(table.name)': tables go in increasing name order, once each")
+                throw invalid(
+                    "table '\(next.name)' after '\(table.name)': tables go in increasing name order, once each")
             }
             guard !next.name.isEmpty, next.name.utf8.count <= DeltaCoding.maximumNameBytes,
-                  (next.isRowID ? next.keyCount == 1 : (1...DeltaCoding.maximumColumns).contains(next.keyCount)),
-                  (0...DeltaCoding.maximumColumns - next.keyCount).contains(next.valueCount) else {
-                throw invalid("table '\(next.name)' has an impossible shape (\(next.keyCount) key and \(next.valueCount) other columns)")
+                (next.isRowID ? next.keyCount == 1 : (1...DeltaCoding.maximumColumns).contains(next.keyCount)),
+                (0...DeltaCoding.maximumColumns - next.keyCount).contains(next.valueCount)
+            else {
+                throw invalid(
+                    """
+                    table '\(next.name)' has an impossible shape (\(next.keyCount) key and \(next.valueCount) \
+                    other columns)
+                    """
+                )
             }
             buffer.append(DeltaCoding.tableTag)
             appendBytes(Array(next.name.utf8))
@@ -65,9 +72,13 @@ public final class DeltaWriter {
             inChanges = false
             state.reset(for: next)
         case .delete(let key):
-            guard !inChanges else { throw invalid("a delete after an insert or update of table '\(table?.name ?? "")'") }
+            guard !inChanges else {
+                throw invalid("a delete after an insert or update of table '\(table?.name ?? "")'")
+            }
             if let table, key.count < table.keyCount {
-                guard !table.isRowID, !key.isEmpty else { throw invalid("a delete by key prefix in table '\(table.name)'") }
+                guard !table.isRowID, !key.isEmpty else {
+                    throw invalid("a delete by key prefix in table '\(table.name)'")
+                }
                 buffer.append(DeltaCoding.deletePrefixTag)
                 appendVarint(UInt64(key.count))
             } else {
@@ -75,15 +86,18 @@ public final class DeltaWriter {
             }
             try appendKey(key)
         case .insert(let key, let values):
-            guard let table, values.count == table.valueCount, key.count == table.keyCount else { throw invalid("an insert of \(values.count) values") }
+            guard let table, values.count == table.valueCount, key.count == table.keyCount else {
+                throw invalid("an insert of \(values.count) values")
+            }
             inChanges = true
             buffer.append(DeltaCoding.insertTag)
             try appendKey(key)
             for (index, value) in values.enumerated() { try append(value, state: &state.values[index]) }
         case .update(let key, let changes):
             guard let table, !changes.isEmpty, key.count == table.keyCount,
-                  zip(changes, changes.dropFirst()).allSatisfy({ $0.column < $1.column }),
-                  changes.allSatisfy({ (0..<table.valueCount).contains($0.column) }) else {
+                zip(changes, changes.dropFirst()).allSatisfy({ $0.column < $1.column }),
+                changes.allSatisfy({ (0..<table.valueCount).contains($0.column) })
+            else {
                 throw invalid("an update must change at least one value, in increasing column order")
             }
             inChanges = true
@@ -125,9 +139,13 @@ public final class DeltaWriter {
 
     private func appendKey(_ key: [DeltaValue]) throws(DeltaError) {
         guard let table else { throw invalid("a row before the first table") }
-        guard key.count <= table.keyCount else { throw invalid("a key of \(key.count) values in table '\(table.name)', which has \(table.keyCount)") }
+        guard key.count <= table.keyCount else {
+            throw invalid("a key of \(key.count) values in table '\(table.name)', which has \(table.keyCount)")
+        }
         if table.isRowID {
-            guard case .integer = key[0] else { throw invalid("a rowid that is not an integer in table '\(table.name)'") }
+            guard case .integer = key[0] else {
+                throw invalid("a rowid that is not an integer in table '\(table.name)'")
+            }
         }
         for (index, value) in key.enumerated() { try append(value, state: &state.keys[index]) }
     }
@@ -157,7 +175,12 @@ public final class DeltaWriter {
             previous = nil
         case .text(let bytes), .blob(let bytes):
             guard bytes.count <= DeltaCoding.maximumValueBytes else {
-                throw invalid("a value of \(bytes.count) bytes in table '\(table?.name ?? "")'; a delta holds values up to \(DeltaCoding.maximumValueBytes) bytes")
+                throw invalid(
+                    """
+                    a value of \(bytes.count) bytes in table '\(table?.name ?? "")'; a delta holds values up to \
+                    \(DeltaCoding.maximumValueBytes) bytes
+                    """
+                )
             }
             if case .text = value { buffer.append(DeltaCoding.textTag) } else { buffer.append(DeltaCoding.blobTag) }
             appendBytes(bytes)

@@ -84,26 +84,37 @@ package struct DeriveRecipe: Equatable, Sendable {
     /// The recipes of the database attached as `schema`, in order; empty for a seed without
     /// the table (built before recipes were recorded, or with nothing derived).
     package static func read(_ connection: Connection, schema: String = "main") throws(SQLiteError) -> [DeriveRecipe] {
-        let exists = try connection.scalar("SELECT count(*) FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND name = ?",
-                                           [.text(tableName)])?.integer ?? 0
+        let exists =
+            try connection.scalar(
+                "SELECT count(*) FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND name = ?",
+                [.text(tableName)])?.integer ?? 0
         guard exists == 1 else { return [] }
-        return try connection.rows("SELECT kind, target, reads, \"rows\", fill FROM \(quoted(schema)).seedgen_derive ORDER BY position")
-            .map { row throws(SQLiteError) in
-                guard let kindText = row[0].text, let kind = Kind(rawValue: kindText), let target = row[1].text, let fill = row[4].text else {
-                    throw SQLiteError(.error, message: "seedgen_derive has a recipe of unknown kind \(row[0].description.debugDescription)")
-                }
-                let reads = (row[2].text ?? "").split(separator: " ").map(String.init)
-                return DeriveRecipe(kind: kind, target: target, reads: reads, rows: row[3].text, fill: fill)
+        return try connection.rows(
+            "SELECT kind, target, reads, \"rows\", fill FROM \(quoted(schema)).seedgen_derive ORDER BY position"
+        )
+        .map { row throws(SQLiteError) in
+            guard let kindText = row[0].text, let kind = Kind(rawValue: kindText), let target = row[1].text,
+                let fill = row[4].text
+            else {
+                throw SQLiteError(
+                    .error,
+                    message: "seedgen_derive has a recipe of unknown kind \(row[0].description.debugDescription)")
             }
+            let reads = (row[2].text ?? "").split(separator: " ").map(String.init)
+            return DeriveRecipe(kind: kind, target: target, reads: reads, rows: row[3].text, fill: fill)
+        }
     }
 
     /// Creates `seedgen_derive` in `connection`'s main database and records `recipes` in order.
     package static func write(_ recipes: [DeriveRecipe], to connection: Connection) throws(SQLiteError) {
         try connection.execute(createStatement)
-        let insert = try connection.prepare("INSERT INTO seedgen_derive (position, kind, target, reads, \"rows\", fill) VALUES (?, ?, ?, ?, ?, ?)")
+        let insert = try connection.prepare(
+            "INSERT INTO seedgen_derive (position, kind, target, reads, \"rows\", fill) VALUES (?, ?, ?, ?, ?, ?)")
         for (position, recipe) in recipes.enumerated() {
-            try insert.run([.integer(Int64(position + 1)), .text(recipe.kind.rawValue), .text(recipe.target),
-                            .text(recipe.reads.joined(separator: " ")), recipe.rows.map { .text($0) } ?? .null, .text(recipe.fill)])
+            try insert.run([
+                .integer(Int64(position + 1)), .text(recipe.kind.rawValue), .text(recipe.target),
+                .text(recipe.reads.joined(separator: " ")), recipe.rows.map { .text($0) } ?? .null, .text(recipe.fill)
+            ])
         }
     }
 
@@ -131,7 +142,9 @@ package struct DeriveRecipe: Equatable, Sendable {
     /// Runs `clearStatement`, allowed to write the target only.
     package func clear(_ connection: Connection) throws(SQLiteError) {
         try connectTarget(connection)
-        try connection.withAuthorizer(allowsOnlyItsWrites) { () throws(SQLiteError) in try connection.execute(clearStatement) }
+        try connection.withAuthorizer(allowsOnlyItsWrites) { () throws(SQLiteError) in
+            try connection.execute(clearStatement)
+        }
         try flushIndex(connection)
     }
 
@@ -177,7 +190,10 @@ package struct DeriveRecipe: Equatable, Sendable {
         if tables.contains(tableName) { return recipes }
         var changed = tables
         var result: [DeriveRecipe] = []
-        for recipe in recipes where recipe.reads.contains(where: changed.contains) || (recipe.kind == .rows && changed.contains(recipe.target)) {
+        for recipe in recipes
+        where recipe.reads.contains(where: changed.contains)
+            || (recipe.kind == .rows && changed.contains(recipe.target))
+        {
             result.append(recipe)
             changed.insert(recipe.target)
         }

@@ -53,14 +53,20 @@ struct TableComparison {
         // inserted again below, after every delete. In a WITHOUT ROWID table keyed on several
         // columns, the rows under one key prefix (a trip's stop_times) that all go are one
         // delete.
-        let deletes = try connection.prepare("""
+        let deletes = try connection.prepare(
+            """
             SELECT \(shape.columnList("o", values: false)), n.\(firstKey) IS NULL
             FROM \(oldTable) AS o LEFT JOIN \(newTable) AS n ON \(join)
-            WHERE n.\(firstKey) IS NULL OR \(reinsert) ORDER BY \(shape.keyColumns.map { "o." + quoted($0) }.joined(separator: ", "))
+            WHERE n.\(firstKey) IS NULL OR \(reinsert) ORDER BY \
+            \(shape.keyColumns.map { "o." + quoted($0) }.joined(separator: ", "))
             """)
         let prefix = shape.isRowID ? [] : Array(shape.keyColumns.dropLast())
-        let siblings = prefix.isEmpty ? nil : try connection.prepare(
-            "SELECT count(*) FROM \(oldTable) AS o WHERE " + prefix.enumerated().map { "\(quoted($1)) = ?\($0 + 1)" }.joined(separator: " AND "))
+        let siblings =
+            prefix.isEmpty
+            ? nil
+            : try connection.prepare(
+                "SELECT count(*) FROM \(oldTable) AS o WHERE "
+                    + prefix.enumerated().map { "\(quoted($1)) = ?\($0 + 1)" }.joined(separator: " AND "))
         var group: [[DeltaValue]] = []
         func endGroup() throws {
             guard let first = group.first else { return }
@@ -89,10 +95,13 @@ struct TableComparison {
         }
         try endGroup()
         let changedFlag = changed.isEmpty ? "0" : changed
-        let rows = try connection.prepare("""
-            SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert), \(changedFlag)\(oldValues.isEmpty ? "" : ", " + oldValues)
+        let rows = try connection.prepare(
+            """
+            SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert), \
+            \(changedFlag)\(oldValues.isEmpty ? "" : ", " + oldValues)
             FROM \(newTable) AS n LEFT JOIN \(oldTable) AS o ON \(join)
-            WHERE o.\(firstKey) IS NULL OR \(changedFlag) ORDER BY \(shape.keyColumns.map { "n." + quoted($0) }.joined(separator: ", "))
+            WHERE o.\(firstKey) IS NULL OR \(changedFlag) ORDER BY \
+            \(shape.keyColumns.map { "n." + quoted($0) }.joined(separator: ", "))
             """)
         while try rows.step() {
             let key = (0..<keyCount).map(rows.deltaValue)
@@ -105,7 +114,8 @@ struct TableComparison {
             let base = keyCount + valueCount + 3
             let updates: [DeltaRecord.Change] = (0..<valueCount).compactMap { index in
                 let value = rows.deltaValue(at: keyCount + index)
-                return value == rows.deltaValue(at: base + index) ? nil : DeltaRecord.Change(column: index, value: value)
+                return value == rows.deltaValue(at: base + index)
+                    ? nil : DeltaRecord.Change(column: index, value: value)
             }
             if !updates.isEmpty {
                 try emit(.update(key: key, changes: updates))
@@ -130,7 +140,8 @@ struct TableComparison {
     private func differs(_ index: Int) -> String {
         let column = quoted(shape.valueColumns[index])
         let values = "n.\(column) IS NOT o.\(column) COLLATE BINARY"
-        return shape.valueColumnsKeepNumberClass[index] ? "(\(values) OR typeof(n.\(column)) <> typeof(o.\(column)))" : "(\(values))"
+        return shape.valueColumnsKeepNumberClass[index]
+            ? "(\(values) OR typeof(n.\(column)) <> typeof(o.\(column)))" : "(\(values))"
     }
 
     /// The value columns (indexes) some unique index or constraint of the old table covers (all of them
@@ -138,14 +149,19 @@ struct TableComparison {
     /// new one may be a build's scratch copy), so a build and a delta decide alike.
     private func uniqueColumns() throws -> [Int] {
         var columns = Set<String>()
-        let indexes = try connection.rows("SELECT name, \"unique\", origin FROM pragma_index_list(?, ?)", [.text(old.table), .text(old.schema)])
+        let indexes = try connection.rows(
+            "SELECT name, \"unique\", origin FROM pragma_index_list(?, ?)", [.text(old.table), .text(old.schema)])
         for index in indexes where index[1].integer == 1 {
             // A WITHOUT ROWID table's primary key is its key: rows are matched on it.
             if !shape.isRowID && index[2].text == "pk" { continue }
             let name = index[0].text ?? ""
-            for column in try connection.rows("SELECT cid, name FROM pragma_index_info(?, ?)", [.text(name), .text(old.schema)]) {
+            for column in try connection.rows(
+                "SELECT cid, name FROM pragma_index_info(?, ?)", [.text(name), .text(old.schema)])
+            {
                 if column[0].integer == -2 { return Array(shape.valueColumns.indices) }
-                if let columnName = column[1].text, shape.valueColumns.contains(columnName) { columns.insert(columnName) }
+                if let columnName = column[1].text, shape.valueColumns.contains(columnName) {
+                    columns.insert(columnName)
+                }
             }
         }
         return shape.valueColumns.indices.filter { columns.contains(shape.valueColumns[$0]) }

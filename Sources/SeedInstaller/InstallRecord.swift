@@ -94,19 +94,24 @@ struct InstallRecord: Equatable {
                 size = integers(value, 1)?.0
             } else if key.elementsEqual("file".utf8) {
                 guard let n = integers(value, 5) else { return nil }
-                file = FileStatus(device: UInt64(bitPattern: n.0), inode: UInt64(bitPattern: n.1), size: n.2,
-                                  modificationSeconds: n.3, modificationNanoseconds: n.4, isRegularFile: true)
+                file = FileStatus(
+                    device: UInt64(bitPattern: n.0), inode: UInt64(bitPattern: n.1), size: n.2,
+                    modificationSeconds: n.3, modificationNanoseconds: n.4, isRegularFile: true)
             } else if key.elementsEqual("gzip".utf8) {
-                guard let n = integers(value, 3), let crc = UInt32(exactly: n.0), let isize = UInt32(exactly: n.1) else { return nil }
+                guard let n = integers(value, 3), let crc = UInt32(exactly: n.0), let isize = UInt32(exactly: n.1)
+                else { return nil }
                 gzip = GzipTrailer(crc32: crc, uncompressedSize: isize, fileSize: n.2)
             } else if key.elementsEqual("sequence".utf8) {
                 sequence = integers(value, 1)?.0
             }
             // Other keys: written by a later version; ignored.
         }
-        guard let seedVersion, let schemaVersion, sha256 != nil || contentSHA256 != nil, let size, let file else { return nil }
-        return InstallRecord(seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, contentSHA256: contentSHA256,
-                             size: size, file: file, gzip: gzip, sequence: sequence)
+        guard let seedVersion, let schemaVersion, sha256 != nil || contentSHA256 != nil, let size, let file else {
+            return nil
+        }
+        return InstallRecord(
+            seedVersion: seedVersion, schemaVersion: schemaVersion, sha256: sha256, contentSHA256: contentSHA256,
+            size: size, file: file, gzip: gzip, sequence: sequence)
     }
 
     /// Exactly `count` (1 to 5) space-separated decimal integers, each `-`? digits, in `Int64`.
@@ -147,13 +152,16 @@ struct InstallRecord: Equatable {
         var lines = [
             Self.formatLine,
             "seed-version " + Self.percentEncoded(seedVersion),
-            "schema-version \(schemaVersion)",
+            "schema-version \(schemaVersion)"
         ]
         if let sha256 { lines.append("sha256 " + Self.percentEncoded(sha256)) }
         if let contentSHA256 { lines.append("content-sha256 " + Self.percentEncoded(contentSHA256)) }
         lines += [
             "size \(size)",
-            "file \(Int64(bitPattern: file.device)) \(Int64(bitPattern: file.inode)) \(file.size) \(file.modificationSeconds) \(file.modificationNanoseconds)",
+            """
+            file \(Int64(bitPattern: file.device)) \(Int64(bitPattern: file.inode)) \(file.size) \
+            \(file.modificationSeconds) \(file.modificationNanoseconds)
+            """
         ]
         if let gzip { lines.append("gzip \(gzip.crc32) \(gzip.uncompressedSize) \(gzip.fileSize)") }
         if let sequence { lines.append("sequence \(sequence)") }
@@ -183,7 +191,9 @@ struct InstallRecord: Equatable {
         var i = value.startIndex
         while i < value.endIndex {
             if value[i] != UInt8(ascii: "%") { out.append(value[i]); i += 1; continue }
-            guard i + 2 < value.endIndex, let high = hexDigit(value[i + 1]), let low = hexDigit(value[i + 2]) else { return nil }
+            guard i + 2 < value.endIndex, let high = hexDigit(value[i + 1]), let low = hexDigit(value[i + 2]) else {
+                return nil
+            }
             out.append(high << 4 | low)
             i += 3
         }

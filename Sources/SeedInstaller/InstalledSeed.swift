@@ -36,20 +36,27 @@ public struct InstalledSeed: Sendable, Equatable {
     public static func read(destination: String) -> InstalledSeed? {
         let files = SeedFiles(destination: destination)
         guard let status = (try? FileSystem.status(files.destination)) ?? nil, status.isRegularFile,
-              let own = try? SeedOwnStamp.read(files.destination) else { return nil }
+            let own = try? SeedOwnStamp.read(files.destination)
+        else { return nil }
         let record = InstallRecord.read(path: files.recordPath)
-        let isRecorded = record.map { $0.file == status && $0.seedVersion == own.stamp.seedVersion && $0.schemaVersion == own.stamp.schemaVersion } ?? false
+        let isRecorded =
+            record.map {
+                $0.file == status && $0.seedVersion == own.stamp.seedVersion
+                    && $0.schemaVersion == own.stamp.schemaVersion
+            } ?? false
         var sequence = own.sequence
         // A seed installed before seeds carried their sequence: the record kept it, and speaks
         // for the file while it names this file or this content.
         if sequence == nil, let record, record.seedVersion == own.stamp.seedVersion,
-           isRecorded || (record.contentSHA256 != nil && record.contentSHA256 == own.contentSHA256) {
+            isRecorded || (record.contentSHA256 != nil && record.contentSHA256 == own.contentSHA256)
+        {
             sequence = record.sequence
         }
-        return InstalledSeed(seedVersion: own.stamp.seedVersion, schemaVersion: own.stamp.schemaVersion, size: status.size,
-                             sha256: isRecorded ? record?.sha256 : nil,
-                             contentSHA256: own.contentSHA256 ?? (isRecorded ? record?.contentSHA256 : nil), sequence: sequence,
-                             isRecordedFile: isRecorded, path: files.destination)
+        return InstalledSeed(
+            seedVersion: own.stamp.seedVersion, schemaVersion: own.stamp.schemaVersion, size: status.size,
+            sha256: isRecorded ? record?.sha256 : nil,
+            contentSHA256: own.contentSHA256 ?? (isRecorded ? record?.contentSHA256 : nil), sequence: sequence,
+            isRecordedFile: isRecorded, path: files.destination)
     }
 
     /// True when the seed's content is the one it records: at once when the install record

@@ -25,8 +25,10 @@ struct SeedCopy {
     }
 
     /// - Parameter progress: called after each buffer written, with the bytes written so far.
-    static func write(_ shipped: ShippedSeed, to temporary: TemporaryFile, limit: Limit,
-                      progress: ((Int64) -> Void)? = nil) throws(SeedInstallerError) -> SeedCopy {
+    static func write(
+        _ shipped: ShippedSeed, to temporary: TemporaryFile, limit: Limit,
+        progress: ((Int64) -> Void)? = nil
+    ) throws(SeedInstallerError) -> SeedCopy {
         let output: FileDescriptor
         do { output = try FileSystem.createExclusively(temporary.path) } catch {
             throw error.installerError("cannot create the temporary file for the new seed")
@@ -39,16 +41,28 @@ struct SeedCopy {
             if size + Int64(count) > limit.bytes {
                 switch limit {
                 case .manifest(let bytes):
-                    throw SeedInstallerError(code: .checksumMismatch, message: "the seed decompresses to more than the \(bytes) bytes its manifest says; stopped there", path: shipped.path)
+                    throw SeedInstallerError(
+                        code: .checksumMismatch,
+                        message:
+                            "the seed decompresses to more than the \(bytes) bytes its manifest says; stopped there",
+                        path: shipped.path)
                 case .freeSpace(let bytes):
-                    throw SeedInstallerError(code: .diskFull, message: "the seed decompresses to more than the \(bytes) bytes free beside the destination; stopped there, the installed seed is unchanged", path: shipped.path)
+                    throw SeedInstallerError(
+                        code: .diskFull,
+                        message:
+                            """
+                            the seed decompresses to more than the \(bytes) bytes free beside the destination; \
+                            stopped there, the installed seed is unchanged
+                            """,
+                        path: shipped.path)
                 }
             }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             do { try output.write(chunk) } catch {
-                throw error.installerError(error.isOutOfSpace
-                    ? "no space left to write the new seed (\(size) bytes written); the installed seed is unchanged"
-                    : "cannot write the new seed")
+                throw error.installerError(
+                    error.isOutOfSpace
+                        ? "no space left to write the new seed (\(size) bytes written); the installed seed is unchanged"
+                        : "cannot write the new seed")
             }
             hasher.update(chunk)
             size += Int64(count)
@@ -66,10 +80,14 @@ struct SeedCopy {
             }
         } else {
             let input: FileDescriptor
-            do { input = try FileSystem.openForReading(shipped.path) } catch { throw error.installerError("cannot read the shipped seed") }
+            do { input = try FileSystem.openForReading(shipped.path) } catch {
+                throw error.installerError("cannot read the shipped seed")
+            }
             while true {
                 let count: Int
-                do { count = try input.read(into: buffer) } catch { throw error.installerError("cannot read the shipped seed") }
+                do { count = try input.read(into: buffer) } catch {
+                    throw error.installerError("cannot read the shipped seed")
+                }
                 if count == 0 { break }
                 try emit(count)
             }

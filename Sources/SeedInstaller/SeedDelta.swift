@@ -71,8 +71,12 @@ public struct SeedDelta: Sendable, Equatable {
     public static func read(path: String) throws(SeedInstallerError) -> SeedDelta {
         let file: FileDescriptor?, prefix: [UInt8]
         do { file = try FileSystem.openIfExists(path) } catch { throw error.installerError("cannot read the delta") }
-        guard let file else { throw SeedInstallerError(code: .sourceMissing, message: "the delta does not exist", path: path) }
-        do { prefix = try file.readBytes(DeltaHeader.maximumLength, at: 0) } catch { throw error.installerError("cannot read the delta") }
+        guard let file else {
+            throw SeedInstallerError(code: .sourceMissing, message: "the delta does not exist", path: path)
+        }
+        do { prefix = try file.readBytes(DeltaHeader.maximumLength, at: 0) } catch {
+            throw error.installerError("cannot read the delta")
+        }
         return try parse(prefix, path: path)
     }
 
@@ -98,7 +102,9 @@ public struct SeedDelta: Sendable, Equatable {
         case .io: code = error.cause?.isOutOfSpace == true ? .diskFull : .fileSystem
         default: code = .invalidDelta
         }
-        return SeedInstallerError(code: code, message: error.message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno, cause: error)
+        return SeedInstallerError(
+            code: code, message: error.message, path: error.path, systemError: error.cause?.text,
+            errno: error.cause?.errno, cause: error)
     }
 }
 

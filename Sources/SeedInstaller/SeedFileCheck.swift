@@ -25,14 +25,22 @@ enum SeedFileCheck {
     static func checkHeader(_ header: [UInt8], path: String) throws(SeedInstallerError) {
         let magic = Array("SQLite format 3".utf8) + [0]
         guard header.count == 100, Array(header[0..<16]) == magic else {
-            throw SeedInstallerError(code: .notSQLite, message: "not a SQLite database (no \"SQLite format 3\" header)", path: path)
+            throw SeedInstallerError(
+                code: .notSQLite, message: "not a SQLite database (no \"SQLite format 3\" header)", path: path)
         }
         switch (header[18], header[19]) {
         case (1, 1): return
         case (2, 2), (2, 1), (1, 2):
-            throw SeedInstallerError(code: .walMode, message: "the seed is in WAL mode; seeds must use a rollback journal (build it with journal_mode=DELETE)", path: path)
+            throw SeedInstallerError(
+                code: .walMode,
+                message:
+                    "the seed is in WAL mode; seeds must use a rollback journal (build it with journal_mode=DELETE)",
+                path: path)
         default:
-            throw SeedInstallerError(code: .notSQLite, message: "unknown SQLite file format version (header bytes 18, 19 = \(header[18]), \(header[19]))", path: path)
+            throw SeedInstallerError(
+                code: .notSQLite,
+                message: "unknown SQLite file format version (header bytes 18, 19 = \(header[18]), \(header[19]))",
+                path: path)
         }
     }
 
@@ -43,19 +51,38 @@ enum SeedFileCheck {
             let db = try open(path)
             let appID = try db.scalar("PRAGMA application_id")?.integer ?? 0
             guard appID == applicationID else {
-                throw SeedInstallerError(code: .notASeed, message: "not a seedgen seed (application_id is 0x\(String(appID, radix: 16)), expected 0x53454544 \"SEED\")", path: path)
+                throw SeedInstallerError(
+                    code: .notASeed,
+                    message:
+                        """
+                        not a seedgen seed (application_id is 0x\(String(appID, radix: 16)), expected 0x53454544 \
+                        \"SEED\")
+                        """,
+                    path: path)
             }
             let schemaVersion = Int(try db.scalar("PRAGMA user_version")?.integer ?? 0)
-            let hasMetadata = try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'seedgen_metadata'")?.integer ?? 0
+            let hasMetadata =
+                try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'seedgen_metadata'")?
+                .integer ?? 0
             guard hasMetadata == 1 else {
-                throw SeedInstallerError(code: .notASeed, message: "not a seedgen seed (no seedgen_metadata table)", path: path)
+                throw SeedInstallerError(
+                    code: .notASeed, message: "not a seedgen seed (no seedgen_metadata table)", path: path)
             }
-            guard let seedVersion = try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'")?.text else {
+            guard let seedVersion = try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'")?.text
+            else {
                 throw SeedInstallerError(code: .notASeed, message: "seedgen_metadata has no seed_version", path: path)
             }
             if let recorded = try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'schema_version'")?.text,
-               recorded != String(schemaVersion) {
-                throw SeedInstallerError(code: .versionMismatch, message: "seedgen_metadata says schema_version \(MessageText.value(recorded)) but PRAGMA user_version is \(schemaVersion)", path: path)
+                recorded != String(schemaVersion)
+            {
+                throw SeedInstallerError(
+                    code: .versionMismatch,
+                    message:
+                        """
+                        seedgen_metadata says schema_version \(MessageText.value(recorded)) but PRAGMA \
+                        user_version is \(schemaVersion)
+                        """,
+                    path: path)
             }
             return SeedStamp(schemaVersion: schemaVersion, seedVersion: seedVersion)
         } catch let error as SeedInstallerError {
@@ -74,7 +101,10 @@ enum SeedFileCheck {
         }
         let messages = rows.compactMap { $0.first?.text }
         guard messages == ["ok"] else {
-            throw SeedInstallerError(code: .integrityCheckFailed, message: "SQLite quick_check failed: \(MessageText.value(messages.prefix(3).joined(separator: "; ")))", path: path)
+            throw SeedInstallerError(
+                code: .integrityCheckFailed,
+                message: "SQLite quick_check failed: \(MessageText.value(messages.prefix(3).joined(separator: "; ")))",
+                path: path)
         }
     }
 
@@ -89,9 +119,14 @@ enum SeedFileCheck {
 
     static func sqliteFailure(_ error: any Error, path: String) -> SeedInstallerError {
         if let error = error as? SQLiteError, error.resultCode.primary == .notADatabase {
-            return SeedInstallerError(code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path, cause: error)
+            return SeedInstallerError(
+                code: .notSQLite, message: "not a SQLite database: \(MessageText.value(error.message))", path: path,
+                cause: error)
         }
-        let code: SeedInstallerError.Code = (error as? SQLiteError)?.resultCode.primary == .corrupt ? .integrityCheckFailed : .notSQLite
-        return SeedInstallerError(code: code, message: "SQLite cannot read the seed: \(MessageText.value(String(describing: error)))", path: path, cause: error)
+        let code: SeedInstallerError.Code =
+            (error as? SQLiteError)?.resultCode.primary == .corrupt ? .integrityCheckFailed : .notSQLite
+        return SeedInstallerError(
+            code: code, message: "SQLite cannot read the seed: \(MessageText.value(String(describing: error)))",
+            path: path, cause: error)
     }
 }

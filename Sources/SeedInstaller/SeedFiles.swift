@@ -46,10 +46,13 @@ struct SeedFiles {
     func isTemporaryName(_ fileName: String) -> Bool {
         guard fileName.hasPrefix(temporaryPrefix) else { return false }
         var name = Substring(fileName)
-        if let sidecar = ["-journal", "-wal", "-shm"].first(where: { name.hasSuffix($0) }) { name = name.dropLast(sidecar.count) }
+        if let sidecar = ["-journal", "-wal", "-shm"].first(where: { name.hasSuffix($0) }) {
+            name = name.dropLast(sidecar.count)
+        }
         let rest = name.dropFirst(temporaryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
         guard rest.count == 2, !rest[0].isEmpty, rest[0].allSatisfy(\.isASCIIDigit), rest[1].count == 16,
-              rest[1].allSatisfy(\.isASCIIHexDigit) else { return false }
+            rest[1].allSatisfy(\.isASCIIHexDigit)
+        else { return false }
         return true
     }
 

@@ -44,8 +44,10 @@ public struct SeedInstallResult: Equatable, Sendable, CustomStringConvertible {
     ///   - previousSchemaVersion: the schema version replaced, if any.
     ///   - path: the installed seed's path.
     ///   - reason: why it was installed; nil when up to date.
-    public init(status: Status, seedVersion: String, schemaVersion: Int, previousSeedVersion: String? = nil,
-                previousSchemaVersion: Int? = nil, path: String, reason: String? = nil) {
+    public init(
+        status: Status, seedVersion: String, schemaVersion: Int, previousSeedVersion: String? = nil,
+        previousSchemaVersion: Int? = nil, path: String, reason: String? = nil
+    ) {
         self.status = status
         self.seedVersion = seedVersion
         self.schemaVersion = schemaVersion
@@ -64,7 +66,11 @@ public struct SeedInstallResult: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         var line = "\(status.rawValue) seed-version=\(MessageText.value(seedVersion)) schema-version=\(schemaVersion)"
         if status != .upToDate {
-            if let previousSeedVersion { line += " (was seed-version=\(MessageText.value(previousSeedVersion))" + (previousSchemaVersion.map { " schema-version=\($0)" } ?? "") + ")" }
+            if let previousSeedVersion {
+                line +=
+                    " (was seed-version=\(MessageText.value(previousSeedVersion))"
+                    + (previousSchemaVersion.map { " schema-version=\($0)" } ?? "") + ")"
+            }
             if let reason { line += " [\(reason)]" }
         }
         return line + " at \(path)"

@@ -11,7 +11,9 @@ extension SeedInstaller {
     /// - Parameter qos: the quality of service of the thread that installs.
     /// - Returns: what happened (see ``install()``).
     /// - Throws: ``SeedInstallerError``; the installed seed is unchanged.
-    public func installInBackground(qos: DispatchQoS.QoSClass = .userInitiated) async throws(SeedInstallerError) -> SeedInstallResult {
+    public func installInBackground(
+        qos: DispatchQoS.QoSClass = .userInitiated
+    ) async throws(SeedInstallerError) -> SeedInstallResult {
         let result: Result<SeedInstallResult, SeedInstallerError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: qos).async {
                 continuation.resume(returning: Result { () throws(SeedInstallerError) in try self.install() })

@@ -28,7 +28,9 @@ extension SeedInstaller {
     /// - Throws: ``SeedInstallerError``; `.configuration` when no shipped seed or destination
     ///   can be found.
     @discardableResult
-    public static func installIfNeeded(schemaVersion: Int? = nil, environment: [String: String]? = nil) throws(SeedInstallerError) -> SeedInstallResult {
+    public static func installIfNeeded(
+        schemaVersion: Int? = nil, environment: [String: String]? = nil
+    ) throws(SeedInstallerError) -> SeedInstallResult {
         try conventional(schemaVersion: schemaVersion, environment: environment).install()
     }
 
@@ -44,36 +46,50 @@ extension SeedInstaller {
     ///   ``installIfNeeded(schemaVersion:environment:)`` does.
     /// - Throws: ``SeedInstallerError`` with code `.configuration` when no shipped seed or
     ///   destination can be found, or `SEEDGEN_SCHEMA_VERSION` is not an integer.
-    public static func conventional(schemaVersion: Int? = nil, environment: [String: String]? = nil) throws(SeedInstallerError) -> SeedInstaller {
+    public static func conventional(
+        schemaVersion: Int? = nil, environment: [String: String]? = nil
+    ) throws(SeedInstallerError) -> SeedInstaller {
         func variable(_ name: String) -> String? {
             let value = environment.map { $0[name] } ?? CurrentProcess.environment(name)
             return value?.isEmpty == false ? value : nil
         }
         let executable = CurrentProcess.executablePath().map(FileSystem.absolute)
         let executableDirectory = executable.map(FileSystem.parentDirectory(of:))
-        let appName = variable("SEEDGEN_APP_NAME") ?? executable.map { String($0.split(separator: "/").last ?? "app") } ?? "app"
+        let appName =
+            variable("SEEDGEN_APP_NAME") ?? executable.map { String($0.split(separator: "/").last ?? "app") } ?? "app"
 
         let source: String
         if let explicit = variable("SEEDGEN_SEED") {
             source = explicit
         } else {
-            let candidates = shippedSeedCandidates(executableDirectory: executableDirectory, appName: appName, resource: "seed")
+            let candidates = shippedSeedCandidates(
+                executableDirectory: executableDirectory, appName: appName, resource: "seed")
             guard let found = candidates.first(where: { (try? FileSystem.status($0)) != nil }) else {
-                throw SeedInstallerError(code: .configuration, message: "no shipped seed: set SEEDGEN_SEED or put seed.sqlite.gz beside the executable (looked at \(candidates.joined(separator: ", ")))", path: executableDirectory ?? ".")
+                throw SeedInstallerError(
+                    code: .configuration,
+                    message:
+                        """
+                        no shipped seed: set SEEDGEN_SEED or put seed.sqlite.gz beside the executable (looked at \
+                        \(candidates.joined(separator: ", ")))
+                        """,
+                    path: executableDirectory ?? ".")
             }
             source = found
         }
-        let destination = try conventionalDestination(appName: appName, fileName: "seed.sqlite", variable: variable, source: source)
+        let destination = try conventionalDestination(
+            appName: appName, fileName: "seed.sqlite", variable: variable, source: source)
 
         var expected = schemaVersion
         if expected == nil, let text = variable("SEEDGEN_SCHEMA_VERSION") {
             guard let number = Int(text) else {
-                throw SeedInstallerError(code: .configuration, message: "SEEDGEN_SCHEMA_VERSION is not an integer: \(text)", path: source)
+                throw SeedInstallerError(
+                    code: .configuration, message: "SEEDGEN_SCHEMA_VERSION is not an integer: \(text)", path: source)
             }
             expected = number
         }
-        return SeedInstaller(source: source, destination: destination, expectedSchemaVersion: expected,
-                             manifest: variable("SEEDGEN_SEED_MANIFEST"))
+        return SeedInstaller(
+            source: source, destination: destination, expectedSchemaVersion: expected,
+            manifest: variable("SEEDGEN_SEED_MANIFEST"))
     }
 
     /// Where the convention looks for a shipped seed named `<resource>.sqlite.gz` or
@@ -103,10 +119,15 @@ extension SeedInstaller {
     }
 
     /// `SEEDGEN_SEED_DEST`, else `<data>/<app>/<fileName>`.
-    static func conventionalDestination(appName: String, fileName: String, variable: (String) -> String?, source: String) throws(SeedInstallerError) -> String {
+    static func conventionalDestination(
+        appName: String, fileName: String, variable: (String) -> String?, source: String
+    ) throws(SeedInstallerError) -> String {
         if let explicit = variable("SEEDGEN_SEED_DEST") { return explicit }
         guard let data = dataDirectory(variable: variable) else {
-            throw SeedInstallerError(code: .configuration, message: "no destination: set SEEDGEN_SEED_DEST (HOME is not set and the user has no home directory)", path: source)
+            throw SeedInstallerError(
+                code: .configuration,
+                message: "no destination: set SEEDGEN_SEED_DEST (HOME is not set and the user has no home directory)",
+                path: source)
         }
         return data + "/" + appName + "/" + fileName
     }
@@ -116,7 +137,9 @@ extension SeedInstaller {
     /// `~/.local/share` elsewhere. The home folder is `HOME`, else the user database's.
     static func dataDirectory(variable: (String) -> String?) -> String? {
         #if canImport(Darwin)
-        return CurrentProcess.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/Library/Application Support" }
+        return CurrentProcess.homeDirectory(environmentHome: variable("HOME")).map {
+            $0 + "/Library/Application Support"
+        }
         #else
         if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") { return xdg }
         return CurrentProcess.homeDirectory(environmentHome: variable("HOME")).map { $0 + "/.local/share" }

@@ -65,31 +65,46 @@ extension SeedInstaller {
         }
         let expected = SeedStamp(schemaVersion: delta.schemaVersion, seedVersion: delta.to.seedVersion)
         guard stamp == expected else {
-            throw SeedInstallerError(code: .versionMismatch, message: "the patched seed contains \(MessageText.stamp(stamp)) but the delta says \(MessageText.stamp(expected))", path: delta.path)
+            throw SeedInstallerError(
+                code: .versionMismatch,
+                message:
+                    """
+                    the patched seed contains \(MessageText.stamp(stamp)) but the delta says \
+                    \(MessageText.stamp(expected))
+                    """,
+                path: delta.path)
         }
         // A delta carries no sequence: the stamp is the one the caller gives, never the base's.
         try SeedOwnStamp.writeSequence(sequence, to: output.path)
         _ = try checkOwnStamp(output.path, sequence: sequence, source: delta.path)
         let size = (try? FileSystem.status(output.path))??.size ?? delta.to.size
-        try moveIntoPlace(output, stamp: stamp, digest: InstalledDigest(size: size, sha256: nil, contentSHA256: delta.to.contentSHA256),
-                          gzip: nil, files: files)
-        return SeedInstallResult(status: .patched, seedVersion: stamp.seedVersion, schemaVersion: stamp.schemaVersion,
-                                 previousSeedVersion: delta.from.seedVersion, previousSchemaVersion: delta.schemaVersion,
-                                 path: files.destination, reason: "seed version changed")
+        try moveIntoPlace(
+            output, stamp: stamp,
+            digest: InstalledDigest(size: size, sha256: nil, contentSHA256: delta.to.contentSHA256),
+            gzip: nil, files: files)
+        return SeedInstallResult(
+            status: .patched, seedVersion: stamp.seedVersion, schemaVersion: stamp.schemaVersion,
+            previousSeedVersion: delta.from.seedVersion, previousSchemaVersion: delta.schemaVersion,
+            path: files.destination, reason: "seed version changed")
     }
 
     /// True when the record names the delta's `to` seed and the installed file is still the
     /// one recorded.
     private func isPatched(_ record: InstallRecord, delta: SeedDelta, files: SeedFiles) -> Bool {
         guard record.seedVersion == delta.to.seedVersion, record.schemaVersion == delta.schemaVersion,
-              record.contentSHA256 == delta.to.contentSHA256 else { return false }
+            record.contentSHA256 == delta.to.contentSHA256
+        else { return false }
         guard let installed = try? FileSystem.openForReading(files.destination).status() else { return false }
         return installed == record.file
     }
 
-    private func upToDate(_ record: InstallRecord, delta: SeedDelta, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
+    private func upToDate(
+        _ record: InstallRecord, delta: SeedDelta, files: SeedFiles
+    ) throws(SeedInstallerError) -> SeedInstallResult {
         try checkSchemaVersion(record.schemaVersion, path: delta.path)
-        return SeedInstallResult(status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion, path: files.destination)
+        return SeedInstallResult(
+            status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
+            path: files.destination)
     }
 
     /// Refuses at once what cannot be the delta's `from` seed: nothing installed, or a record
@@ -100,12 +115,25 @@ extension SeedInstaller {
         do { installed = try FileSystem.status(files.destination) } catch {
             throw error.installerError("cannot read the installed seed")
         }
-        let wanted = "the delta applies to seed version \(MessageText.value(delta.from.seedVersion)) (content digest \(delta.from.contentSHA256))"
+        let wanted =
+            """
+            the delta applies to seed version \(MessageText.value(delta.from.seedVersion)) (content digest \
+            \(delta.from.contentSHA256))
+            """
         guard installed != nil else {
-            throw SeedInstallerError(code: .deltaBaseMismatch, message: "nothing is installed here, and \(wanted); install the full seed", path: files.destination)
+            throw SeedInstallerError(
+                code: .deltaBaseMismatch, message: "nothing is installed here, and \(wanted); install the full seed",
+                path: files.destination)
         }
         if let record, record.file == installed, let digest = record.contentSHA256, digest != delta.from.contentSHA256 {
-            throw SeedInstallerError(code: .deltaBaseMismatch, message: "the installed seed is seed version \(MessageText.value(record.seedVersion)) (content digest \(digest)), and \(wanted); nothing was changed, install the full seed", path: files.destination)
+            throw SeedInstallerError(
+                code: .deltaBaseMismatch,
+                message:
+                    """
+                    the installed seed is seed version \(MessageText.value(record.seedVersion)) (content digest \
+                    \(digest)), and \(wanted); nothing was changed, install the full seed
+                    """,
+                path: files.destination)
         }
     }
 
@@ -116,15 +144,30 @@ extension SeedInstaller {
         let installed = ((try? FileSystem.status(files.destination)) ?? nil)?.size ?? delta.from.size
         let needed = installed + max(0, delta.to.size - delta.from.size)
         if available < needed {
-            throw SeedInstallerError(code: .diskFull, message: "not enough free space to patch the seed: it needs \(needed) bytes (a copy of the seed, patched), \(available) are available; the installed seed is unchanged", path: files.directory)
+            throw SeedInstallerError(
+                code: .diskFull,
+                message:
+                    """
+                    not enough free space to patch the seed: it needs \(needed) bytes (a copy of the seed, \
+                    patched), \(available) are available; the installed seed is unchanged
+                    """,
+                path: files.directory)
         }
     }
 
     /// The installer's error for a failed patch.
-    private func installerError(_ failure: DeltaPatch.Failure, delta: SeedDelta, files: SeedFiles) -> SeedInstallerError {
+    private func installerError(_ failure: DeltaPatch.Failure, delta: SeedDelta, files: SeedFiles) -> SeedInstallerError
+    {
         if failure.isOutOfSpace {
-            return SeedInstallerError(code: .diskFull, message: "no space left to patch the seed: \(MessageText.value(failure.description)); the installed seed is unchanged", path: files.directory,
-                                      cause: failure.cause)
+            return SeedInstallerError(
+                code: .diskFull,
+                message:
+                    """
+                    no space left to patch the seed: \(MessageText.value(failure.description)); the installed seed \
+                    is unchanged
+                    """,
+                path: files.directory,
+                cause: failure.cause)
         }
         switch failure {
         case .format(let error):
@@ -132,13 +175,42 @@ extension SeedInstaller {
         case .mismatch(let message):
             return SeedInstallerError(code: .invalidDelta, message: message + "; nothing was changed", path: delta.path)
         case .baseMismatch(let message):
-            return SeedInstallerError(code: .deltaBaseMismatch, message: "the installed seed is not the one the delta applies to: \(message); nothing was changed, install the full seed", path: files.destination)
+            return SeedInstallerError(
+                code: .deltaBaseMismatch,
+                message:
+                    """
+                    the installed seed is not the one the delta applies to: \(message); nothing was changed, \
+                    install the full seed
+                    """,
+                path: files.destination)
         case .resultMismatch(let message):
-            return SeedInstallerError(code: .deltaResultMismatch, message: message + " with SQLite \(Connection.libraryVersion) (the delta was made with \(MessageText.value(delta.header.sqliteVersion ?? "?"))); nothing was changed, install the full seed", path: delta.path)
+            return SeedInstallerError(
+                code: .deltaResultMismatch,
+                message: message
+                    + """
+                     with SQLite \(Connection.libraryVersion) (the delta was made with \
+                    \(MessageText.value(delta.header.sqliteVersion ?? "?"))); nothing was changed, install the \
+                    full seed
+                    """,
+                path: delta.path)
         case .sqlite(let error, let table?):
-            return SeedInstallerError(code: .invalidDelta, message: "SQLite refused the delta's change (table '\(table)'): \(MessageText.value(error.description)); nothing was changed", path: delta.path, cause: error)
+            return SeedInstallerError(
+                code: .invalidDelta,
+                message:
+                    """
+                    SQLite refused the delta's change (table '\(table)'): \(MessageText.value(error.description)); \
+                    nothing was changed
+                    """,
+                path: delta.path, cause: error)
         case .sqlite(let error, nil):
-            return SeedInstallerError(code: .fileSystem, message: "SQLite cannot patch the copy of the seed: \(MessageText.value(error.description)); the installed seed is unchanged", path: files.destination, cause: error)
+            return SeedInstallerError(
+                code: .fileSystem,
+                message:
+                    """
+                    SQLite cannot patch the copy of the seed: \(MessageText.value(error.description)); the \
+                    installed seed is unchanged
+                    """,
+                path: files.destination, cause: error)
         case .io(let error, let message):
             return error.installerError(message)
         }

@@ -12,8 +12,9 @@ extension SeedInstaller {
     ///   - expectedSchemaVersion: the schema version the app was built for; nil to accept any.
     ///   - manifest: the seed's manifest; nil to use the one beside `source` when it exists.
     public init(source: URL, destination: URL, expectedSchemaVersion: Int? = nil, manifest: URL? = nil) {
-        self.init(source: source.path, destination: destination.path, expectedSchemaVersion: expectedSchemaVersion,
-                  manifest: manifest?.path)
+        self.init(
+            source: source.path, destination: destination.path, expectedSchemaVersion: expectedSchemaVersion,
+            manifest: manifest?.path)
     }
 
     /// The shipped seed as a file URL.
@@ -42,9 +43,12 @@ extension SeedInstaller {
     ///   `~/Library/Application Support/<app>/<resource>.sqlite`.
     /// - Throws: ``SeedInstallerError``; `.configuration` when the bundle holds no such seed.
     @discardableResult
-    public static func installIfNeeded(bundle: Bundle, resource: String = "seed", schemaVersion: Int? = nil,
-                                       environment: [String: String]? = nil) throws(SeedInstallerError) -> SeedInstallResult {
-        try conventional(bundle: bundle, resource: resource, schemaVersion: schemaVersion, environment: environment).install()
+    public static func installIfNeeded(
+        bundle: Bundle, resource: String = "seed", schemaVersion: Int? = nil,
+        environment: [String: String]? = nil
+    ) throws(SeedInstallerError) -> SeedInstallResult {
+        try conventional(bundle: bundle, resource: resource, schemaVersion: schemaVersion, environment: environment)
+            .install()
     }
 
     /// The installer ``installIfNeeded(bundle:resource:schemaVersion:environment:)`` uses: the
@@ -63,8 +67,10 @@ extension SeedInstaller {
     ///   ``installIfNeeded(bundle:resource:schemaVersion:environment:)`` does.
     /// - Throws: ``SeedInstallerError`` with code `.configuration` when the bundle holds no such
     ///   seed or no destination can be found.
-    public static func conventional(bundle: Bundle, resource: String = "seed", schemaVersion: Int? = nil,
-                                    environment: [String: String]? = nil) throws(SeedInstallerError) -> SeedInstaller {
+    public static func conventional(
+        bundle: Bundle, resource: String = "seed", schemaVersion: Int? = nil,
+        environment: [String: String]? = nil
+    ) throws(SeedInstallerError) -> SeedInstaller {
         func variable(_ name: String) -> String? {
             let value = environment.map { $0[name] } ?? CurrentProcess.environment(name)
             return value?.isEmpty == false ? value : nil
@@ -72,11 +78,20 @@ extension SeedInstaller {
         let folders = [bundle.resourcePath, bundle.bundlePath].compactMap { $0 }
         let candidates = seedFiles(in: folders, resource: resource)
         guard let source = candidates.first(where: { (try? FileSystem.status($0)) != nil }) else {
-            throw SeedInstallerError(code: .configuration, message: "the bundle has no \(resource).sqlite.gz or \(resource).sqlite (looked at \(candidates.joined(separator: ", "))); list it in the target's resources", path: bundle.bundlePath)
+            throw SeedInstallerError(
+                code: .configuration,
+                message:
+                    """
+                    the bundle has no \(resource).sqlite.gz or \(resource).sqlite (looked at \
+                    \(candidates.joined(separator: ", "))); list it in the target's resources
+                    """,
+                path: bundle.bundlePath)
         }
         let executable = CurrentProcess.executablePath()
-        let appName = variable("SEEDGEN_APP_NAME") ?? executable.map { String($0.split(separator: "/").last ?? "app") } ?? "app"
-        let destination = try conventionalDestination(appName: appName, fileName: resource + ".sqlite", variable: variable, source: source)
+        let appName =
+            variable("SEEDGEN_APP_NAME") ?? executable.map { String($0.split(separator: "/").last ?? "app") } ?? "app"
+        let destination = try conventionalDestination(
+            appName: appName, fileName: resource + ".sqlite", variable: variable, source: source)
         return SeedInstaller(source: source, destination: destination, expectedSchemaVersion: schemaVersion)
     }
 }

@@ -154,7 +154,8 @@ public struct SeedInstaller: Sendable {
     @discardableResult
     public func install() throws(SeedInstallerError) -> SeedInstallResult {
         let files = SeedFiles(destination: destination)
-        let shipped = try ShippedSeed.inspect(path: FileSystem.absolute(source), manifestPath: manifest.map(FileSystem.absolute))
+        let shipped = try ShippedSeed.inspect(
+            path: FileSystem.absolute(source), manifestPath: manifest.map(FileSystem.absolute))
         if let stamp = shipped.stamp { try checkSchemaVersion(stamp.schemaVersion, path: shipped.path) }
         if let delta = shipped.delta { return try installDelta(delta, files: files) }
 
@@ -180,7 +181,9 @@ public struct SeedInstaller: Sendable {
         if let installedFile = (try? FileSystem.status(files.destination)) ?? nil, installedFile != record?.file {
             if let installed = InstalledSeed.read(destination: files.destination), installed.contentSHA256 != nil {
                 if installed.hasRecordedContent() {
-                    if keeps(installed, over: shipped) { return try recognised(installed, shipped: shipped, files: files) }
+                    if keeps(installed, over: shipped) {
+                        return try recognised(installed, shipped: shipped, files: files)
+                    }
                 } else {
                     isModified = true
                 }
@@ -195,25 +198,30 @@ public struct SeedInstaller: Sendable {
         let temporary = TemporaryFile(path: files.newTemporaryPath())
         let total = shipped.manifest?.size ?? shipped.expectedSize
         progress?(SeedInstallProgress(phase: .apply, bytesDone: 0, bytesTotal: total))
-        let copy = try SeedCopy.write(shipped, to: temporary, limit: try copyLimit(for: shipped, files: files), progress: progress.map { report in
-            { report(SeedInstallProgress(phase: .apply, bytesDone: $0, bytesTotal: total)) }
-        })
+        let copy = try SeedCopy.write(
+            shipped, to: temporary, limit: try copyLimit(for: shipped, files: files),
+            progress: progress.map { report in
+                { report(SeedInstallProgress(phase: .apply, bytesDone: $0, bytesTotal: total)) }
+            })
         progress?(SeedInstallProgress(phase: .verify, bytesDone: copy.size, bytesTotal: total))
         let stamp = try verify(temporary.path, copy: copy, shipped: shipped)
         let sequence = self.sequence ?? shipped.sequence
         if sequence != nil { try SeedOwnStamp.writeSequence(sequence, to: temporary.path) }
         let own = try checkOwnStamp(temporary.path, sequence: sequence, source: shipped.path)
         let content = shipped.manifest?.contentSHA256 ?? own.contentSHA256
-        try moveIntoPlace(temporary, stamp: stamp, digest: InstalledDigest(size: copy.size, sha256: copy.sha256, contentSHA256: content),
-                          gzip: shipped.trailer, files: files, sequence: sequence)
+        try moveIntoPlace(
+            temporary, stamp: stamp,
+            digest: InstalledDigest(size: copy.size, sha256: copy.sha256, contentSHA256: content),
+            gzip: shipped.trailer, files: files, sequence: sequence)
         var why = reason(record: record, stamp: stamp, shipped: shipped)
         if isModified {
             let lost = "the installed seed's content was modified after it was installed; its changes are lost"
             why = why == "installed file missing or changed" ? lost : lost + "; " + why
         }
-        return SeedInstallResult(status: isModified ? .replacedModified : .installed, seedVersion: stamp.seedVersion,
-                                 schemaVersion: stamp.schemaVersion, previousSeedVersion: record?.seedVersion,
-                                 previousSchemaVersion: record?.schemaVersion, path: files.destination, reason: why)
+        return SeedInstallResult(
+            status: isModified ? .replacedModified : .installed, seedVersion: stamp.seedVersion,
+            schemaVersion: stamp.schemaVersion, previousSeedVersion: record?.seedVersion,
+            previousSchemaVersion: record?.schemaVersion, path: files.destination, reason: why)
     }
 
     /// Refuses a destination that is a folder, creates the destination's folder, takes the
@@ -223,7 +231,8 @@ public struct SeedInstaller: Sendable {
         // Refused before anything (folder, lock, record) is written.
         if FileSystem.isDirectory(files.destination) {
             throw SystemCallError(call: "open", path: files.destination, errno: EISDIR)
-                .installerError("the destination is a directory; it must be the path of the seed file, e.g. <folder>/seed.sqlite")
+                .installerError(
+                    "the destination is a directory; it must be the path of the seed file, e.g. <folder>/seed.sqlite")
         }
 
         do { try FileSystem.createDirectories(files.directory) } catch {
@@ -247,14 +256,17 @@ public struct SeedInstaller: Sendable {
     /// Steps 4 (backup exclusion) to 7 of ``install()`` for a verified temporary file: the new
     /// install record, the old seed's sidecars removed, the rename, each flushed.
     /// `sequence` defaults to ``sequence``.
-    func moveIntoPlace(_ temporary: TemporaryFile, stamp: SeedStamp, digest: InstalledDigest, gzip: GzipTrailer?, files: SeedFiles,
-                       sequence: Int64? = nil) throws(SeedInstallerError) {
+    func moveIntoPlace(
+        _ temporary: TemporaryFile, stamp: SeedStamp, digest: InstalledDigest, gzip: GzipTrailer?, files: SeedFiles,
+        sequence: Int64? = nil
+    ) throws(SeedInstallerError) {
         BackupExclusion.exclude(temporary.path)
         do {
-            let newRecord = InstallRecord(seedVersion: stamp.seedVersion, schemaVersion: stamp.schemaVersion,
-                                          sha256: digest.sha256, contentSHA256: digest.contentSHA256, size: digest.size,
-                                          file: try FileSystem.openForReading(temporary.path).status(), gzip: gzip,
-                                          sequence: sequence ?? self.sequence)
+            let newRecord = InstallRecord(
+                seedVersion: stamp.seedVersion, schemaVersion: stamp.schemaVersion,
+                sha256: digest.sha256, contentSHA256: digest.contentSHA256, size: digest.size,
+                file: try FileSystem.openForReading(temporary.path).status(), gzip: gzip,
+                sequence: sequence ?? self.sequence)
             try Self.writeRecord(newRecord, files: files)
         } catch {
             throw error.installerError("cannot write the install record")
@@ -273,16 +285,23 @@ public struct SeedInstaller: Sendable {
         }
     }
 
-    func upToDate(_ record: InstallRecord, shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
+    func upToDate(
+        _ record: InstallRecord, shipped: ShippedSeed, files: SeedFiles
+    ) throws(SeedInstallerError) -> SeedInstallResult {
         // An unstamped gzip's schema version is known only from the record.
         try checkSchemaVersion(record.schemaVersion, path: shipped.path)
-        return SeedInstallResult(status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
-                                 path: files.destination)
+        return SeedInstallResult(
+            status: .upToDate, seedVersion: record.seedVersion, schemaVersion: record.schemaVersion,
+            path: files.destination)
     }
 
     func checkSchemaVersion(_ schemaVersion: Int, path: String) throws(SeedInstallerError) {
         if let expectedSchemaVersion, schemaVersion != expectedSchemaVersion {
-            throw SeedInstallerError(code: .schemaMismatch, message: "the shipped seed has schema version \(schemaVersion) but the app expects \(expectedSchemaVersion)", path: path)
+            throw SeedInstallerError(
+                code: .schemaMismatch,
+                message:
+                    "the shipped seed has schema version \(schemaVersion) but the app expects \(expectedSchemaVersion)",
+                path: path)
         }
     }
 
@@ -290,7 +309,9 @@ public struct SeedInstaller: Sendable {
         if isOlder(shipped, than: record) {
             // Kept: a seed of a later sequence (downloaded from a channel) is installed.
         } else if let stamp = shipped.stamp {
-            guard record.seedVersion == stamp.seedVersion, record.schemaVersion == stamp.schemaVersion else { return false }
+            guard record.seedVersion == stamp.seedVersion, record.schemaVersion == stamp.schemaVersion else {
+                return false
+            }
             if let manifest = shipped.manifest, !isSameSeed(manifest, record) { return false }
         } else {
             // An unstamped gzip: the same trailer (CRC-32 and size of the content) and file size.
@@ -309,7 +330,8 @@ public struct SeedInstaller: Sendable {
     }
 
     private func isOlder(_ shipped: ShippedSeed, thanSequence installedSequence: Int64?, schemaVersion: Int) -> Bool {
-        guard let shippedSequence = sequence ?? shipped.sequence, let installedSequence, let stamp = shipped.stamp else { return false }
+        guard let shippedSequence = sequence ?? shipped.sequence, let installedSequence, let stamp = shipped.stamp
+        else { return false }
         return stamp.schemaVersion == schemaVersion && installedSequence > shippedSequence
     }
 
@@ -317,19 +339,27 @@ public struct SeedInstaller: Sendable {
     /// seed (same versions and content), or of a later sequence than it.
     private func keeps(_ installed: InstalledSeed, over shipped: ShippedSeed) -> Bool {
         if isOlder(shipped, thanSequence: installed.sequence, schemaVersion: installed.schemaVersion) { return true }
-        guard let stamp = shipped.stamp, stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion) else { return false }
+        guard let stamp = shipped.stamp,
+            stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion)
+        else { return false }
         if let content = shipped.manifest?.contentSHA256 { return content == installed.contentSHA256 }
         return true
     }
 
     /// Records a recognised seed as the installed one (the record then names the file as it is
     /// now, so the next start decides without reading it) and reports it up to date.
-    private func recognised(_ installed: InstalledSeed, shipped: ShippedSeed, files: SeedFiles) throws(SeedInstallerError) -> SeedInstallResult {
+    private func recognised(
+        _ installed: InstalledSeed, shipped: ShippedSeed, files: SeedFiles
+    ) throws(SeedInstallerError) -> SeedInstallResult {
         try checkSchemaVersion(installed.schemaVersion, path: shipped.path)
-        let isShipped = shipped.stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion)
-        try Self.record(installed, files: files, sha256: isShipped ? shipped.manifest?.sha256 : nil, gzip: isShipped ? shipped.trailer : nil)
-        return SeedInstallResult(status: .upToDate, seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion,
-                                 path: files.destination)
+        let isShipped =
+            shipped.stamp == SeedStamp(schemaVersion: installed.schemaVersion, seedVersion: installed.seedVersion)
+        try Self.record(
+            installed, files: files, sha256: isShipped ? shipped.manifest?.sha256 : nil,
+            gzip: isShipped ? shipped.trailer : nil)
+        return SeedInstallResult(
+            status: .upToDate, seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion,
+            path: files.destination)
     }
 
     /// Records the intact seed at `destination` as installed, when the install record no longer
@@ -356,14 +386,18 @@ public struct SeedInstaller: Sendable {
     }
 
     /// Writes the install record of `installed`, naming the file as it is now.
-    private static func record(_ installed: InstalledSeed, files: SeedFiles, sha256: String?, gzip: GzipTrailer?) throws(SeedInstallerError) {
+    private static func record(
+        _ installed: InstalledSeed, files: SeedFiles, sha256: String?, gzip: GzipTrailer?
+    ) throws(SeedInstallerError) {
         do throws(SystemCallError) {
             guard let status = try FileSystem.status(files.destination) else {
                 throw SystemCallError(call: "stat", path: files.destination, errno: ENOENT)
             }
-            try writeRecord(InstallRecord(seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion, sha256: sha256,
-                                          contentSHA256: installed.contentSHA256, size: status.size, file: status, gzip: gzip,
-                                          sequence: installed.sequence), files: files)
+            try writeRecord(
+                InstallRecord(
+                    seedVersion: installed.seedVersion, schemaVersion: installed.schemaVersion, sha256: sha256,
+                    contentSHA256: installed.contentSHA256, size: status.size, file: status, gzip: gzip,
+                    sequence: installed.sequence), files: files)
         } catch {
             throw error.installerError("cannot write the install record")
         }
@@ -379,16 +413,33 @@ public struct SeedInstaller: Sendable {
         }
         var wrong: [String] = []
         if let expectedSeedVersion, own.stamp.seedVersion != expectedSeedVersion {
-            wrong.append("seed version \(MessageText.value(own.stamp.seedVersion)), not \(MessageText.value(expectedSeedVersion))")
+            wrong.append(
+                """
+                seed version \(MessageText.value(own.stamp.seedVersion)), not \
+                \(MessageText.value(expectedSeedVersion))
+                """
+            )
         }
         if let expectedContentSHA256, own.contentSHA256 != expectedContentSHA256 {
-            wrong.append("content digest \(MessageText.value(own.contentSHA256 ?? "none")), not \(MessageText.value(expectedContentSHA256))")
+            wrong.append(
+                """
+                content digest \(MessageText.value(own.contentSHA256 ?? "none")), not \
+                \(MessageText.value(expectedContentSHA256))
+                """
+            )
         }
         if let sequence, own.sequence != sequence {
             wrong.append("sequence \(own.sequence.map(String.init) ?? "none"), not \(sequence)")
         }
         guard wrong.isEmpty else {
-            throw SeedInstallerError(code: .versionMismatch, message: "the new seed's own stamp says \(wrong.joined(separator: ", ")) as promised: refused; the installed seed is unchanged", path: source)
+            throw SeedInstallerError(
+                code: .versionMismatch,
+                message:
+                    """
+                    the new seed's own stamp says \(wrong.joined(separator: ", ")) as promised: refused; the \
+                    installed seed is unchanged
+                    """,
+                path: source)
         }
         return own
     }
@@ -415,7 +466,14 @@ public struct SeedInstaller: Sendable {
         let available: Int64
         do { available = try FileSystem.availableBytes(files.directory) } catch { return }
         if available < size {
-            throw SeedInstallerError(code: .diskFull, message: "not enough free space for the new seed: it needs \(size) bytes, \(available) are available; the installed seed is unchanged", path: files.directory)
+            throw SeedInstallerError(
+                code: .diskFull,
+                message:
+                    """
+                    not enough free space for the new seed: it needs \(size) bytes, \(available) are available; \
+                    the installed seed is unchanged
+                    """,
+                path: files.directory)
         }
     }
 
@@ -431,7 +489,14 @@ public struct SeedInstaller: Sendable {
     private func verify(_ path: String, copy: SeedCopy, shipped: ShippedSeed) throws(SeedInstallerError) -> SeedStamp {
         if let manifest = shipped.manifest {
             guard copy.size == manifest.size, copy.sha256 == manifest.sha256 else {
-                throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(copy.size) bytes with SHA-256 \(copy.sha256) but its manifest says \(manifest.size) bytes with SHA-256 \(MessageText.value(manifest.sha256))", path: shipped.path)
+                throw SeedInstallerError(
+                    code: .checksumMismatch,
+                    message:
+                        """
+                        the seed has \(copy.size) bytes with SHA-256 \(copy.sha256) but its manifest says \
+                        \(manifest.size) bytes with SHA-256 \(MessageText.value(manifest.sha256))
+                        """,
+                    path: shipped.path)
             }
         }
         do throws(SeedInstallerError) {
@@ -440,14 +505,18 @@ public struct SeedInstaller: Sendable {
                 let stamp = try SeedFileCheck.readStamp(path)
                 try checkSchemaVersion(stamp.schemaVersion, path: shipped.path)
                 if let label = shipped.stamp, stamp != label {
-                    throw SeedInstallerError(code: .versionMismatch, message: "the seed contains \(MessageText.stamp(stamp)) but is labelled \(MessageText.stamp(label))", path: shipped.path)
+                    throw SeedInstallerError(
+                        code: .versionMismatch,
+                        message:
+                            "the seed contains \(MessageText.stamp(stamp)) but is labelled \(MessageText.stamp(label))",
+                        path: shipped.path)
                 }
                 // The manifest's size and SHA-256 matched: this is, byte for byte, the file
                 // `seedgen pack` quick_checked before writing the manifest. Reading it all again
                 // would prove nothing more. Without a manifest, nothing vouches for it: check.
                 if shipped.manifest == nil { try SeedFileCheck.quickCheck(path) }
                 return stamp
-            } catch where error.code == .notSQLite || error.code == .notASeed {
+            } catch  where error.code == .notSQLite || error.code == .notASeed {
                 throw error.withPackHint()
             }
         } catch {
@@ -459,7 +528,8 @@ public struct SeedInstaller: Sendable {
     private static func writeRecord(_ record: InstallRecord, files: SeedFiles) throws(SystemCallError) {
         let temporary = TemporaryFile(path: files.newTemporaryPath())
         let output = try FileSystem.createExclusively(temporary.path)
-        try record.encoded().withUnsafeBytes { bytes in Result { () throws(SystemCallError) in try output.write(bytes) } }.get()
+        try record.encoded().withUnsafeBytes { bytes in Result { () throws(SystemCallError) in try output.write(bytes) }
+        }.get()
         try output.sync()
         try output.closeNow()
         try temporary.rename(to: files.recordPath)

@@ -89,8 +89,10 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
     ///   - systemError: the operating system's text for the underlying error, if any.
     ///   - errno: the underlying `errno`, if any.
     ///   - cause: the error underneath, if any.
-    public init(code: Code, message: String, path: String, systemError: String? = nil, errno: Int32? = nil,
-                cause: (any Error & Sendable)? = nil) {
+    public init(
+        code: Code, message: String, path: String, systemError: String? = nil, errno: Int32? = nil,
+        cause: (any Error & Sendable)? = nil
+    ) {
         self.code = code
         self.message = message
         self.path = path
@@ -101,17 +103,21 @@ public struct SeedInstallerError: Error, CustomStringConvertible, Sendable, Equa
 
     /// The same error, its message followed by how a seed is made (for files that are no seed).
     func withPackHint() -> SeedInstallerError {
-        SeedInstallerError(code: code, message: message + " " + MessageText.packHint, path: path, systemError: systemError, errno: errno, cause: cause)
+        SeedInstallerError(
+            code: code, message: message + " " + MessageText.packHint, path: path, systemError: systemError,
+            errno: errno, cause: cause)
     }
 
     /// The same error and cause, `prefix` before its message and `path` as its file.
     func reported(at path: String, prefix: String = "") -> SeedInstallerError {
-        SeedInstallerError(code: code, message: prefix + message, path: path, systemError: systemError, errno: errno, cause: cause)
+        SeedInstallerError(
+            code: code, message: prefix + message, path: path, systemError: systemError, errno: errno, cause: cause)
     }
 
     /// Equal when code, message, path, system text and `errno` are (the cause is not compared).
     public static func == (a: SeedInstallerError, b: SeedInstallerError) -> Bool {
-        a.code == b.code && a.message == b.message && a.path == b.path && a.systemError == b.systemError && a.errno == b.errno
+        a.code == b.code && a.message == b.message && a.path == b.path && a.systemError == b.systemError
+            && a.errno == b.errno
     }
 
     /// One line for a log: `<path>: <message>`, followed by `: <systemError>` when a system

@@ -29,8 +29,9 @@ struct SeedOwnStamp: Equatable {
         let stamp = try SeedFileCheck.readStamp(path)
         let rows: [[Value]]
         do {
-            rows = try SeedFileCheck.open(path).rows("SELECT key, value FROM seedgen_metadata WHERE key IN (?, ?)",
-                                                      [.text(ContentDigest.metadataKey), .text(sequenceKey)])
+            rows = try SeedFileCheck.open(path).rows(
+                "SELECT key, value FROM seedgen_metadata WHERE key IN (?, ?)",
+                [.text(ContentDigest.metadataKey), .text(sequenceKey)])
         } catch {
             throw SeedFileCheck.sqliteFailure(error, path: path)
         }
@@ -51,15 +52,24 @@ struct SeedOwnStamp: Equatable {
             let db = try Connection(path: path, mode: .readWrite)
             try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
             if let sequence {
-                try db.prepare("""
+                try db.prepare(
+                    """
                     INSERT INTO seedgen_metadata (rowid, key, value) VALUES (?, ?, ?)
                     ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                    """).run([.integer(sequenceRowID), .text(sequenceKey), .text(String(sequence))])
+                    """
+                ).run([.integer(sequenceRowID), .text(sequenceKey), .text(String(sequence))])
             } else {
                 try db.prepare("DELETE FROM seedgen_metadata WHERE key = ?").run([.text(sequenceKey)])
             }
         } catch {
-            throw SeedInstallerError(code: .fileSystem, message: "SQLite cannot stamp the sequence into the new seed: \(MessageText.value(error.description)); the installed seed is unchanged", path: path, cause: error)
+            throw SeedInstallerError(
+                code: .fileSystem,
+                message:
+                    """
+                    SQLite cannot stamp the sequence into the new seed: \(MessageText.value(error.description)); \
+                    the installed seed is unchanged
+                    """,
+                path: path, cause: error)
         }
         do { try FileSystem.syncFile(path) } catch {
             throw error.installerError("cannot flush the new seed")

@@ -43,12 +43,17 @@ struct ShippedSeed {
             prefix = status?.isRegularFile == true ? try file?.readBytes(prefixLength, at: 0) ?? [] : []
         } catch { throw error.installerError("cannot read the shipped seed") }
         guard let file, let status, status.isRegularFile else {
-            throw SeedInstallerError(code: .sourceMissing, message: status == nil ? "the shipped seed does not exist" : "the shipped seed is not a regular file", path: path)
+            throw SeedInstallerError(
+                code: .sourceMissing,
+                message: status == nil ? "the shipped seed does not exist" : "the shipped seed is not a regular file",
+                path: path)
         }
         if SeedDelta.isDelta(prefix: prefix) {
             let delta = try SeedDelta.parse(prefix, path: path)
-            return ShippedSeed(path: path, isCompressed: false, stamp: SeedStamp(schemaVersion: delta.schemaVersion, seedVersion: delta.to.seedVersion),
-                               manifest: nil, manifestPath: nil, trailer: nil, expectedSize: delta.to.size, delta: delta)
+            return ShippedSeed(
+                path: path, isCompressed: false,
+                stamp: SeedStamp(schemaVersion: delta.schemaVersion, seedVersion: delta.to.seedVersion),
+                manifest: nil, manifestPath: nil, trailer: nil, expectedSize: delta.to.size, delta: delta)
         }
         let manifestFile = manifestPath ?? SeedManifest.path(forSeed: path)
         let manifest = try readManifest(path: manifestFile, mustExist: manifestPath != nil)
@@ -69,13 +74,27 @@ struct ShippedSeed {
             } catch { throw installerError(error) }
             switch (header.stamp, manifest?.stamp) {
             case (let s?, let m?) where s != m:
-                throw SeedInstallerError(code: .versionMismatch, message: "the gzip header says \(MessageText.stamp(s)) but the manifest \(manifestFile) says \(MessageText.stamp(m))", path: path)
+                throw SeedInstallerError(
+                    code: .versionMismatch,
+                    message:
+                        """
+                        the gzip header says \(MessageText.stamp(s)) but the manifest \(manifestFile) says \
+                        \(MessageText.stamp(m))
+                        """,
+                    path: path)
             case (let s?, _): stamp = s
             case (nil, let m): stamp = m
             }
             sequence = header.comment.flatMap(SeedStamp.sequence(inComment:)) ?? sequence
             if let manifest, manifest.gzipSize != status.size {
-                throw SeedInstallerError(code: .checksumMismatch, message: "the gzip file has \(status.size) bytes but its manifest says \(manifest.gzipSize) (a cut-off or different file)", path: path)
+                throw SeedInstallerError(
+                    code: .checksumMismatch,
+                    message:
+                        """
+                        the gzip file has \(status.size) bytes but its manifest says \(manifest.gzipSize) (a \
+                        cut-off or different file)
+                        """,
+                    path: path)
             }
         } else {
             do throws(SeedInstallerError) {
@@ -86,16 +105,26 @@ struct ShippedSeed {
             }
             if let manifest, let stamp {
                 if manifest.stamp != stamp {
-                    throw SeedInstallerError(code: .versionMismatch, message: "the seed has \(MessageText.stamp(stamp)) but the manifest \(manifestFile) says \(MessageText.stamp(manifest.stamp))", path: path)
+                    throw SeedInstallerError(
+                        code: .versionMismatch,
+                        message:
+                            """
+                            the seed has \(MessageText.stamp(stamp)) but the manifest \(manifestFile) says \
+                            \(MessageText.stamp(manifest.stamp))
+                            """,
+                        path: path)
                 }
                 if manifest.size != status.size {
-                    throw SeedInstallerError(code: .checksumMismatch, message: "the seed has \(status.size) bytes but its manifest says \(manifest.size)", path: path)
+                    throw SeedInstallerError(
+                        code: .checksumMismatch,
+                        message: "the seed has \(status.size) bytes but its manifest says \(manifest.size)", path: path)
                 }
             }
         }
-        return ShippedSeed(path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest,
-                           manifestPath: manifest == nil ? nil : manifestFile, trailer: trailer,
-                           expectedSize: manifest?.size ?? (isCompressed ? nil : status.size), sequence: sequence)
+        return ShippedSeed(
+            path: path, isCompressed: isCompressed, stamp: stamp, manifest: manifest,
+            manifestPath: manifest == nil ? nil : manifestFile, trailer: trailer,
+            expectedSize: manifest?.size ?? (isCompressed ? nil : status.size), sequence: sequence)
     }
 
     /// How much of the seed is read to tell gzip from SQLite and parse a gzip header: a seedgen
@@ -105,7 +134,9 @@ struct ShippedSeed {
     /// The gzip header from the file's first bytes; a header longer than those (a huge name or
     /// comment, never seedgen's) is read from the file.
     private static func readHeader(_ prefix: [UInt8], fileSize: Int64, path: String) throws(GzipError) -> GzipHeader {
-        do { return try GzipHeader.parse(prefix, path: path) } catch where error.code == .truncated && fileSize > Int64(prefix.count) {
+        do { return try GzipHeader.parse(prefix, path: path) } catch
+            where error.code == .truncated && fileSize > Int64(prefix.count)
+        {
             return try GzipHeader.read(path: path)
         }
     }
@@ -118,7 +149,10 @@ struct ShippedSeed {
         do { bytes = try FileSystem.readSmallFile(path, limit: manifestLimit) } catch {
             if error.errno == EFBIG {
                 let size = (try? FileSystem.status(path))??.size.description ?? "more than \(manifestLimit)"
-                throw SeedInstallerError(code: .invalidManifest, message: "the manifest has \(size) bytes, more than the \(manifestLimit) a seed manifest can need", path: path)
+                throw SeedInstallerError(
+                    code: .invalidManifest,
+                    message: "the manifest has \(size) bytes, more than the \(manifestLimit) a seed manifest can need",
+                    path: path)
             }
             throw error.installerError("cannot read the manifest")
         }
@@ -127,7 +161,8 @@ struct ShippedSeed {
             throw SeedInstallerError(code: .sourceMissing, message: "the manifest does not exist", path: path)
         }
         do { return try SeedManifest.decode(bytes, path: path, readingTables: false) } catch {
-            throw SeedInstallerError(code: .invalidManifest, message: MessageText.value(error.message), path: path, cause: error)
+            throw SeedInstallerError(
+                code: .invalidManifest, message: MessageText.value(error.message), path: path, cause: error)
         }
     }
 
@@ -145,6 +180,8 @@ struct ShippedSeed {
         }
         var message = error.message
         if let offset = error.offset { message += " (at byte \(offset) of the gzip file)" }
-        return SeedInstallerError(code: code, message: message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno, cause: error)
+        return SeedInstallerError(
+            code: code, message: message, path: error.path, systemError: error.cause?.text, errno: error.cause?.errno,
+            cause: error)
     }
 }

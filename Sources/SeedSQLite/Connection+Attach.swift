@@ -12,7 +12,8 @@ extension Connection {
         guard (try? FileSystem.status(path)) ?? nil != nil else {
             throw SQLiteError(.cantOpen, message: "no such file")
         }
-        do { try execute("ATTACH DATABASE \(quotedLiteral(Self.uri(path, immutable: true))) AS \(quoted(name))") } catch {
+        do { try execute("ATTACH DATABASE \(quotedLiteral(Self.uri(path, immutable: true))) AS \(quoted(name))") } catch
+        {
             try execute("ATTACH DATABASE \(quotedLiteral(path)) AS \(quoted(name))")
         }
         _ = try scalar("SELECT count(*) FROM \(quoted(name)).sqlite_schema")

@@ -36,25 +36,30 @@ extension Connection {
     ///
     /// For running SQL a file brings (a seed's derive recipes) with only the writes it is for,
     /// and for finding the tables a query reads.
-    public func withAuthorizer<Result>(_ allow: @escaping (AuthorizerRequest) -> Bool,
-                                       _ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+    public func withAuthorizer<Result>(
+        _ allow: @escaping (AuthorizerRequest) -> Bool,
+        _ body: () throws(SQLiteError) -> Result
+    ) throws(SQLiteError) -> Result {
         let rule = Unmanaged.passRetained(AuthorizerRule(allow))
-        sqlite3_set_authorizer(handle, { context, code, first, _, database, _ in
-            guard let context else { return SQLITE_DENY }
-            let rule = Unmanaged<AuthorizerRule>.fromOpaque(context).takeUnretainedValue()
-            let text = { (pointer: UnsafePointer<CChar>?) in pointer.map { String(cString: $0) } }
-            let action: AuthorizerRequest.Action
-            switch code {
-            case SQLITE_READ: action = .read(table: text(first) ?? "")
-            case SQLITE_INSERT: action = .insert(table: text(first) ?? "")
-            case SQLITE_UPDATE: action = .update(table: text(first) ?? "")
-            case SQLITE_DELETE: action = .delete(table: text(first) ?? "")
-            case SQLITE_SELECT, SQLITE_FUNCTION, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT: action = .query
-            case SQLITE_PRAGMA: action = .pragma(name: text(first) ?? "")
-            default: action = .other(code: code, first: text(first))
-            }
-            return rule.allow(AuthorizerRequest(action: action, database: text(database))) ? SQLITE_OK : SQLITE_DENY
-        }, rule.toOpaque())
+        sqlite3_set_authorizer(
+            handle,
+            { context, code, first, _, database, _ in
+                guard let context else { return SQLITE_DENY }
+                let rule = Unmanaged<AuthorizerRule>.fromOpaque(context).takeUnretainedValue()
+                let text = { (pointer: UnsafePointer<CChar>?) in pointer.map { String(cString: $0) } }
+                let action: AuthorizerRequest.Action
+                switch code {
+                case SQLITE_READ: action = .read(table: text(first) ?? "")
+                case SQLITE_INSERT: action = .insert(table: text(first) ?? "")
+                case SQLITE_UPDATE: action = .update(table: text(first) ?? "")
+                case SQLITE_DELETE: action = .delete(table: text(first) ?? "")
+                case SQLITE_SELECT, SQLITE_FUNCTION, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
+                    action = .query
+                case SQLITE_PRAGMA: action = .pragma(name: text(first) ?? "")
+                default: action = .other(code: code, first: text(first))
+                }
+                return rule.allow(AuthorizerRequest(action: action, database: text(database))) ? SQLITE_OK : SQLITE_DENY
+            }, rule.toOpaque())
         defer {
             sqlite3_set_authorizer(handle, nil, nil)
             rule.release()

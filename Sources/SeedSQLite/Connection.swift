@@ -93,8 +93,9 @@ public final class Connection {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        var error = SQLiteError(code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : rc,
-                                message: lastErrorMessage, sql: sql)
+        var error = SQLiteError(
+            code: sqlite3_extended_errcode(handle) != 0 ? sqlite3_extended_errcode(handle) : rc,
+            message: lastErrorMessage, sql: sql)
         error.systemErrno = sqlite3_system_errno(handle)
         return error
     }

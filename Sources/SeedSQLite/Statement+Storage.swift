@@ -37,7 +37,9 @@ extension Statement {
     public func bindBlob(_ bytes: [UInt8], at index: Int32) throws(SQLiteError) {
         let rc = bytes.withUnsafeBytes { buffer in
             // A zero-length blob needs a non-NULL pointer, or SQLite binds NULL.
-            sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), csqlite3_transient())
+            sqlite3_bind_blob(
+                handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                csqlite3_transient())
         }
         if rc != SQLITE_OK { throw connection.error(rc, sql: sql) }
     }
@@ -65,11 +67,15 @@ extension Statement {
             switch type {
             case SQLITE_INTEGER:
                 base.storeBytes(of: 0x49, toByteOffset: offset, as: UInt8.self) // I
-                base.storeBytes(of: UInt64(bitPattern: sqlite3_column_int64(handle, index)).bigEndian, toByteOffset: offset + 1, as: UInt64.self)
+                base.storeBytes(
+                    of: UInt64(bitPattern: sqlite3_column_int64(handle, index)).bigEndian, toByteOffset: offset + 1,
+                    as: UInt64.self)
                 offset += 9
             case SQLITE_FLOAT:
                 base.storeBytes(of: 0x46, toByteOffset: offset, as: UInt8.self) // F
-                base.storeBytes(of: sqlite3_column_double(handle, index).bitPattern.bigEndian, toByteOffset: offset + 1, as: UInt64.self)
+                base.storeBytes(
+                    of: sqlite3_column_double(handle, index).bitPattern.bigEndian, toByteOffset: offset + 1,
+                    as: UInt64.self)
                 offset += 9
             case SQLITE_TEXT, SQLITE_BLOB:
                 // Blob first, then the size: SQLite's documented order; text is returned unconverted.
@@ -77,7 +83,8 @@ extension Statement {
                 let count = Int(sqlite3_column_bytes(handle, index))
                 guard offset + 5 + count <= capacity else { return nil }
                 base.storeBytes(of: type == SQLITE_TEXT ? 0x54 : 0x42, toByteOffset: offset, as: UInt8.self) // T, B
-                base.storeBytes(of: UInt32(truncatingIfNeeded: count).bigEndian, toByteOffset: offset + 1, as: UInt32.self)
+                base.storeBytes(
+                    of: UInt32(truncatingIfNeeded: count).bigEndian, toByteOffset: offset + 1, as: UInt32.self)
                 if let bytes, count > 0 { (base + offset + 5).copyMemory(from: bytes, byteCount: count) }
                 offset += 5 + count
             default:

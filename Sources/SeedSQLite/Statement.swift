@@ -18,7 +18,8 @@ public final class Statement {
         var single = true
         let rc = sql.withCString { text in
             var tail: UnsafePointer<CChar>?
-            let rc = sqlite3_prepare_v3(connection.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            let rc = sqlite3_prepare_v3(
+                connection.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
             var rest = tail
             while let next = rest, next.pointee != 0 {
                 guard [32, 9, 10, 13, 59].contains(next.pointee) else { single = false; break } // space, tab, LF, CR, ';'
@@ -82,7 +83,9 @@ public final class Statement {
         case .real(let v): try bind(v, at: index)
         case .text(let v): try bind(v, at: index)
         case .blob(let v):
-            let rc = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite3_transient()) }
+            let rc = v.withUnsafeBytes {
+                sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), csqlite3_transient())
+            }
             try check(rc)
         }
     }
@@ -100,7 +103,9 @@ public final class Statement {
     @inline(__always)
     public func bind(_ value: String, at index: Int32) throws(SQLiteError) {
         var value = value
-        let rc = value.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), csqlite3_transient()) }
+        let rc = value.withUTF8 {
+            sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), csqlite3_transient())
+        }
         try check(rc)
     }
 

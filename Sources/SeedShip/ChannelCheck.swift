@@ -24,7 +24,8 @@ public struct ChannelFolder: ChannelFiles {
 
     public func file(_ path: String) throws -> (path: String, modified: Date?)? {
         let full = folder + "/" + path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: full), attributes[.type] as? FileAttributeType == .typeRegular
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: full),
+            attributes[.type] as? FileAttributeType == .typeRegular
         else { return nil }
         return (full, attributes[.modificationDate] as? Date)
     }
@@ -34,7 +35,11 @@ public struct ChannelFolder: ChannelFiles {
         let enumerator = FileManager.default.enumerator(atPath: folder)
         while let name = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue { files.append(name) }
+            if FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                files.append(name)
+            }
         }
         return files.sorted()
     }
@@ -80,8 +85,12 @@ public struct ChannelCheck {
 
     public func run() -> Report {
         var report = Report()
-        func fault(_ path: String, _ message: String) { report.findings.append(Finding(kind: .fault, path: path, message: message)) }
-        func note(_ path: String, _ message: String) { report.findings.append(Finding(kind: .note, path: path, message: message)) }
+        func fault(_ path: String, _ message: String) {
+            report.findings.append(Finding(kind: .fault, path: path, message: message))
+        }
+        func note(_ path: String, _ message: String) {
+            report.findings.append(Finding(kind: .note, path: path, message: message))
+        }
 
         let indexFile: (path: String, modified: Date?)
         do {
@@ -110,7 +119,9 @@ public struct ChannelCheck {
         for entry in index.seeds {
             named.insert(entry.path)
             named.insert(manifestPath(entry.path))
-            guard let seed = check(entry.path, size: entry.size, sha256: entry.sha256, report: &report) else { continue }
+            guard let seed = check(entry.path, size: entry.size, sha256: entry.sha256, report: &report) else {
+                continue
+            }
             if let header = try? GzipHeader.read(path: seed) {
                 let expected = SeedStamp(schemaVersion: entry.schemaVersion, seedVersion: entry.seedVersion)
                 if let stamp = header.stamp, stamp != expected {
@@ -124,7 +135,9 @@ public struct ChannelCheck {
             }
             for delta in entry.deltas {
                 named.insert(delta.path)
-                guard let deltaFile = check(delta.path, size: delta.size, sha256: delta.sha256, report: &report) else { continue }
+                guard let deltaFile = check(delta.path, size: delta.size, sha256: delta.sha256, report: &report) else {
+                    continue
+                }
                 guard let from = fromSeedPath(delta.path) else {
                     note(delta.path, "its from seed cannot be found by name (not deltas/vN/FROM-TO.delta): not applied")
                     continue
@@ -137,7 +150,13 @@ public struct ChannelCheck {
         if let listing = files.listing() {
             let stray = listing.filter { !named.contains($0) }
             if !stray.isEmpty {
-                note(files.name, "\(stray.count) file(s) the index does not use (left by earlier publishes? sync with --delete): \(stray.prefix(10).joined(separator: ", "))\(stray.count > 10 ? ", …" : "")")
+                note(
+                    files.name,
+                    """
+                    \(stray.count) file(s) the index does not use (left by earlier publishes? sync with --delete): \
+                    \(stray.prefix(10).joined(separator: ", "))\(stray.count > 10 ? ", …" : "")
+                    """
+                )
             }
         }
         return report
@@ -152,23 +171,47 @@ public struct ChannelCheck {
             return
         }
         guard let publicKey else {
-            let text = signature == nil ? "unsigned: apps given a public key refuse it" : "present; not checked (give --public-key)"
+            let text =
+                signature == nil
+                ? "unsigned: apps given a public key refuse it" : "present; not checked (give --public-key)"
             report.findings.append(Finding(kind: .note, path: name, message: text))
             return
         }
         guard let signature, let bytes = FileManager.default.contents(atPath: signature.path) else {
-            report.findings.append(Finding(kind: .fault, path: name, message: "missing: apps given the public key refuse the channel (unsigned-index)"))
+            report.findings.append(
+                Finding(
+                    kind: .fault, path: name,
+                    message: "missing: apps given the public key refuse the channel (unsigned-index)"))
             report.signatureValid = false
             return
         }
         let valid = publicKey.isValidSignature(Array(bytes), for: index)
         report.signatureValid = valid
         guard !valid else { return }
-        if let signed = signature.modified, let indexed = indexModified, indexed.timeIntervalSince(signed) > staleAfter {
+        if let signed = signature.modified, let indexed = indexModified, indexed.timeIntervalSince(signed) > staleAfter
+        {
             let age = Self.duration(indexed.timeIntervalSince(signed))
-            report.findings.append(Finding(kind: .fault, path: name, message: "stale: it is \(age) older than index.json and does not sign it. A cache (CDN) keeps index.json.sig longer than index.json, or the signature was not uploaded with the index: serve both with Cache-Control: no-cache and upload them together. Apps refuse the channel until then (bad-signature)."))
+            report.findings.append(
+                Finding(
+                    kind: .fault, path: name,
+                    message:
+                        """
+                        stale: it is \(age) older than index.json and does not sign it. A cache (CDN) keeps \
+                        index.json.sig longer than index.json, or the signature was not uploaded with the index: \
+                        serve both with Cache-Control: no-cache and upload them together. Apps refuse the channel \
+                        until then (bad-signature).
+                        """
+                ))
         } else {
-            report.findings.append(Finding(kind: .fault, path: name, message: "not the public key's signature of index.json (changed after signing, or signed with another key): apps refuse the channel (bad-signature)"))
+            report.findings.append(
+                Finding(
+                    kind: .fault, path: name,
+                    message:
+                        """
+                        not the public key's signature of index.json (changed after signing, or signed with \
+                        another key): apps refuse the channel (bad-signature)
+                        """
+                ))
         }
     }
 
@@ -180,16 +223,24 @@ public struct ChannelCheck {
             return nil
         }
         guard let found else {
-            report.findings.append(Finding(kind: .fault, path: path, message: "missing: the index names it (\(size) bytes)"))
+            report.findings.append(
+                Finding(kind: .fault, path: path, message: "missing: the index names it (\(size) bytes)"))
             return nil
         }
-        let actual = ((try? FileManager.default.attributesOfItem(atPath: found.path))?[.size] as? NSNumber)?.int64Value ?? -1
+        let actual =
+            ((try? FileManager.default.attributesOfItem(atPath: found.path))?[.size] as? NSNumber)?.int64Value ?? -1
         guard actual == size else {
-            report.findings.append(Finding(kind: .fault, path: path, message: "\(actual) bytes, the index says \(size)\(actual < size ? " (truncated)" : "")"))
+            report.findings.append(
+                Finding(
+                    kind: .fault, path: path,
+                    message: "\(actual) bytes, the index says \(size)\(actual < size ? " (truncated)" : "")"))
             return nil
         }
         guard let digest = try? FileDigest(path: found.path).sha256, digest == sha256 else {
-            report.findings.append(Finding(kind: .fault, path: path, message: "SHA-256 is not the index's \(sha256): the file changed after publishing"))
+            report.findings.append(
+                Finding(
+                    kind: .fault, path: path,
+                    message: "SHA-256 is not the index's \(sha256): the file changed after publishing"))
             return nil
         }
         return found.path
@@ -197,7 +248,9 @@ public struct ChannelCheck {
 
     /// Installs the `from` seed into a scratch folder, then the delta over it, with the
     /// installer apps use: it must patch it into the entry's seed.
-    private func checkApplies(_ file: String, delta: ChannelIndex.Delta, from: String, entry: ChannelIndex.Entry, report: inout Report) {
+    private func checkApplies(
+        _ file: String, delta: ChannelIndex.Delta, from: String, entry: ChannelIndex.Entry, report: inout Report
+    ) {
         let path = delta.path
         let fromFile: (path: String, modified: Date?)?
         do { fromFile = try files.file(from) } catch {
@@ -205,7 +258,15 @@ public struct ChannelCheck {
             return
         }
         guard let fromFile else {
-            report.findings.append(Finding(kind: .fault, path: path, message: "its from seed \(from) is missing: the delta cannot be checked, and the next publish cannot make deltas from it"))
+            report.findings.append(
+                Finding(
+                    kind: .fault, path: path,
+                    message:
+                        """
+                        its from seed \(from) is missing: the delta cannot be checked, and the next publish cannot \
+                        make deltas from it
+                        """
+                ))
             return
         }
         // The installer checks the seed against its manifest beside it (a URL's is fetched there).
@@ -214,25 +275,42 @@ public struct ChannelCheck {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let destination = scratch + "/seed.sqlite"
         do {
-            let base = try SeedInstaller(source: fromFile.path, destination: destination, expectedSchemaVersion: entry.schemaVersion).install()
+            let base = try SeedInstaller(
+                source: fromFile.path, destination: destination, expectedSchemaVersion: entry.schemaVersion
+            ).install()
             guard base.seedVersion == delta.from else {
-                report.findings.append(Finding(kind: .fault, path: path, message: "the index says it applies to seed version \(delta.from), but its from seed \(from) is seed version \(base.seedVersion)"))
+                report.findings.append(
+                    Finding(
+                        kind: .fault, path: path,
+                        message:
+                            """
+                            the index says it applies to seed version \(delta.from), but its from seed \(from) is \
+                            seed version \(base.seedVersion)
+                            """
+                    ))
                 return
             }
         } catch {
-            report.findings.append(Finding(kind: .fault, path: from, message: "does not install: \(error.code): \(error.message)"))
+            report.findings.append(
+                Finding(kind: .fault, path: from, message: "does not install: \(error.code): \(error.message)"))
             return
         }
-        var installer = SeedInstaller(source: file, destination: destination, expectedSchemaVersion: entry.schemaVersion)
+        var installer = SeedInstaller(
+            source: file, destination: destination, expectedSchemaVersion: entry.schemaVersion)
         installer.expectedSeedVersion = entry.seedVersion
         installer.expectedContentSHA256 = entry.contentSHA256
         do {
             let result = try installer.install()
             if result.status != .patched {
-                report.findings.append(Finding(kind: .fault, path: path, message: "applied to \(from) it gives \(result.status.rawValue), not a patched seed"))
+                report.findings.append(
+                    Finding(
+                        kind: .fault, path: path,
+                        message: "applied to \(from) it gives \(result.status.rawValue), not a patched seed"))
             }
         } catch {
-            report.findings.append(Finding(kind: .fault, path: path, message: "does not apply to \(from): \(error.code): \(error.message)"))
+            report.findings.append(
+                Finding(kind: .fault, path: path, message: "does not apply to \(from): \(error.code): \(error.message)")
+            )
         }
     }
 
@@ -240,7 +318,8 @@ public struct ChannelCheck {
     func fromSeedPath(_ delta: String) -> String? {
         let parts = delta.split(separator: "/")
         guard parts.count == 3, parts[0] == "deltas", parts[2].hasSuffix(".delta"),
-              let from = parts[2].dropLast(".delta".count).split(separator: "-").first, from.allSatisfy(\.isNumber) else { return nil }
+            let from = parts[2].dropLast(".delta".count).split(separator: "-").first, from.allSatisfy(\.isNumber)
+        else { return nil }
         return "seeds/\(parts[1])/\(from).sqlite.gz"
     }
 

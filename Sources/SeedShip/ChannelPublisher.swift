@@ -58,10 +58,13 @@ public struct ChannelPublisher {
     public func publish(seed: String) throws(ShipError) -> Result {
         let source = try SeedFile(path: seed)
         guard source.kind != .manifest, let database = source.databasePath else {
-            throw ShipError(code: .notASeed, path: seed, message: "publish takes the seed (.sqlite, or .sqlite.gz), not its manifest")
+            throw ShipError(
+                code: .notASeed, path: seed,
+                message: "publish takes the seed (.sqlite, or .sqlite.gz), not its manifest")
         }
         let stamp = try Self.stamp(of: database, path: seed)
-        let ownSequence = source.gzipHeader?.comment.flatMap(SeedStamp.sequence(inComment:)) ?? source.manifest?.sequence
+        let ownSequence =
+            source.gzipHeader?.comment.flatMap(SeedStamp.sequence(inComment:)) ?? source.manifest?.sequence
         try createFolder(channel)
         let indexPath = channel + "/" + ChannelIndex.fileName
         let index = try readIndex(indexPath)
@@ -77,7 +80,15 @@ public struct ChannelPublisher {
         let previous = index?.entry(schemaVersion: stamp.schemaVersion)
         let sequence = ownSequence ?? (index?.lastSequence ?? 0) + 1
         if let previous, sequence <= previous.sequence {
-            throw ShipError(code: .channel, path: seed, message: "its sequence \(sequence) is not above the channel's \(previous.sequence) (seed version \(previous.seedVersion)) for schema version \(stamp.schemaVersion): updaters would refuse it as a rollback")
+            throw ShipError(
+                code: .channel, path: seed,
+                message:
+                    """
+                    its sequence \(sequence) is not above the channel's \(previous.sequence) (seed version \
+                    \(previous.seedVersion)) for schema version \(stamp.schemaVersion): updaters would refuse it \
+                    as a rollback
+                    """
+            )
         }
 
         let seedsFolder = "seeds/v\(stamp.schemaVersion)", deltasFolder = "deltas/v\(stamp.schemaVersion)"
@@ -103,24 +114,38 @@ public struct ChannelPublisher {
             }
             if oldVersion == stamp.seedVersion { continue }
             do {
-                let summary = try SeedDeltaWriter(level: level).write(old: oldSeed.databasePath ?? oldPath, new: database, to: channel + "/" + deltaPath)
+                let summary = try SeedDeltaWriter(level: level).write(
+                    old: oldSeed.databasePath ?? oldPath, new: database, to: channel + "/" + deltaPath)
                 if summary.size >= packed.manifest.gzipSize {
                     _ = try? FileSystem.remove(channel + "/" + deltaPath)
-                    skipped.append((from: oldVersion, reason: "the delta (\(summary.size) bytes) is not smaller than the full seed (\(packed.manifest.gzipSize) bytes)"))
+                    skipped.append(
+                        (
+                            from: oldVersion,
+                            reason:
+                                """
+                            the delta (\(summary.size) bytes) is not smaller than the full seed \
+                            (\(packed.manifest.gzipSize) bytes)
+                            """
+                        ))
                 } else {
-                    deltas.append(ChannelIndex.Delta(from: oldVersion, path: deltaPath, size: summary.size, sha256: summary.sha256))
+                    deltas.append(
+                        ChannelIndex.Delta(
+                            from: oldVersion, path: deltaPath, size: summary.size, sha256: summary.sha256))
                 }
             } catch {
                 skipped.append((from: oldVersion, reason: error.message))
             }
         }
 
-        let entry = ChannelIndex.Entry(schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sequence: sequence,
-                                       path: packedPath, size: packed.manifest.gzipSize, sha256: packed.manifest.gzipSha256, deltas: deltas,
-                                       contentSHA256: packed.manifest.contentSHA256, seedSize: packed.manifest.size)
+        let entry = ChannelIndex.Entry(
+            schemaVersion: stamp.schemaVersion, seedVersion: stamp.seedVersion, sequence: sequence,
+            path: packedPath, size: packed.manifest.gzipSize, sha256: packed.manifest.gzipSha256, deltas: deltas,
+            contentSHA256: packed.manifest.contentSHA256, seedSize: packed.manifest.size)
         let newIndex = (index ?? ChannelIndex(seeds: [])).replacing(entry)
         try writeIndex(newIndex, to: indexPath)
-        let removed = try prune(seedsFolder: seedsFolder, deltasFolder: deltasFolder, keeping: Set([sequence] + history), deltas: Set(deltas.map(\.path)))
+        let removed = try prune(
+            seedsFolder: seedsFolder, deltasFolder: deltasFolder, keeping: Set([sequence] + history),
+            deltas: Set(deltas.map(\.path)))
         return Result(entry: entry, unchanged: false, skippedDeltas: skipped, removed: removed)
     }
 
@@ -129,7 +154,9 @@ public struct ChannelPublisher {
         do {
             let connection = try SeedFile.openReadOnly(database)
             guard let seedVersion = try connection.seedMetadata()["seed_version"] else {
-                throw ShipError(code: .notASeed, path: path, message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
+                throw ShipError(
+                    code: .notASeed, path: path,
+                    message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
             }
             return SeedStamp(schemaVersion: Int(try connection.pragmaInteger("user_version")), seedVersion: seedVersion)
         } catch let error as ShipError {
@@ -142,7 +169,8 @@ public struct ChannelPublisher {
     private func readIndex(_ path: String) throws(ShipError) -> ChannelIndex? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         do { return try ChannelIndex.decode(Array(data), source: path) } catch {
-            throw ShipError(code: .channel, path: path, message: error.message + "; refusing to publish over it", cause: error)
+            throw ShipError(
+                code: .channel, path: path, message: error.message + "; refusing to publish over it", cause: error)
         }
     }
 
@@ -151,7 +179,14 @@ public struct ChannelPublisher {
         let manifestPath = SeedManifest.path(forSeed: channel + "/" + entry.path)
         guard let manifest = try? SeedManifest.read(path: manifestPath) else { return }
         if manifest.sha256 != digest.sha256 {
-            throw ShipError(code: .channel, path: seed, message: "the channel already serves seed version \(entry.seedVersion) with other content (SHA-256 \(manifest.sha256), this seed has \(digest.sha256)); a new seed needs a new seed version")
+            throw ShipError(
+                code: .channel, path: seed,
+                message:
+                    """
+                    the channel already serves seed version \(entry.seedVersion) with other content (SHA-256 \
+                    \(manifest.sha256), this seed has \(digest.sha256)); a new seed needs a new seed version
+                    """
+            )
         }
     }
 
@@ -165,10 +200,13 @@ public struct ChannelPublisher {
     }
 
     /// Removes the packed seeds (and manifests) not in `keeping` and the deltas not in `deltas`.
-    private func prune(seedsFolder: String, deltasFolder: String, keeping: Set<Int64>, deltas: Set<String>) throws(ShipError) -> [String] {
+    private func prune(
+        seedsFolder: String, deltasFolder: String, keeping: Set<Int64>, deltas: Set<String>
+    ) throws(ShipError) -> [String] {
         var removed: [String] = []
         for folder in [seedsFolder, deltasFolder] {
-            for name in ((try? FileManager.default.contentsOfDirectory(atPath: channel + "/" + folder)) ?? []).sorted() {
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: channel + "/" + folder)) ?? []).sorted()
+            {
                 let relative = folder + "/" + name
                 let isKept: Bool
                 if folder == deltasFolder {
@@ -180,7 +218,9 @@ public struct ChannelPublisher {
                 }
                 if isKept { continue }
                 do { try FileSystem.remove(channel + "/" + relative) } catch {
-                    throw ShipError.io(path: channel + "/" + relative, message: "cannot remove a file no longer published: \(error.reason)", cause: error)
+                    throw ShipError.io(
+                        path: channel + "/" + relative,
+                        message: "cannot remove a file no longer published: \(error.reason)", cause: error)
                 }
                 removed.append(relative)
             }
@@ -206,7 +246,9 @@ public struct ChannelPublisher {
         let signaturePath = channel + "/" + ChannelIndex.signatureFileName
         let wanted = signingKey.signatureFile(for: Array(index))
         if let existing = FileManager.default.contents(atPath: signaturePath),
-           (try? ChannelPublicKey(base64: signingKey.publicKeyBase64))?.isValidSignature(Array(existing), for: Array(index)) == true {
+            (try? ChannelPublicKey(base64: signingKey.publicKeyBase64))?.isValidSignature(
+                Array(existing), for: Array(index)) == true
+        {
             return
         }
         try writeAtomically(wanted, to: signaturePath)
@@ -215,23 +257,28 @@ public struct ChannelPublisher {
     private func writeAtomically(_ bytes: [UInt8], to path: String) throws(ShipError) {
         let temporary = ScratchFile(beside: path, kind: "publish")
         guard FileManager.default.createFile(atPath: temporary.path, contents: Data(bytes)),
-              let handle = FileHandle(forWritingAtPath: temporary.path) else {
+            let handle = FileHandle(forWritingAtPath: temporary.path)
+        else {
             throw ShipError(code: .fileSystem, path: path, message: "cannot write a temporary file beside it")
         }
         do {
             try handle.synchronize()
             try handle.close()
         } catch {
-            throw ShipError.io(path: path, message: "cannot flush a temporary file beside it: \(error.localizedDescription)", cause: error)
+            throw ShipError.io(
+                path: path, message: "cannot flush a temporary file beside it: \(error.localizedDescription)",
+                cause: error)
         }
         do { try temporary.moveIntoPlace(at: path) } catch {
-            throw ShipError.io(path: path, message: "cannot rename the new file into place: \(error.reason)", cause: error)
+            throw ShipError.io(
+                path: path, message: "cannot rename the new file into place: \(error.reason)", cause: error)
         }
     }
 
     private func createFolder(_ path: String) throws(ShipError) {
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw ShipError.io(path: path, message: "cannot create the folder: \(error.localizedDescription)", cause: error)
+            throw ShipError.io(
+                path: path, message: "cannot create the folder: \(error.localizedDescription)", cause: error)
         }
     }
 }

@@ -64,24 +64,44 @@ public struct SeedDeltaWriter {
         let oldIdentity = try SeedIdentity.read(connection, schema: "old", path: old)
         let newIdentity = try SeedIdentity.read(connection, schema: "new", path: new)
         guard oldIdentity.hasSameSchema(as: newIdentity) else {
-            throw ShipError(code: .noDelta, path: new, message: "was built with \(newIdentity.schemaDescription), \(old) with \(oldIdentity.schemaDescription): a schema change gives no delta; ship the full seed")
+            throw ShipError(
+                code: .noDelta, path: new,
+                message:
+                    """
+                    was built with \(newIdentity.schemaDescription), \(old) with \(oldIdentity.schemaDescription): \
+                    a schema change gives no delta; ship the full seed
+                    """
+            )
         }
         try checkSameStructure(connection, old: old, new: new)
 
         let header: DeltaHeader
         do {
             func side(_ identity: SeedIdentity, _ schema: String, _ path: String) throws -> DeltaHeader.Seed {
-                let digest = try identity.metadata[ContentDigest.metadataKey] ?? ContentDigest.compute(connection, schema: schema)
-                return DeltaHeader.Seed(seedVersion: identity.seedVersion, contentSHA256: digest, size: (try FileSystem.status(path))?.size ?? 0)
+                let digest =
+                    try identity.metadata[ContentDigest.metadataKey]
+                    ?? ContentDigest.compute(connection, schema: schema)
+                return DeltaHeader.Seed(
+                    seedVersion: identity.seedVersion, contentSHA256: digest,
+                    size: (try FileSystem.status(path))?.size ?? 0)
             }
-            header = DeltaHeader(schemaName: newIdentity.schemaName, schemaVersion: newIdentity.schemaVersion,
-                                 from: try side(oldIdentity, "old", old), to: try side(newIdentity, "new", new),
-                                 sqliteVersion: try Self.writerVersion(of: new), toolVersion: toolVersion)
+            header = DeltaHeader(
+                schemaName: newIdentity.schemaName, schemaVersion: newIdentity.schemaVersion,
+                from: try side(oldIdentity, "old", old), to: try side(newIdentity, "new", new),
+                sqliteVersion: try Self.writerVersion(of: new), toolVersion: toolVersion)
         } catch {
             throw ShipError(code: .sqlite, path: new, message: "cannot read the seeds' content: \(error)", cause: error)
         }
-        for (seed, path) in [(header.from, old), (header.to, new)] where !SeedStamp(schemaVersion: 0, seedVersion: seed.seedVersion).isValid {
-            throw ShipError(code: .invalidSeedVersion, path: path, message: "its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable ASCII without spaces)")
+        for (seed, path) in [(header.from, old), (header.to, new)]
+        where !SeedStamp(schemaVersion: 0, seedVersion: seed.seedVersion).isValid {
+            throw ShipError(
+                code: .invalidSeedVersion, path: path,
+                message:
+                    """
+                    its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable \
+                    ASCII without spaces)
+                    """
+            )
         }
 
         let temporary = ScratchFile(beside: output, kind: "delta")
@@ -98,10 +118,12 @@ public struct SeedDeltaWriter {
         }
         if verify { try Self.verify(delta: temporary.path, header: header, old: old, output: output) }
         do { try temporary.moveIntoPlace(at: output) } catch {
-            throw ShipError.io(path: output, message: "cannot rename the delta into place: \(error.reason)", cause: error)
+            throw ShipError.io(
+                path: output, message: "cannot rename the delta into place: \(error.reason)", cause: error)
         }
-        return Summary(output: output, size: summary.gzipSize, sha256: summary.gzipSha256, header: header, tables: tables,
-                       verified: verify, seconds: (ContinuousClock.now - clock).seconds)
+        return Summary(
+            output: output, size: summary.gzipSize, sha256: summary.gzipSha256, header: header, tables: tables,
+            verified: verify, seconds: (ContinuousClock.now - clock).seconds)
     }
 
     /// Refuses two seeds whose SQL schemas differ (their `sqlite_schema` entries, and encoding,
@@ -112,7 +134,8 @@ public struct SeedDeltaWriter {
             let oldEntries = try connection.rows(query.replacingOccurrences(of: "%@", with: "old"))
             let newEntries = try connection.rows(query.replacingOccurrences(of: "%@", with: "new"))
             if oldEntries != newEntries {
-                let oldNames = oldEntries.map { "\($0[0]) '\($0[1])'" }, newNames = newEntries.map { "\($0[0]) '\($0[1])'" }
+                let oldNames = oldEntries.map { "\($0[0]) '\($0[1])'" },
+                    newNames = newEntries.map { "\($0[0]) '\($0[1])'" }
                 let difference: String
                 if let added = newNames.first(where: { !oldNames.contains($0) }) {
                     difference = "\(added) is only in \(new)"
@@ -123,18 +146,34 @@ public struct SeedDeltaWriter {
                 } else {
                     difference = "their entries differ"
                 }
-                throw ShipError(code: .noDelta, path: new, message: "has another database schema than \(old) (\(difference)): a schema change gives no delta; ship the full seed")
+                throw ShipError(
+                    code: .noDelta, path: new,
+                    message:
+                        """
+                        has another database schema than \(old) (\(difference)): a schema change gives no delta; \
+                        ship the full seed
+                        """
+                )
             }
             for pragma in ["encoding", "application_id", "user_version"] {
-                let before = try connection.scalar("PRAGMA old.\(pragma)"), after = try connection.scalar("PRAGMA new.\(pragma)")
+                let before = try connection.scalar("PRAGMA old.\(pragma)"),
+                    after = try connection.scalar("PRAGMA new.\(pragma)")
                 guard before == after else {
-                    throw ShipError(code: .noDelta, path: new, message: "has \(pragma) \(after?.description ?? "?") but \(old) has \(before?.description ?? "?"): a delta cannot change it; ship the full seed")
+                    throw ShipError(
+                        code: .noDelta, path: new,
+                        message:
+                            """
+                            has \(pragma) \(after?.description ?? "?") but \(old) has \
+                            \(before?.description ?? "?"): a delta cannot change it; ship the full seed
+                            """
+                    )
                 }
             }
         } catch let error as ShipError {
             throw error
         } catch {
-            throw ShipError(code: .sqlite, path: new, message: "cannot compare the database schemas: \(error)", cause: error)
+            throw ShipError(
+                code: .sqlite, path: new, message: "cannot compare the database schemas: \(error)", cause: error)
         }
     }
 
@@ -149,7 +188,10 @@ public struct SeedDeltaWriter {
             let tables = try patch.checkBody()
             try patch.apply(base: old, baseIsProven: true, changedTables: tables, output: result.path)
         } catch {
-            throw ShipError(code: .noDelta, path: output, message: "the delta does not turn \(old) into the new seed (\(error)); ship the full seed", cause: error)
+            throw ShipError(
+                code: .noDelta, path: output,
+                message: "the delta does not turn \(old) into the new seed (\(error)); ship the full seed", cause: error
+            )
         }
     }
 

@@ -84,7 +84,9 @@ public struct SeedDiff: Codable, Equatable, Sendable {
 
         public var oldRows: Int64 { tables.values.reduce(0) { $0 + $1.oldRows } }
         public var newRows: Int64 { tables.values.reduce(0) { $0 + $1.newRows } }
-        public var hasChanges: Bool { presence != "both" || oldSource != newSource || tables.values.contains { $0.hasChanges } }
+        public var hasChanges: Bool {
+            presence != "both" || oldSource != newSource || tables.values.contains { $0.hasChanges }
+        }
     }
 
     public var old: Side
@@ -104,65 +106,92 @@ public struct SeedDiff: Codable, Equatable, Sendable {
     ///   - new: the later seed.
     ///   - schema: gives the natural key of each table; nil to use the seeds' `<table>_key` indexes.
     ///   - limit: how many example keys to keep per table and kind of change.
-    public static func compare(old: SeedFile, new: SeedFile, schema: Schema? = nil, limit: Int = 5) throws(ShipError) -> SeedDiff {
-        guard let oldPath = old.databasePath else { throw ShipError(code: .notASeed, path: old.path, message: "there is no seed beside this manifest") }
-        guard let newPath = new.databasePath else { throw ShipError(code: .notASeed, path: new.path, message: "there is no seed beside this manifest") }
+    public static func compare(
+        old: SeedFile, new: SeedFile, schema: Schema? = nil, limit: Int = 5
+    ) throws(ShipError) -> SeedDiff {
+        guard let oldPath = old.databasePath else {
+            throw ShipError(code: .notASeed, path: old.path, message: "there is no seed beside this manifest")
+        }
+        guard let newPath = new.databasePath else {
+            throw ShipError(code: .notASeed, path: new.path, message: "there is no seed beside this manifest")
+        }
         do {
             let connection = try Connection(path: ":memory:")
             try connection.attachReadOnly(oldPath, as: "old")
             try connection.attachReadOnly(newPath, as: "new")
-            var diff = SeedDiff(old: try side(old.path, "old", connection), new: try side(new.path, "new", connection), tables: [:])
+            var diff = SeedDiff(
+                old: try side(old.path, "old", connection), new: try side(new.path, "new", connection), tables: [:])
             let oldTables = try connection.seedTables(schema: "old")
             let newTables = try connection.seedTables(schema: "new")
             let oldFeeds = try connection.seedFeeds(schema: "old"), newFeeds = try connection.seedFeeds(schema: "new")
             let region = oldFeeds != nil || newFeeds != nil
             var feedTables: [String: [String: FeedTableChanges]] = [:] // feed -> table -> changes
             for table in newTables + oldTables.filter({ !newTables.contains($0) }) {
-                let (changes, byFeed) = try compare(table: table, inOld: oldTables.contains(table), inNew: newTables.contains(table),
-                                                    schemaTable: schema?.table(named: table), limit: limit, byFeed: region, connection)
+                let (changes, byFeed) = try compare(
+                    table: table, inOld: oldTables.contains(table), inNew: newTables.contains(table),
+                    schemaTable: schema?.table(named: table), limit: limit, byFeed: region, connection)
                 diff.tables[table] = changes
                 for (feed, changes) in byFeed { feedTables[feed, default: [:]][table] = changes }
             }
             if region {
-                let oldSources = Dictionary((oldFeeds ?? []).map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
-                let newSources = Dictionary((newFeeds ?? []).map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
+                let oldSources = Dictionary(
+                    (oldFeeds ?? []).map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
+                let newSources = Dictionary(
+                    (newFeeds ?? []).map { ($0.name, $0.source) }, uniquingKeysWith: { first, _ in first })
                 diff.feeds = Set(oldSources.keys).union(newSources.keys).sorted().map { name in
-                    FeedChanges(name: name, presence: oldSources[name] == nil ? "added" : newSources[name] == nil ? "removed" : "both",
-                                oldSource: oldSources[name], newSource: newSources[name], tables: feedTables[name] ?? [:])
+                    FeedChanges(
+                        name: name,
+                        presence: oldSources[name] == nil ? "added" : newSources[name] == nil ? "removed" : "both",
+                        oldSource: oldSources[name], newSource: newSources[name], tables: feedTables[name] ?? [:])
                 }
             }
             return diff
         } catch let error as ShipError {
             throw error
         } catch {
-            throw ShipError(code: .sqlite, path: new.path, message: "cannot compare with \(old.path): \(error)", cause: error)
+            throw ShipError(
+                code: .sqlite, path: new.path, message: "cannot compare with \(old.path): \(error)", cause: error)
         }
     }
 
     private static func side(_ path: String, _ schema: String, _ connection: Connection) throws -> Side {
         let version = Int(try connection.scalar("PRAGMA \(schema).user_version")?.integer ?? 0)
         var seedVersion: String?
-        if try connection.scalar("SELECT count(*) FROM \(schema).sqlite_schema WHERE name = 'seedgen_metadata'")?.integer == 1 {
-            seedVersion = try connection.scalar("SELECT value FROM \(schema).seedgen_metadata WHERE key = 'seed_version'")?.text
+        if try connection.scalar("SELECT count(*) FROM \(schema).sqlite_schema WHERE name = 'seedgen_metadata'")?
+            .integer == 1
+        {
+            seedVersion = try connection.scalar(
+                "SELECT value FROM \(schema).seedgen_metadata WHERE key = 'seed_version'")?.text
         }
         return Side(path: path, schemaVersion: version, seedVersion: seedVersion)
     }
 
     /// Compares one table; with `byFeed`, also the rows of each feed in it (by feed name).
-    private static func compare(table: String, inOld: Bool, inNew: Bool, schemaTable: Table?, limit: Int, byFeed: Bool,
-                                _ connection: Connection) throws -> (TableChanges, [String: FeedTableChanges]) {
+    private static func compare(
+        table: String, inOld: Bool, inNew: Bool, schemaTable: Table?, limit: Int, byFeed: Bool,
+        _ connection: Connection
+    ) throws -> (TableChanges, [String: FeedTableChanges]) {
         let t = quoted(table)
         let oldRows = inOld ? try connection.scalar("SELECT count(*) FROM old.\(t)")?.integer ?? 0 : 0
         let newRows = inNew ? try connection.scalar("SELECT count(*) FROM new.\(t)")?.integer ?? 0 : 0
         var feeds: [String: FeedTableChanges] = [:]
         if byFeed {
-            for (feed, rows) in try (inOld ? connection.countFeedRows(of: table, schema: "old") : [:]) { feeds[feed, default: .init()].oldRows = rows }
-            for (feed, rows) in try (inNew ? connection.countFeedRows(of: table, schema: "new") : [:]) { feeds[feed, default: .init()].newRows = rows }
+            for (feed, rows) in try (inOld ? connection.countFeedRows(of: table, schema: "old") : [:]) {
+                feeds[feed, default: .init()].oldRows = rows
+            }
+            for (feed, rows) in try (inNew ? connection.countFeedRows(of: table, schema: "new") : [:]) {
+                feeds[feed, default: .init()].newRows = rows
+            }
         }
         guard inOld && inNew else {
-            for feed in feeds.keys { feeds[feed]!.added = feeds[feed]!.newRows; feeds[feed]!.removed = feeds[feed]!.oldRows }
-            return (TableChanges(key: [], oldRows: oldRows, newRows: newRows, added: newRows, removed: oldRows, changed: 0,
-                                 changedColumns: [:], examples: Examples(), presence: inNew ? "added" : "removed"), feeds)
+            for feed in feeds.keys {
+                feeds[feed]!.added = feeds[feed]!.newRows; feeds[feed]!.removed = feeds[feed]!.oldRows
+            }
+            return (
+                TableChanges(
+                    key: [], oldRows: oldRows, newRows: newRows, added: newRows, removed: oldRows, changed: 0,
+                    changedColumns: [:], examples: Examples(), presence: inNew ? "added" : "removed"), feeds
+            )
         }
         let oldView = try NaturalView(table: table, schema: "old", connection)
         let newView = try NaturalView(table: table, schema: "new", connection)
@@ -170,7 +199,9 @@ public struct SeedDiff: Codable, Equatable, Sendable {
         let oldRelation = "(\(oldView.sql(columns)))", newRelation = "(\(newView.sql(columns)))"
 
         var key = schemaTable?.key ?? []
-        if key.isEmpty { key = try connection.uniqueIndexColumns(table + "_key", table: table, schema: "new") ?? newView.clusteredKey }
+        if key.isEmpty {
+            key = try connection.uniqueIndexColumns(table + "_key", table: table, schema: "new") ?? newView.clusteredKey
+        }
         key = key.flatMap { newView.referenceKeys[$0] ?? [$0] }
         if !key.allSatisfy(columns.contains) { key = [] }
 
@@ -180,7 +211,9 @@ public struct SeedDiff: Codable, Equatable, Sendable {
         if let feed, !key.isEmpty, !key.contains(feed) { key.append(feed) }
         if feed == nil {
             // Rows that cannot be matched within their feed (a seed of one feed against a region seed).
-            for name in feeds.keys { feeds[name]!.added = feeds[name]!.newRows; feeds[name]!.removed = feeds[name]!.oldRows }
+            for name in feeds.keys {
+                feeds[name]!.added = feeds[name]!.newRows; feeds[name]!.removed = feeds[name]!.oldRows
+            }
         }
         /// The rows of `set`, counted per feed into `field` when rows are matched within their feed.
         func tally(_ set: String, _ field: WritableKeyPath<FeedTableChanges, Int64>) throws -> Int64 {
@@ -194,8 +227,9 @@ public struct SeedDiff: Codable, Equatable, Sendable {
             return total
         }
 
-        var changes = TableChanges(key: key, oldRows: oldRows, newRows: newRows, added: 0, removed: 0, changed: 0,
-                                   changedColumns: [:], examples: Examples(), presence: "both")
+        var changes = TableChanges(
+            key: key, oldRows: oldRows, newRows: newRows, added: 0, removed: 0, changed: 0,
+            changedColumns: [:], examples: Examples(), presence: "both")
         if key.isEmpty {
             // Matched by the whole row: a row is added or removed, never changed.
             let list = columns.map(quoted).joined(separator: ", ")
@@ -225,12 +259,14 @@ public struct SeedDiff: Codable, Equatable, Sendable {
             let list = (key + selected).map(quoted).joined(separator: ", ")
             return "SELECT \(list) FROM \(newRelation) EXCEPT SELECT \(list) FROM \(oldRelation)"
         }
-        let changedKeys = "SELECT \(keyList) FROM (\(differing(compared))) INTERSECT SELECT \(keyList) FROM \(oldRelation)"
+        let changedKeys =
+            "SELECT \(keyList) FROM (\(differing(compared))) INTERSECT SELECT \(keyList) FROM \(oldRelation)"
         changes.changed = try tally(changedKeys, \.changed)
         guard changes.changed > 0 else { return (changes, feeds) }
         changes.examples.changed = try texts(connection, "\(changedKeys) ORDER BY \(keyList) LIMIT \(limit)")
         for column in compared {
-            let count = (try connection.scalar("SELECT count(*) FROM (\(differing([column])))")?.integer ?? 0) - changes.added
+            let count =
+                (try connection.scalar("SELECT count(*) FROM (\(differing([column])))")?.integer ?? 0) - changes.added
             if count > 0 { changes.changedColumns[column] = count }
         }
         return (changes, feeds)
@@ -256,8 +292,11 @@ struct NaturalView {
     let clusteredKey: [String]
 
     init(table: String, schema: String, _ connection: Connection) throws {
-        let info = try connection.rows("SELECT name, type, pk FROM pragma_table_info(?, ?) ORDER BY cid", [.text(table), .text(schema)])
-        let primaryKey = info.filter { ($0[2].integer ?? 0) > 0 }.sorted { $0[2].integer! < $1[2].integer! }.map { $0[0].description }
+        let info = try connection.rows(
+            "SELECT name, type, pk FROM pragma_table_info(?, ?) ORDER BY cid", [.text(table), .text(schema)])
+        let primaryKey = info.filter { ($0[2].integer ?? 0) > 0 }.sorted { $0[2].integer! < $1[2].integer! }.map {
+            $0[0].description
+        }
         let rowID = Self.rowIDColumn(info)
         let references = try connection.seedReferences(of: table, schema: schema)
         var selections: [String: String] = [:], columns: [String] = [], joins: [String] = []
@@ -266,18 +305,32 @@ struct NaturalView {
             let name = row[0].description
             guard name != rowID else { continue }
             if let target = references[name],
-               let targetKey = try connection.uniqueIndexColumns(target + "_key", table: target, schema: schema),
-               let targetID = Self.rowIDColumn(try connection.rows("SELECT name, type, pk FROM pragma_table_info(?, ?)", [.text(target), .text(schema)])) {
+                let targetKey = try connection.uniqueIndexColumns(target + "_key", table: target, schema: schema),
+                let targetID = Self.rowIDColumn(
+                    try connection.rows(
+                        "SELECT name, type, pk FROM pragma_table_info(?, ?)", [.text(target), .text(schema)]))
+            {
                 let alias = "j\(joins.count)"
-                joins.append("LEFT JOIN \(quoted(schema)).\(quoted(target)) AS \(alias) ON \(alias).\(quoted(targetID)) = t.\(quoted(name))")
-                let targetFeed = try connection.seedReferences(of: target, schema: schema)[Schema.feedColumn] == Schema.feedsTable
+                joins.append(
+                    """
+                    LEFT JOIN \(quoted(schema)).\(quoted(target)) AS \(alias) ON \(alias).\(quoted(targetID)) = \
+                    t.\(quoted(name))
+                    """
+                )
+                let targetFeed =
+                    try connection.seedReferences(of: target, schema: schema)[Schema.feedColumn] == Schema.feedsTable
                 var outputs: [String] = []
                 for key in targetKey {
                     var output = "\(name).\(key)"
                     if key == Schema.feedColumn && targetFeed {
                         // The target's feed by name: feed ids may differ between two builds.
                         let feeds = "j\(joins.count)"
-                        joins.append("LEFT JOIN \(quoted(schema)).\(quoted(Schema.feedsTable)) AS \(feeds) ON \(feeds).id = \(alias).\(quoted(key))")
+                        joins.append(
+                            """
+                            LEFT JOIN \(quoted(schema)).\(quoted(Schema.feedsTable)) AS \(feeds) ON \(feeds).id = \
+                            \(alias).\(quoted(key))
+                            """
+                        )
                         output += ".name"
                         selections[output] = "\(feeds).name"
                     } else {

@@ -76,7 +76,8 @@ public final class SeedFile {
                 throw ShipError(code: .invalidFile, path: seedPath, message: error.message, cause: error)
             }
             // Dropped (and removed) with this SeedFile, or at once when decompressing fails.
-            let temporary = ScratchFile(folder: NSTemporaryDirectory(), name: URL(fileURLWithPath: seedPath).lastPathComponent, kind: "read")
+            let temporary = ScratchFile(
+                folder: NSTemporaryDirectory(), name: URL(fileURLWithPath: seedPath).lastPathComponent, kind: "read")
             databaseDigest = try Self.decompress(seedPath, to: temporary.path)
             databasePath = temporary.path
             self.temporary = temporary
@@ -88,14 +89,18 @@ public final class SeedFile {
 
     /// Opens the database read-only, without creating `-wal` or `-shm` files beside it.
     public func open() throws(ShipError) -> Connection {
-        guard let databasePath else { throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest") }
+        guard let databasePath else {
+            throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest")
+        }
         return try SeedFile.openReadOnly(databasePath)
     }
 
     /// Size and SHA-256 of the uncompressed seed (computed once, streamed).
     public func digest() throws(ShipError) -> FileDigest {
         if let databaseDigest { return databaseDigest }
-        guard let databasePath else { throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest") }
+        guard let databasePath else {
+            throw ShipError(code: .notASeed, path: path, message: "there is no seed beside this manifest")
+        }
         let digest = try Self.digest(of: databasePath)
         databaseDigest = digest
         return digest
@@ -105,9 +110,12 @@ public final class SeedFile {
     /// never writes beside it, even when it is in WAL mode or on read-only media. Falls back
     /// to a plain read-only open where SQLite does not take URI file names.
     static func openReadOnly(_ path: String) throws(ShipError) -> Connection {
-        guard FileManager.default.fileExists(atPath: path) else { throw ShipError(code: .fileSystem, path: path, message: "no such file") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ShipError(code: .fileSystem, path: path, message: "no such file")
+        }
         if let connection = try? Connection(path: Connection.uri(path, immutable: true), mode: .readOnly),
-           (try? connection.scalar("SELECT count(*) FROM sqlite_schema")) != nil {
+            (try? connection.scalar("SELECT count(*) FROM sqlite_schema")) != nil
+        {
             return connection
         }
         do {
@@ -115,7 +123,8 @@ public final class SeedFile {
             _ = try connection.scalar("SELECT count(*) FROM sqlite_schema")
             return connection
         } catch {
-            throw ShipError(code: .notASeed, path: path, message: "not a readable SQLite database (\(error.message))", cause: error)
+            throw ShipError(
+                code: .notASeed, path: path, message: "not a readable SQLite database (\(error.message))", cause: error)
         }
     }
 
@@ -130,16 +139,23 @@ public final class SeedFile {
         if head.starts(with: Array("SQLite format 3\u{0}".utf8)) { return .sqlite }
         if head.starts(with: [0x1f, 0x8b]) { return .gzip }
         if head.first(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) }) == UInt8(ascii: "{") { return .manifest }
-        throw ShipError(code: .notASeed, path: path, message: "not a seed: neither a SQLite database, a gzip file nor a JSON manifest")
+        throw ShipError(
+            code: .notASeed, path: path,
+            message: "not a seed: neither a SQLite database, a gzip file nor a JSON manifest")
     }
 
     private static func decompress(_ path: String, to output: String) throws(ShipError) -> FileDigest {
-        guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
-            throw ShipError(code: .fileSystem, path: output, message: "cannot create a temporary file to decompress \(path) into")
+        guard FileManager.default.createFile(atPath: output, contents: nil),
+            let handle = FileHandle(forWritingAtPath: output)
+        else {
+            throw ShipError(
+                code: .fileSystem, path: output, message: "cannot create a temporary file to decompress \(path) into")
         }
         defer { try? handle.close() }
         let reader: GzipReader
-        do { reader = try GzipReader(path: path) } catch { throw ShipError(code: .invalidFile, path: path, message: error.message, cause: error) }
+        do { reader = try GzipReader(path: path) } catch {
+            throw ShipError(code: .invalidFile, path: path, message: error.message, cause: error)
+        }
         var hash = SHA256()
         var size: Int64 = 0
         do {
@@ -150,8 +166,13 @@ public final class SeedFile {
             }
         } catch {
             switch error {
-            case .gzip(let gzip): throw ShipError(code: .invalidFile, path: path, message: gzip.message + (gzip.offset.map { " (at byte \($0))" } ?? ""), cause: gzip)
-            case .body(let failure): throw ShipError.io(path: output, message: "cannot write the decompressed seed: \(failure)", cause: failure)
+            case .gzip(let gzip):
+                throw ShipError(
+                    code: .invalidFile, path: path,
+                    message: gzip.message + (gzip.offset.map { " (at byte \($0))" } ?? ""), cause: gzip)
+            case .body(let failure):
+                throw ShipError.io(
+                    path: output, message: "cannot write the decompressed seed: \(failure)", cause: failure)
             }
         }
         return FileDigest(size: size, sha256: hash.hexDigest())
@@ -163,7 +184,9 @@ extension SeedFile {
     /// the builder's error.
     static func digest(of path: String) throws(ShipError) -> FileDigest {
         do { return try FileDigest(path: path) } catch {
-            if error.call == "open" { throw ShipError(code: .fileSystem, path: path, message: "cannot read the file", cause: error) }
+            if error.call == "open" {
+                throw ShipError(code: .fileSystem, path: path, message: "cannot read the file", cause: error)
+            }
             throw ShipError.io(path: path, message: "cannot read the file: \(error.reason)", cause: error)
         }
     }

@@ -40,30 +40,51 @@ public struct SeedPacker {
     public func pack(seed: String, to output: String? = nil) throws(ShipError) -> Result {
         let output = output ?? Self.defaultOutput(forSeed: seed)
         guard try SeedFile.kind(of: seed) == .sqlite else {
-            throw ShipError(code: .notASeed, path: seed, message: "not a SQLite seed (pack takes the .sqlite file that seedgen build wrote)")
+            throw ShipError(
+                code: .notASeed, path: seed,
+                message: "not a SQLite seed (pack takes the .sqlite file that seedgen build wrote)")
         }
         guard !(try SeedHeader(path: seed).isWAL) else {
-            throw ShipError(code: .notASeed, path: seed, message: "the seed is in WAL mode; a shipped seed must use a rollback journal (see seedgen verify)")
+            throw ShipError(
+                code: .notASeed, path: seed,
+                message: "the seed is in WAL mode; a shipped seed must use a rollback journal (see seedgen verify)")
         }
         let stamp: SeedStamp, tables: [String: Int64], metadata: [String: String], content: String
         do {
             let connection = try SeedFile.openReadOnly(seed)
             metadata = try connection.seedMetadata()
             guard let seedVersion = metadata["seed_version"] else {
-                throw ShipError(code: .notASeed, path: seed, message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
+                throw ShipError(
+                    code: .notASeed, path: seed,
+                    message: "the seed has no seed_version in seedgen_metadata: was it built by seedgen?")
             }
-            stamp = SeedStamp(schemaVersion: Int(try connection.pragmaInteger("user_version")), seedVersion: seedVersion)
+            stamp = SeedStamp(
+                schemaVersion: Int(try connection.pragmaInteger("user_version")), seedVersion: seedVersion)
             tables = try connection.seedRowCounts()
             // The manifest vouches for the seed: an installer whose decompressed file matches its
             // size and SHA-256 skips its own quick_check. So check here, once, before shipping.
             let problems = try connection.rows("PRAGMA quick_check(20)").compactMap { $0.first?.text }
             guard problems == ["ok"] else {
-                throw ShipError(code: .damaged, path: seed, message: "the seed fails SQLite's quick_check, it is damaged: \(problems.prefix(3).joined(separator: "; "))")
+                throw ShipError(
+                    code: .damaged, path: seed,
+                    message:
+                        """
+                        the seed fails SQLite's quick_check, it is damaged: \
+                        \(problems.prefix(3).joined(separator: "; "))
+                        """
+                )
             }
             // The manifest names the seed by its content: what it records must be what it holds.
             content = try ContentDigest.compute(connection)
             if let recorded = metadata[ContentDigest.metadataKey], recorded != content {
-                throw ShipError(code: .damaged, path: seed, message: "the seed records content digest \(recorded) but its content gives \(content): it was changed after it was built; build it again")
+                throw ShipError(
+                    code: .damaged, path: seed,
+                    message:
+                        """
+                        the seed records content digest \(recorded) but its content gives \(content): it was \
+                        changed after it was built; build it again
+                        """
+                )
             }
         } catch let error as ShipError {
             throw error
@@ -71,7 +92,14 @@ public struct SeedPacker {
             throw ShipError(code: .sqlite, path: seed, message: "cannot read the seed: \(error)", cause: error)
         }
         guard stamp.isValid else {
-            throw ShipError(code: .invalidSeedVersion, path: seed, message: "the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII without spaces")
+            throw ShipError(
+                code: .invalidSeedVersion, path: seed,
+                message:
+                    """
+                    the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII \
+                    without spaces
+                    """
+            )
         }
 
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
@@ -82,10 +110,12 @@ public struct SeedPacker {
         let temporary = ScratchFile(beside: output, kind: "pack")
         let summary = try compress(seed, into: temporary.path, comment: stamp.comment(sequence: sequence))
         do { try temporary.moveIntoPlace(at: output) } catch {
-            throw ShipError.io(path: output, message: "cannot rename the gzip file into place: \(error.reason)", cause: error)
+            throw ShipError.io(
+                path: output, message: "cannot rename the gzip file into place: \(error.reason)", cause: error)
         }
-        var manifest = SeedManifest(stamp: stamp, summary: summary, tables: tables,
-                                    toolVersion: metadata["tool_version"], schemaName: metadata["schema_name"])
+        var manifest = SeedManifest(
+            stamp: stamp, summary: summary, tables: tables,
+            toolVersion: metadata["tool_version"], schemaName: metadata["schema_name"])
         manifest.sequence = sequence
         manifest.contentSHA256 = content
         let manifestPath = SeedManifest.path(forSeed: output)
@@ -96,7 +126,9 @@ public struct SeedPacker {
     }
 
     private func compress(_ seed: String, into path: String, comment: String) throws(ShipError) -> GzipSummary {
-        guard let input = FileHandle(forReadingAtPath: seed) else { throw ShipError(code: .fileSystem, path: seed, message: "cannot read the seed") }
+        guard let input = FileHandle(forReadingAtPath: seed) else {
+            throw ShipError(code: .fileSystem, path: seed, message: "cannot read the seed")
+        }
         defer { try? input.close() }
         do {
             let writer = try GzipWriter(path: path, level: level, comment: comment)

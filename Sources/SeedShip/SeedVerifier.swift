@@ -39,7 +39,11 @@ public struct SeedVerifier {
     /// Runs every check that applies to `seed`; the seed passes when all of them pass.
     public func verify(_ seed: SeedFile) -> [SeedCheck] {
         guard let databasePath = seed.databasePath else {
-            return [SeedCheck(name: "seed", passed: false, detail: "no seed beside the manifest \(seed.path) (looked for .sqlite.gz and .sqlite)")]
+            return [
+                SeedCheck(
+                    name: "seed", passed: false,
+                    detail: "no seed beside the manifest \(seed.path) (looked for .sqlite.gz and .sqlite)")
+            ]
         }
         var checks: [SeedCheck] = []
         let header: SeedHeader
@@ -49,8 +53,15 @@ public struct SeedVerifier {
         guard header.isSQLite else {
             return [SeedCheck(name: "sqlite_header", passed: false, detail: "the file is not a SQLite database")]
         }
-        checks.append(SeedCheck(name: "journal_mode", passed: !header.isWAL,
-                                detail: header.isWAL ? "the seed is in WAL mode; ship it in rollback-journal mode (PRAGMA journal_mode = DELETE, then VACUUM)" : "delete"))
+        checks.append(
+            SeedCheck(
+                name: "journal_mode", passed: !header.isWAL,
+                detail: header.isWAL
+                    ? """
+                    the seed is in WAL mode; ship it in rollback-journal mode (PRAGMA journal_mode = DELETE, then \
+                    VACUUM)
+                    """
+                    : "delete"))
         let connection: Connection
         do { connection = try seed.open() } catch {
             return checks + [SeedCheck(name: "open", passed: false, detail: error.message)]
@@ -66,7 +77,9 @@ public struct SeedVerifier {
             checks.append(run({ try self.schemaTables(schema, $0) }, connection))
         }
         do {
-            if let check = try QueryIndexCheck(connection: connection, path: databasePath, schema: schema).run() { checks.append(check) }
+            if let check = try QueryIndexCheck(connection: connection, path: databasePath, schema: schema).run() {
+                checks.append(check)
+            }
         } catch {
             checks.append(SeedCheck(name: QueryIndexCheck.name, passed: false, detail: "\(error)"))
         }
@@ -84,16 +97,20 @@ public struct SeedVerifier {
     private func integrity(_ connection: Connection) throws -> SeedCheck {
         let problems = try connection.rows("PRAGMA integrity_check(20)").map(\.[0].description)
         let passed = problems == ["ok"]
-        return SeedCheck(name: "integrity_check", passed: passed, detail: passed ? "" : problems.joined(separator: "; "))
+        return SeedCheck(
+            name: "integrity_check", passed: passed, detail: passed ? "" : problems.joined(separator: "; "))
     }
 
     private func foreignKeys(_ connection: Connection) throws -> SeedCheck {
-        let rows = try connection.rows("""
-            SELECT "table", parent, count(*) FROM pragma_foreign_key_check GROUP BY "table", parent ORDER BY "table", parent
+        let rows = try connection.rows(
+            """
+            SELECT "table", parent, count(*) FROM pragma_foreign_key_check GROUP BY "table", parent ORDER BY "table", \
+            parent
             """)
         let problems = rows.map { row in
             let count = row[2].integer ?? 0
-            return "\(count) row\(count == 1 ? "" : "s") in \(row[0]) reference\(count == 1 ? "s" : "") missing \(row[1])"
+            return
+                "\(count) row\(count == 1 ? "" : "s") in \(row[0]) reference\(count == 1 ? "s" : "") missing \(row[1])"
         }
         return SeedCheck(name: "foreign_key_check", passed: problems.isEmpty, detail: problems.joined(separator: "; "))
     }
@@ -106,15 +123,25 @@ public struct SeedVerifier {
         return try connection.rows("SELECT name, row_counts FROM \(quoted(Schema.feedsTable)) ORDER BY id").map { row in
             let name = row[0].description, actual = counted[name] ?? [:]
             guard let recorded = row[1].text.flatMap(FeedSummary.rowCounts(json:)) else {
-                return SeedCheck(name: "feed_rows", passed: false, detail: "row_counts is not a JSON object of table -> rows: \(row[1].description.debugDescription)", feed: name)
+                return SeedCheck(
+                    name: "feed_rows", passed: false,
+                    detail: "row_counts is not a JSON object of table -> rows: \(row[1].description.debugDescription)",
+                    feed: name)
             }
             var problems: [String] = []
-            for table in Set(recorded.keys).union(actual.keys).sorted() where recorded[table] ?? 0 != actual[table] ?? 0 {
-                problems.append("\(table): row_counts says \(NumberText.grouped(Int(recorded[table] ?? 0))) rows of feed \(name), "
-                                + "the seed has \(NumberText.grouped(Int(actual[table] ?? 0)))")
+            for table in Set(recorded.keys).union(actual.keys).sorted() where recorded[table] ?? 0 != actual[table] ?? 0
+            {
+                problems.append(
+                    "\(table): row_counts says \(NumberText.grouped(Int(recorded[table] ?? 0))) rows of feed \(name), "
+                        + "the seed has \(NumberText.grouped(Int(actual[table] ?? 0)))")
             }
             let total = actual.values.reduce(0, +), tables = actual.values.filter { $0 > 0 }.count
-            let detail = problems.isEmpty ? "\(NumberText.grouped(Int(total))) rows in \(tables) table\(tables == 1 ? "" : "s"), as row_counts records"
+            let detail =
+                problems.isEmpty
+                ? """
+                \(NumberText.grouped(Int(total))) rows in \(tables) table\(tables == 1 ? "" : "s"), as row_counts \
+                records
+                """
                 : problems.joined(separator: "; ")
             return SeedCheck(name: "feed_rows", passed: problems.isEmpty, detail: detail, feed: name)
         }
@@ -122,15 +149,18 @@ public struct SeedVerifier {
 
     private func vacuumed(_ connection: Connection) throws -> SeedCheck {
         let free = try connection.pragmaInteger("freelist_count")
-        return SeedCheck(name: "vacuumed", passed: free == 0,
-                         detail: free == 0 ? "" : "\(free) free page\(free == 1 ? "" : "s"); VACUUM the seed before shipping it")
+        return SeedCheck(
+            name: "vacuumed", passed: free == 0,
+            detail: free == 0 ? "" : "\(free) free page\(free == 1 ? "" : "s"); VACUUM the seed before shipping it")
     }
 
     private func applicationID(_ connection: Connection) throws -> SeedCheck {
         let id = try connection.pragmaInteger("application_id")
         let expected = Int64(SeedDatabase.applicationID)
-        return SeedCheck(name: "application_id", passed: id == expected,
-                         detail: id == expected ? "" : "application_id is \(id), not \(expected) (0x53454544, \"SEED\"): not built by seedgen")
+        return SeedCheck(
+            name: "application_id", passed: id == expected,
+            detail: id == expected
+                ? "" : "application_id is \(id), not \(expected) (0x53454544, \"SEED\"): not built by seedgen")
     }
 
     private func versions(_ connection: Connection) throws -> SeedCheck {
@@ -138,11 +168,13 @@ public struct SeedVerifier {
         let metadata = try connection.seedMetadata()
         var problems: [String] = []
         if metadata.isEmpty { problems.append("the seedgen_metadata table is missing") }
-        for key in ["schema_name", "schema_version", "seed_version", "tool_version"] where !metadata.isEmpty && (metadata[key] ?? "").isEmpty {
+        for key in ["schema_name", "schema_version", "seed_version", "tool_version"]
+        where !metadata.isEmpty && (metadata[key] ?? "").isEmpty {
             problems.append("seedgen_metadata has no \(key)")
         }
         if let recorded = metadata["schema_version"], !recorded.isEmpty, recorded != String(userVersion) {
-            problems.append("PRAGMA user_version is \(userVersion) but seedgen_metadata says schema_version \(recorded)")
+            problems.append(
+                "PRAGMA user_version is \(userVersion) but seedgen_metadata says schema_version \(recorded)")
         }
         let expected = schema?.schemaVersion ?? schemaVersion
         if let expected, expected != userVersion {
@@ -151,7 +183,10 @@ public struct SeedVerifier {
         if let schema, let name = metadata["schema_name"], name != schema.name {
             problems.append("the seed was built with schema '\(name)', expected '\(schema.name)'")
         }
-        let detail = problems.isEmpty ? "schema version \(userVersion), seed version \(metadata["seed_version"] ?? "?")" : problems.joined(separator: "; ")
+        let detail =
+            problems.isEmpty
+            ? "schema version \(userVersion), seed version \(metadata["seed_version"] ?? "?")"
+            : problems.joined(separator: "; ")
         return SeedCheck(name: "versions", passed: problems.isEmpty, detail: detail)
     }
 
@@ -161,14 +196,28 @@ public struct SeedVerifier {
         let digest = try ContentDigest.compute(connection)
         var problems: [String] = []
         if let recorded = try connection.seedMetadata()[ContentDigest.metadataKey] {
-            if recorded != digest { problems.append("the seed records content digest \(recorded) but its content gives \(digest): it was changed after it was built") }
+            if recorded != digest {
+                problems.append(
+                    """
+                    the seed records content digest \(recorded) but its content gives \(digest): it was changed \
+                    after it was built
+                    """
+                )
+            }
         } else {
-            problems.append("the seed records no content digest (built by a seedgen before content digests); build it again to ship it")
+            problems.append(
+                """
+                the seed records no content digest (built by a seedgen before content digests); build it again to \
+                ship it
+                """
+            )
         }
         if let claimed = manifest?.contentSHA256, claimed != digest {
             problems.append("the manifest says contentSha256 \(claimed), the seed's content gives \(digest)")
         }
-        return SeedCheck(name: "content_digest", passed: problems.isEmpty, detail: problems.isEmpty ? digest : problems.joined(separator: "; "))
+        return SeedCheck(
+            name: "content_digest", passed: problems.isEmpty,
+            detail: problems.isEmpty ? digest : problems.joined(separator: "; "))
     }
 
     /// Compares the seed's tables and columns with those the schema's DDL creates (in an
@@ -189,15 +238,31 @@ public struct SeedVerifier {
             let have = try connection.seedColumns(of: table)
             let haveByName = Dictionary(have.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for column in want {
-                guard let found = haveByName[column.name] else { problems.append("\(table).\(column.name) is missing"); continue }
-                if found.type != column.type { problems.append("\(table).\(column.name) is \(found.type), expected \(column.type)") }
-                if found.notNull != column.notNull { problems.append("\(table).\(column.name) is \(found.notNull ? "" : "not ")NOT NULL, expected \(column.notNull ? "" : "not ")NOT NULL") }
+                guard let found = haveByName[column.name] else {
+                    problems.append("\(table).\(column.name) is missing"); continue
+                }
+                if found.type != column.type {
+                    problems.append("\(table).\(column.name) is \(found.type), expected \(column.type)")
+                }
+                if found.notNull != column.notNull {
+                    problems.append(
+                        """
+                        \(table).\(column.name) is \(found.notNull ? "" : "not ")NOT NULL, expected \
+                        \(column.notNull ? "" : "not ")NOT NULL
+                        """
+                    )
+                }
             }
             let wanted = Set(want.map(\.name))
-            for column in have where !wanted.contains(column.name) { problems.append("\(table).\(column.name) is not in the schema") }
+            for column in have where !wanted.contains(column.name) {
+                problems.append("\(table).\(column.name) is not in the schema")
+            }
         }
-        return SeedCheck(name: "schema", passed: problems.isEmpty,
-                         detail: problems.isEmpty ? "tables and columns match schema '\(schema.name)' v\(schema.schemaVersion)" : problems.joined(separator: "; "))
+        return SeedCheck(
+            name: "schema", passed: problems.isEmpty,
+            detail: problems.isEmpty
+                ? "tables and columns match schema '\(schema.name)' v\(schema.schemaVersion)"
+                : problems.joined(separator: "; "))
     }
 
     /// The manifest's claims against the files: sizes, checksums, versions, row counts, and
@@ -207,39 +272,69 @@ public struct SeedVerifier {
         let stamp: SeedStamp?
         do {
             let metadata = try connection.seedMetadata()
-            stamp = metadata["seed_version"].map { SeedStamp(schemaVersion: Int((try? connection.pragmaInteger("user_version")) ?? 0), seedVersion: $0) }
+            stamp = metadata["seed_version"].map {
+                SeedStamp(schemaVersion: Int((try? connection.pragmaInteger("user_version")) ?? 0), seedVersion: $0)
+            }
         } catch {
             return [SeedCheck(name: "sqlite", passed: false, detail: "\(error)")]
         }
         if let header = seed.gzipHeader {
             let passed = header.stamp != nil && header.stamp == stamp
-            let detail = passed ? header.comment ?? "" : "the gzip comment is \((header.comment ?? "missing").debugDescription), expected \((stamp?.comment ?? "a seed stamp").debugDescription)"
+            let detail =
+                passed
+                ? header.comment ?? ""
+                : """
+                the gzip comment is \((header.comment ?? "missing").debugDescription), expected \
+                \((stamp?.comment ?? "a seed stamp").debugDescription)
+                """
             checks.append(SeedCheck(name: "gzip_stamp", passed: passed, detail: detail))
         }
         guard let manifest = seed.manifest, let manifestPath = seed.manifestPath else { return checks }
         var problems: [String] = []
         do {
             let digest = try seed.digest()
-            if manifest.size != digest.size { problems.append("size is \(manifest.size) in the manifest, the seed has \(digest.size) bytes") }
-            if manifest.sha256 != digest.sha256 { problems.append("sha256 is \(manifest.sha256) in the manifest, the seed's is \(digest.sha256)") }
+            if manifest.size != digest.size {
+                problems.append("size is \(manifest.size) in the manifest, the seed has \(digest.size) bytes")
+            }
+            if manifest.sha256 != digest.sha256 {
+                problems.append("sha256 is \(manifest.sha256) in the manifest, the seed's is \(digest.sha256)")
+            }
             if let gzipPath = seed.gzipPath {
                 let gzip = try SeedFile.digest(of: gzipPath)
-                if manifest.gzipSize != gzip.size { problems.append("gzipSize is \(manifest.gzipSize) in the manifest, the gzip file has \(gzip.size) bytes") }
-                if manifest.gzipSha256 != gzip.sha256 { problems.append("gzipSha256 is \(manifest.gzipSha256) in the manifest, the gzip file's is \(gzip.sha256)") }
+                if manifest.gzipSize != gzip.size {
+                    problems.append(
+                        "gzipSize is \(manifest.gzipSize) in the manifest, the gzip file has \(gzip.size) bytes")
+                }
+                if manifest.gzipSha256 != gzip.sha256 {
+                    problems.append(
+                        "gzipSha256 is \(manifest.gzipSha256) in the manifest, the gzip file's is \(gzip.sha256)")
+                }
             }
         } catch {
             problems.append(error.description)
         }
-        checks.append(SeedCheck(name: "manifest_checksums", passed: problems.isEmpty, detail: problems.isEmpty ? manifestPath : problems.joined(separator: "; ")))
+        checks.append(
+            SeedCheck(
+                name: "manifest_checksums", passed: problems.isEmpty,
+                detail: problems.isEmpty ? manifestPath : problems.joined(separator: "; ")))
 
         problems = []
-        if let stamp, manifest.stamp != stamp { problems.append("the manifest says \(manifest.stamp), the seed has \(stamp)") }
+        if let stamp, manifest.stamp != stamp {
+            problems.append("the manifest says \(manifest.stamp), the seed has \(stamp)")
+        }
         if let counts = try? connection.seedRowCounts(), counts != manifest.tables {
-            for name in Set(counts.keys).union(manifest.tables.keys).sorted() where counts[name] != manifest.tables[name] {
-                problems.append("\(name): \(manifest.tables[name].map(String.init) ?? "absent") rows in the manifest, \(counts[name].map(String.init) ?? "absent") in the seed")
+            for name in Set(counts.keys).union(manifest.tables.keys).sorted()
+            where counts[name] != manifest.tables[name] {
+                problems.append(
+                    """
+                    \(name): \(manifest.tables[name].map(String.init) ?? "absent") rows in the manifest, \
+                    \(counts[name].map(String.init) ?? "absent") in the seed
+                    """
+                )
             }
         }
-        checks.append(SeedCheck(name: "manifest_contents", passed: problems.isEmpty, detail: problems.joined(separator: "; ")))
+        checks.append(
+            SeedCheck(name: "manifest_contents", passed: problems.isEmpty, detail: problems.joined(separator: "; ")))
         return checks
     }
 }

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 #if canImport(MachO)
-import MachO   // _NSGetExecutablePath (mach-o/dyld.h)
+import MachO // _NSGetExecutablePath (mach-o/dyld.h)
 #endif
 
 /// What the running process knows about itself: its id, environment, executable and home

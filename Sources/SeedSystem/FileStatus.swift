@@ -22,8 +22,10 @@ public struct FileStatus: Equatable, Sendable {
     /// True for a regular file (not a folder, device or socket).
     public var isRegularFile: Bool
 
-    public init(device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64,
-                isRegularFile: Bool) {
+    public init(
+        device: UInt64, inode: UInt64, size: Int64, modificationSeconds: Int64, modificationNanoseconds: Int64,
+        isRegularFile: Bool
+    ) {
         self.device = device
         self.inode = inode
         self.size = size

@@ -35,7 +35,8 @@ public enum FileSystem {
     }
 
     /// Creates a new file that must not exist yet.
-    public static func createExclusively(_ path: String, mode: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor {
+    public static func createExclusively(_ path: String, mode: mode_t = 0o644) throws(SystemCallError) -> FileDescriptor
+    {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SystemCallError(call: "open", path: path, errno: errno) }
         return FileDescriptor(path: path, fd: fd)

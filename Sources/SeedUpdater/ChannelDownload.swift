@@ -18,7 +18,8 @@ struct ChannelDownload {
 
     /// The partial file's path for a file of `sha256` beside `destination`.
     static func path(destination: String, sha256: String, extension: String) -> String {
-        let folder = (destination as NSString).deletingLastPathComponent, name = (destination as NSString).lastPathComponent
+        let folder = (destination as NSString).deletingLastPathComponent,
+            name = (destination as NSString).lastPathComponent
         return (folder.isEmpty ? "." : folder) + "/" + prefix(name) + sha256.prefix(16) + "." + `extension`
     }
 
@@ -26,9 +27,11 @@ struct ChannelDownload {
 
     /// Removes downloads left beside `destination` other than `keeping` (files of an older index).
     static func removeOthers(destination: String, keeping: Set<String>) {
-        let folder = (destination as NSString).deletingLastPathComponent, name = (destination as NSString).lastPathComponent
+        let folder = (destination as NSString).deletingLastPathComponent,
+            name = (destination as NSString).lastPathComponent
         let directory = folder.isEmpty ? "." : folder
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where entry.hasPrefix(prefix(name)) {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where entry.hasPrefix(prefix(name)) {
             let path = directory + "/" + entry
             if !keeping.contains(path) { try? FileManager.default.removeItem(atPath: path) }
         }
@@ -43,8 +46,10 @@ struct ChannelDownload {
 
     /// Downloads what is missing and checks the whole file. Every body byte received is added
     /// to `counter`, whatever the outcome.
-    func run(timeout: TimeInterval, limits: HTTPTransfer.Limits, counter: HTTPTransfer.ByteCount,
-             progress: (@Sendable (SeedUpdateProgress) -> Void)?) async throws(SeedUpdaterError) {
+    func run(
+        timeout: TimeInterval, limits: HTTPTransfer.Limits, counter: HTTPTransfer.ByteCount,
+        progress: (@Sendable (SeedUpdateProgress) -> Void)?
+    ) async throws(SeedUpdaterError) {
         var onDisk = fileSize()
         if onDisk > size {
             try? FileManager.default.removeItem(atPath: path)
@@ -57,22 +62,28 @@ struct ChannelDownload {
         try verify()
     }
 
-    private func fetch(from offset: Int64, timeout: TimeInterval, limits: HTTPTransfer.Limits, counter: HTTPTransfer.ByteCount,
-                       progress: (@Sendable (SeedUpdateProgress) -> Void)?) async throws(SeedUpdaterError) {
+    private func fetch(
+        from offset: Int64, timeout: TimeInterval, limits: HTTPTransfer.Limits, counter: HTTPTransfer.ByteCount,
+        progress: (@Sendable (SeedUpdateProgress) -> Void)?
+    ) async throws(SeedUpdaterError) {
         if offset == 0 { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw SeedUpdaterError(code: .fileSystem, message: "cannot write the download beside the seed", location: path)
+            throw SeedUpdaterError(
+                code: .fileSystem, message: "cannot write the download beside the seed", location: path)
         }
         defer { try? handle.close() }
         do { try handle.seekToEnd() } catch {
-            throw SeedUpdaterError(code: .fileSystem, message: "cannot write the download: \(error.localizedDescription)", location: path)
+            throw SeedUpdaterError(
+                code: .fileSystem, message: "cannot write the download: \(error.localizedDescription)", location: path)
         }
         let (file, total) = (self.file, size)
         progress?(SeedUpdateProgress(file: file, bytesDone: offset, bytesTotal: total))
         let response: HTTPTransfer.Response
         do {
-            response = try await HTTPTransfer.get(url, headers: [:], sink: .file(handle, offset: offset), timeout: timeout,
-                                                  limits: limits, counter: counter) { done in
+            response = try await HTTPTransfer.get(
+                url, headers: [:], sink: .file(handle, offset: offset), timeout: timeout,
+                limits: limits, counter: counter
+            ) { done in
                 progress?(SeedUpdateProgress(file: file, bytesDone: done, bytesTotal: total))
             }
         } catch {
@@ -89,8 +100,10 @@ struct ChannelDownload {
         let onDisk = fileSize()
         guard onDisk == size else {
             if onDisk > size { try? FileManager.default.removeItem(atPath: path) }
-            throw SeedUpdaterError(code: onDisk < size ? .network : .checksumMismatch,
-                                   message: "received \(onDisk) of \(size) bytes (the connection ended early; the next update resumes)", location: url.absoluteString)
+            throw SeedUpdaterError(
+                code: onDisk < size ? .network : .checksumMismatch,
+                message: "received \(onDisk) of \(size) bytes (the connection ended early; the next update resumes)",
+                location: url.absoluteString)
         }
         let digest: String
         do { digest = try FileDigest(path: path).sha256 } catch {
@@ -98,7 +111,10 @@ struct ChannelDownload {
         }
         guard digest == sha256 else {
             try? FileManager.default.removeItem(atPath: path)
-            throw SeedUpdaterError(code: .checksumMismatch, message: "the file has SHA-256 \(digest) but the index says \(sha256); it was removed", location: url.absoluteString)
+            throw SeedUpdaterError(
+                code: .checksumMismatch,
+                message: "the file has SHA-256 \(digest) but the index says \(sha256); it was removed",
+                location: url.absoluteString)
         }
     }
 

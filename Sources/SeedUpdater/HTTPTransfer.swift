@@ -80,8 +80,10 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     /// GETs `url` with `headers`; for a file sink, `onData` gets the bytes on disk so far.
     /// `timeout` bounds each wait for data; `limits` the whole transfer (deadline, minimum
     /// rate); `counter` adds every body byte received, even of a transfer that then fails.
-    static func get(_ url: URL, headers: [String: String], sink: Sink, timeout: TimeInterval, limits: Limits = Limits(),
-                    counter: ByteCount? = nil, onData: @escaping @Sendable (Int64) -> Void = { _ in }) async throws(Failure) -> Response {
+    static func get(
+        _ url: URL, headers: [String: String], sink: Sink, timeout: TimeInterval, limits: Limits = Limits(),
+        counter: ByteCount? = nil, onData: @escaping @Sendable (Int64) -> Void = { _ in }
+    ) async throws(Failure) -> Response {
         if let deadline = limits.deadline, deadline <= .now { throw .deadline }
         let transfer = HTTPTransfer(sink: sink, limits: limits, counter: counter, onData: onData)
         let configuration = URLSessionConfiguration.ephemeral
@@ -94,7 +96,9 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         defer { session.finishTasksAndInvalidate() }
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if case .file(_, let offset) = sink, offset > 0 { request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range") }
+        if case .file(_, let offset) = sink, offset > 0 {
+            request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
+        }
         let task = session.dataTask(with: request)
         // The deadline and the minimum rate are checked on the delegate queue, four times a
         // second, by a Dispatch timer: not a task of the concurrency pool, which an app's (or a
@@ -138,7 +142,8 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             return task.cancel()
         }
         guard limits.minimumRate > 0, now - windowStart >= limits.window else { return }
-        let seconds = Double((now - windowStart).components.seconds) + Double((now - windowStart).components.attoseconds) / 1e18
+        let seconds =
+            Double((now - windowStart).components.seconds) + Double((now - windowStart).components.attoseconds) / 1e18
         let bytes = received - windowBytes
         if Double(bytes) < Double(limits.minimumRate) * seconds {
             failure = .stalled(bytes: bytes, seconds: seconds)
@@ -148,8 +153,10 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         windowBytes = received
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         guard let http = response as? HTTPURLResponse else {
             failure = .other("not an HTTP response")
             return completionHandler(.cancel)
@@ -206,12 +213,15 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         self.continuation = nil
         if let failure {
             continuation.resume(throwing: failure)
-        } else if let response, error == nil || (error as? URLError)?.code == .cancelled && !(200..<300).contains(response.statusCode) {
+        } else if let response,
+            error == nil || (error as? URLError)?.code == .cancelled && !(200..<300).contains(response.statusCode)
+        {
             var headers: [String: String] = [:]
             for (name, value) in response.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
             }
-            continuation.resume(returning: Response(status: response.statusCode, headers: headers, body: body, restarted: restarted))
+            continuation.resume(
+                returning: Response(status: response.statusCode, headers: headers, body: body, restarted: restarted))
         } else if let error = error as? URLError {
             continuation.resume(throwing: error.code == .cancelled ? Failure.cancelled : Failure.url(error))
         } else {

@@ -46,9 +46,11 @@ public struct SeedUpdateResult: Sendable, Equatable, CustomStringConvertible {
     ///   - path: the installed seed's path.
     ///   - deltaFailure: why the channel's delta could not be used, if it could not.
     ///   - attempts: the downloads, in order.
-    public init(status: Status, seedVersion: String, previousSeedVersion: String?, schemaVersion: Int, sequence: Int64,
-                previousSequence: Int64? = nil, bytesDownloaded: Int64, path: String, deltaFailure: SeedUpdaterError? = nil,
-                attempts: [SeedUpdateAttempt] = []) {
+    public init(
+        status: Status, seedVersion: String, previousSeedVersion: String?, schemaVersion: Int, sequence: Int64,
+        previousSequence: Int64? = nil, bytesDownloaded: Int64, path: String, deltaFailure: SeedUpdaterError? = nil,
+        attempts: [SeedUpdateAttempt] = []
+    ) {
         self.status = status
         self.seedVersion = seedVersion
         self.previousSeedVersion = previousSeedVersion
@@ -61,14 +63,18 @@ public struct SeedUpdateResult: Sendable, Equatable, CustomStringConvertible {
         self.attempts = attempts
     }
 
-    /// One line: `patched seed-version=B schema-version=2 sequence=7 (was seed-version=A sequence=6) 812 bytes downloaded at /path`.
+    /// One line: `patched seed-version=B schema-version=2 sequence=7 (was seed-version=A sequence=6) 812 bytes
+    /// downloaded at /path`.
     public var description: String {
         var line = "\(status.rawValue) seed-version=\(seedVersion) schema-version=\(schemaVersion) sequence=\(sequence)"
         if let previousSeedVersion, status != .upToDate {
-            line += " (was seed-version=\(previousSeedVersion)" + (previousSequence.map { " sequence=\($0)" } ?? "") + ")"
+            line +=
+                " (was seed-version=\(previousSeedVersion)" + (previousSequence.map { " sequence=\($0)" } ?? "") + ")"
         }
         if status != .upToDate { line += " \(bytesDownloaded) bytes downloaded" }
-        if let deltaFailure { line += " [the delta failed, full seed installed: \(deltaFailure.code): \(deltaFailure)]" }
+        if let deltaFailure {
+            line += " [the delta failed, full seed installed: \(deltaFailure.code): \(deltaFailure)]"
+        }
         return line + " at \(path)"
     }
 }

@@ -17,7 +17,8 @@ extension SeedUpdater {
         ///   the text is not such a key; the channel's own error is its ``SeedUpdaterError/cause``.
         public init(base64: String) throws(SeedUpdaterError) {
             do { key = try ChannelPublicKey(base64: base64) } catch {
-                throw SeedUpdaterError(code: .configuration, message: error.message, location: error.source, cause: error)
+                throw SeedUpdaterError(
+                    code: .configuration, message: error.message, location: error.source, cause: error)
             }
         }
 

@@ -74,7 +74,9 @@ public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equata
     ///   - location: the URL or path the failure is about.
     ///   - httpStatus: the HTTP status, for `.httpStatus`.
     ///   - cause: the error underneath, if any.
-    public init(code: Code, message: String, location: String, httpStatus: Int? = nil, cause: (any Error & Sendable)? = nil) {
+    public init(
+        code: Code, message: String, location: String, httpStatus: Int? = nil, cause: (any Error & Sendable)? = nil
+    ) {
         self.code = code
         self.message = message
         self.location = location
@@ -90,6 +92,7 @@ public struct SeedUpdaterError: Error, CustomStringConvertible, Sendable, Equata
 
     /// Equal when code, message, location, HTTP status and attempts are (the cause is not compared).
     public static func == (a: SeedUpdaterError, b: SeedUpdaterError) -> Bool {
-        a.code == b.code && a.message == b.message && a.location == b.location && a.httpStatus == b.httpStatus && a.attempts == b.attempts
+        a.code == b.code && a.message == b.message && a.location == b.location && a.httpStatus == b.httpStatus
+            && a.attempts == b.attempts
     }
 }

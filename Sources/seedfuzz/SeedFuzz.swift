@@ -35,7 +35,8 @@ enum SeedFuzz {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let target = arguments.first, FuzzEntry.targets.contains(target), arguments.count > 1 else {
-            FileHandle.standardError.write(Data("usage: seedfuzz {\(FuzzEntry.targets.joined(separator: "|"))} FILE-OR-FOLDER...\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: seedfuzz {\(FuzzEntry.targets.joined(separator: "|"))} FILE-OR-FOLDER...\n".utf8))
             exit(2)
         }
         var count = 0
@@ -45,7 +46,8 @@ enum SeedFuzz {
                 FileHandle.standardError.write(Data("seedfuzz: \(path): no such file or folder\n".utf8))
                 exit(1)
             }
-            let files = isDirectory.boolValue
+            let files =
+                isDirectory.boolValue
                 ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted().map { path + "/" + $0 }
                 : [path]
             for file in files {

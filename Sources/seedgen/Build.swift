@@ -77,10 +77,19 @@ extension SeedGen {
                   seedgen build feeds/ --out region.sqlite          (feeds/ holds only feeds)
                 """)
 
-        @Argument(help: ArgumentHelp("Input folders, .zip archives or files; several folders or zips are several feeds.", valueName: "input"))
+        @Argument(
+            help: ArgumentHelp(
+                "Input folders, .zip archives or files; several folders or zips are several feeds.", valueName: "input")
+        )
         var inputs: [String] = []
 
-        @Option(help: ArgumentHelp("A feed of a region seed, named: NAME=PATH (a folder, a .zip, or one XML export file). Repeat for each feed; positional feeds are named after their file or folder, without .zip.", valueName: "name=path"))
+        @Option(
+            help: ArgumentHelp(
+                """
+                A feed of a region seed, named: NAME=PATH (a folder, a .zip, or one XML export file). Repeat for \
+                each feed; positional feeds are named after their file or folder, without .zip.
+                """,
+                valueName: "name=path"))
         var feed: [String] = []
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The seed file to write.", valueName: "file"))
@@ -89,37 +98,89 @@ extension SeedGen {
         @Option(help: ArgumentHelp("The schema file (YAML). Default: see the lookup order above.", valueName: "file"))
         var schema: String?
 
-        @Option(help: ArgumentHelp("The seed version to stamp. Default: a digest of the schema and the inputs.", valueName: "text"))
+        @Option(
+            help: ArgumentHelp(
+                "The seed version to stamp. Default: a digest of the schema and the inputs.", valueName: "text"))
         var seedVersion: String?
 
-        @Option(help: ArgumentHelp("The seed this build follows: rows keep its ids (matched by their key, or the whole row), new rows get ids above any it gave, references follow; so `seedgen delta` between the two carries only the rows that changed. It must be a seed of the same schema.", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                """
+                The seed this build follows: rows keep its ids (matched by their key, or the whole row), new rows \
+                get ids above any it gave, references follow; so `seedgen delta` between the two carries only the \
+                rows that changed. It must be a seed of the same schema.
+                """,
+                valueName: "file"))
         var previous: String?
 
-        @Flag(help: "Keep rows whose reference names no row, with a NULL reference (reported as warnings). Implied by --lenient.")
+        @Flag(
+            help:
+                """
+                Keep rows whose reference names no row, with a NULL reference (reported as warnings). Implied by \
+                --lenient.
+                """
+        )
         var allowDangling = false
 
-        @Flag(help: "Keep going past data errors: bad values become NULL, rows that cannot be kept are left out (counted in seedgen_inputs.rejected), dangling references become NULL, GTFS ids that name nothing are kept as written, an optional file with a bad header is left out; each is a warning.")
+        @Flag(
+            help:
+                """
+                Keep going past data errors: bad values become NULL, rows that cannot be kept are left out \
+                (counted in seedgen_inputs.rejected), dangling references become NULL, GTFS ids that name nothing \
+                are kept as written, an optional file with a bad header is left out; each is a warning.
+                """
+        )
         var lenient = false
 
-        @Flag(help: "Fail (exit 1, nothing written) on what is otherwise a warning: CSV syntax that is repaired (text after a closing quote, a quote in an unquoted field, spaces before an opening quote, a short row, a UTF-16 file), mapping mistakes (a table with no rows, a column whose source matched nothing in any input) and GTFS data an app would show wrongly (times running backwards, a missing time zone, invalid text, no calendar).")
+        @Flag(
+            help:
+                """
+                Fail (exit 1, nothing written) on what is otherwise a warning: CSV syntax that is repaired (text \
+                after a closing quote, a quote in an unquoted field, spaces before an opening quote, a short row, \
+                a UTF-16 file), mapping mistakes (a table with no rows, a column whose source matched nothing in \
+                any input) and GTFS data an app would show wrongly (times running backwards, a missing time zone, \
+                invalid text, no calendar).
+                """
+        )
         var strict = false
 
-        @Option(help: ArgumentHelp("Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
+        @Option(
+            help: ArgumentHelp(
+                "Keys each reference's lookup cache keeps (default 65536, or the schema's 'cache').", valueName: "n"))
         var cacheSize: Int?
 
-        @Option(help: ArgumentHelp("Keys kept per table in the map from integer keys to row ids that resolves references to tables whose keys ascend (OSM ids) without a query; 8 bytes a key (default 2097152: 16 MiB). Past it, or once keys stop ascending, lookups use the cache and a query. 0 turns the maps off.", valueName: "n"))
+        @Option(
+            help: ArgumentHelp(
+                """
+                Keys kept per table in the map from integer keys to row ids that resolves references to tables \
+                whose keys ascend (OSM ids) without a query; 8 bytes a key (default 2097152: 16 MiB). Past it, or \
+                once keys stop ascending, lookups use the cache and a query. 0 turns the maps off.
+                """,
+                valueName: "n"))
         var idMapSize: Int = 2_097_152
 
-        @Option(help: ArgumentHelp("The largest CSV record or GeoJSON feature accepted, in bytes (default 16777216: 16 MiB).", valueName: "bytes"))
+        @Option(
+            help: ArgumentHelp(
+                "The largest CSV record or GeoJSON feature accepted, in bytes (default 16777216: 16 MiB).",
+                valueName: "bytes"))
         var maxRecordSize: Int = InputLimits.defaultRecordBytes
 
-        @Option(help: ArgumentHelp("The longest key or reference value accepted, in bytes (default 65536).", valueName: "bytes"))
+        @Option(
+            help: ArgumentHelp(
+                "The longest key or reference value accepted, in bytes (default 65536).", valueName: "bytes"))
         var maxKeySize: Int = InputLimits.defaultKeyBytes
 
         @Option(help: ArgumentHelp("The deepest XML element nesting accepted (default 10000).", valueName: "n"))
         var maxXmlDepth: Int = InputLimits.defaultXMLDepth
 
-        @Option(help: ArgumentHelp("Write every notice (warnings and errors) to this JSON file, whether the build succeeds or fails: each with its code (MobilityData's GTFS validator's codes, such as foreign_key_violation), severity, file, line, column, field and value, and the count of each code.", valueName: "file.json"))
+        @Option(
+            help: ArgumentHelp(
+                """
+                Write every notice (warnings and errors) to this JSON file, whether the build succeeds or fails: \
+                each with its code (MobilityData's GTFS validator's codes, such as foreign_key_violation), \
+                severity, file, line, column, field and value, and the count of each code.
+                """,
+                valueName: "file.json"))
         var notices: String?
 
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
@@ -128,7 +189,13 @@ extension SeedGen {
         @Flag(name: .shortAndLong, help: "Print nothing but errors.")
         var quiet = false
 
-        @Flag(help: "Also print each stage's wall time, CPU time and peak memory (prepare, load, checks, stable ids, derive, feeds, index, digest, finish), with --quiet too: where a build's time went.")
+        @Flag(
+            help:
+                """
+                Also print each stage's wall time, CPU time and peak memory (prepare, load, checks, stable ids, \
+                derive, feeds, index, digest, finish), with --quiet too: where a build's time went.
+                """
+        )
         var timings = false
 
         func validate() throws {
@@ -136,11 +203,19 @@ extension SeedGen {
             if let cacheSize, cacheSize < 1 { throw ValidationError("--cache-size must be at least 1.") }
             if idMapSize < 0 { throw ValidationError("--id-map-size must be 0 or more.") }
             // SQLite stores at most 1,000,000,000 bytes in one value.
-            if !(1...1_000_000_000).contains(maxRecordSize) { throw ValidationError("--max-record-size must be between 1 and 1000000000.") }
-            if !(1...1_000_000_000).contains(maxKeySize) { throw ValidationError("--max-key-size must be between 1 and 1000000000.") }
-            if !(1...10_000_000).contains(maxXmlDepth) { throw ValidationError("--max-xml-depth must be between 1 and 10000000.") }
+            if !(1...1_000_000_000).contains(maxRecordSize) {
+                throw ValidationError("--max-record-size must be between 1 and 1000000000.")
+            }
+            if !(1...1_000_000_000).contains(maxKeySize) {
+                throw ValidationError("--max-key-size must be between 1 and 1000000000.")
+            }
+            if !(1...10_000_000).contains(maxXmlDepth) {
+                throw ValidationError("--max-xml-depth must be between 1 and 10000000.")
+            }
             if let seedVersion, seedVersion.isEmpty { throw ValidationError("--seed-version must not be empty.") }
-            if let notices, notices.isEmpty || notices == out { throw ValidationError("--notices needs a file of its own (not --out).") }
+            if let notices, notices.isEmpty || notices == out {
+                throw ValidationError("--notices needs a file of its own (not --out).")
+            }
         }
 
         func run() throws {
@@ -150,8 +225,9 @@ extension SeedGen {
             }
             Interrupts.removeScratchFilesOnSignal()
             Connection.disableMemoryStatistics()
-            var options = BuildOptions(inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
-                                       allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)
+            var options = BuildOptions(
+                inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
+                allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)
             options.feeds = feed
             options.idMapCapacity = idMapSize
             options.previous = previous
@@ -169,7 +245,9 @@ extension SeedGen {
                 throw ExitCode(1)
             }
             if gzip {
-                do { let packed = try SeedPacker().pack(seed: out); if !quiet { print(Pack.summary(packed)) } } catch { throw ShipText.fail(error) }
+                do { let packed = try SeedPacker().pack(seed: out); if !quiet { print(Pack.summary(packed)) } } catch {
+                    throw ShipText.fail(error)
+                }
             }
         }
 
@@ -181,8 +259,11 @@ extension SeedGen {
             }
             var lines = ["timings (wall, CPU of all threads, peak memory at the stage's end):"]
             lines += stages.map { "  " + line($0.stage, $0.wallSeconds, $0.cpuSeconds, $0.peakMemoryBytes) }
-            lines.append("  " + line("total", stages.reduce(0) { $0 + $1.wallSeconds }, stages.reduce(0) { $0 + $1.cpuSeconds },
-                                     stages.map(\.peakMemoryBytes).max() ?? 0))
+            lines.append(
+                "  "
+                    + line(
+                        "total", stages.reduce(0) { $0 + $1.wallSeconds }, stages.reduce(0) { $0 + $1.cpuSeconds },
+                        stages.map(\.peakMemoryBytes).max() ?? 0))
             return lines.joined(separator: "\n")
         }
     }

@@ -46,24 +46,31 @@ extension SeedGen.Channel {
         @Argument(help: ArgumentHelp("The channel folder, or its http(s) URL.", valueName: "channel"))
         var channel: String
 
-        @Option(help: ArgumentHelp("The channel's public key (seedgen keygen): check index.json.sig.", valueName: "base64"))
+        @Option(
+            help: ArgumentHelp("The channel's public key (seedgen keygen): check index.json.sig.", valueName: "base64"))
         var publicKey: String?
 
         func run() throws {
             var key: ChannelPublicKey?
             if let publicKey {
-                do { key = try ChannelPublicKey(base64: publicKey) } catch { throw ShipText.fail(CommandFailure("seedgen channel check: --public-key: \(error.message)")) }
+                do { key = try ChannelPublicKey(base64: publicKey) } catch {
+                    throw ShipText.fail(CommandFailure("seedgen channel check: --public-key: \(error.message)"))
+                }
             }
             let files: any ChannelFiles
             var mirror: ChannelURLFiles?
-            if let url = URL(string: channel), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            if let url = URL(string: channel), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            {
                 let remote = ChannelURLFiles(url: url)
                 mirror = remote
                 files = remote
             } else {
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: channel, isDirectory: &isDirectory), isDirectory.boolValue else {
-                    throw ShipText.fail(CommandFailure("seedgen channel check: \(channel): not a folder or an http(s) URL"))
+                guard FileManager.default.fileExists(atPath: channel, isDirectory: &isDirectory), isDirectory.boolValue
+                else {
+                    throw ShipText.fail(
+                        CommandFailure("seedgen channel check: \(channel): not a folder or an http(s) URL"))
                 }
                 files = ChannelFolder(folder: channel)
             }
@@ -76,12 +83,21 @@ extension SeedGen.Channel {
         static func text(_ report: ChannelCheck.Report, channel: String) -> String {
             var lines = ["channel \(channel)"]
             for entry in report.index?.seeds ?? [] {
-                var line = "  schema v\(entry.schemaVersion): sequence \(entry.sequence), seed version \(entry.seedVersion), \(entry.path) \(Format.bytes(entry.size))"
+                var line =
+                    """
+                      schema v\(entry.schemaVersion): sequence \(entry.sequence), seed version \
+                    \(entry.seedVersion), \(entry.path) \(Format.bytes(entry.size))
+                    """
                 if let seedSize = entry.seedSize { line += " (\(Format.bytes(seedSize)) installed)" }
                 lines.append(line)
                 for delta in entry.deltas {
                     let share = entry.size > 0 ? Double(delta.size) * 100 / Double(entry.size) : 0
-                    lines.append("    delta from \(delta.from): \(delta.path) \(Format.bytes(delta.size)) (\(String(format: "%.1f", share))% of the seed)")
+                    lines.append(
+                        """
+                            delta from \(delta.from): \(delta.path) \(Format.bytes(delta.size)) \
+                        (\(String(format: "%.1f", share))% of the seed)
+                        """
+                    )
                 }
             }
             switch report.signatureValid {
@@ -91,7 +107,10 @@ extension SeedGen.Channel {
             }
             lines += report.findings.map { "\($0)" }
             let faults = report.faults.count
-            lines.append(faults == 0 ? "ok: every file, signature and delta checked" : "\(faults) fault\(faults == 1 ? "" : "s"): apps cannot use this channel as it is")
+            lines.append(
+                faults == 0
+                    ? "ok: every file, signature and delta checked"
+                    : "\(faults) fault\(faults == 1 ? "" : "s"): apps cannot use this channel as it is")
             return lines.joined(separator: "\n")
         }
     }
@@ -115,7 +134,8 @@ final class ChannelURLFiles: ChannelFiles {
     func file(_ path: String) throws -> (path: String, modified: Date?)? {
         if let known = fetched[path] { return known }
         let local = mirror + "/" + path
-        try FileManager.default.createDirectory(atPath: (local as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (local as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let result = Self.get(url.appendingPathComponent(path), to: local)
         switch result {
         case .failure(let error): throw error
@@ -144,13 +164,16 @@ final class ChannelURLFiles: ChannelFiles {
         let task = URLSession.shared.downloadTask(with: request) { location, response, error in
             defer { done.signal() }
             guard let http = response as? HTTPURLResponse else {
-                box.outcome = .failure(CommandFailure("\(url.absoluteString): \(error?.localizedDescription ?? "no HTTP response")"))
+                box.outcome = .failure(
+                    CommandFailure("\(url.absoluteString): \(error?.localizedDescription ?? "no HTTP response")"))
                 return
             }
             if http.statusCode == 200, let location {
                 try? FileManager.default.removeItem(atPath: path)
                 do { try FileManager.default.moveItem(at: location, to: URL(fileURLWithPath: path)) } catch {
-                    box.outcome = .failure(CommandFailure("\(url.absoluteString): cannot keep the download: \(error.localizedDescription)"))
+                    box.outcome = .failure(
+                        CommandFailure("\(url.absoluteString): cannot keep the download: \(error.localizedDescription)")
+                    )
                     return
                 }
             }

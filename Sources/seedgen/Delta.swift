@@ -60,7 +60,9 @@ extension SeedGen {
         func run() throws {
             Interrupts.removeScratchFilesOnSignal()
             let summary: SeedDeltaWriter.Summary
-            do { summary = try SeedDeltaWriter(level: level, verify: !noVerify).write(old: old, new: new, to: out) } catch {
+            do {
+                summary = try SeedDeltaWriter(level: level, verify: !noVerify).write(old: old, new: new, to: out)
+            } catch {
                 throw ShipText.fail(error)
             }
             if !quiet { print(Self.summary(summary, new: new)) }
@@ -71,15 +73,31 @@ extension SeedGen {
             let header = summary.header
             var size = "\(Format.bytes(summary.size))"
             let packed = new + ".gz"
-            if let attributes = try? FileManager.default.attributesOfItem(atPath: packed), let full = attributes[.size] as? Int64, full > 0 {
-                size += String(format: " (%.1f%% of %@, %@)", Double(summary.size) * 100 / Double(full), (packed as NSString).lastPathComponent, Format.bytes(full))
+            if let attributes = try? FileManager.default.attributesOfItem(atPath: packed),
+                let full = attributes[.size] as? Int64, full > 0
+            {
+                size += String(
+                    format: " (%.1f%% of %@, %@)", Double(summary.size) * 100 / Double(full),
+                    (packed as NSString).lastPathComponent, Format.bytes(full))
             }
-            var lines = ["delta \(summary.output): seed version \(header.from.seedVersion) -> \(header.to.seedVersion), schema v\(header.schemaVersion), \(size)"]
+            var lines = [
+                """
+                delta \(summary.output): seed version \(header.from.seedVersion) -> \(header.to.seedVersion), \
+                schema v\(header.schemaVersion), \(size)
+                """
+            ]
             for table in summary.tables {
-                lines.append("  \(table.name): \(table.removed) removed, \(table.added) added, \(table.changed) changed")
+                lines.append(
+                    "  \(table.name): \(table.removed) removed, \(table.added) added, \(table.changed) changed")
             }
             if summary.verified {
-                lines.append("verified: applied to a copy of the old seed (content \(header.from.contentSHA256.prefix(12))…), it gives the new seed's content \(header.to.contentSHA256)")
+                lines.append(
+                    """
+                    verified: applied to a copy of the old seed (content \
+                    \(header.from.contentSHA256.prefix(12))…), it gives the new seed's content \
+                    \(header.to.contentSHA256)
+                    """
+                )
             }
             return lines.joined(separator: "\n")
         }

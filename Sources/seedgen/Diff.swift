@@ -46,7 +46,10 @@ extension SeedGen {
         @Argument(help: ArgumentHelp("The later seed (.sqlite or .sqlite.gz).", valueName: "new"))
         var new: String
 
-        @Option(help: ArgumentHelp("The schema whose keys match rows (a YAML file, or a built-in name such as 'transit').", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "The schema whose keys match rows (a YAML file, or a built-in name such as 'transit').",
+                valueName: "file"))
         var schema: String?
 
         @Option(help: ArgumentHelp("Example keys shown per table and kind of change.", valueName: "n"))
@@ -65,7 +68,8 @@ extension SeedGen {
             let schema = try schema.map(ShipText.loadSchema)
             let diff: SeedDiff
             do {
-                diff = try SeedDiff.compare(old: SeedFile(path: old), new: SeedFile(path: new), schema: schema, limit: examples)
+                diff = try SeedDiff.compare(
+                    old: SeedFile(path: old), new: SeedFile(path: new), schema: schema, limit: examples)
             } catch {
                 throw ShipText.fail(error, code: 2)
             }
@@ -74,35 +78,55 @@ extension SeedGen {
         }
 
         static func text(_ diff: SeedDiff) -> String {
-            func version(_ side: SeedDiff.Side) -> String { "seed version \(side.seedVersion ?? "?"), schema v\(side.schemaVersion)" }
-            var lines = ["old \(diff.old.path) (\(version(diff.old)))", "new \(diff.new.path) (\(version(diff.new)))", ""]
+            func version(_ side: SeedDiff.Side) -> String {
+                "seed version \(side.seedVersion ?? "?"), schema v\(side.schemaVersion)"
+            }
+            var lines = [
+                "old \(diff.old.path) (\(version(diff.old)))", "new \(diff.new.path) (\(version(diff.new)))", ""
+            ]
             let names = diff.tables.keys.sorted()
             let width = max(names.map(\.count).max() ?? 0, 5)
-            lines.append("table".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + "added".leftPadded(10)
-                         + "  " + "removed".leftPadded(10) + "  " + "changed".leftPadded(10) + "  " + "rows".leftPadded(10) + "  key")
+            lines.append(
+                "table".padding(toLength: width, withPad: " ", startingAt: 0) + "  " + "added".leftPadded(10)
+                    + "  " + "removed".leftPadded(10) + "  " + "changed".leftPadded(10) + "  " + "rows".leftPadded(10)
+                    + "  key")
             for name in names {
                 let table = diff.tables[name]!
                 var line = name.padding(toLength: width, withPad: " ", startingAt: 0)
-                for count in [table.added, table.removed, table.changed, table.newRows] { line += "  " + Format.count(Int(count)).leftPadded(10) }
+                for count in [table.added, table.removed, table.changed, table.newRows] {
+                    line += "  " + Format.count(Int(count)).leftPadded(10)
+                }
                 line += "  " + (table.key.isEmpty ? "(whole row)" : table.key.joined(separator: ", "))
                 if table.presence != "both" { line += "  [table \(table.presence)]" }
                 lines.append(line)
                 if !table.changedColumns.isEmpty {
-                    lines.append("    changed columns: " + table.changedColumns.sorted { $0.key < $1.key }.map { "\($0.key) \(Format.count(Int($0.value)))" }.joined(separator: ", "))
+                    lines.append(
+                        "    changed columns: "
+                            + table.changedColumns.sorted { $0.key < $1.key }.map {
+                                "\($0.key) \(Format.count(Int($0.value)))"
+                            }.joined(separator: ", "))
                 }
-                for (kind, keys) in [("added", table.examples.added), ("removed", table.examples.removed), ("changed", table.examples.changed)] where !keys.isEmpty {
+                for (kind, keys) in [
+                    ("added", table.examples.added), ("removed", table.examples.removed),
+                    ("changed", table.examples.changed)
+                ] where !keys.isEmpty {
                     lines.append("    \(kind): " + keys.map { $0.joined(separator: "/") }.joined(separator: "  "))
                 }
             }
             let changed = names.filter { diff.tables[$0]!.hasChanges }.count
-            var total = changed == 0 ? "no changes in \(names.count) tables" : "\(changed) of \(names.count) tables changed"
+            var total =
+                changed == 0 ? "no changes in \(names.count) tables" : "\(changed) of \(names.count) tables changed"
             if let feeds = diff.feeds {
                 lines.append("")
                 lines.append("feeds")
                 lines += feedLines(feeds)
                 let count = { (presence: String) in feeds.filter { $0.presence == presence }.count }
                 let changedFeeds = feeds.filter { $0.presence == "both" && $0.hasChanges }.count
-                total += "; feeds: \(count("added")) added, \(count("removed")) removed, \(changedFeeds) changed, \(count("both") - changedFeeds) unchanged"
+                total +=
+                    """
+                    ; feeds: \(count("added")) added, \(count("removed")) removed, \(changedFeeds) changed, \
+                    \(count("both") - changedFeeds) unchanged
+                    """
             }
             lines.append("")
             lines.append(total)
@@ -119,16 +143,25 @@ extension SeedGen {
                 case "added": lines.append("+ feed \(feed.name) (\(feed.newSource ?? "")): \(rows(feed.newRows))")
                 case "removed": lines.append("- feed \(feed.name) (\(feed.oldSource ?? "")): \(rows(feed.oldRows))")
                 default:
-                    guard feed.hasChanges else { lines.append("= feed \(feed.name): \(rows(feed.newRows)), no changes"); continue }
+                    guard feed.hasChanges else {
+                        lines.append("= feed \(feed.name): \(rows(feed.newRows)), no changes"); continue
+                    }
                     var line = "~ feed \(feed.name): \(rows(feed.oldRows)) -> \(rows(feed.newRows))"
-                    if feed.oldSource != feed.newSource { line += ", source \(feed.oldSource ?? "?") -> \(feed.newSource ?? "?")" }
+                    if feed.oldSource != feed.newSource {
+                        line += ", source \(feed.oldSource ?? "?") -> \(feed.newSource ?? "?")"
+                    }
                     lines.append(line)
                     let tables = feed.tables.filter(\.value.hasChanges).sorted { $0.key < $1.key }
                     let width = tables.map(\.key.count).max() ?? 0
                     for (name, table) in tables {
-                        lines.append("    " + name.padding(toLength: width, withPad: " ", startingAt: 0)
-                                     + "  \(Format.count(Int(table.added))) added, \(Format.count(Int(table.removed))) removed, "
-                                     + "\(Format.count(Int(table.changed))) changed; \(rows(table.oldRows)) -> \(rows(table.newRows))")
+                        lines.append(
+                            "    " + name.padding(toLength: width, withPad: " ", startingAt: 0)
+                                + "  \(Format.count(Int(table.added))) added, \(Format.count(Int(table.removed))) removed, "
+                                    + """
+                                    \(Format.count(Int(table.changed))) changed; \(rows(table.oldRows)) -> \
+                                    \(rows(table.newRows))
+                                    """
+                        )
                     }
                 }
             }

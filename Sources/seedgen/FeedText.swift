@@ -11,9 +11,13 @@ enum FeedText {
         let indent = String(repeating: " ", count: width + 4)
         var lines: [String] = []
         for feed in feeds {
-            lines.append("  " + feed.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                         + Format.count(Int(feed.totalRows)).leftPadded(rowsWidth) + " rows  " + validity(feed) + "  " + feed.source)
-            let facts = [feed.publisher.map { "publisher \($0)" }, feed.version.map { "version \($0)" }].compactMap { $0 }
+            lines.append(
+                "  " + feed.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + Format.count(Int(feed.totalRows)).leftPadded(rowsWidth) + " rows  " + validity(feed) + "  "
+                    + feed.source)
+            let facts = [feed.publisher.map { "publisher \($0)" }, feed.version.map { "version \($0)" }].compactMap {
+                $0
+            }
             if !facts.isEmpty { lines.append(indent + facts.joined(separator: ", ")) }
             if !feed.rows.isEmpty { lines.append(indent + tables(feed, limit: tableLimit)) }
         }
@@ -33,7 +37,8 @@ enum FeedText {
     /// `stop_times 59,953, trips 2,538, stops 619 and 5 more tables`.
     static func tables(_ feed: FeedSummary, limit: Int?) -> String {
         let tables = feed.tablesBySize
-        let shown = tables.prefix(limit ?? tables.count).map { "\($0.name) \(Format.count(Int($0.rows)))" }.joined(separator: ", ")
+        let shown = tables.prefix(limit ?? tables.count).map { "\($0.name) \(Format.count(Int($0.rows)))" }.joined(
+            separator: ", ")
         let more = tables.count - min(limit ?? tables.count, tables.count)
         return more == 0 ? shown : "\(shown) and \(more) more table\(more == 1 ? "" : "s")"
     }

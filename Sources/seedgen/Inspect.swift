@@ -60,13 +60,25 @@ extension SeedGen {
             if let tool = report.toolVersion { lines.append("  built by       seedgen \(tool)") }
             if let digest = report.schemaSha256, !digest.isEmpty { lines.append("  schema sha256  \(digest)") }
             if let digest = report.contentSha256 { lines.append("  content sha256 \(digest)") }
-            if let size = report.size { lines.append("  size           \(Format.bytes(size)) (\(Format.count(Int(size))) bytes)") }
+            if let size = report.size {
+                lines.append("  size           \(Format.bytes(size)) (\(Format.count(Int(size))) bytes)")
+            }
             if let gzip = report.gzip {
-                lines.append("  gzip           \(Format.bytes(gzip.size)) (\(Format.count(Int(gzip.size))) bytes)\(gzip.sha256.map { ", sha256 \($0)" } ?? "")")
+                lines.append(
+                    """
+                      gzip           \(Format.bytes(gzip.size)) (\(Format.count(Int(gzip.size))) \
+                    bytes)\(gzip.sha256.map { ", sha256 \($0)" } ?? "")
+                    """
+                )
                 if let comment = gzip.comment { lines.append("  gzip comment   \(comment)") }
             }
             if let pageSize = report.pageSize, let pageCount = report.pageCount {
-                lines.append("  pages          \(Format.count(Int(pageCount))) of \(pageSize) bytes, \(report.freelistCount ?? 0) free")
+                lines.append(
+                    """
+                      pages          \(Format.count(Int(pageCount))) of \(pageSize) bytes, \
+                    \(report.freelistCount ?? 0) free
+                    """
+                )
             }
             if let mode = report.journalMode { lines.append("  journal mode   \(mode)") }
             if report.manifest != nil && report.format != .manifest { lines.append("  manifest       present") }
@@ -79,12 +91,15 @@ extension SeedGen {
 
             lines.append("")
             lines.append("tables")
-            let details: [(name: String, rows: Int64, bytes: Int64?, columns: Int)] = report.tableDetails?.map {
-                ($0.name, $0.rows, $0.bytes, $0.columns.count)
-            } ?? report.tables.sorted { $0.key < $1.key }.map { ($0.key, $0.value, nil, 0) }
+            let details: [(name: String, rows: Int64, bytes: Int64?, columns: Int)] =
+                report.tableDetails?.map {
+                    ($0.name, $0.rows, $0.bytes, $0.columns.count)
+                } ?? report.tables.sorted { $0.key < $1.key }.map { ($0.key, $0.value, nil, 0) }
             let width = details.map(\.name.count).max() ?? 0
             for table in details {
-                var line = "  " + table.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Format.count(Int(table.rows)).leftPadded(12) + " rows"
+                var line =
+                    "  " + table.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + Format.count(Int(table.rows)).leftPadded(12) + " rows"
                 if let bytes = table.bytes { line += "  " + Format.bytes(bytes).leftPadded(10) }
                 if table.columns > 0 { line += "  \(table.columns) columns" }
                 lines.append(line)
@@ -95,7 +110,8 @@ extension SeedGen {
                 let width = indexes.map(\.name.count).max() ?? 0
                 for index in indexes {
                     var line = "  " + index.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                    line += "  \(index.unique ? "UNIQUE " : "")ON \(index.table) (\(index.columns.joined(separator: ", ")))"
+                    line +=
+                        "  \(index.unique ? "UNIQUE " : "")ON \(index.table) (\(index.columns.joined(separator: ", ")))"
                     if let bytes = index.bytes { line += "  \(Format.bytes(bytes))" }
                     lines.append(line)
                 }
@@ -110,9 +126,12 @@ extension SeedGen {
                 lines.append("inputs")
                 let width = inputs.map(\.name.count).max() ?? 0
                 for input in inputs {
-                    lines.append("  " + input.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                                 + "  " + Format.count(Int(input.rows)).leftPadded(12) + " rows  " + Format.bytes(input.bytes).leftPadded(10) + "  sha256 " + input.sha256
-                                 + ((input.rejected ?? 0) > 0 ? "  (\(Format.count(Int(input.rejected ?? 0))) rejected)" : ""))
+                    lines.append(
+                        "  " + input.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                            + "  " + Format.count(Int(input.rows)).leftPadded(12) + " rows  "
+                            + Format.bytes(input.bytes).leftPadded(10) + "  sha256 " + input.sha256
+                            + ((input.rejected ?? 0) > 0
+                                ? "  (\(Format.count(Int(input.rejected ?? 0))) rejected)" : ""))
                 }
             }
             return lines.joined(separator: "\n")
@@ -138,7 +157,9 @@ enum ShipText {
 
     /// Loads `--schema`: a schema file, or the name of a built-in schema (`transit`).
     static func loadSchema(_ path: String) throws -> Schema {
-        if !FileManager.default.fileExists(atPath: path), let builtIn = SchemaLocator.builtIns.first(where: { $0.name == path }) {
+        if !FileManager.default.fileExists(atPath: path),
+            let builtIn = SchemaLocator.builtIns.first(where: { $0.name == path })
+        {
             do { return try builtIn.load() } catch { throw fail(error) }
         }
         do { return try Schema.load(path: path) } catch { throw fail(error) }

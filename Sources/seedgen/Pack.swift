@@ -30,13 +30,20 @@ extension SeedGen {
         @Argument(help: ArgumentHelp("The seed database (.sqlite) built by seedgen build.", valueName: "seed"))
         var seed: String
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("The gzip file to write (default: SEED.gz).", valueName: "file"))
+        @Option(
+            name: .shortAndLong, help: ArgumentHelp("The gzip file to write (default: SEED.gz).", valueName: "file"))
         var out: String?
 
         @Option(help: ArgumentHelp("The deflate level, 0 (store) to 9 (smallest).", valueName: "n"))
         var level = 9
 
-        @Option(help: ArgumentHelp("Record this publication sequence (gzip header and manifest): an installer keeps an installed seed of a higher sequence, e.g. one downloaded from a channel, instead of this one.", valueName: "n"))
+        @Option(
+            help: ArgumentHelp(
+                """
+                Record this publication sequence (gzip header and manifest): an installer keeps an installed seed \
+                of a higher sequence, e.g. one downloaded from a channel, instead of this one.
+                """,
+                valueName: "n"))
         var sequence: Int64?
 
         @OptionGroup var output: JSONOutput
@@ -44,13 +51,19 @@ extension SeedGen {
         func validate() throws {
             if !(0...9).contains(level) { throw ValidationError("--level must be between 0 and 9.") }
             if let sequence, sequence < 1 { throw ValidationError("--sequence must be positive.") }
-            if let out, !out.hasSuffix(".gz") { throw ValidationError("--out must end in .gz, so the manifest can be found beside it.") }
+            if let out, !out.hasSuffix(".gz") {
+                throw ValidationError("--out must end in .gz, so the manifest can be found beside it.")
+            }
         }
 
         func run() throws {
             let result: SeedPacker.Result
-            do { result = try SeedPacker(level: level, sequence: sequence).pack(seed: seed, to: out) } catch { throw ShipText.fail(error) }
-            print(output.json ? String(decoding: result.manifest.encoded(), as: UTF8.self) : Self.summary(result), terminator: output.json ? "" : "\n")
+            do { result = try SeedPacker(level: level, sequence: sequence).pack(seed: seed, to: out) } catch {
+                throw ShipText.fail(error)
+            }
+            print(
+                output.json ? String(decoding: result.manifest.encoded(), as: UTF8.self) : Self.summary(result),
+                terminator: output.json ? "" : "\n")
         }
 
         /// Two lines: what was written, and how much smaller it is.

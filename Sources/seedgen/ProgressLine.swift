@@ -37,7 +37,9 @@ final class ProgressLine: @unchecked Sendable {
         if bytesDone > 0 || bytesTotal != nil {
             line += ": \(Format.bytes(bytesDone))" + (bytesTotal.map { " of \(Format.bytes($0))" } ?? "")
             let seconds = (now - started).secondsValue
-            if seconds > 0.2, bytesDone > startBytes { line += ", \(Format.bytes(Int64(Double(bytesDone - startBytes) / seconds)))/s" }
+            if seconds > 0.2, bytesDone > startBytes {
+                line += ", \(Format.bytes(Int64(Double(bytesDone - startBytes) / seconds)))/s"
+            }
         } else {
             line += "…"
         }
@@ -46,11 +48,15 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     func show(_ progress: SeedUpdateProgress) {
-        show(phase: progress.phase.rawValue, subject: progress.file.rawValue, bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal)
+        show(
+            phase: progress.phase.rawValue, subject: progress.file.rawValue, bytesDone: progress.bytesDone,
+            bytesTotal: progress.bytesTotal)
     }
 
     func show(_ progress: SeedInstallProgress) {
-        show(phase: progress.phase.rawValue, subject: "seed", bytesDone: progress.bytesDone, bytesTotal: progress.bytesTotal)
+        show(
+            phase: progress.phase.rawValue, subject: "seed", bytesDone: progress.bytesDone,
+            bytesTotal: progress.bytesTotal)
     }
 
     /// Erases the line before the result is printed.

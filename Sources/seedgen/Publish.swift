@@ -35,7 +35,9 @@ extension SeedGen {
                   seedgen publish out/seed.sqlite --channel public/seeds --sign-key channel.key
                 """)
 
-        @Argument(help: ArgumentHelp("The seed to publish (.sqlite built by seedgen build, or a packed .sqlite.gz).", valueName: "seed"))
+        @Argument(
+            help: ArgumentHelp(
+                "The seed to publish (.sqlite built by seedgen build, or a packed .sqlite.gz).", valueName: "seed"))
         var seed: String
 
         @Option(help: ArgumentHelp("The channel folder (created when missing).", valueName: "dir"))
@@ -59,12 +61,15 @@ extension SeedGen {
             var key: ChannelSigningKey?
             if let signKey {
                 guard let text = try? String(contentsOfFile: signKey, encoding: .utf8) else {
-                    throw ShipText.fail(ChannelError(code: .fileSystem, source: signKey, message: "cannot read the key file"))
+                    throw ShipText.fail(
+                        ChannelError(code: .fileSystem, source: signKey, message: "cannot read the key file"))
                 }
                 do { key = try ChannelSigningKey(fileText: text, path: signKey) } catch { throw ShipText.fail(error) }
             }
             let result: ChannelPublisher.Result
-            do { result = try ChannelPublisher(channel: channel, keep: keep, signingKey: key).publish(seed: seed) } catch {
+            do {
+                result = try ChannelPublisher(channel: channel, keep: keep, signingKey: key).publish(seed: seed)
+            } catch {
                 throw ShipText.fail(error)
             }
             if !quiet { print(Self.summary(result, channel: channel)) }
@@ -73,12 +78,26 @@ extension SeedGen {
         static func summary(_ result: ChannelPublisher.Result, channel: String) -> String {
             let entry = result.entry
             if result.unchanged {
-                return "unchanged \(channel): schema v\(entry.schemaVersion) already serves seed version \(entry.seedVersion) (sequence \(entry.sequence))"
+                return
+                    """
+                    unchanged \(channel): schema v\(entry.schemaVersion) already serves seed version \
+                    \(entry.seedVersion) (sequence \(entry.sequence))
+                    """
             }
-            var lines = ["published \(channel)/\(entry.path): schema v\(entry.schemaVersion), seed version \(entry.seedVersion), sequence \(entry.sequence), \(Format.bytes(entry.size))"]
+            var lines = [
+                """
+                published \(channel)/\(entry.path): schema v\(entry.schemaVersion), seed version \
+                \(entry.seedVersion), sequence \(entry.sequence), \(Format.bytes(entry.size))
+                """
+            ]
             for delta in entry.deltas {
                 let share = entry.size > 0 ? Double(delta.size) * 100 / Double(entry.size) : 0
-                lines.append("  delta \(delta.path) from \(delta.from): \(Format.bytes(delta.size)) (\(String(format: "%.1f", share))% of the seed)")
+                lines.append(
+                    """
+                      delta \(delta.path) from \(delta.from): \(Format.bytes(delta.size)) \
+                    (\(String(format: "%.1f", share))% of the seed)
+                    """
+                )
             }
             for skipped in result.skippedDeltas { lines.append("  no delta from \(skipped.from): \(skipped.reason)") }
             if !result.removed.isEmpty { lines.append("  removed \(result.removed.joined(separator: ", "))") }
@@ -107,16 +126,25 @@ extension SeedGen {
             let key = ChannelSigningKey()
             let file: FileDescriptor
             do { file = try FileSystem.createExclusively(out, mode: 0o600) } catch {
-                let exists = error.errno == EEXIST ? " (it exists: a new key would orphan every app that trusts the old one)" : ""
-                throw ShipText.fail(ChannelError(code: .fileSystem, source: out, message: "cannot create the key file: \(error.reason)\(exists)",
-                                                 cause: error))
+                let exists =
+                    error.errno == EEXIST
+                    ? " (it exists: a new key would orphan every app that trusts the old one)" : ""
+                throw ShipText.fail(
+                    ChannelError(
+                        code: .fileSystem, source: out, message: "cannot create the key file: \(error.reason)\(exists)",
+                        cause: error))
             }
             do throws(SystemCallError) {
-                try Array(key.fileText.utf8).withUnsafeBytes { bytes in Result { () throws(SystemCallError) in try file.write(bytes) } }.get()
+                try Array(key.fileText.utf8).withUnsafeBytes { bytes in
+                    Result { () throws(SystemCallError) in try file.write(bytes) }
+                }.get()
                 try file.sync()
             } catch {
                 _ = try? FileSystem.remove(out)
-                throw ShipText.fail(ChannelError(code: .fileSystem, source: out, message: "cannot write the key file: \(error.reason)", cause: error))
+                throw ShipText.fail(
+                    ChannelError(
+                        code: .fileSystem, source: out, message: "cannot write the key file: \(error.reason)",
+                        cause: error))
             }
             print(key.publicKeyBase64)
         }

@@ -9,7 +9,8 @@ enum RawArguments {
     static func requireUTF8() throws {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
             if FileName.utf8(bytes) == nil {
                 throw RawArgumentError(shown: FileName.display(bytes))
             }

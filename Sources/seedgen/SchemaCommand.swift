@@ -45,7 +45,8 @@ extension SeedGen {
                       let installer = SeedInstaller(source: shipped, destination: installed,
                                                     expectedSchemaVersion: TransitSchema.schemaVersion)
                       let sql = "SELECT \\(TransitSchema.Stops.Columns.stopName) FROM \\(TransitSchema.Stops.table)"
-                      let stops = try TransitSchema.Stops.Record.order(TransitSchema.Stops.Columns.stopName).fetchAll(db)
+                      let stops = try \
+                    TransitSchema.Stops.Record.order(TransitSchema.Stops.Columns.stopName).fetchAll(db)
 
                     Examples:
                       seedgen schema swift Schema/transit.yaml > Sources/App/TransitSchema.swift
@@ -53,31 +54,45 @@ extension SeedGen {
                       seedgen schema swift transit --type-name Transit --access internal --out Transit.swift
                     """)
 
-            @Argument(help: ArgumentHelp("The schema (a YAML file, or a built-in name such as 'transit').", valueName: "schema"))
+            @Argument(
+                help: ArgumentHelp(
+                    "The schema (a YAML file, or a built-in name such as 'transit').", valueName: "schema"))
             var schema: String
 
-            @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (only when its content changes) instead of standard output.", valueName: "file"))
+            @Option(
+                name: .shortAndLong,
+                help: ArgumentHelp(
+                    "Write to this file (only when its content changes) instead of standard output.", valueName: "file")
+            )
             var out: String?
 
             @Option(help: ArgumentHelp("The name of the generated enum (default: <Name>Schema).", valueName: "name"))
             var typeName: String?
 
-            @Option(help: ArgumentHelp("The access level of the generated declarations: public or internal.", valueName: "level"))
+            @Option(
+                help: ArgumentHelp(
+                    "The access level of the generated declarations: public or internal.", valueName: "level"))
             var access = "public"
 
             @Flag(help: "Also emit GRDB record structs with belongsTo/hasMany associations (the file imports GRDB).")
             var grdb = false
 
             func validate() throws {
-                if !["public", "internal"].contains(access) { throw ValidationError("--access must be public or internal.") }
-                if let typeName, typeName.isEmpty || !typeName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) || typeName.first!.isNumber {
+                if !["public", "internal"].contains(access) {
+                    throw ValidationError("--access must be public or internal.")
+                }
+                if let typeName,
+                    typeName.isEmpty || !typeName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+                        || typeName.first!.isNumber
+                {
                     throw ValidationError("--type-name must be a Swift identifier.")
                 }
             }
 
             func run() throws {
                 let schema = try ShipText.loadSchema(self.schema)
-                let source = SwiftSchemaGenerator(schema: schema, typeName: typeName, accessLevel: access, grdb: grdb).source
+                let source = SwiftSchemaGenerator(schema: schema, typeName: typeName, accessLevel: access, grdb: grdb)
+                    .source
                 try SchemaCommand.emit(source, to: out)
             }
         }
@@ -95,10 +110,14 @@ extension SeedGen {
                       seedgen schema sql Schema/transit.yaml | sqlite3 empty.sqlite
                     """)
 
-            @Argument(help: ArgumentHelp("The schema (a YAML file, or a built-in name such as 'transit').", valueName: "schema"))
+            @Argument(
+                help: ArgumentHelp(
+                    "The schema (a YAML file, or a built-in name such as 'transit').", valueName: "schema"))
             var schema: String
 
-            @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+            @Option(
+                name: .shortAndLong,
+                help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
             var out: String?
 
             func run() throws {
@@ -113,7 +132,8 @@ extension SeedGen {
             guard let path else { return print(text, terminator: "") }
             if let existing = FileManager.default.contents(atPath: path), existing == Data(text.utf8) { return }
             do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-                throw ShipText.fail(ShipError.io(path: path, message: "cannot write: \(error.localizedDescription)", cause: error))
+                throw ShipText.fail(
+                    ShipError.io(path: path, message: "cannot write: \(error.localizedDescription)", cause: error))
             }
         }
     }

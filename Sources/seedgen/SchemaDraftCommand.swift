@@ -35,7 +35,9 @@ extension SeedGen.SchemaCommand {
         @Argument(help: ArgumentHelp("Input folders, .zip archives or XML files.", valueName: "input"))
         var inputs: [String]
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        @Option(
+            name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")
+        )
         var out: String?
 
         @Option(help: ArgumentHelp("The schema's name (default: the first input's name).", valueName: "name"))
@@ -56,7 +58,13 @@ extension SeedGen.SchemaCommand {
             }
             try SeedGen.SchemaCommand.emit(draft.text, to: out)
             if let out {
-                FileHandle.standardError.write(Data("drafted \(out): \(draft.tableCount) table\(draft.tableCount == 1 ? "" : "s") from \(draft.files.count) file\(draft.files.count == 1 ? "" : "s")\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        """
+                        drafted \(out): \(draft.tableCount) table\(draft.tableCount == 1 ? "" : "s") from \
+                        \(draft.files.count) file\(draft.files.count == 1 ? "" : "s")\n
+                        """
+                        .utf8))
             }
         }
     }

@@ -16,6 +16,9 @@ struct SeedGen: AsyncParsableCommand {
             seedgen channel check to check what a deployed channel serves.
             """,
         version: SeedKit.toolVersion,
-        subcommands: [Build.self, Install.self, Pack.self, Delta.self, Publish.self, Keygen.self, Update.self, Channel.self, Inspect.self, Verify.self, Diff.self, SchemaCommand.self]
+        subcommands: [
+            Build.self, Install.self, Pack.self, Delta.self, Publish.self, Keygen.self, Update.self, Channel.self,
+            Inspect.self, Verify.self, Diff.self, SchemaCommand.self
+        ]
     )
 }

@@ -9,20 +9,33 @@ struct SummaryText {
     var text: String {
         var lines: [String] = []
         if !summary.warningReport.isEmpty { lines.append(summary.warningReport) }
-        lines.append("built \(summary.output): schema \(summary.schemaName) v\(summary.schemaVersion), seed version \(summary.seedVersion)")
+        lines.append(
+            """
+            built \(summary.output): schema \(summary.schemaName) v\(summary.schemaVersion), seed version \
+            \(summary.seedVersion)
+            """
+        )
         let width = summary.tables.map(\.name.count).max() ?? 0
         for table in summary.tables {
-            var line = "  " + table.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + Format.count(table.rows).leftPadded(12)
-            if let skipped = summary.filtered[table.name], skipped > 0 { line += "  (\(Format.count(skipped)) filtered out)" }
-            if let rejected = summary.rejected[table.name], rejected > 0 { line += "  (\(Format.count(rejected)) rejected)" }
+            var line =
+                "  " + table.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                + Format.count(table.rows).leftPadded(12)
+            if let skipped = summary.filtered[table.name], skipped > 0 {
+                line += "  (\(Format.count(skipped)) filtered out)"
+            }
+            if let rejected = summary.rejected[table.name], rejected > 0 {
+                line += "  (\(Format.count(rejected)) rejected)"
+            }
             lines.append(line)
         }
         if !summary.feeds.isEmpty {
             lines.append("  feeds:")
             lines += FeedText.lines(summary.feeds, tableLimit: 4).map { "  " + $0 }
         }
-        for (name, stats) in summary.references.sorted(by: { $0.key < $1.key }) where stats.created > 0 || stats.hits + stats.misses > 0 {
-            var line = "  reference \(name): \(Format.count(stats.hits)) cache hits, \(Format.count(stats.misses)) misses"
+        for (name, stats) in summary.references.sorted(by: { $0.key < $1.key })
+        where stats.created > 0 || stats.hits + stats.misses > 0 {
+            var line =
+                "  reference \(name): \(Format.count(stats.hits)) cache hits, \(Format.count(stats.misses)) misses"
             if stats.created > 0 { line += ", \(Format.count(stats.created)) created" }
             if stats.unresolved > 0 { line += ", \(Format.count(stats.unresolved)) unresolved" }
             lines.append(line)
@@ -32,8 +45,13 @@ struct SummaryText {
             lines += Self.costLines(summary.queryIndexes, seedBytes: summary.outputBytes).map { "  " + $0 }
         }
         let rate = summary.seconds > 0 ? Int(Double(summary.totalRows) / summary.seconds) : 0
-        lines.append("\(summary.tables.count) tables, \(Format.count(summary.totalRows)) rows, \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), "
-                     + "\(Format.bytes(summary.outputBytes)), \(String(format: "%.2f", summary.seconds)) s (\(Format.count(rate)) rows/s)")
+        lines.append(
+            "\(summary.tables.count) tables, \(Format.count(summary.totalRows)) rows, \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), "
+                + """
+                \(Format.bytes(summary.outputBytes)), \(String(format: "%.2f", summary.seconds)) s \
+                (\(Format.count(rate)) rows/s)
+                """
+        )
         return lines.joined(separator: "\n")
     }
 }
@@ -48,10 +66,16 @@ extension SummaryText {
         }
         let width = costs.map(\.name.count).max() ?? 0
         var lines = costs.map { cost in
-            var line = "  " + cost.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0) + cost.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            var line =
+                "  " + cost.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                + cost.name.padding(toLength: width, withPad: " ", startingAt: 0)
             if let table = cost.table, table != cost.name { line += "  on \(table)" }
-            line += "  " + Format.count(Int(cost.rows)) + (cost.kind == .spatial && cost.name.hasSuffix("_rtree") ? " boxes" : " rows")
-            if let leftOut = cost.leftOut, leftOut > 0 { line += " (\(Format.count(Int(leftOut))) rows without coordinates left out)" }
+            line +=
+                "  " + Format.count(Int(cost.rows))
+                + (cost.kind == .spatial && cost.name.hasSuffix("_rtree") ? " boxes" : " rows")
+            if let leftOut = cost.leftOut, leftOut > 0 {
+                line += " (\(Format.count(Int(leftOut))) rows without coordinates left out)"
+            }
             if let bytes = cost.bytes { line += ", " + Format.bytes(bytes) + share(bytes) }
             if let replaces = cost.replaces, let indexBytes = cost.indexBytes {
                 line += " beyond the \(replaces) index it replaces (\(Format.bytes(indexBytes)) in all)"
@@ -80,5 +104,7 @@ enum Format {
 }
 
 extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
 }

@@ -23,7 +23,12 @@ final class TerminalProgress: BuildProgress {
         lastDraw = now
         let seconds = max((now - started).secondsValue, 0.001)
         let percent = min(100, Int(Double(read) * 100 / Double(bytes)))
-        draw("\(file) → \(table): \(Format.count(rows)) rows, \(Format.count(Int(Double(rows) / seconds)))/s, \(percent)%")
+        draw(
+            """
+            \(file) → \(table): \(Format.count(rows)) rows, \(Format.count(Int(Double(rows) / seconds)))/s, \
+            \(percent)%
+            """
+        )
     }
 
     func finished(file: String, rows: Int) {

@@ -57,24 +57,42 @@ extension SeedGen {
         @Option(help: "The schema version to fetch (default: the installed seed's, or the channel's only one).")
         var schemaVersion: Int?
 
-        @Option(help: ArgumentHelp("The channel's public key (seedgen keygen); refuses unsigned or badly signed indexes.", valueName: "base64"))
+        @Option(
+            help: ArgumentHelp(
+                "The channel's public key (seedgen keygen); refuses unsigned or badly signed indexes.",
+                valueName: "base64"))
         var publicKey: String?
 
         @Option(help: ArgumentHelp("Seconds without data before a request fails.", valueName: "seconds"))
         var timeout: Double = 30
 
-        @Option(help: ArgumentHelp("Seconds for the whole update, then it stops (0: no deadline).", valueName: "seconds"))
+        @Option(
+            help: ArgumentHelp("Seconds for the whole update, then it stops (0: no deadline).", valueName: "seconds"))
         var deadline: Double = SeedUpdater.defaultDeadline
 
-        @Option(name: .customLong("min-rate"), help: ArgumentHelp("Bytes per second a download must average over 10 s, else it counts as stalled and stops (0: no minimum).", valueName: "bytes"))
+        @Option(
+            name: .customLong("min-rate"),
+            help: ArgumentHelp(
+                """
+                Bytes per second a download must average over 10 s, else it counts as stalled and stops (0: no \
+                minimum).
+                """,
+                valueName: "bytes"))
         var minimumRate: Int64 = SeedUpdater.defaultMinimumRate
 
         @OptionGroup var output: JSONOutput
 
         func validate() throws {
-            guard let url = URL(string: channel), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+            guard let url = URL(string: channel), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme)
+            else {
                 // URLSession reads no channel from a file URL: say so here, not as a network error.
-                throw ValidationError("--channel must be an http or https URL (a channel folder on disk: serve it, e.g. python3 -m http.server, or check it with seedgen channel check DIR).")
+                throw ValidationError(
+                    """
+                    --channel must be an http or https URL (a channel folder on disk: serve it, e.g. python3 -m \
+                    http.server, or check it with seedgen channel check DIR).
+                    """
+                )
             }
             if timeout <= 0 { throw ValidationError("--timeout must be positive.") }
             if deadline < 0 { throw ValidationError("--deadline must be 0 (none) or positive.") }
@@ -84,11 +102,14 @@ extension SeedGen {
         func run() async throws {
             var key: SeedUpdater.PublicKey?
             if let publicKey {
-                do { key = try SeedUpdater.PublicKey(base64: publicKey) } catch { throw ShipText.fail(CommandFailure("seedgen update: --public-key: \(error.message)")) }
+                do { key = try SeedUpdater.PublicKey(base64: publicKey) } catch {
+                    throw ShipText.fail(CommandFailure("seedgen update: --public-key: \(error.message)"))
+                }
             }
-            let updater = SeedUpdater(channel: URL(string: channel)!, destination: URL(fileURLWithPath: destination),
-                                      schemaVersion: schemaVersion, publicKey: key, timeout: timeout,
-                                      deadline: deadline > 0 ? deadline : nil, minimumRate: minimumRate)
+            let updater = SeedUpdater(
+                channel: URL(string: channel)!, destination: URL(fileURLWithPath: destination),
+                schemaVersion: schemaVersion, publicKey: key, timeout: timeout,
+                deadline: deadline > 0 ? deadline : nil, minimumRate: minimumRate)
             let display = ProgressLine.forTerminal(json: output.json)
             var progress: (@Sendable (SeedUpdateProgress) -> Void)?
             if let display { progress = { display.show($0) } }
@@ -101,7 +122,10 @@ extension SeedGen {
                 if output.json { print(Self.json(error)) }
                 var lines: [String] = []
                 for attempt in error.attempts.dropLast() {
-                    if let failure = attempt.failure { lines.append("seedgen update: the \(attempt.file.rawValue) failed first: \(failure.code): \(failure)") }
+                    if let failure = attempt.failure {
+                        lines.append(
+                            "seedgen update: the \(attempt.file.rawValue) failed first: \(failure.code): \(failure)")
+                    }
                 }
                 lines.append("seedgen update: \(error.code): \(error)")
                 throw ShipText.fail(CommandFailure(lines.joined(separator: "\n")))
@@ -109,19 +133,23 @@ extension SeedGen {
         }
 
         static func json(_ result: SeedUpdateResult) -> String {
-            let fields = [("status", quoted(result.status.rawValue)), ("seedVersion", quoted(result.seedVersion)),
-                          ("previousSeedVersion", result.previousSeedVersion.map(quoted) ?? "null"),
-                          ("schemaVersion", String(result.schemaVersion)), ("sequence", String(result.sequence)),
-                          ("previousSequence", result.previousSequence.map(String.init) ?? "null"),
-                          ("bytesDownloaded", String(result.bytesDownloaded)),
-                          ("deltaFailure", result.deltaFailure.map(failure) ?? "null"),
-                          ("attempts", attempts(result.attempts)), ("path", quoted(result.path))]
+            let fields = [
+                ("status", quoted(result.status.rawValue)), ("seedVersion", quoted(result.seedVersion)),
+                ("previousSeedVersion", result.previousSeedVersion.map(quoted) ?? "null"),
+                ("schemaVersion", String(result.schemaVersion)), ("sequence", String(result.sequence)),
+                ("previousSequence", result.previousSequence.map(String.init) ?? "null"),
+                ("bytesDownloaded", String(result.bytesDownloaded)),
+                ("deltaFailure", result.deltaFailure.map(failure) ?? "null"),
+                ("attempts", attempts(result.attempts)), ("path", quoted(result.path))
+            ]
             return object(fields)
         }
 
         static func json(_ error: SeedUpdaterError) -> String {
-            object([("status", quoted("error")), ("code", quoted(error.code.name)), ("message", quoted(error.description)),
-                    ("bytesDownloaded", String(error.bytesDownloaded)), ("attempts", attempts(error.attempts))])
+            object([
+                ("status", quoted("error")), ("code", quoted(error.code.name)), ("message", quoted(error.description)),
+                ("bytesDownloaded", String(error.bytesDownloaded)), ("attempts", attempts(error.attempts))
+            ])
         }
 
         private static func failure(_ error: SeedUpdaterError) -> String {
@@ -129,10 +157,14 @@ extension SeedGen {
         }
 
         private static func attempts(_ attempts: [SeedUpdateAttempt]) -> String {
-            "[" + attempts.map { attempt in
-                object([("file", quoted(attempt.file.rawValue)), ("url", quoted(attempt.url)),
-                        ("bytesDownloaded", String(attempt.bytesDownloaded)), ("failure", attempt.failure.map(failure) ?? "null")])
-            }.joined(separator: ", ") + "]"
+            "["
+                + attempts.map { attempt in
+                    object([
+                        ("file", quoted(attempt.file.rawValue)), ("url", quoted(attempt.url)),
+                        ("bytesDownloaded", String(attempt.bytesDownloaded)),
+                        ("failure", attempt.failure.map(failure) ?? "null")
+                    ])
+                }.joined(separator: ", ") + "]"
         }
 
         private static func object(_ fields: [(String, String)]) -> String {

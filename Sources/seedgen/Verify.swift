@@ -45,13 +45,18 @@ extension SeedGen {
         @Argument(help: ArgumentHelp("A .sqlite seed, a .sqlite.gz or a .manifest.json.", valueName: "seed"))
         var seed: String
 
-        @Option(help: ArgumentHelp("The schema the seed must match (a YAML file, or a built-in name such as 'transit').", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "The schema the seed must match (a YAML file, or a built-in name such as 'transit').", valueName: "file"
+            ))
         var schema: String?
 
         @Option(help: ArgumentHelp("The schema version the seed must have (implied by --schema).", valueName: "n"))
         var schemaVersion: Int?
 
-        @Option(help: ArgumentHelp("The manifest to check against (default: the one beside SEED, if any).", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "The manifest to check against (default: the one beside SEED, if any).", valueName: "file"))
         var manifest: String?
 
         @OptionGroup var output: JSONOutput
@@ -66,11 +71,16 @@ extension SeedGen {
                 print(ShipText.json(Report(passed: passed, checks: checks)), terminator: "")
             } else {
                 for check in checks {
-                    let detail = check.detail.isEmpty ? "" : (check.passed ? "  (\(check.detail))" : ": \(check.detail)")
-                    print((check.passed ? "ok   " : "FAIL ") + check.name + (check.feed.map { " " + $0 } ?? "") + detail)
+                    let detail =
+                        check.detail.isEmpty ? "" : (check.passed ? "  (\(check.detail))" : ": \(check.detail)")
+                    print(
+                        (check.passed ? "ok   " : "FAIL ") + check.name + (check.feed.map { " " + $0 } ?? "") + detail)
                 }
                 let failures = checks.filter { !$0.passed }.count
-                print(passed ? "\(seed): all \(checks.count) checks passed" : "\(seed): \(failures) of \(checks.count) checks failed")
+                print(
+                    passed
+                        ? "\(seed): all \(checks.count) checks passed"
+                        : "\(seed): \(failures) of \(checks.count) checks failed")
             }
             if !passed { throw ExitCode(1) }
         }

@@ -31,10 +31,13 @@ guard arguments.count == 3 || arguments.count == 4 else {
     complain("usage: seedprobe SOURCE DESTINATION [SCHEMA-VERSION]")
     exit(2)
 }
-let installer = SeedInstaller(source: arguments[1], destination: arguments[2],
-                              expectedSchemaVersion: arguments.count == 4 ? Int(arguments[3]) : nil)
+let installer = SeedInstaller(
+    source: arguments[1], destination: arguments[2],
+    expectedSchemaVersion: arguments.count == 4 ? Int(arguments[3]) : nil)
 let start = now()
-let outcome: Result<SeedInstallResult, SeedInstallerError> = Result { () throws(SeedInstallerError) in try installer.install() }
+let outcome: Result<SeedInstallResult, SeedInstallerError> = Result { () throws(SeedInstallerError) in
+    try installer.install()
+}
 let elapsed = now() - start
 switch outcome {
 case .success(let result):

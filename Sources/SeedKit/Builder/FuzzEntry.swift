@@ -63,8 +63,9 @@ package enum FuzzEntry {
     /// behind the UTF-16 decoder (an input starting FF FE or FE FF is transcoded), and the
     /// importer's invalid-text repair of every field.
     static func csv(_ bytes: [UInt8]) {
-        let reader = CSVReader(source: TextDecodingSource(MemoryByteSource(bytes, chunk: 7)), file: "fuzz.csv",
-                               bufferSize: 16, maximumRecordBytes: 4096)
+        let reader = CSVReader(
+            source: TextDecodingSource(MemoryByteSource(bytes, chunk: 7)), file: "fuzz.csv",
+            bufferSize: 16, maximumRecordBytes: 4096)
         do {
             var records = 0
             while try reader.next(), records < 100_000 {
@@ -79,7 +80,9 @@ package enum FuzzEntry {
                     if let first = problems.first {
                         let repaired = InvalidText.repaired(value, problems)
                         let again = repaired.withUnsafeBytes { InvalidText.problems(in: $0) }
-                        precondition(again.isEmpty && String(decoding: repaired, as: UTF8.self).utf8.elementsEqual(repaired), "the repair is valid UTF-8 without NUL")
+                        precondition(
+                            again.isEmpty && String(decoding: repaired, as: UTF8.self).utf8.elementsEqual(repaired),
+                            "the repair is valid UTF-8 without NUL")
                         _ = reader.place(ofByte: first.offset, inField: field)
                         _ = InvalidText.hex(value, first)
                     }
@@ -94,7 +97,8 @@ package enum FuzzEntry {
     /// The GeoJSON reader with a small feature limit, so the limit is hit, and the columns the
     /// importer takes from each feature.
     static func geojson(_ bytes: [UInt8]) {
-        let reader = GeoJSONFeatureReader(source: MemoryByteSource(bytes, chunk: 7), file: "fuzz.geojson", maximumValueBytes: 4096)
+        let reader = GeoJSONFeatureReader(
+            source: MemoryByteSource(bytes, chunk: 7), file: "fuzz.geojson", maximumValueBytes: 4096)
         do {
             while let item = try reader.next() {
                 let feature = item as? [String: Any] ?? [:]
@@ -139,9 +143,11 @@ package enum FuzzEntry {
         let folder = scratch + "/xml"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         // A harness that cannot write its inputs would fuzz nothing: stop loudly instead.
-        guard FileManager.default.fileExists(atPath: schema)
+        guard
+            FileManager.default.fileExists(atPath: schema)
                 || FileManager.default.createFile(atPath: schema, contents: Data(xmlSchema.utf8)),
-              FileManager.default.createFile(atPath: folder + "/in.xml", contents: Data(bytes)) else {
+            FileManager.default.createFile(atPath: folder + "/in.xml", contents: Data(bytes))
+        else {
             fatalError("seedfuzz: cannot write \(schema) or \(folder)/in.xml")
         }
         var options = BuildOptions(inputs: [folder], output: scratch + "/fuzz.sqlite", schemaPath: schema)
@@ -216,11 +222,16 @@ extension FuzzEntry {
     /// parses is pointed at a small base seed (its content digest), so mutated bodies reach the
     /// apply instead of stopping at the check of the seed they start from.
     static func delta(_ bytes: [UInt8], scratch: String) {
-        guard let base = deltaBase(scratch: scratch) else { fatalError("seedfuzz: cannot write the delta base seed in \(scratch)") }
+        guard let base = deltaBase(scratch: scratch) else {
+            fatalError("seedfuzz: cannot write the delta base seed in \(scratch)")
+        }
         var input = bytes
-        if let (header, length) = try? DeltaHeader.parse(Array(bytes.prefix(DeltaHeader.maximumLength)), path: "fuzz.delta") {
+        if let (header, length) = try? DeltaHeader.parse(
+            Array(bytes.prefix(DeltaHeader.maximumLength)), path: "fuzz.delta")
+        {
             var retargeted = header
-            retargeted.from = DeltaHeader.Seed(seedVersion: header.from.seedVersion, contentSHA256: base.contentSHA256, size: base.size)
+            retargeted.from = DeltaHeader.Seed(
+                seedVersion: header.from.seedVersion, contentSHA256: base.contentSHA256, size: base.size)
             input = retargeted.encoded() + bytes.dropFirst(length)
         }
         let path = scratch + "/fuzz.delta", output = scratch + "/fuzz-output.sqlite"
@@ -249,7 +260,8 @@ extension FuzzEntry {
                 return nil
             }
         }
-        guard let size = (try? FileSystem.status(path)) ?? nil, let digest = try? ContentDigest.compute(path: path) else { return nil }
+        guard let size = (try? FileSystem.status(path)) ?? nil, let digest = try? ContentDigest.compute(path: path)
+        else { return nil }
         return (path, size.size, digest)
     }
 
@@ -265,7 +277,8 @@ extension FuzzEntry {
         CREATE UNIQUE INDEX items_name ON items (name);
         CREATE TABLE pairs (a INTEGER NOT NULL, b TEXT NOT NULL, c, PRIMARY KEY (a, b)) WITHOUT ROWID;
         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
-          INSERT INTO items SELECT i, 'item ' || i, i * 0.25, zeroblob(i % 5), CASE i % 3 WHEN 0 THEN i WHEN 1 THEN 'text' END FROM n;
+          INSERT INTO items SELECT i, 'item ' || i, i * 0.25, zeroblob(i % 5), CASE i % 3 WHEN 0 THEN i WHEN 1 THEN \
+        'text' END FROM n;
         INSERT INTO pairs SELECT id, name, weight FROM items WHERE id % 2 = 0;
         ANALYZE;
 

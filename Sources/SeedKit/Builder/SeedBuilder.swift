@@ -35,36 +35,56 @@ public struct SeedBuilder {
         do { feeds = try InputFeeds(paths: options.inputs, named: options.feeds) } catch { throw .input(error) }
         var schema: Schema
         do {
-            schema = try SchemaLocator.schema(explicit: options.schemaPath, inputPaths: feeds.all.paths, inputs: feeds.all)
+            schema = try SchemaLocator.schema(
+                explicit: options.schemaPath, inputPaths: feeds.all.paths, inputs: feeds.all)
         } catch { throw .schema(error) }
         schema = GTFSChecks.checkingKeys(of: schema)
         if feeds.isRegion {
-            // A region adds a table `feeds` and a column `feed_ref`: a schema using those names cannot hold several feeds.
-            if let table = schema.tables.first(where: { $0.name == Schema.feedsTable || $0.column(named: Schema.feedColumn) != nil }) {
-                let what = table.name == Schema.feedsTable ? "a table '\(Schema.feedsTable)'" : "a column '\(Schema.feedColumn)' in table '\(table.name)'"
-                let place = table.name == Schema.feedsTable ? schema.places.tables[table.name] : schema.places.place(of: Schema.feedColumn, in: table.name)
-                throw .schema(SchemaError(file: schema.places.file, line: place?.line, column: place?.column,
-                                          message: "has \(what), which a seed of several feeds adds itself: rename it to build \(feeds.feeds.count) feeds into one seed"))
+            // A region adds a table `feeds` and a column `feed_ref`: a schema using those names cannot hold several
+            // feeds.
+            if let table = schema.tables.first(where: {
+                $0.name == Schema.feedsTable || $0.column(named: Schema.feedColumn) != nil
+            }) {
+                let what =
+                    table.name == Schema.feedsTable
+                    ? "a table '\(Schema.feedsTable)'" : "a column '\(Schema.feedColumn)' in table '\(table.name)'"
+                let place =
+                    table.name == Schema.feedsTable
+                    ? schema.places.tables[table.name] : schema.places.place(of: Schema.feedColumn, in: table.name)
+                throw .schema(
+                    SchemaError(
+                        file: schema.places.file, line: place?.line, column: place?.column,
+                        message:
+                            """
+                            has \(what), which a seed of several feeds adds itself: rename it to build \
+                            \(feeds.feeds.count) feeds into one seed
+                            """
+                    ))
             }
             schema = schema.scopedByFeed()
         }
         var previous: PreviousSeed?
         if let path = options.previous {
             previous = try PreviousSeed(path: path, schema: schema)
-            if feeds.isRegion, let previous { feeds.assignIDs(previous: previous.feedIDs(), highWater: previous.recordedMaximumID(Schema.feedsTable) ?? 0) }
+            if feeds.isRegion, let previous {
+                feeds.assignIDs(
+                    previous: previous.feedIDs(), highWater: previous.recordedMaximumID(Schema.feedsTable) ?? 0)
+            }
         }
         if feeds.isRegion { issues.feedOfFile = feeds.feedNames() }
 
         let emptyFiles = schema.format == .csv ? feeds.all.files.filter { $0.size == 0 } : []
         for file in emptyFiles {
-            issues.record(BuildIssue(kind: .emptyFile, file: file.displayPath, message: "is empty (0 bytes); treated as absent"))
+            issues.record(
+                BuildIssue(kind: .emptyFile, file: file.displayPath, message: "is empty (0 bytes); treated as absent"))
         }
         feeds.remove(emptyFiles)
         for feed in feeds.feeds { try checkRequiredFiles(schema: schema, inputs: feed.inputs, issues: issues) }
         if issues.hasErrors { throw .invalidInput(issues) }
         let database = try SeedDatabase(outputPath: options.output)
-        let state = BuildState(options: options, schema: schema, feeds: feeds, issues: issues, database: database, previous: previous,
-                               progress: progress, timer: timer)
+        let state = BuildState(
+            options: options, schema: schema, feeds: feeds, issues: issues, database: database, previous: previous,
+            progress: progress, timer: timer)
         var stageName = ""
         do {
             state.timer.endStage("prepare")
@@ -83,21 +103,26 @@ public struct SeedBuilder {
                 // Never seedgen's scratch tables in a message: SQLite's own words only when
                 // they name none (a derive recipe's table or column helps).
                 let detail = error.message.contains("seedgen_") ? "" : ": \(error.message)"
-                throw .output(path: options.output, message: "SQLite error \(error.code) (\(error.codeDescription)) in stage \(stageName)\(detail)",
-                              cause: error)
+                throw .output(
+                    path: options.output,
+                    message: "SQLite error \(error.code) (\(error.codeDescription)) in stage \(stageName)\(detail)",
+                    cause: error)
             default: throw .output(path: options.output, message: "\(error)", cause: error)
             }
         }
         let written: FileStatus?
         do { written = try FileSystem.status(options.output) } catch {
-            throw .output(path: options.output, message: "cannot read the seed just written: \(error.text)", cause: error)
+            throw .output(
+                path: options.output, message: "cannot read the seed just written: \(error.text)", cause: error)
         }
-        return BuildSummary(output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
-                            seedVersion: state.seedVersion, tables: state.rows, inputs: state.records,
-                            references: state.context?.referenceStatistics ?? [:], filtered: state.filtered, rejected: state.rejected,
-                            warnings: issues.warningCount, warningReport: issues.report(errors: false), outputBytes: written?.size ?? 0,
-                            seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs, contentDigest: state.contentDigest,
-                            feeds: state.feedSummaries, timings: state.timer.stages)
+        return BuildSummary(
+            output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
+            seedVersion: state.seedVersion, tables: state.rows, inputs: state.records,
+            references: state.context?.referenceStatistics ?? [:], filtered: state.filtered, rejected: state.rejected,
+            warnings: issues.warningCount, warningReport: issues.report(errors: false), outputBytes: written?.size ?? 0,
+            seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs,
+            contentDigest: state.contentDigest,
+            feeds: state.feedSummaries, timings: state.timer.stages)
     }
 
     /// The stages of every build, in order. The GTFS checks read the rows as loaded. Stable ids
@@ -107,7 +132,7 @@ public struct SeedBuilder {
     /// part of the finish stage, is timed on its own: `FinishStage`).
     static let stages: [(name: String, stage: any BuildStage)] = [
         ("load", LoadStage()), ("checks", GTFSCheckStage()), ("stable ids", StableIDs()), ("derive", DeriveStage()),
-        ("feeds", FeedsStage()), ("index", IndexStage()), ("finish", FinishStage()),
+        ("feeds", FeedsStage()), ("index", IndexStage()), ("finish", FinishStage())
     ]
 
     /// Records every required input file `inputs` (a feed) misses.
@@ -119,14 +144,22 @@ public struct SeedBuilder {
             for table in schema.tables where !table.optional && table.element != nil && table.parent == nil {
                 let pattern = table.file ?? "*.xml"
                 if !names.contains(where: { XMLImporter.name($0, matches: pattern) }) {
-                    issues.record(BuildIssue(kind: .missingFile, file: pattern, message: "is required by table '\(table.name)' but no input matches it in \(inputs.sources)"))
+                    issues.record(
+                        BuildIssue(
+                            kind: .missingFile, file: pattern,
+                            message: "is required by table '\(table.name)' but no input matches it in \(inputs.sources)"
+                        ))
                 }
             }
             return
         }
-        for table in schema.tables where !table.optional && !GTFSChecks.mayBeAbsent(table, schema: schema, inputs: inputs) {
+        for table in schema.tables
+        where !table.optional && !GTFSChecks.mayBeAbsent(table, schema: schema, inputs: inputs) {
             if let name = table.file, inputs.file(named: name) == nil {
-                issues.record(BuildIssue(kind: .missingFile, file: name, message: "is required by table '\(table.name)' but is not in \(inputs.sources)"))
+                issues.record(
+                    BuildIssue(
+                        kind: .missingFile, file: name,
+                        message: "is required by table '\(table.name)' but is not in \(inputs.sources)"))
             }
         }
     }
@@ -138,7 +171,11 @@ extension Schema {
     var canonicalDescription: String {
         let namespaceText = namespaces.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         let entitiesText = entities == .xml ? "" : " entities=\(entities.rawValue)" // read differently: another seed
-        return "\(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)]\(entitiesText) \(String(reflecting: tables))"
+        return
+            """
+            \(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)]\(entitiesText) \
+            \(String(reflecting: tables))
+            """
     }
 }
 

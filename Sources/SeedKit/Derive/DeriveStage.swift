@@ -26,22 +26,30 @@ struct DeriveStage: BuildStage {
             guard let derive = table.derive else { continue }
             if let warnings = derive.warnings {
                 let query = try Self.perFeed(warnings, scoped: scoped, connection: connection, feedColumn: false)
-                let feeds = scoped == nil || query.sql == warnings ? [nil] : try connection.rows("SELECT id FROM \(quoted(Schema.feedsTable)) ORDER BY id").map(\.first)
+                let feeds =
+                    scoped == nil || query.sql == warnings
+                    ? [nil]
+                    : try connection.rows("SELECT id FROM \(quoted(Schema.feedsTable)) ORDER BY id").map(\.first)
                 for feed in feeds {
                     for row in try connection.rows(query.sql, feed.map { [$0] } ?? []) {
-                        state.issues.record(BuildIssue(kind: .derivedRows, file: table.name, message: row.first?.description ?? ""))
+                        state.issues.record(
+                            BuildIssue(kind: .derivedRows, file: table.name, message: row.first?.description ?? ""))
                     }
                 }
             }
             let recipe = try Self.recipe(for: table, scoped: scoped, connection: connection)
-            let check = DerivedRowCheck(table: table, schema: state.schema, connection: connection,
-                                        places: { state.context?.places(of: $0) ?? [] }, issues: state.issues)
+            let check = DerivedRowCheck(
+                table: table, schema: state.schema, connection: connection,
+                places: { state.context?.places(of: $0) ?? [] }, issues: state.issues)
             do {
                 try recipe.derive(connection)
             } catch {
                 // Rows that break a key or a required column: said in the input's terms.
                 let query = try Self.perFeed(derive.sql, scoped: scoped, connection: connection, feedColumn: false).sql
-                let feeds = scoped == nil || query == derive.sql ? [nil] : try connection.rows("SELECT id FROM \(quoted(Schema.feedsTable)) ORDER BY id").map(\.first)
+                let feeds =
+                    scoped == nil || query == derive.sql
+                    ? [nil]
+                    : try connection.rows("SELECT id FROM \(quoted(Schema.feedsTable)) ORDER BY id").map(\.first)
                 var explained = false
                 for feed in feeds where !explained {
                     explained = try check.explain(error, query: query, arguments: feed.map { [$0] } ?? [])
@@ -52,7 +60,10 @@ struct DeriveStage: BuildStage {
             if try check.checkReferences() > 0 { throw BuildError.invalidInput(state.issues) }
             state.timer.mark("derive \(table.name)")
             state.recipes.append(recipe)
-            let count = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))" + (recipe.rows.map { " WHERE \($0)" } ?? ""))?.integer ?? 0
+            let count =
+                try connection.scalar(
+                    "SELECT count(*) FROM \(quoted(table.name))" + (recipe.rows.map { " WHERE \($0)" } ?? ""))?.integer
+                ?? 0
             if table.isDerived {
                 state.setRows(Int(count), of: table.name)
                 state.costs.append(QueryIndexCost(name: table.name, table: table.name, kind: .derived, rows: count))
@@ -72,19 +83,24 @@ struct DeriveStage: BuildStage {
         let query = try perFeed(derive.sql, scoped: scoped, connection: connection)
         if query.sql != derive.sql { names.insert(quoted(Schema.feedColumn), at: 0) }
         let fill = "INSERT INTO \(quoted(table.name)) (\(names.joined(separator: ", ")))\n\(query.sql)"
-        return DeriveRecipe(kind: table.isDerived ? .table : .rows, target: table.name, reads: query.reads,
-                            rows: derive.marker.map { "\(quoted($0)) = 1" }, fill: fill)
+        return DeriveRecipe(
+            kind: table.isDerived ? .table : .rows, target: table.name, reads: query.reads,
+            rows: derive.marker.map { "\(quoted($0)) = 1" }, fill: fill)
     }
 
     /// `sql` and the tables it reads; in a region seed, `sql` made to read one feed's rows: each
     /// scoped table it reads is shadowed by a common table expression of the same name holding
     /// the rows whose `feed_ref` is the parameter `:feed`, and each result row begins with
     /// `:feed`. The query itself is unchanged, so a schema's SQL serves one feed and many.
-    static func perFeed(_ sql: String, scoped: Set<String>?, connection: Connection, feedColumn: Bool = true) throws -> (sql: String, reads: [String]) {
-        let reads = try connection.tablesRead(by: sql).filter { $0 != "sqlite_schema" && $0 != "sqlite_master" }.sorted()
+    static func perFeed(
+        _ sql: String, scoped: Set<String>?, connection: Connection, feedColumn: Bool = true
+    ) throws -> (sql: String, reads: [String]) {
+        let reads = try connection.tablesRead(by: sql).filter { $0 != "sqlite_schema" && $0 != "sqlite_master" }
+            .sorted()
         guard let scoped else { return (sql, reads) }
         let with = Schema.feedShadows(reads.filter(scoped.contains), notMaterialized: false)
-        let select = feedColumn ? "SELECT \(DeriveRecipe.feedParameter), * FROM (\n\(sql)\n)" : "SELECT * FROM (\n\(sql)\n)"
+        let select =
+            feedColumn ? "SELECT \(DeriveRecipe.feedParameter), * FROM (\n\(sql)\n)" : "SELECT * FROM (\n\(sql)\n)"
         return (with + select, (reads + [Schema.feedsTable]).sorted())
     }
 }

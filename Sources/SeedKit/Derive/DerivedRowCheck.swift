@@ -18,10 +18,14 @@ struct DerivedRowCheck {
     /// when it found nothing to say (the failure is then not the input's).
     func explain(_ error: SQLiteError, query: String, arguments: [Value]) throws(SQLiteError) -> Bool {
         guard error.isConstraintViolation else { return false }
-        if let columns = Self.columns(failedIn: error.message, table: table.name), error.message.hasPrefix("UNIQUE") || error.isUniqueViolation {
+        if let columns = Self.columns(failedIn: error.message, table: table.name),
+            error.message.hasPrefix("UNIQUE") || error.isUniqueViolation
+        {
             return try explainDuplicates(columns: columns, query: query, arguments: arguments)
         }
-        if error.message.hasPrefix("NOT NULL"), let column = Self.columns(failedIn: error.message, table: table.name)?.first {
+        if error.message.hasPrefix("NOT NULL"),
+            let column = Self.columns(failedIn: error.message, table: table.name)?.first
+        {
             return try explainNull(column: column, query: query, arguments: arguments)
         }
         return false
@@ -31,20 +35,31 @@ struct DerivedRowCheck {
     /// (SQLite does not enforce them while building). Returns how many were recorded.
     @discardableResult
     func checkReferences() throws(SQLiteError) -> Int {
-        let keys = try connection.rows("SELECT id, \"from\", \"table\" FROM pragma_foreign_key_list(?)", [.text(table.name)])
+        let keys = try connection.rows(
+            "SELECT id, \"from\", \"table\" FROM pragma_foreign_key_list(?)", [.text(table.name)])
         guard !keys.isEmpty else { return 0 }
         var recorded = 0
         for key in keys {
-            guard let column = key[1].text, let target = key[2].text, let targetTable = schema.table(named: target) else { continue }
+            guard let column = key[1].text, let target = key[2].text, let targetTable = schema.table(named: target)
+            else { continue }
             let sql = """
                 SELECT \(quoted(column)), count(*) OVER () FROM \(quoted(table.name)) AS d
-                WHERE \(quoted(column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(quoted(target)) AS t WHERE t.\(quoted(targetTable.rowID)) = d.\(quoted(column)))
+                WHERE \(quoted(column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(quoted(target)) AS t WHERE \
+                t.\(quoted(targetTable.rowID)) = d.\(quoted(column)))
                 LIMIT 1
                 """
             guard let row = try connection.rows(sql).first else { continue }
             recorded += 1
-            issues.record(BuildIssue(kind: .danglingReference, file: "derived table '\(table.name)'", field: column, value: row[0].description,
-                                     message: "names no row of '\(target)', in \(row[1]) rows the recipe of '\(table.name)' (schema \(schema.name)) gives"))
+            issues.record(
+                BuildIssue(
+                    kind: .danglingReference, file: "derived table '\(table.name)'", field: column,
+                    value: row[0].description,
+                    message:
+                        """
+                        names no row of '\(target)', in \(row[1]) rows the recipe of '\(table.name)' (schema \
+                        \(schema.name)) gives
+                        """
+                ))
         }
         return recorded
     }
@@ -65,19 +80,32 @@ struct DerivedRowCheck {
         let shown = columns.filter { $0 != Schema.feedColumn }
         guard !shown.isEmpty else { return false }
         let list = shown.map(quoted).joined(separator: ", ")
-        let repeated = try connection.rows("""
-            SELECT \(list), count(*) FROM (\(query)) GROUP BY \(list) HAVING count(*) > 1 ORDER BY \(list) LIMIT \(RowPlaces.lookupLimit)
+        let repeated = try connection.rows(
+            """
+            SELECT \(list), count(*) FROM (\(query)) GROUP BY \(list) HAVING count(*) > 1 ORDER BY \(list) LIMIT \
+            \(RowPlaces.lookupLimit)
             """, arguments)
         guard !repeated.isEmpty else { return false }
-        let what = columns == table.key ? "the key of '\(table.name)' must be unique" : "'\(table.name)' has a unique index on \(shown.joined(separator: ", "))"
+        let what =
+            columns == table.key
+            ? "the key of '\(table.name)' must be unique"
+            : "'\(table.name)' has a unique index on \(shown.joined(separator: ", "))"
         for row in repeated {
             let values = row.dropLast().map(\.description)
             let sources = try objects(withKey: values)
-            let named = sources.isEmpty ? "" : "; the objects with this id: " + sources.map(\.text).joined(separator: ", ")
+            let named =
+                sources.isEmpty ? "" : "; the objects with this id: " + sources.map(\.text).joined(separator: ", ")
             let first = sources.first
-            issues.record(BuildIssue(kind: .duplicateKey, file: first?.file ?? "derived table '\(table.name)'", line: first?.line,
-                                     field: shown.joined(separator: "+"), value: values.joined(separator: ","),
-                                     message: "is given to \(row.last!) rows by the recipe of '\(table.name)' (schema \(schema.name)), and \(what)\(named)"))
+            issues.record(
+                BuildIssue(
+                    kind: .duplicateKey, file: first?.file ?? "derived table '\(table.name)'", line: first?.line,
+                    field: shown.joined(separator: "+"), value: values.joined(separator: ","),
+                    message:
+                        """
+                        is given to \(row.last!) rows by the recipe of '\(table.name)' (schema \(schema.name)), \
+                        and \(what)\(named)
+                        """
+                ))
         }
         return true
     }
@@ -91,8 +119,16 @@ struct DerivedRowCheck {
             return value == .null ? nil : "\(statement.columnName(at: index))=\(value)"
         }
         statement.reset()
-        issues.record(BuildIssue(kind: .missingValue, file: "derived table '\(table.name)'", field: column,
-                                 message: "is NULL in a row the recipe of '\(table.name)' (schema \(schema.name)) gives, and it is required (\(values.isEmpty ? "every column of the row is NULL" : "the row: " + values.joined(separator: ", ")))"))
+        issues.record(
+            BuildIssue(
+                kind: .missingValue, file: "derived table '\(table.name)'", field: column,
+                message:
+                    """
+                    is NULL in a row the recipe of '\(table.name)' (schema \(schema.name)) gives, and it is \
+                    required \
+                    (\(values.isEmpty ? "every column of the row is NULL" : "the row: " + values.joined(separator: ", ")))
+                    """
+            ))
         return true
     }
 
@@ -114,12 +150,19 @@ struct DerivedRowCheck {
             let element = source.elementAlternatives.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
             let name = element.isEmpty ? source.name : element.joined(separator: " or ")
             for value in Set(values).sorted() {
-                for row in try connection.rows("SELECT \(quoted(source.rowID)) FROM \(quoted(source.name)) WHERE \(quoted(column)) = ? ORDER BY 1 LIMIT 2",
-                                               [.text(value)]) {
+                for row in try connection.rows(
+                    """
+                    SELECT \(quoted(source.rowID)) FROM \(quoted(source.name)) WHERE \(quoted(column)) = ? ORDER \
+                    BY 1 LIMIT 2
+                    """,
+                    [.text(value)])
+                {
                     guard let id = row[0].integer else { continue }
                     let place = places(source.name).lazy.compactMap { $0.place(ofRow: id) }.first
-                    sources.append(Source(text: name + (place.map { " at \($0.file):\($0.line)" } ?? ""),
-                                          file: place?.file, line: place?.line))
+                    sources.append(
+                        Source(
+                            text: name + (place.map { " at \($0.file):\($0.line)" } ?? ""),
+                            file: place?.file, line: place?.line))
                 }
             }
         }

@@ -21,7 +21,8 @@ struct FeedsStage: BuildStage {
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         let update = try connection.prepare("UPDATE \(quoted(Schema.feedsTable)) SET row_counts = ? WHERE id = ?")
         for feed in state.feeds.feeds {
-            let object = (counts[feed.name] ?? [:]).sorted { $0.key < $1.key }.map { "\(Self.jsonString($0)):\($1)" }.joined(separator: ",")
+            let object = (counts[feed.name] ?? [:]).sorted { $0.key < $1.key }.map { "\(Self.jsonString($0)):\($1)" }
+                .joined(separator: ",")
             try update.run([.text("{" + object + "}"), .integer(feed.id)])
         }
         func has(_ table: String, _ columns: String...) -> Bool {
@@ -29,7 +30,8 @@ struct FeedsStage: BuildStage {
             return columns.allSatisfy { name in table.columns.contains { $0.name == name && $0.stored } }
         }
         if has("feed_info", "feed_publisher_name", "feed_version", "feed_start_date", "feed_end_date") {
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE feeds SET feed_publisher_name = i.feed_publisher_name, feed_version = i.feed_version,
                                  start_date = i.feed_start_date, end_date = i.feed_end_date
                   FROM (SELECT feed_ref, feed_publisher_name, feed_version, feed_start_date, feed_end_date
@@ -38,14 +40,18 @@ struct FeedsStage: BuildStage {
                 """)
         }
         var days: [String] = []
-        if has("calendar", "start_date", "end_date") { days.append("SELECT feed_ref, start_date AS first, end_date AS last FROM calendar") }
+        if has("calendar", "start_date", "end_date") {
+            days.append("SELECT feed_ref, start_date AS first, end_date AS last FROM calendar")
+        }
         if has("calendar_dates", "date", "exception_type") {
             days.append("SELECT feed_ref, date, date FROM calendar_dates WHERE exception_type = 1")
         }
         if !days.isEmpty {
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE feeds SET start_date = coalesce(start_date, d.first), end_date = coalesce(end_date, d.last)
-                  FROM (SELECT feed_ref, min(first) AS first, max(last) AS last FROM (\(days.joined(separator: " UNION ALL "))) GROUP BY feed_ref) AS d
+                  FROM (SELECT feed_ref, min(first) AS first, max(last) AS last FROM \
+                (\(days.joined(separator: " UNION ALL "))) GROUP BY feed_ref) AS d
                  WHERE feeds.id = d.feed_ref
                 """)
         }

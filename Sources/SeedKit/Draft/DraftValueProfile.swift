@@ -101,7 +101,9 @@ struct DraftValueProfile {
         types.formIntersection(other.types)
         fractionDigits = max(fractionDigits, other.fractionDigits)
         maxLength = max(maxLength, other.maxLength)
-        for example in other.examples where examples.count < Self.exampleCount && !examples.contains(example) { examples.append(example) }
+        for example in other.examples where examples.count < Self.exampleCount && !examples.contains(example) {
+            examples.append(example)
+        }
     }
 
     /// The column a draft writes for `type` (a single type): the values that fit the type
@@ -125,7 +127,9 @@ struct DraftValueProfile {
         return column
     }
 
-    private static let converters: [(Types, ValueConverter)] = Types.each.map { ($0, ValueConverter(column: column(for: $0))) }
+    private static let converters: [(Types, ValueConverter)] = Types.each.map {
+        ($0, ValueConverter(column: column(for: $0)))
+    }
 
     /// Drops the types `bytes` does not have.
     private mutating func narrow(_ bytes: UnsafeRawBufferPointer) {
@@ -135,7 +139,11 @@ struct DraftValueProfile {
         }
         // Narrower than the conversion: what would not keep the text as written.
         if types.contains(.integer) && !Self.isPlainInteger(bytes) { types.remove(.integer) }
-        if types.contains(.boolean) && !(Self.equalsIgnoringCase(bytes, "true") || Self.equalsIgnoringCase(bytes, "false")) { types.remove(.boolean) }
+        if types.contains(.boolean)
+            && !(Self.equalsIgnoringCase(bytes, "true") || Self.equalsIgnoringCase(bytes, "false"))
+        {
+            types.remove(.boolean)
+        }
         // A `date` column reads a date-time's day and drops its time: only bare dates are dates.
         if bytes.count != 10 { types.remove(.date) }
         if types.contains(.real) && ValueConverter.parseShortDecimal(bytes) == nil { types.remove(.real) } // no digits lost
@@ -154,7 +162,9 @@ struct DraftValueProfile {
     /// True when `bytes` spell `word` (lowercase ASCII) in any case: `True`, `FALSE`.
     private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
         guard bytes.count == word.utf8CodeUnitCount else { return false }
-        return zip(bytes, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)).allSatisfy { $0 | 0x20 == $1 }
+        return zip(bytes, UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)).allSatisfy {
+            $0 | 0x20 == $1
+        }
     }
 
     /// `0` or `-?[1-9][0-9]*` in 64 bits: an integer that keeps its text.

@@ -30,19 +30,25 @@ public struct SchemaDraft: Sendable {
             read.append(file)
         }
         guard !read.isEmpty else {
-            throw SchemaDraftError(message: "\(inputs.joined(separator: ", ")): no XML file among the \(set.files.count) input files")
+            throw SchemaDraftError(
+                message: "\(inputs.joined(separator: ", ")): no XML file among the \(set.files.count) input files")
         }
         var structure = survey.finish()
         structure.unreadFiles = skipped
         if !skipped.isEmpty {
-            structure.notes.append("not XML, not read: \(skipped.prefix(10).joined(separator: ", "))\(skipped.count > 10 ? ", ..." : "")")
+            structure.notes.append(
+                "not XML, not read: \(skipped.prefix(10).joined(separator: ", "))\(skipped.count > 10 ? ", ..." : "")")
         }
         let plan = SchemaDraftPlan(structure: structure)
-        let schemaName = name ?? SchemaDraftPlan.identifier(((inputs.first ?? "draft") as NSString).lastPathComponent.components(separatedBy: ".")[0])
+        let schemaName =
+            name
+            ?? SchemaDraftPlan.identifier(
+                ((inputs.first ?? "draft") as NSString).lastPathComponent.components(separatedBy: ".")[0])
         let text = SchemaDraftText(plan: plan, name: schemaName, inputs: inputs).text
         // The draft must build as it is: a schema it cannot read is a bug here, said plainly.
         do { _ = try Schema.parse(Array(text.utf8), file: "the draft") } catch {
-            throw SchemaDraftError(message: "seedgen drafted a schema it cannot read (please report it): \(error)\n\(text)")
+            throw SchemaDraftError(
+                message: "seedgen drafted a schema it cannot read (please report it): \(error)\n\(text)")
         }
         return SchemaDraft(text: text, files: read.map(\.name), tableCount: plan.tables.count)
     }
@@ -58,7 +64,8 @@ extension SchemaDraft {
         guard let count = try? source.read(into: buffer), count > 0 else { return false }
         let bytes = buffer.prefix(count)
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return true }
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.index(bytes.startIndex, offsetBy: 3) : bytes.startIndex
+        let start =
+            bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.index(bytes.startIndex, offsetBy: 3) : bytes.startIndex
         return bytes[start...].first { ![9, 10, 13, 32].contains($0) } == UInt8(ascii: "<")
     }
 }

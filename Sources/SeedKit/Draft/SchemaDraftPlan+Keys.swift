@@ -17,7 +17,9 @@ extension SchemaDraftPlan {
             let source = tables[index].columns[column].source
             let isOwn = source.hasPrefix("@") || (!source.contains("/") && !source.hasPrefix("$") && source != ".")
             guard isOwn, let field = tables[index].columns[column].field else { return false }
-            let name = structure.fields[field].attribute?.localName ?? structure.elements[structure.fields[field].element].name.localName
+            let name =
+                structure.fields[field].attribute?.localName
+                ?? structure.elements[structure.fields[field].element].name.localName
             return Self.isIDName(name, element: element)
         }.sorted { a, b in
             tables[index].columns[a].source.hasPrefix("@") && !tables[index].columns[b].source.hasPrefix("@")
@@ -27,8 +29,9 @@ extension SchemaDraftPlan {
         // values of an integer or text column as written, finds no duplicate either.
         for column in candidates {
             guard let profile = tables[index].columns[column].profile, profile.count == records, profile.empty == 0,
-                  let hashes = profile.hashes, hashes.complete,
-                  [.integer, .text].contains(tables[index].columns[column].type) else { continue }
+                let hashes = profile.hashes, hashes.complete,
+                [.integer, .text].contains(tables[index].columns[column].type)
+            else { continue }
             let name = tables[index].columns[column].name
             if !hashes.repeats {
                 tables[index].key = [name]
@@ -46,7 +49,13 @@ extension SchemaDraftPlan {
             if let profile = candidate.profile, profile.count < records || profile.empty > 0 {
                 reason = "is missing in some records"
             } else if let hashes = candidate.profile?.hashes, !hashes.complete {
-                reason = "has more values than the draft keeps to check (\(SchemaDraftText.grouped(hashes.distinctCount)) of \(SchemaDraftText.grouped(candidate.profile!.count)) kept); if they are unique, add `key: \(candidate.name)` and `required: true` (the build checks)"
+                reason =
+                    """
+                    has more values than the draft keeps to check \
+                    (\(SchemaDraftText.grouped(hashes.distinctCount)) of \
+                    \(SchemaDraftText.grouped(candidate.profile!.count)) kept); if they are unique, add `key: \
+                    \(candidate.name)` and `required: true` (the build checks)
+                    """
             } else if candidate.profile?.hashes == nil {
                 reason = "holds elements or long text"
             } else if ![.integer, .text].contains(candidate.type) {
@@ -60,7 +69,9 @@ extension SchemaDraftPlan {
 
     /// The table's `$file` column, added first when it has none.
     mutating func fileColumn(_ index: Int) -> String {
-        if let existing = tables[index].columns.first(where: { $0.source == XMLMapping.fileSource }) { return existing.name }
+        if let existing = tables[index].columns.first(where: { $0.source == XMLMapping.fileSource }) {
+            return existing.name
+        }
         var used = Set(tables[index].columns.map(\.name) + ["id"])
         if let parent = tables[index].parent { used.insert(tables[parent].name + "_ref") }
         var file = Column(name: Self.unique("file", in: &used), source: XMLMapping.fileSource)
@@ -89,7 +100,10 @@ extension SchemaDraftPlan {
     }
 
     static func normalized(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { ($0.value >= 97 && $0.value <= 122) || ($0.value >= 48 && $0.value <= 57) })
+        String(
+            name.lowercased().unicodeScalars.filter {
+                ($0.value >= 97 && $0.value <= 122) || ($0.value >= 48 && $0.value <= 57)
+            })
     }
 
     /// The names a reference to `table` may use: its name, singular too, and its element's.
@@ -104,21 +118,28 @@ extension SchemaDraftPlan {
         for column in tables[index].columns.indices {
             let candidate = tables[index].columns[column]
             guard !tables[index].key.contains(candidate.name), candidate.type == .integer || candidate.type == .text,
-                  let hashes = candidate.profile?.hashes, hashes.distinctCount > 0 else { continue }
+                let hashes = candidate.profile?.hashes, hashes.distinctCount > 0
+            else { continue }
             let stem = self.stem(of: candidate)
             var named: (target: Int, length: Int, share: Double)?
             var exact: [Int] = []
             for target in tables.indices where !tables[target].isDocument {
-                guard let keyName = tables[target].key.last, let keyColumn = tables[target].columns.first(where: { $0.name == keyName }),
-                      keyColumn.type == candidate.type, let keyHashes = keyColumn.profile?.hashes,
-                      let share = hashes.share(in: keyHashes, perFile: tables[target].key.count == 2) else { continue }
+                guard let keyName = tables[target].key.last,
+                    let keyColumn = tables[target].columns.first(where: { $0.name == keyName }),
+                    keyColumn.type == candidate.type, let keyHashes = keyColumn.profile?.hashes,
+                    let share = hashes.share(in: keyHashes, perFile: tables[target].key.count == 2)
+                else { continue }
                 let match = names(of: tables[target]).filter { stem.hasSuffix($0) }.map(\.count).max()
-                if let match, share >= 0.5, named.map({ match > $0.length || (match == $0.length && share > $0.share) }) ?? true {
+                if let match, share >= 0.5,
+                    named.map({ match > $0.length || (match == $0.length && share > $0.share) }) ?? true
+                {
                     named = (target, match, share)
                 }
                 // By value alone only when the values are many and varied (not a type code
                 // that happens to be among the ids: PostHistoryTypeId).
-                if share == 1 && hashes.distinctCount >= 10 && hashes.distinctCount * 20 >= candidate.present { exact.append(target) }
+                if share == 1 && hashes.distinctCount >= 10 && hashes.distinctCount * 20 >= candidate.present {
+                    exact.append(target)
+                }
             }
             var target = named?.target
             if target == nil {
@@ -126,21 +147,31 @@ extension SchemaDraftPlan {
             }
             guard let target, !reaches(target, index) else { continue }
             let keyName = tables[target].key.last!
-            let share = hashes.share(in: tables[target].columns.first { $0.name == keyName }!.profile!.hashes!, perFile: tables[target].key.count == 2) ?? 0
+            let share =
+                hashes.share(
+                    in: tables[target].columns.first { $0.name == keyName }!.profile!.hashes!,
+                    perFile: tables[target].key.count == 2) ?? 0
             var from = [candidate.name]
             if tables[target].key.count == 2 { from.insert(fileColumn(index), at: 0) }
             var used = Set(tables[index].columns.map(\.name) + tables[index].references.map(\.column) + ["id"])
             if let parent = tables[index].parent { used.insert(tables[parent].name + "_ref") }
             var base = Self.identifier(candidate.name)
-            for suffix in ["_id", "_ref"] where base.hasSuffix(suffix) && base.count > suffix.count { base.removeLast(suffix.count) }
+            for suffix in ["_id", "_ref"] where base.hasSuffix(suffix) && base.count > suffix.count {
+                base.removeLast(suffix.count)
+            }
             if base == "id" || base == "ref" || base == candidate.name { base = tables[target].name }
             var name = base + "_ref"
             if used.contains(name) { name = base + "_row" }
             name = Self.unique(name, in: &used)
             // Values not hashed (past the budget) may name no row: kept, not an error.
-            let percent = share == 1 ? (hashes.complete ? "every value" : "every value checked") : "\(Int((share * 100).rounded(.down)))% of the values"
-            tables[index].references.append(Reference(column: name, from: from, to: target, keep: share < 1 || !hashes.complete,
-                                                      note: "\(percent) found in \(tables[target].name).\(keyName)"))
+            let percent =
+                share == 1
+                ? (hashes.complete ? "every value" : "every value checked")
+                : "\(Int((share * 100).rounded(.down)))% of the values"
+            tables[index].references.append(
+                Reference(
+                    column: name, from: from, to: target, keep: share < 1 || !hashes.complete,
+                    note: "\(percent) found in \(tables[target].name).\(keyName)"))
         }
     }
 

@@ -19,7 +19,8 @@ extension SchemaDraftPlan {
                     switch (round, parent, wrapper) {
                     case (0, nil, let wrapper?):
                         // The wrapper's name, unless another table is named after such an element.
-                        let onlyList = tables.filter { $0.parentName == table.parentName && $0.parent == nil }.count == 1
+                        let onlyList =
+                            tables.filter { $0.parentName == table.parentName && $0.parent == nil }.count == 1
                             && !tables.contains { Self.identifier($0.elementName.localName) == wrapper }
                         names[index] = onlyList ? wrapper : Self.joined([wrapper, element])
                     case (0, let parent?, _):
@@ -115,8 +116,10 @@ extension SchemaDraftPlan {
             let isDigit = scalar.value >= 48 && scalar.value <= 57
             if isUpper, index > 0 {
                 let previous = scalars[index - 1]
-                let previousLowerOrDigit = (previous.value >= 97 && previous.value <= 122) || (previous.value >= 48 && previous.value <= 57)
-                let nextLower = index + 1 < scalars.count && scalars[index + 1].value >= 97 && scalars[index + 1].value <= 122
+                let previousLowerOrDigit =
+                    (previous.value >= 97 && previous.value <= 122) || (previous.value >= 48 && previous.value <= 57)
+                let nextLower =
+                    index + 1 < scalars.count && scalars[index + 1].value >= 97 && scalars[index + 1].value <= 122
                 let previousUpper = previous.value >= 65 && previous.value <= 90
                 if previousLowerOrDigit || (previousUpper && nextLower) { result.append("_") }
             }
@@ -132,7 +135,6 @@ extension SchemaDraftPlan {
         if let first = result.unicodeScalars.first, first.value >= 48 && first.value <= 57 { result = "x_" + result }
         return result
     }
-
 
     mutating func assignPrefixes() {
         var used = Set<String>()
@@ -162,7 +164,9 @@ extension SchemaDraftPlan {
     /// True when a sibling of `element` (a root, for a root) has its local name in another namespace.
     func hasNamesake(_ element: Int) -> Bool {
         let node = structure.elements[element]
-        let siblings = node.parent >= 0 ? structure.elements[node.parent].children
+        let siblings =
+            node.parent >= 0
+            ? structure.elements[node.parent].children
             : structure.elements.indices.filter { structure.elements[$0].parent == -1 }
         return siblings.contains { $0 != element && structure.elements[$0].name.localName == node.name.localName }
     }
@@ -205,7 +209,8 @@ extension SchemaDraftPlan {
         guard table.elements.allSatisfy({ written($0) == written(first) }) else { return false }
         let own = Set(table.elements)
         return structure.elements.indices.allSatisfy { element in
-            structure.elements[element].name.localName != name || (parent != nil && parentName(element) != parent) || own.contains(element)
+            structure.elements[element].name.localName != name || (parent != nil && parentName(element) != parent)
+                || own.contains(element)
         }
     }
 

@@ -102,13 +102,16 @@ struct SchemaDraftPlan {
     /// where a record element has such an attribute, whose values the column was not typed
     /// from, the source reads the child alone (`cmt/.`).
     private mutating func readChildTextOnly(_ index: Int) {
-        let attributes = Set(tables[index].elements.flatMap { element in
-            structure.elements[element].attributes.compactMap { structure.fields[$0].attribute?.localName }
-        })
+        let attributes = Set(
+            tables[index].elements.flatMap { element in
+                structure.elements[element].attributes.compactMap { structure.fields[$0].attribute?.localName }
+            })
         for column in tables[index].columns.indices {
             let source = tables[index].columns[column].source
-            guard !tables[index].columns[column].exists, !source.contains("/"), !source.hasPrefix("@"), !source.hasPrefix("$"),
-                  source != ".", attributes.contains(String(source.split(separator: ":").last ?? "")) else { continue }
+            guard !tables[index].columns[column].exists, !source.contains("/"), !source.hasPrefix("@"),
+                !source.hasPrefix("$"),
+                source != ".", attributes.contains(String(source.split(separator: ":").last ?? ""))
+            else { continue }
             tables[index].columns[column].source = source + "/."
         }
     }
@@ -131,14 +134,20 @@ struct SchemaDraftPlan {
         let node = structure.elements[element]
         if node.mixed > 0 {
             let names = node.children.map { "<\(structure.elements[$0].name.localName)>" }
-            tables[table].notes.append("<\(node.name.localName)> holds text and elements (mixed content): its text is kept, without its markup \(names.prefix(5).joined(separator: ", "))")
+            tables[table].notes.append(
+                """
+                <\(node.name.localName)> holds text and elements (mixed content): its text is kept, without its \
+                markup \(names.prefix(5).joined(separator: ", "))
+                """
+            )
             return
         }
         for child in node.children {
             if records[child] {
                 let enclosing = tables[table].isDocument ? nil : table
                 let group = tables.firstIndex { candidate in
-                    !candidate.isDocument && candidate.parent == enclosing && candidate.elementName == structure.elements[child].name
+                    !candidate.isDocument && candidate.parent == enclosing
+                        && candidate.elementName == structure.elements[child].name
                         && candidate.parentName == node.name
                 }
                 let index: Int
@@ -169,23 +178,28 @@ struct SchemaDraftPlan {
         let path = steps.map(writtenName).joined(separator: "/")
         for field in node.attributes {
             let attribute = "@" + writtenAttribute(structure.fields[field])
-            addColumn(to: table, source: path.isEmpty ? attribute : path + "/" + attribute, element: element, field: field,
-                      profile: structure.fields[field].profile,
-                      present: structure.fields[field].profile.count + structure.fields[field].profile.empty)
+            addColumn(
+                to: table, source: path.isEmpty ? attribute : path + "/" + attribute, element: element, field: field,
+                profile: structure.fields[field].profile,
+                present: structure.fields[field].profile.count + structure.fields[field].profile.empty)
         }
         if let text = node.text {
             // The build reads an element's text with its children's: the survey saw only its own.
-            let profile = node.withChildren > 0 ? structure.fields[text].profile.seenInPart() : structure.fields[text].profile
-            addColumn(to: table, source: path.isEmpty ? "." : path, element: element, field: text, profile: profile,
-                      present: structure.elements[element].count)
+            let profile =
+                node.withChildren > 0 ? structure.fields[text].profile.seenInPart() : structure.fields[text].profile
+            addColumn(
+                to: table, source: path.isEmpty ? "." : path, element: element, field: text, profile: profile,
+                present: structure.elements[element].count)
         } else if !steps.isEmpty && node.attributes.isEmpty && node.withChildren == 0 {
             // `<Sunday/>`: there or not.
             addColumn(to: table, source: path, element: element, field: nil, present: node.count, exists: true)
         }
     }
 
-    private mutating func addColumn(to table: Int, source: String, element: Int, field: Int?, profile: DraftValueProfile? = nil,
-                                    present: Int, exists: Bool = false) {
+    private mutating func addColumn(
+        to table: Int, source: String, element: Int, field: Int?, profile: DraftValueProfile? = nil,
+        present: Int, exists: Bool = false
+    ) {
         if let existing = tables[table].columns.firstIndex(where: { $0.source == source && $0.exists == exists }) {
             if let profile { tables[table].columns[existing].profile?.merge(profile) }
             tables[table].columns[existing].present += present
@@ -193,7 +207,8 @@ struct SchemaDraftPlan {
         }
         guard tables[table].columns.count < Self.columnLimit else {
             if tables[table].notes.last?.hasPrefix("more than") != true {
-                tables[table].notes.append("more than \(Self.columnLimit) columns: the further sources (\(source), ...) are left out")
+                tables[table].notes.append(
+                    "more than \(Self.columnLimit) columns: the further sources (\(source), ...) are left out")
             }
             return
         }
@@ -220,8 +235,11 @@ struct SchemaDraftPlan {
     /// Types each column from its profile; adds `$position` (nested) and `$file` (documents).
     private mutating func finishColumns(_ index: Int) {
         for column in tables[index].columns.indices {
-            guard !tables[index].columns[column].exists, let profile = tables[index].columns[column].profile else { continue }
-            let name = tables[index].columns[column].field.flatMap { structure.fields[$0].attribute?.localName }
+            guard !tables[index].columns[column].exists, let profile = tables[index].columns[column].profile else {
+                continue
+            }
+            let name =
+                tables[index].columns[column].field.flatMap { structure.fields[$0].attribute?.localName }
                 ?? structure.elements[tables[index].columns[column].element].name.localName
             Self.type(&tables[index].columns[column], profile: profile, name: name)
         }

@@ -32,7 +32,12 @@ struct SchemaDraftText {
             lines.append("# The namespaces the files use. Names below are written without a prefix, and so match")
             lines.append("# them in any namespace (every version of an export), unless two names differ only there.")
             if let none = plan.prefixes.first(where: { $0.uri.isEmpty }) {
-                lines.append("# '\(none.prefix)' is no namespace: '\(none.prefix):name' is in none, beside the same name in a namespace.")
+                lines.append(
+                    """
+                    # '\(none.prefix)' is no namespace: '\(none.prefix):name' is in none, beside the same name in \
+                    a namespace.
+                    """
+                )
             }
             lines.append("namespaces:")
             for (prefix, uri) in plan.prefixes { lines.append("  \(prefix): \(Self.quoted(uri))") }
@@ -47,21 +52,32 @@ struct SchemaDraftText {
         var lines = [""]
         let paths = table.elements.map { plan.anchoredPath($0) }
         let files = Set(table.elements.flatMap { structure.elements[$0].files })
-        let what = table.isDocument ? "the root <\(table.elementName.localName)> of each file (what no list holds)"
+        let what =
+            table.isDocument
+            ? "the root <\(table.elementName.localName)> of each file (what no list holds)"
             : "\(Self.grouped(table.records)) <\(table.elementName.localName)> element\(table.records == 1 ? "" : "s")"
         lines.append("  # \(what), in \(count(files.count, "file"))")
         for note in table.notes { lines.append("  # " + Self.comment(note)) }
         let pattern = table.parent == nil ? filePattern(table) : nil
         if let pattern, !pattern.unread.isEmpty {
             let unread = pattern.unread.prefix(3).joined(separator: ", ") + (pattern.unread.count > 3 ? ", ..." : "")
-            lines.append("  # " + Self.comment("'\(pattern.pattern)' names \(unread), not XML: the build would read it and fail; move it out of the input"))
+            lines.append(
+                "  # "
+                    + Self.comment(
+                        """
+                        '\(pattern.pattern)' names \(unread), not XML: the build would read it and fail; move it \
+                        out of the input
+                        """
+                    ))
         }
         lines.append("  - name: \(table.name)")
         // Another table reading elements named alike (in other records): a relative path
         // would read them too, values the columns were not typed from. Every path is listed.
-        let alike = plan.tables.filter {
-            $0.elementName.localName == table.elementName.localName && $0.parentName?.localName == table.parentName?.localName
-        }.count > 1
+        let alike =
+            plan.tables.filter {
+                $0.elementName.localName == table.elementName.localName
+                    && $0.parentName?.localName == table.parentName?.localName
+            }.count > 1
         if paths.count == 1 {
             lines.append("    element: \(Self.quoted(paths[0]))")
         } else if paths.count <= SchemaDraftPlan.alternativeLimit || alike || !plan.relativePathReadsOnly(table) {
@@ -70,7 +86,12 @@ struct SchemaDraftText {
             // Too many paths to list: the element under its parent, at any depth.
             let element = plan.writtenName(table.elements[0])
             let parent = structure.elements[table.elements[0]].parent
-            lines.append("    element: \(Self.quoted(parent >= 0 ? plan.writtenName(parent) + "/" + element : element))   # at \(paths.count) paths")
+            lines.append(
+                """
+                    element: \(Self.quoted(parent >= 0 ? plan.writtenName(parent) + "/" + element : element))   # \
+                at \(paths.count) paths
+                """
+            )
         }
         if let parent = table.parent {
             lines.append("    parent: \(plan.tables[parent].name)")
@@ -115,7 +136,9 @@ struct SchemaDraftText {
         if let profile = column.profile {
             let present = column.exists ? column.present : profile.count
             comment.append("\(Self.grouped(present)) of \(Self.grouped(records))")
-            if !profile.examples.isEmpty { comment.append("e.g. " + profile.examples.map { "'\($0)'" }.joined(separator: ", ")) }
+            if !profile.examples.isEmpty {
+                comment.append("e.g. " + profile.examples.map { "'\($0)'" }.joined(separator: ", "))
+            }
         } else if column.exists {
             comment.append("there in \(Self.grouped(column.present)) of \(Self.grouped(records))")
         }
@@ -133,11 +156,17 @@ struct SchemaDraftText {
         let structure = plan.structure
         // Past `fileLimit` the files an element is in are not all known: any file read may be.
         let more = table.elements.contains { structure.elements[$0].moreFiles }
-        let names = more ? structure.files : Set(table.elements.flatMap { structure.elements[$0].files }).sorted().map { structure.files[$0] }
+        let names =
+            more
+            ? structure.files
+            : Set(table.elements.flatMap { structure.elements[$0].files }).sorted().map { structure.files[$0] }
         var patterns: [String] = []
         if names.count == 1 { patterns.append(Self.escaped(names[0])) }
-        let extensions = Set(names.map { name -> String in name.lastIndex(of: ".").map { String(name[$0...]).lowercased() } ?? "" })
-        if extensions.count == 1, let only = extensions.first, !only.isEmpty { patterns.append("*" + Self.escaped(only)) }
+        let extensions = Set(
+            names.map { name -> String in name.lastIndex(of: ".").map { String(name[$0...]).lowercased() } ?? "" })
+        if extensions.count == 1, let only = extensions.first, !only.isEmpty {
+            patterns.append("*" + Self.escaped(only))
+        }
         patterns.append("*")
         if names.count > 1 {
             let lowered = names.map { Array($0.lowercased()) }
@@ -148,18 +177,25 @@ struct SchemaDraftText {
             }
             let shortest = lowered.map(\.count).min() ?? 0
             if prefix.count + suffix.count > shortest { suffix = Array(suffix.suffix(shortest - prefix.count)) }
-            if !prefix.isEmpty || !suffix.isEmpty { patterns.append(Self.escaped(String(prefix)) + "*" + Self.escaped(String(suffix))) }
+            if !prefix.isEmpty || !suffix.isEmpty {
+                patterns.append(Self.escaped(String(prefix)) + "*" + Self.escaped(String(suffix)))
+            }
             // The last characters, each one of those the names have there (`*.[rx][dm][fl]`
             // for .xml and .rdf): broader than the names, but it may leave the unread out.
             // The extensions' length first (the shortest one's, with its dot).
             let safe = Set("abcdefghijklmnopqrstuvwxyz0123456789._")
-            let extensionLength = lowered.map { name in name.lastIndex(of: ".").map { name.count - $0 } ?? 0 }.min() ?? 0
-            let lengths = (extensionLength > 1 ? [extensionLength] : []) + (1...shortest).filter { $0 != extensionLength }
-            for length in lengths where length <= shortest && lowered.allSatisfy({ $0.suffix(length).allSatisfy(safe.contains) }) {
-                patterns.append("*" + (0..<length).map { offset -> String in
-                    let characters = Set(lowered.map { $0[$0.count - length + offset] }).sorted()
-                    return characters.count == 1 ? String(characters[0]) : "[" + String(characters) + "]"
-                }.joined())
+            let extensionLength =
+                lowered.map { name in name.lastIndex(of: ".").map { name.count - $0 } ?? 0 }.min() ?? 0
+            let lengths =
+                (extensionLength > 1 ? [extensionLength] : []) + (1...shortest).filter { $0 != extensionLength }
+            for length in lengths
+            where length <= shortest && lowered.allSatisfy({ $0.suffix(length).allSatisfy(safe.contains) }) {
+                patterns.append(
+                    "*"
+                        + (0..<length).map { offset -> String in
+                            let characters = Set(lowered.map { $0[$0.count - length + offset] }).sorted()
+                            return characters.count == 1 ? String(characters[0]) : "[" + String(characters) + "]"
+                        }.joined())
             }
         }
         var first: (String, [String])?
@@ -195,7 +231,11 @@ struct SchemaDraftText {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             default:
-                if scalar.value < 32 { result += String(format: "\\x%02X", scalar.value) } else { result.unicodeScalars.append(scalar) }
+                if scalar.value < 32 {
+                    result += String(format: "\\x%02X", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result + "\""

@@ -74,13 +74,28 @@ final class XMLStructureSurvey: XMLEventHandler {
         var result = structure
         result.skippedElements = skippedElements
         if skippedElements > 0 {
-            result.notes.append("more than \(Self.elementLimit) distinct element paths: \(skippedElements) elements at further paths are not described")
+            result.notes.append(
+                """
+                more than \(Self.elementLimit) distinct element paths: \(skippedElements) elements at further \
+                paths are not described
+                """
+            )
         }
         if skippedFields > 0 {
-            result.notes.append("more than \(Self.fieldLimit) distinct attributes: \(skippedFields) values of further ones are not described")
+            result.notes.append(
+                """
+                more than \(Self.fieldLimit) distinct attributes: \(skippedFields) values of further ones are not \
+                described
+                """
+            )
         }
         if budget.remaining <= 1 {
-            result.notes.append("the values checked for keys and references were too many to keep all: a field whose values were not all kept is no key, and a reference from it keeps the values that name no row")
+            result.notes.append(
+                """
+                the values checked for keys and references were too many to keep all: a field whose values were \
+                not all kept is no key, and a reference from it keeps the values that name no row
+                """
+            )
         }
         return result
     }
@@ -150,7 +165,8 @@ final class XMLStructureSurvey: XMLEventHandler {
         var end = texts[depth].count
         while end > 0, Self.isSpace(texts[depth][end - 1]) { end -= 1 }
         texts[depth].withUnsafeBytes { bytes in
-            structure.fields[field].profile.add(UnsafeRawBufferPointer(rebasing: bytes[0..<end]), file: fileIndex, budget: budget)
+            structure.fields[field].profile.add(
+                UnsafeRawBufferPointer(rebasing: bytes[0..<end]), file: fileIndex, budget: budget)
         }
     }
 
@@ -164,14 +180,21 @@ final class XMLStructureSurvey: XMLEventHandler {
 
     /// The element path of `tag` under `parent`, added when new (-1 past the limit).
     private func elementPath(parent: Int, tag: XMLStartTag) -> Int {
-        let key = PointerKey(owner: parent, name: UInt(bitPattern: tag.localName), namespace: tag.namespace.map { UInt(bitPattern: $0) } ?? 0)
+        let key = PointerKey(
+            owner: parent, name: UInt(bitPattern: tag.localName),
+            namespace: tag.namespace.map { UInt(bitPattern: $0) } ?? 0)
         if let known = elementCache[key] { return known }
-        let name = XMLStructure.Name(localName: Self.string(tag.localName), namespace: tag.namespace.map(Self.string) ?? "")
-        let siblings = parent >= 0 ? structure.elements[parent].children : structure.elements.indices.filter { structure.elements[$0].parent == -1 }
+        let name = XMLStructure.Name(
+            localName: Self.string(tag.localName), namespace: tag.namespace.map(Self.string) ?? "")
+        let siblings =
+            parent >= 0
+            ? structure.elements[parent].children
+            : structure.elements.indices.filter { structure.elements[$0].parent == -1 }
         var found = siblings.first { structure.elements[$0].name == name }
         if found == nil && structure.elements.count < Self.elementLimit {
             found = structure.elements.count
-            structure.elements.append(XMLStructure.Element(parent: parent, name: name, prefix: tag.prefix.map(Self.string)))
+            structure.elements.append(
+                XMLStructure.Element(parent: parent, name: name, prefix: tag.prefix.map(Self.string)))
             if parent >= 0 { structure.elements[parent].children.append(found!) }
             elementNames.insert(name.localName.lowercased())
             noteNamespace(name.namespace, prefix: tag.prefix)
@@ -189,7 +212,8 @@ final class XMLStructureSurvey: XMLEventHandler {
             structure.elements[element].lastParentSerial = parentSerial
             structure.elements[element].countInParent = 1
         }
-        structure.elements[element].maxPerParent = max(structure.elements[element].maxPerParent, structure.elements[element].countInParent)
+        structure.elements[element].maxPerParent = max(
+            structure.elements[element].maxPerParent, structure.elements[element].countInParent)
         if structure.elements[element].files.last != fileIndex {
             if structure.elements[element].files.count < XMLStructure.fileLimit {
                 structure.elements[element].files.append(fileIndex)
@@ -201,14 +225,16 @@ final class XMLStructureSurvey: XMLEventHandler {
 
     private func readAttribute(_ index: Int, of tag: XMLStartTag, element: Int, parser: XMLPushParser) {
         let localName = tag.attributeLocalName(index), namespace = tag.attributeNamespace(index)
-        let key = PointerKey(owner: element, name: UInt(bitPattern: localName), namespace: namespace.map { UInt(bitPattern: $0) } ?? 0)
+        let key = PointerKey(
+            owner: element, name: UInt(bitPattern: localName), namespace: namespace.map { UInt(bitPattern: $0) } ?? 0)
         var field = fieldCache[key]
         if field == nil {
             let name = XMLStructure.Name(localName: Self.string(localName), namespace: namespace.map(Self.string) ?? "")
             field = structure.elements[element].attributes.first { structure.fields[$0].attribute == name }
             if field == nil && structure.fields.count < Self.fieldLimit {
                 field = structure.fields.count
-                var new = XMLStructure.Field(element: element, attribute: name, prefix: tag.attributePrefix(index).map(Self.string))
+                var new = XMLStructure.Field(
+                    element: element, attribute: name, prefix: tag.attributePrefix(index).map(Self.string))
                 if mayBeKeyOrReference(name: name.localName, element: structure.elements[element].name.localName) {
                     new.profile.hashes = DraftValueHashes()
                 }

@@ -18,9 +18,12 @@ struct FinishStage: BuildStage {
 
     func run(_ state: BuildState) throws {
         let connection = state.connection
-        state.seedVersion = state.options.seedVersion
-            ?? Self.defaultSeedVersion(schema: state.schema, inputs: state.records, previous: state.previous?.identity.seedVersion)
-        try state.database.writeMetadata(schema: state.schema, seedVersion: state.seedVersion, inputs: state.records, extra: state.previousMetadata)
+        state.seedVersion =
+            state.options.seedVersion
+            ?? Self.defaultSeedVersion(
+                schema: state.schema, inputs: state.records, previous: state.previous?.identity.seedVersion)
+        try state.database.writeMetadata(
+            schema: state.schema, seedVersion: state.seedVersion, inputs: state.records, extra: state.previousMetadata)
         try DeriveRecipe.write(state.recipes, to: connection)
         state.progress?.phase("content digest")
         state.contentDigest = try ContentDigest.compute(connection)

@@ -15,7 +15,10 @@ struct GTFSCheckStage: BuildStage {
         state.progress?.phase("checking GTFS")
         let connection = state.connection
         guard state.feeds.isRegion else {
-            try GTFSChecks(schema: state.schema, inputs: state.inputs, connection: connection, issues: state.issues, options: state.options).run()
+            try GTFSChecks(
+                schema: state.schema, inputs: state.inputs, connection: connection, issues: state.issues,
+                options: state.options
+            ).run()
             state.timer.mark("GTFS checks")
             if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
             return
@@ -23,10 +26,18 @@ struct GTFSCheckStage: BuildStage {
         let scoped = state.feedScopedTables
         for feed in state.feeds.feeds {
             for table in scoped {
-                try connection.execute("CREATE TEMP VIEW \(quoted(table.name)) AS SELECT * FROM main.\(quoted(table.name)) WHERE \(Self.rowsOf(feed.id, in: table, schema: state.schema))")
+                try connection.execute(
+                    """
+                    CREATE TEMP VIEW \(quoted(table.name)) AS SELECT * FROM main.\(quoted(table.name)) WHERE \
+                    \(Self.rowsOf(feed.id, in: table, schema: state.schema))
+                    """
+                )
             }
             defer { for table in scoped { try? connection.execute("DROP VIEW IF EXISTS temp.\(quoted(table.name))") } }
-            try GTFSChecks(schema: state.schema, inputs: feed.inputs, connection: connection, issues: state.issues, options: state.options).run()
+            try GTFSChecks(
+                schema: state.schema, inputs: feed.inputs, connection: connection, issues: state.issues,
+                options: state.options
+            ).run()
         }
         state.timer.mark("GTFS checks")
         if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
@@ -39,7 +50,8 @@ struct GTFSCheckStage: BuildStage {
     static func rowsOf(_ feed: Int64, in table: Table, schema: Schema) -> String {
         let byFeed = "\(quoted(Schema.feedColumn)) = \(feed)"
         guard let first = table.key.first, let reference = table.references.first(where: { $0.column == first }),
-              let target = schema.table(named: reference.to), target.key.first == Schema.feedColumn else { return byFeed }
+            let target = schema.table(named: reference.to), target.key.first == Schema.feedColumn
+        else { return byFeed }
         return "\(quoted(first)) IN (SELECT \(quoted(target.rowID)) FROM main.\(quoted(target.name)) WHERE \(byFeed))"
     }
 }

@@ -35,11 +35,14 @@ struct GTFSChecks {
     func run() throws {
         let hasCalendar = ["calendar", "calendar_dates"].contains { has(table: $0) && file(of: $0) != nil }
         if has(table: "calendar") && has(table: "calendar_dates") && !hasCalendar {
-            issues.record(BuildIssue(kind: .misleading(strict: options.strict), file: "calendar.txt",
-                                     message: "is missing, and so is calendar_dates.txt: no trip has a day it runs on",
-                                     code: NoticeCode.missingCalendarFiles))
+            issues.record(
+                BuildIssue(
+                    kind: .misleading(strict: options.strict), file: "calendar.txt",
+                    message: "is missing, and so is calendar_dates.txt: no trip has a day it runs on",
+                    code: NoticeCode.missingCalendarFiles))
         }
-        for key in Self.foreignKeys where hasCalendar || !key.targets.contains(where: { $0.table.hasPrefix("calendar") }) {
+        for key in Self.foreignKeys
+        where hasCalendar || !key.targets.contains(where: { $0.table.hasPrefix("calendar") }) {
             try check(key)
         }
         try checkTimeZones(table: "agency", field: "agency_timezone")
@@ -73,14 +76,22 @@ struct GTFSChecks {
             ForeignKey(table: "timeframes", field: "service_id", targets: services),
             ForeignKey(table: "booking_rules", field: "prior_notice_service_id", targets: services),
             ForeignKey(table: "fare_leg_rules", field: "network_id", targets: networks),
-            ForeignKey(table: "fare_leg_rules", field: "from_timeframe_group_id", targets: [("timeframes", "timeframe_group_id")]),
-            ForeignKey(table: "fare_leg_rules", field: "to_timeframe_group_id", targets: [("timeframes", "timeframe_group_id")]),
-            ForeignKey(table: "fare_leg_rules", field: "fare_product_id", targets: [("fare_products", "fare_product_id")]),
+            ForeignKey(
+                table: "fare_leg_rules", field: "from_timeframe_group_id",
+                targets: [("timeframes", "timeframe_group_id")]),
+            ForeignKey(
+                table: "fare_leg_rules", field: "to_timeframe_group_id", targets: [("timeframes", "timeframe_group_id")]
+            ),
+            ForeignKey(
+                table: "fare_leg_rules", field: "fare_product_id", targets: [("fare_products", "fare_product_id")]),
             ForeignKey(table: "fare_leg_join_rules", field: "from_network_id", targets: networks),
             ForeignKey(table: "fare_leg_join_rules", field: "to_network_id", targets: networks),
-            ForeignKey(table: "fare_transfer_rules", field: "from_leg_group_id", targets: [("fare_leg_rules", "leg_group_id")]),
-            ForeignKey(table: "fare_transfer_rules", field: "to_leg_group_id", targets: [("fare_leg_rules", "leg_group_id")]),
-            ForeignKey(table: "fare_transfer_rules", field: "fare_product_id", targets: [("fare_products", "fare_product_id")]),
+            ForeignKey(
+                table: "fare_transfer_rules", field: "from_leg_group_id", targets: [("fare_leg_rules", "leg_group_id")]),
+            ForeignKey(
+                table: "fare_transfer_rules", field: "to_leg_group_id", targets: [("fare_leg_rules", "leg_group_id")]),
+            ForeignKey(
+                table: "fare_transfer_rules", field: "fare_product_id", targets: [("fare_products", "fare_product_id")])
         ]
     }()
 
@@ -88,40 +99,58 @@ struct GTFSChecks {
         guard has(table: key.table, column: key.field), let file = file(of: key.table) else { return }
         let targets = key.targets.filter { has(table: $0.table, column: $0.field) }
         guard !targets.isEmpty else { return }
-        let known = targets.map { "SELECT \(quoted($0.field)) FROM \(quoted($0.table)) WHERE \(quoted($0.field)) IS NOT NULL" }
-        let sql = "SELECT DISTINCT \(quoted(key.field)) FROM \(quoted(key.table)) WHERE \(quoted(key.field)) IS NOT NULL"
+        let known = targets.map {
+            "SELECT \(quoted($0.field)) FROM \(quoted($0.table)) WHERE \(quoted($0.field)) IS NOT NULL"
+        }
+        let sql =
+            "SELECT DISTINCT \(quoted(key.field)) FROM \(quoted(key.table)) WHERE \(quoted(key.field)) IS NOT NULL"
             + (known.isEmpty ? "" : " AND \(quoted(key.field)) NOT IN (\(known.joined(separator: " UNION ALL ")))")
         let missing = Set(try connection.rows(sql).map { [CSVRowLocator.key($0[0])] })
         guard !missing.isEmpty else { return }
         let names = key.targets.map { "\($0.field) in \($0.table).txt" }.joined(separator: " or ")
         try locator(file, key.table).locate(matching: [key.field], keys: missing, showing: [key.field]) { _, row in
             let place = row.fields[key.field]
-            dataError(file: file, line: row.line, column: place?.column, field: key.field, value: place?.text,
-                      message: "names no \(names)", code: NoticeCode.foreignKeyViolation, kind: .danglingReference)
+            dataError(
+                file: file, line: row.line, column: place?.column, field: key.field, value: place?.text,
+                message: "names no \(names)", code: NoticeCode.foreignKeyViolation, kind: .danglingReference)
         }
     }
 
     /// A data error found after loading: an error, or with `--lenient`/`--allow-dangling` a
     /// warning, the row kept as written.
-    func dataError(file: InputFile, line: Int?, column: Int?, field: String?, value: String?, message: String, code: String, kind: BuildIssue.Kind) {
+    func dataError(
+        file: InputFile, line: Int?, column: Int?, field: String?, value: String?, message: String, code: String,
+        kind: BuildIssue.Kind
+    ) {
         let keeps = options.lenient || options.allowDangling
-        issues.record(BuildIssue(kind: keeps ? .errorKept : kind, file: file.displayPath, line: line, column: column, field: field,
-                                 value: value, message: message + (keeps ? "; the row is kept as written" : ""),
-                                 code: code == (keeps ? BuildIssue.Kind.errorKept : kind).noticeCode ? nil : code))
+        issues.record(
+            BuildIssue(
+                kind: keeps ? .errorKept : kind, file: file.displayPath, line: line, column: column, field: field,
+                value: value, message: message + (keeps ? "; the row is kept as written" : ""),
+                code: code == (keeps ? BuildIssue.Kind.errorKept : kind).noticeCode ? nil : code))
     }
 
     // MARK: Time zones
 
     private func checkTimeZones(table: String, field: String) throws {
         guard has(table: table, column: field), let file = file(of: table) else { return }
-        let values = try connection.rows("SELECT DISTINCT \(quoted(field)) FROM \(quoted(table)) WHERE \(quoted(field)) IS NOT NULL ORDER BY 1")
-        let invalid = Set(values.map { CSVRowLocator.key($0[0]) }.filter { TimeZone(identifier: $0) == nil }.map { [$0] })
+        let values = try connection.rows(
+            "SELECT DISTINCT \(quoted(field)) FROM \(quoted(table)) WHERE \(quoted(field)) IS NOT NULL ORDER BY 1")
+        let invalid = Set(
+            values.map { CSVRowLocator.key($0[0]) }.filter { TimeZone(identifier: $0) == nil }.map { [$0] })
         try locator(file, table).locate(matching: [field], keys: invalid, showing: [field]) { _, row in
             let place = row.fields[field]
-            issues.record(BuildIssue(kind: .misleading(strict: options.strict), file: file.displayPath, line: row.line, column: place?.column,
-                                     field: field, value: place?.text,
-                                     message: "is not a time zone of the IANA database (such as America/Los_Angeles): times would be shown in the wrong zone",
-                                     code: NoticeCode.invalidTimezone))
+            issues.record(
+                BuildIssue(
+                    kind: .misleading(strict: options.strict), file: file.displayPath, line: row.line,
+                    column: place?.column,
+                    field: field, value: place?.text,
+                    message:
+                        """
+                        is not a time zone of the IANA database (such as America/Los_Angeles): times would be \
+                        shown in the wrong zone
+                        """,
+                    code: NoticeCode.invalidTimezone))
         }
     }
 
@@ -142,7 +171,8 @@ struct GTFSChecks {
         for index in schema.tables.indices {
             let table = schema.tables[index]
             guard table.key.isEmpty, !table.withoutRowID, let key = checkedKeys[table.name],
-                  key.allSatisfy({ name in table.columns.contains { $0.name == name && $0.stored } }) else { continue }
+                key.allSatisfy({ name in table.columns.contains { $0.name == name && $0.stored } })
+            else { continue }
             schema.tables[index].checkedKey = key
         }
         return schema

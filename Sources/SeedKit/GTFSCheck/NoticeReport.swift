@@ -55,7 +55,9 @@ public final class NoticeReport: @unchecked Sendable { // `record` runs under th
             pending += Array(", \"feed\": ".utf8)
             ExtrasObject.appendString(Array(feed.utf8), to: &pending)
         }
-        pending += Array(", \"line\": \(issue.line.map(String.init) ?? "null"), \"column\": \(issue.column.map(String.init) ?? "null"), \"field\": ".utf8)
+        pending += Array(
+            ", \"line\": \(issue.line.map(String.init) ?? "null"), \"column\": \(issue.column.map(String.init) ?? "null"), \"field\": "
+                .utf8)
         appendOptional(issue.field)
         pending += Array(", \"value\": ".utf8)
         appendOptional(issue.value)
@@ -89,9 +91,12 @@ public final class NoticeReport: @unchecked Sendable { // `record` runs under th
         do throws(SystemCallError) {
             if let writeFailure { throw writeFailure }
             let out = try FileSystem.create(report.path)
-            let countText = counts.sorted { $0.key < $1.key }.map { "    \"\($0.key)\": \($0.value)" }.joined(separator: ",\n")
-            let head = "{\n  \"built\": \(built),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n  \"counts\": {"
-                + (countText.isEmpty ? "" : "\n" + countText + "\n  ") + "},\n  \"notices\": [" + (errors + warnings > 0 ? "\n" : "")
+            let countText = counts.sorted { $0.key < $1.key }.map { "    \"\($0.key)\": \($0.value)" }.joined(
+                separator: ",\n")
+            let head =
+                "{\n  \"built\": \(built),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n  \"counts\": {"
+                + (countText.isEmpty ? "" : "\n" + countText + "\n  ") + "},\n  \"notices\": ["
+                + (errors + warnings > 0 ? "\n" : "")
             try Self.write(Array(head.utf8), to: out)
             let source = try FileSystem.openForReading(notices.path)
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)

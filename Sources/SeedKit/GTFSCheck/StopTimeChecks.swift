@@ -34,8 +34,10 @@ struct StopTimeChecks {
         let window = ["start_pickup_drop_off_window", "end_pickup_drop_off_window"].map { name in
             table.columns.contains { $0.name == name && $0.stored } ? quoted(name) : "NULL"
         }
-        let statement = try checks.connection.prepare("""
-            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(window[0]) IS NOT NULL OR \(window[1]) IS NOT NULL
+        let statement = try checks.connection.prepare(
+            """
+            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(window[0]) IS NOT NULL OR \(window[1]) IS \
+            NOT NULL
             FROM stop_times ORDER BY trip_ref, stop_sequence
             """)
         var findings: [Finding] = []
@@ -43,16 +45,22 @@ struct StopTimeChecks {
         var previous: (sequence: Int64, departure: Int64)? = nil
         var last: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool)? = nil
         var rowsOfTrip = 0
-        func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool), trip: Int64, last: Bool) {
+        func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool), trip: Int64, last: Bool)
+        {
             guard !row.windowed, row.arrival == nil || row.departure == nil else { return }
-            findings.append(Finding(trip: trip, sequence: row.sequence, arrival: row.arrival, departure: row.departure, problem: .missingEdge(last: last)))
+            findings.append(
+                Finding(
+                    trip: trip, sequence: row.sequence, arrival: row.arrival, departure: row.departure,
+                    problem: .missingEdge(last: last)))
         }
         while try statement.step() {
             let rowTrip = statement.int64(at: 0)
             let sequence = statement.int64(at: 1)
             let arrival = statement.storageClass(at: 2) == .null ? nil : Optional(statement.int64(at: 2))
             let departure = statement.storageClass(at: 3) == .null ? nil : Optional(statement.int64(at: 3))
-            let row = (sequence: sequence, arrival: arrival, departure: departure, windowed: statement.int64(at: 4) != 0)
+            let row = (
+                sequence: sequence, arrival: arrival, departure: departure, windowed: statement.int64(at: 4) != 0
+            )
             if rowTrip != trip {
                 if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
                 rowsOfTrip = 0
@@ -62,7 +70,9 @@ struct StopTimeChecks {
                 last = nil
             }
             func add(_ problem: Problem) {
-                findings.append(Finding(trip: rowTrip, sequence: sequence, arrival: arrival, departure: departure, problem: problem))
+                findings.append(
+                    Finding(trip: rowTrip, sequence: sequence, arrival: arrival, departure: departure, problem: problem)
+                )
             }
             if sequence < 0 { add(.negativeSequence) }
             if arrival != nil && departure == nil { add(.arrivalOnly) }
@@ -98,7 +108,9 @@ struct StopTimeChecks {
         }
         var rows: [[String]: CSVRowLocator.Row] = [:]
         let shown = ["arrival_time", "departure_time", "stop_sequence"]
-        try checks.locator(file, "stop_times").locate(matching: ["trip_id", "stop_sequence"], keys: keys, showing: shown) { key, row in
+        try checks.locator(file, "stop_times").locate(
+            matching: ["trip_id", "stop_sequence"], keys: keys, showing: shown
+        ) { key, row in
             if rows[key] == nil { rows[key] = row } // a repeated key: the row kept is the first
         }
         for finding in findings {
@@ -113,29 +125,50 @@ struct StopTimeChecks {
             let code: String
             switch finding.problem {
             case .negativeSequence:
-                (field, value, code) = ("stop_sequence", row?.fields["stop_sequence"]?.text ?? String(finding.sequence), NoticeCode.numberOutOfRange)
+                (field, value, code) = (
+                    "stop_sequence", row?.fields["stop_sequence"]?.text ?? String(finding.sequence),
+                    NoticeCode.numberOutOfRange
+                )
                 message = "is negative (trip_id '\(trip)'): stop_sequence must be 0 or more"
             case .arrivalOnly:
-                (field, value, code) = ("arrival_time", written("arrival_time", finding.arrival), NoticeCode.onlyArrivalOrDeparture)
-                message = "is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop time needs both or neither"
+                (field, value, code) = (
+                    "arrival_time", written("arrival_time", finding.arrival), NoticeCode.onlyArrivalOrDeparture
+                )
+                message =
+                    """
+                    is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
+                    time needs both or neither
+                    """
             case .departureOnly:
-                (field, value, code) = ("departure_time", written("departure_time", finding.departure), NoticeCode.onlyArrivalOrDeparture)
-                message = "is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop time needs both or neither"
+                (field, value, code) = (
+                    "departure_time", written("departure_time", finding.departure), NoticeCode.onlyArrivalOrDeparture
+                )
+                message =
+                    """
+                    is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
+                    time needs both or neither
+                    """
             case .missingEdge(let last):
                 field = finding.arrival == nil ? "arrival_time" : "departure_time"
                 (value, code) = (nil, NoticeCode.missingTripEdge)
-                message = "is empty on the \(last ? "last" : "first") stop of trip_id '\(trip)' (stop_sequence \(finding.sequence)): "
+                message =
+                    "is empty on the \(last ? "last" : "first") stop of trip_id '\(trip)' (stop_sequence \(finding.sequence)): "
                     + "a trip's first and last stops need arrival_time and departure_time"
             case .backwards(let previousSequence, let previousDeparture):
                 let before = rows[[trip, String(previousSequence)]]
                 let previousText = before?.fields["departure_time"]?.text ?? SourceText.time(previousDeparture)
                 let previousLine = before.map { " on line \($0.line)" } ?? ""
-                (field, value, code) = ("arrival_time", written("arrival_time", finding.arrival), NoticeCode.arrivalBeforePreviousDeparture)
-                message = "is before departure_time '\(previousText)' of the previous stop (stop_sequence \(previousSequence)\(previousLine)) "
+                (field, value, code) = (
+                    "arrival_time", written("arrival_time", finding.arrival), NoticeCode.arrivalBeforePreviousDeparture
+                )
+                message =
+                    "is before departure_time '\(previousText)' of the previous stop (stop_sequence \(previousSequence)\(previousLine)) "
                     + "on trip_id '\(trip)': times run backwards"
             }
-            checks.issues.record(BuildIssue(kind: .misleading(strict: checks.options.strict), file: file.displayPath, line: row?.line,
-                                            column: row?.fields[field]?.column, field: field, value: value, message: message, code: code))
+            checks.issues.record(
+                BuildIssue(
+                    kind: .misleading(strict: checks.options.strict), file: file.displayPath, line: row?.line,
+                    column: row?.fields[field]?.column, field: field, value: value, message: message, code: code))
         }
     }
 }

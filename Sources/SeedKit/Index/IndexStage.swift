@@ -1,7 +1,6 @@
 import SeedDeltas
 import SeedSQLite
 
-
 /// The stage that creates the indexes once the rows are final (`SeedIndexes`): the secondary
 /// indexes not created while loading, then the search (FTS5) and spatial (R*Tree) indexes, each
 /// filled by a recorded recipe (`DeriveRecipe`: the installer rebuilds them after a delta the
@@ -23,7 +22,8 @@ struct IndexStage: BuildStage {
         for table in state.schema.loadOrder {
             for (index, column) in table.indexesReplacingReferences {
                 let rows = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
-                state.costs.append(QueryIndexCost(name: index.name, table: table.name, kind: .index, rows: rows, replaces: column))
+                state.costs.append(
+                    QueryIndexCost(name: index.name, table: table.name, kind: .index, rows: rows, replaces: column))
             }
         }
         state.timer.mark("search and spatial indexes")
@@ -63,13 +63,15 @@ extension Table {
 package enum QueryIndexSizes {
     /// nil when this SQLite has no `dbstat`.
     package static func bytes(of name: String, in connection: Connection) -> Int64? {
-        let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_").replacingOccurrences(of: "%", with: "\\%")
+        let escaped = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "_", with: "\\_")
+            .replacingOccurrences(of: "%", with: "\\%")
         // `name IN (...)`: dbstat then reads only those b-trees; an OR of conditions on `name`
         // makes it read every page of the seed, once per index.
         let query = """
             SELECT sum(pgsize) FROM dbstat WHERE name IN (
               SELECT ?1
-              UNION SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE ?2 ESCAPE '\\'
+              UNION SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE ?2 \
+            ESCAPE '\\'
                 AND substr(name, length(?1) + 2) NOT LIKE '%\\_%' ESCAPE '\\'
               UNION SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1)
             """
@@ -82,9 +84,15 @@ package enum QueryIndexSizes {
     /// records, counted from the values as SQLite's record format stores them (a header byte
     /// and the value's bytes). One pass over the index; nil without `dbstat`.
     package static func addedBytes(of name: String, table: String, bytes: Int64, in connection: Connection) -> Int64? {
-        guard let columns = try? connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)]).compactMap(\.[0].text),
-              let key = try? Set(connection.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0", [.text(table)]).compactMap(\.[0].text)),
-              let payload = try? connection.scalar("SELECT sum(payload) FROM dbstat WHERE name = ?", [.text(name)])?.integer, payload > 0 else { return nil }
+        guard
+            let columns = try? connection.rows("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [.text(name)])
+                .compactMap(\.[0].text),
+            let key = try? Set(
+                connection.rows("SELECT name FROM pragma_table_info(?) WHERE pk > 0", [.text(table)]).compactMap(
+                    \.[0].text)),
+            let payload = try? connection.scalar("SELECT sum(payload) FROM dbstat WHERE name = ?", [.text(name)])?
+                .integer, payload > 0
+        else { return nil }
         let added = columns.dropFirst().filter { !key.contains($0) }
         guard !added.isEmpty else { return 0 }
         let sizes = added.map { column in
@@ -93,7 +101,8 @@ package enum QueryIndexSizes {
                 CASE typeof(\(value)) WHEN 'null' THEN 1 WHEN 'real' THEN 9
                   WHEN 'integer' THEN 1 + CASE WHEN \(value) IN (0, 1) THEN 0 WHEN \(value) BETWEEN -128 AND 127 THEN 1
                     WHEN \(value) BETWEEN -32768 AND 32767 THEN 2 WHEN \(value) BETWEEN -8388608 AND 8388607 THEN 3
-                    WHEN \(value) BETWEEN -2147483648 AND 2147483647 THEN 4 WHEN \(value) BETWEEN -140737488355328 AND 140737488355327 THEN 6 ELSE 8 END
+                    WHEN \(value) BETWEEN -2147483648 AND 2147483647 THEN 4 WHEN \(value) BETWEEN -140737488355328 AND \
+                140737488355327 THEN 6 ELSE 8 END
                   ELSE 1 + length(CAST(\(value) AS BLOB)) END
                 """
         }

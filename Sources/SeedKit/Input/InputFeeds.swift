@@ -42,7 +42,9 @@ public struct InputFeeds: Sendable {
     public init(paths: [String], named: [String] = []) throws(InputError) {
         var sources: [(name: String?, path: String)] = []
         for value in named {
-            guard let equals = value.firstIndex(of: "="), equals != value.startIndex, value.index(after: equals) != value.endIndex else {
+            guard let equals = value.firstIndex(of: "="), equals != value.startIndex,
+                value.index(after: equals) != value.endIndex
+            else {
                 throw InputError(path: value, message: "--feed takes NAME=PATH (a name, '=', a feed's folder or .zip)")
             }
             sources.append((String(value[..<equals]), String(value[value.index(after: equals)...])))
@@ -52,14 +54,19 @@ public struct InputFeeds: Sendable {
             sources += entries.map { (nil, $0) }
         } else if sources.count + containers.count > 1 {
             if let plain = paths.first(where: { !Self.isFeedContainer($0) }) {
-                throw InputError(path: plain, message: "is a file given beside several feeds: it belongs to no feed (put it in its feed's folder)")
+                throw InputError(
+                    path: plain,
+                    message: "is a file given beside several feeds: it belongs to no feed (put it in its feed's folder)"
+                )
             }
             sources += paths.map { (nil, $0) }
         }
         guard !sources.isEmpty else {
             // One feed, as before: every path together, under the name of the first.
             let inputs = try InputSet(paths: paths)
-            feeds = [Feed(name: paths.first.map(Self.name(of:)) ?? "feed", source: paths.first ?? "", id: 1, inputs: inputs)]
+            feeds = [
+                Feed(name: paths.first.map(Self.name(of:)) ?? "feed", source: paths.first ?? "", id: 1, inputs: inputs)
+            ]
             all = inputs
             return
         }
@@ -67,14 +74,19 @@ public struct InputFeeds: Sendable {
         // Unnamed feeds whose names clash (`gtfs/*/feed`) are named after the folder they are in.
         let unnamed = Dictionary(grouping: sources.indices.filter { sources[$0].name == nil }, by: { names[$0] })
         for indices in unnamed.values where indices.count > 1 {
-            for index in indices { names[index] = Self.name(of: ((sources[index].path as NSString).standardizingPath as NSString).deletingLastPathComponent) }
+            for index in indices {
+                names[index] = Self.name(
+                    of: ((sources[index].path as NSString).standardizingPath as NSString).deletingLastPathComponent)
+            }
         }
         var feeds: [Feed] = []
         var byName: [String: String] = [:]
         for ((given, path), name) in zip(sources, names) {
             try Self.check(name: name, path: path, given: given != nil)
             if let other = byName[name] {
-                throw InputError(path: path, message: "is a feed named '\(name)', and so is \(other): name them apart with --feed NAME=PATH")
+                throw InputError(
+                    path: path,
+                    message: "is a feed named '\(name)', and so is \(other): name them apart with --feed NAME=PATH")
             }
             byName[name] = path
             feeds.append(Feed(name: name, source: path, id: 0, inputs: try InputSet(paths: [path])))
@@ -87,7 +99,9 @@ public struct InputFeeds: Sendable {
 
     /// Each file's feed, by the path messages show (`InputFile.displayPath`).
     func feedNames() -> [String: String] {
-        Dictionary(feeds.flatMap { feed in feed.inputs.files.map { ($0.displayPath, feed.name) } }, uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            feeds.flatMap { feed in feed.inputs.files.map { ($0.displayPath, feed.name) } },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// Takes `files` (compared by path) out of every feed.
@@ -123,8 +137,18 @@ public struct InputFeeds: Sendable {
     private static func check(name: String, path: String, given: Bool) throws(InputError) {
         let how = given ? "" : " (from its path; name it with --feed NAME=PATH)"
         guard !name.isEmpty, name.count <= maximumNameLength,
-              name.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace && $0.value >= 0x20 && $0 != "/" && $0 != "\u{7F}" }) else {
-            throw InputError(path: path, message: "'\(name)' cannot name a feed\(how): a name is 1 to \(maximumNameLength) characters, without spaces, '/' or control characters")
+            name.unicodeScalars.allSatisfy({
+                !$0.properties.isWhitespace && $0.value >= 0x20 && $0 != "/" && $0 != "\u{7F}"
+            })
+        else {
+            throw InputError(
+                path: path,
+                message:
+                    """
+                    '\(name)' cannot name a feed\(how): a name is 1 to \(maximumNameLength) characters, without \
+                    spaces, '/' or control characters
+                    """
+            )
         }
     }
 
@@ -139,8 +163,11 @@ public struct InputFeeds: Sendable {
     /// else (hidden files aside). Nil for any other path.
     private static func feedEntries(of path: String) throws(InputError) -> [String]? {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path))?.filter { !$0.hasPrefix(".") }.sorted() ?? []
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
+        let names =
+            (try? FileManager.default.contentsOfDirectory(atPath: path))?.filter { !$0.hasPrefix(".") }.sorted() ?? []
         let entries = names.map { (path as NSString).appendingPathComponent($0) }
         guard !entries.isEmpty, entries.allSatisfy(isFeedContainer) else { return nil }
         return entries

@@ -8,7 +8,9 @@ public struct InputFile: Sendable {
     public let size: Int64
     let opener: @Sendable () throws(InputError) -> ByteSource
 
-    init(name: String, displayPath: String, size: Int64, opener: @escaping @Sendable () throws(InputError) -> ByteSource) {
+    init(
+        name: String, displayPath: String, size: Int64, opener: @escaping @Sendable () throws(InputError) -> ByteSource
+    ) {
         self.name = name
         self.displayPath = displayPath
         self.size = size

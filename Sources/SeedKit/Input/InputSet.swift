@@ -20,7 +20,8 @@ public struct InputSet: Sendable {
         for path in paths {
             for file in try Self.files(at: path) {
                 if let other = seen[file.name] {
-                    throw InputError(path: file.displayPath, message: "the file name '\(file.name)' is also given by \(other)")
+                    throw InputError(
+                        path: file.displayPath, message: "the file name '\(file.name)' is also given by \(other)")
                 }
                 seen[file.name] = file.displayPath
                 files.append(file)
@@ -87,7 +88,9 @@ public struct InputSet: Sendable {
     private static func plainFile(_ path: String, name: String) throws(InputError) -> InputFile {
         let status: FileStatus
         do throws(SystemCallError) {
-            guard let found = try FileSystem.status(path) else { throw SystemCallError(call: "stat", path: path, errno: ENOENT) }
+            guard let found = try FileSystem.status(path) else {
+                throw SystemCallError(call: "stat", path: path, errno: ENOENT)
+            }
             status = found
         } catch { throw InputError(path: path, message: "cannot read: \(error.reason)") }
         return InputFile(name: name, displayPath: path, size: status.size) { () throws(InputError) -> ByteSource in

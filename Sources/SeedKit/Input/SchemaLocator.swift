@@ -32,11 +32,13 @@ public enum SchemaLocator {
                 || inputs.files.contains { !$0.name.lowercased().hasSuffix(".xml") && OSMPBFFile.recognises($0) }
         },
         BuiltIn(name: "netex", bytes: PackageResources.netex_yaml) { inputs in
-            rootElements(of: inputs).contains { $0.localName == "PublicationDelivery" && $0.namespace?.lowercased() == "http://www.netex.org.uk/netex" }
+            rootElements(of: inputs).contains {
+                $0.localName == "PublicationDelivery" && $0.namespace?.lowercased() == "http://www.netex.org.uk/netex"
+            }
         },
         BuiltIn(name: "transxchange", bytes: PackageResources.transxchange_yaml) { inputs in
             rootElements(of: inputs).contains { $0.localName == "TransXChange" }
-        },
+        }
     ]
 
     /// The root elements of the `.xml` inputs (NeTEx, TransXChange are recognised by them).
@@ -53,16 +55,20 @@ public enum SchemaLocator {
     public static let folderSchemaName = "seedgen.yaml"
 
     /// The schema for `inputs`, following the lookup order.
-    public static func schema(explicit path: String?, inputPaths: [String], inputs: InputSet) throws(SchemaError) -> Schema {
+    public static func schema(
+        explicit path: String?, inputPaths: [String], inputs: InputSet
+    ) throws(SchemaError) -> Schema {
         if let path { return try Schema.load(path: path) }
         for input in inputPaths {
             let candidate = (input as NSString).appendingPathComponent(folderSchemaName)
             if FileManager.default.fileExists(atPath: candidate) { return try Schema.load(path: candidate) }
         }
         if let builtIn = builtIns.first(where: { $0.recognises(inputs) }) { return try builtIn.load() }
-        throw SchemaError(file: inputPaths.joined(separator: " "), message:
-            "no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, "
-            + "an .osm or .osm.pbf file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and "
-            + "transxchange schemas)")
+        throw SchemaError(
+            file: inputPaths.joined(separator: " "),
+            message:
+                "no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, "
+                + "an .osm or .osm.pbf file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and "
+                + "transxchange schemas)")
     }
 }

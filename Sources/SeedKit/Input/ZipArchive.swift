@@ -44,7 +44,8 @@ struct ZipArchive {
         if eocd >= 20, tail.le32(eocd - 20) == 0x0706_4b50 {
             let recordOffset = tail.le64(eocd - 20 + 8)
             guard length >= 56, recordOffset <= length - 56 else {
-                throw broken("broken ZIP64 directory (its record would be at byte \(recordOffset), the archive has \(length))")
+                throw broken(
+                    "broken ZIP64 directory (its record would be at byte \(recordOffset), the archive has \(length))")
             }
             let zip64 = try file.read(at: recordOffset, count: 56)
             guard zip64.le32(0) == 0x0606_4b50 else { throw broken("broken ZIP64 directory") }
@@ -56,7 +57,12 @@ struct ZipArchive {
             throw broken("truncated zip archive (the central directory would end past the archive's \(length) bytes)")
         }
         guard directorySize <= Self.maximumDirectorySize else {
-            throw broken("the central directory has \(directorySize) bytes, more than the \(Self.maximumDirectorySize) seedgen reads")
+            throw broken(
+                """
+                the central directory has \(directorySize) bytes, more than the \(Self.maximumDirectorySize) \
+                seedgen reads
+                """
+            )
         }
         // Each directory entry takes at least 46 bytes.
         guard count <= directorySize / 46 else {
@@ -69,14 +75,16 @@ struct ZipArchive {
             guard p + 46 <= directory.count, directory.le32(p) == 0x0201_4b50 else {
                 throw broken("broken central directory")
             }
-            let nameLength = Int(directory.le16(p + 28)), extraLength = Int(directory.le16(p + 30)), commentLength = Int(directory.le16(p + 32))
+            let nameLength = Int(directory.le16(p + 28)), extraLength = Int(directory.le16(p + 30)),
+                commentLength = Int(directory.le16(p + 32))
             guard p + 46 + nameLength + extraLength + commentLength <= directory.count else {
                 throw broken("broken central directory")
             }
-            var entry = Entry(name: String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self),
-                              method: directory.le16(p + 10), flags: directory.le16(p + 8), crc32: directory.le32(p + 16),
-                              compressedSize: UInt64(directory.le32(p + 20)), size: UInt64(directory.le32(p + 24)),
-                              localHeaderOffset: UInt64(directory.le32(p + 42)))
+            var entry = Entry(
+                name: String(decoding: directory[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self),
+                method: directory.le16(p + 10), flags: directory.le16(p + 8), crc32: directory.le32(p + 16),
+                compressedSize: UInt64(directory.le32(p + 20)), size: UInt64(directory.le32(p + 24)),
+                localHeaderOffset: UInt64(directory.le32(p + 42)))
             // ZIP64 extra field: 64-bit values replace the ones saturated at 0xFFFFFFFF, in order.
             var e = p + 46 + nameLength
             let extraEnd = e + extraLength
@@ -87,7 +95,9 @@ struct ZipArchive {
                     var q = e + 4
                     func next() throws(InputError) -> UInt64 {
                         guard q + 8 <= fieldEnd else {
-                            throw InputError(path: "\(path):\(entry.name)", message: "broken ZIP64 extra field (shorter than the sizes it must hold)")
+                            throw InputError(
+                                path: "\(path):\(entry.name)",
+                                message: "broken ZIP64 extra field (shorter than the sizes it must hold)")
                         }
                         defer { q += 8 }
                         return directory.le64(q)
@@ -112,14 +122,26 @@ struct ZipArchive {
     private static func check(_ entry: Entry, archiveLength length: UInt64, path: String) throws(InputError) {
         let display = "\(path):\(entry.name)"
         guard entry.compressedSize <= length else {
-            throw InputError(path: display, message: "broken zip entry: \(entry.compressedSize) compressed bytes in an archive of \(length)")
+            throw InputError(
+                path: display,
+                message: "broken zip entry: \(entry.compressedSize) compressed bytes in an archive of \(length)")
         }
         guard length >= 30, entry.localHeaderOffset <= length - 30 else {
-            throw InputError(path: display, message: "broken zip entry: its header would be at byte \(entry.localHeaderOffset), the archive has \(length)")
+            throw InputError(
+                path: display,
+                message:
+                    """
+                    broken zip entry: its header would be at byte \(entry.localHeaderOffset), the archive has \
+                    \(length)
+                    """
+            )
         }
         let (limit, overflow) = entry.compressedSize.multipliedReportingOverflow(by: maximumDeflateRatio)
         guard entry.size <= 1024 || (!overflow && entry.size <= limit) else {
-            throw InputError(path: display, message: "broken zip entry: \(entry.size) bytes cannot come from \(entry.compressedSize) compressed bytes")
+            throw InputError(
+                path: display,
+                message:
+                    "broken zip entry: \(entry.size) bytes cannot come from \(entry.compressedSize) compressed bytes")
         }
     }
 
@@ -153,15 +175,25 @@ struct ZipArchive {
             let name = (entry.name as NSString).lastPathComponent
             guard !name.hasPrefix("."), !entry.name.hasPrefix("__MACOSX/") else { continue }
             let display = "\(path):\(entry.name)"
-            guard entry.flags & 1 == 0 else { throw InputError(path: display, message: "encrypted zip entries are not supported") }
+            guard entry.flags & 1 == 0 else {
+                throw InputError(path: display, message: "encrypted zip entries are not supported")
+            }
             guard entry.method == 0 || entry.method == 8 else {
-                throw InputError(path: display, message: "compressed with \(Self.methodName(entry.method)) (method \(entry.method)); "
-                    + "seedgen reads only stored and deflate entries: repack it, e.g. `zip -r -Z deflate feed.zip feed/`")
+                throw InputError(
+                    path: display,
+                    message: "compressed with \(Self.methodName(entry.method)) (method \(entry.method)); "
+                        + """
+                        seedgen reads only stored and deflate entries: repack it, e.g. `zip -r -Z deflate feed.zip \
+                        feed/`
+                        """
+                )
             }
             let path = self.path
-            result.append(InputFile(name: name, displayPath: display, size: Int64(clamping: entry.size)) { () throws(InputError) -> ByteSource in
-                try ZipEntrySource(archivePath: path, entry: entry)
-            })
+            result.append(
+                InputFile(name: name, displayPath: display, size: Int64(clamping: entry.size)) {
+                    () throws(InputError) -> ByteSource in
+                    try ZipEntrySource(archivePath: path, entry: entry)
+                })
         }
         return result
     }
@@ -181,7 +213,7 @@ final class ZipEntrySource: ByteSource {
     private let file: RandomAccessFile
     private let entry: ZipArchive.Entry
     private let display: String
-    private var offset: UInt64 = 0           // next compressed byte to read, from data start
+    private var offset: UInt64 = 0 // next compressed byte to read, from data start
     private var dataStart: UInt64 = 0
     private var inflater: Inflater?
     private var input = [UInt8](repeating: 0, count: 256 * 1024)
@@ -200,7 +232,9 @@ final class ZipEntrySource: ByteSource {
         dataStart = entry.localHeaderOffset + 30 + UInt64(header.le16(26)) + UInt64(header.le16(28))
         let stored = entry.method == 0 ? entry.size : entry.compressedSize
         guard dataStart <= file.length, stored <= file.length - dataStart else {
-            throw InputError(path: display, message: "truncated zip entry: its data would end past the archive's \(file.length) bytes")
+            throw InputError(
+                path: display,
+                message: "truncated zip entry: its data would end past the archive's \(file.length) bytes")
         }
         if entry.method == 8 { inflater = try Inflater(display: display) }
     }
@@ -228,13 +262,18 @@ final class ZipEntrySource: ByteSource {
         }
         produced += UInt64(count)
         guard produced <= entry.size else {
-            throw InputError(path: display, message: "entry inflates to more than the \(entry.size) bytes the directory says")
+            throw InputError(
+                path: display, message: "entry inflates to more than the \(entry.size) bytes the directory says")
         }
         crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         if count == 0 {
             finished = true
-            guard produced == entry.size else { throw InputError(path: display, message: "entry is \(produced) bytes, the directory says \(entry.size)") }
-            guard crc.value == entry.crc32 else { throw InputError(path: display, message: "CRC mismatch: the archive is corrupt") }
+            guard produced == entry.size else {
+                throw InputError(path: display, message: "entry is \(produced) bytes, the directory says \(entry.size)")
+            }
+            guard crc.value == entry.crc32 else {
+                throw InputError(path: display, message: "CRC mismatch: the archive is corrupt")
+            }
         }
         return count
     }
@@ -249,7 +288,9 @@ final class Inflater {
 
     init(display: String) throws(InputError) {
         self.display = display
-        do { stream = try ZStream() } catch { throw InputError(path: display, message: "cannot start inflating (zlib error \(error.code))") }
+        do { stream = try ZStream() } catch {
+            throw InputError(path: display, message: "cannot start inflating (zlib error \(error.code))")
+        }
     }
 
     func supply(_ bytes: [UInt8], count: Int) {
@@ -310,7 +351,9 @@ final class RandomAccessFile {
             throw InputError(path: path, message: "offset \(offset) is past the end of the file (\(length) bytes)")
         }
         let result: Result<Int, SystemCallError> = bytes.withUnsafeMutableBytes { buffer in
-            Result { () throws(SystemCallError) in try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: start) }
+            Result { () throws(SystemCallError) in
+                try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: start)
+            }
         }
         switch result {
         case .success(let read) where read == count: return

@@ -20,7 +20,8 @@ struct CSVImporter {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
         let decoder = TextDecodingSource(source)
-        let reader = CSVReader(source: decoder, file: file.displayPath, maximumRecordBytes: loader.context.limits.recordBytes)
+        let reader = CSVReader(
+            source: decoder, file: file.displayPath, maximumRecordBytes: loader.context.limits.recordBytes)
         reader.strict = loader.context.strict
         let issues = loader.context.issues
         let table = loader.table
@@ -30,60 +31,84 @@ struct CSVImporter {
         do {
             defer { reportRepairs(reader) }
             guard try reader.next() else {
-                issues.record(BuildIssue(kind: .malformedRow, file: file.displayPath, line: 1, message: "the file is empty: a header row is required"))
+                issues.record(
+                    BuildIssue(
+                        kind: .malformedRow, file: file.displayPath, line: 1,
+                        message: "the file is empty: a header row is required"))
                 return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0)
             }
             if decoder.isUTF16 { reportUTF16(decoder) }
             let header = (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
             let headerColumns = (0..<reader.fieldCount).map { reader.place(ofField: $0).column }
             var leftOut = false
-            let fieldOfColumn = try mapColumns(header: header, columns: headerColumns, line: reader.line, leftOut: &leftOut)
+            let fieldOfColumn = try mapColumns(
+                header: header, columns: headerColumns, line: reader.line, leftOut: &leftOut)
             guard let fieldOfColumn else {
                 // A file left out (--lenient) counts its records as rejected, as rows left out do.
                 if leftOut { while try reader.next() { records += 1 } }
-                return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0, rejected: records)
+                return InputRecord(
+                    name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: 0, rejected: records)
             }
             let extrasIndex = table.extrasIndex
             let columnCount = extrasIndex ?? table.columns.count
             let used = Set(fieldOfColumn)
             let extras = extrasIndex == nil ? nil : ExtrasObject(names: header, declared: used)
-            loader.fields.keepsEveryField = header.indices.allSatisfy { used.contains($0) || (extras != nil && !header[$0].isEmpty) }
+            loader.fields.keepsEveryField = header.indices.allSatisfy {
+                used.contains($0) || (extras != nil && !header[$0].isEmpty)
+            }
             let locator = CSVRowLocator(file: file, table: table, limits: loader.context.limits)
-            loader.fields.firstLine = { fields, values, before in locator.firstLine(matching: fields, values: values, before: before) }
+            loader.fields.firstLine = { fields, values, before in
+                locator.firstLine(matching: fields, values: values, before: before)
+            }
             // The columns this file can fill (`$file` always); the table is created up to the last of them.
             var supplied = Set(table.columns.indices.filter { fieldOfColumn[$0] != -1 }.map { table.columns[$0].name })
             if let extras, !extras.isEmpty { supplied.insert(Column.extrasName) }
             try loader.createTable(supplied: supplied)
-            try loader.createIndexesOfAbsentReferences(absent: Set(table.columns.indices.filter { fieldOfColumn[$0] == -1 }.map { table.columns[$0].name }))
+            try loader.createIndexesOfAbsentReferences(
+                absent: Set(table.columns.indices.filter { fieldOfColumn[$0] == -1 }.map { table.columns[$0].name }))
             // Messages give the character column where a value's field begins: computed
             // only for a reported value, and for the key field of each row (duplicate keys
             // are found later, on the writer thread).
-            loader.valuePlace = { index in reader.place(ofField: fieldOfColumn[index] >= 0 ? fieldOfColumn[index] : Int.max) }
+            loader.valuePlace = { index in
+                reader.place(ofField: fieldOfColumn[index] >= 0 ? fieldOfColumn[index] : Int.max)
+            }
             defer { loader.valuePlace = nil }
             loader.fields.columnsPerValue = true
             // The columns the writer may report on: the key's first and each reference's.
-            let placedNames = Set(table.key.filter { $0 != Schema.feedColumn }.prefix(1) + table.references.flatMap { $0.from.filter { $0 != Schema.feedColumn }.prefix(1) })
-            let placed = table.columns.indices.filter { placedNames.contains(table.columns[$0].name) && fieldOfColumn[$0] >= 0 }
+            let placedNames = Set(
+                table.key.filter { $0 != Schema.feedColumn }.prefix(1)
+                    + table.references.flatMap { $0.from.filter { $0 != Schema.feedColumn }.prefix(1) })
+            let placed = table.columns.indices.filter {
+                placedNames.contains(table.columns[$0].name) && fieldOfColumn[$0] >= 0
+            }
             let fileName = Array(file.name.utf8)
             // The fields whose text is stored as it is (text columns, extras), checked for bytes
             // that must not be; the others are converted, and bad bytes fail their conversion.
             var storesText = Array(repeating: false, count: header.count)
-            for (index, field) in fieldOfColumn.enumerated() where field >= 0 && table.columns[index].type == .text { storesText[field] = true }
+            for (index, field) in fieldOfColumn.enumerated() where field >= 0 && table.columns[index].type == .text {
+                storesText[field] = true
+            }
             if extras != nil {
-                for index in header.indices where !used.contains(index) && !header[index].isEmpty { storesText[index] = true }
+                for index in header.indices where !used.contains(index) && !header[index].isEmpty {
+                    storesText[index] = true
+                }
             }
             var repairedText: [Int: [UInt8]] = [:]
             while try reader.next() {
                 records += 1
                 if !reader.repairs.isEmpty { reportRepairs(reader) }
                 if !repairedText.isEmpty { repairedText.removeAll() }
-                if !InvalidText.isPlainASCII(reader.recordBytes) { repairedText = repairText(reader, header: header, storesText: storesText) }
+                if !InvalidText.isPlainASCII(reader.recordBytes) {
+                    repairedText = repairText(reader, header: header, storesText: storesText)
+                }
                 if reader.fieldCount != header.count && !extraFieldsAreEmpty(reader, header.count)
-                    && !(byPosition && reader.fieldCount < header.count) { // a file the schema does not know: missing fields are NULL
+                    && !(byPosition && reader.fieldCount < header.count)
+                { // a file the schema does not know: missing fields are NULL
                     if reader.fieldCount > header.count || loader.context.strict {
                         loader.beginRow(line: reader.line)
                         // A file the schema does not read promises no shape: its bad rows never fail the build.
-                        issues.record(fieldCountIssue(reader, header: header, leftOut: loader.context.lenient || byPosition))
+                        issues.record(
+                            fieldCountIssue(reader, header: header, leftOut: loader.context.lenient || byPosition))
                         continue
                     }
                     issues.record(shortRowRepair(reader, header: header))
@@ -122,17 +147,24 @@ struct CSVImporter {
             try reportCopies()
         } catch let error as CSVSyntaxError where byPosition && !loader.context.strict {
             // Not CSV after all (a read-me beside the feed): keep the rows read so far, warn.
-            issues.record(BuildIssue(kind: .rowLeftOut, file: error.file, line: error.line, column: error.column,
-                                     message: error.message + "; this file is read by no table of the schema, so the rest of it is left out"))
+            issues.record(
+                BuildIssue(
+                    kind: .rowLeftOut, file: error.file, line: error.line, column: error.column,
+                    message: error.message
+                        + "; this file is read by no table of the schema, so the rest of it is left out"))
             do { try loader.finish() } catch { throw .seed(error) }
         } catch let error as CSVSyntaxError {
-            issues.record(BuildIssue(kind: .malformedRow, file: error.file, line: error.line, column: error.column, message: error.message))
+            issues.record(
+                BuildIssue(
+                    kind: .malformedRow, file: error.file, line: error.line, column: error.column,
+                    message: error.message))
         } catch {
             throw .seed(error) // the loader's: the writer failed
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
-        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
-                           rejected: max(0, records - loader.rowCount))
+        return InputRecord(
+            name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
+            rejected: max(0, records - loader.rowCount))
     }
 
     /// Checks the stored fields of the current record for invalid UTF-8 and NUL bytes; returns
@@ -148,13 +180,17 @@ struct CSVImporter {
             let fixed = InvalidText.repaired(bytes, problems)
             repaired[index] = fixed
             let place = reader.place(ofByte: first.offset, inField: index)
-            let what = bytes[first.offset] == 0 ? "a NUL byte" : "bytes that are not UTF-8 (\(InvalidText.hex(bytes, first)))"
-            let more = problems.count > 1 ? " (and \(problems.count - 1) more place\(problems.count == 2 ? "" : "s"))" : ""
+            let what =
+                bytes[first.offset] == 0 ? "a NUL byte" : "bytes that are not UTF-8 (\(InvalidText.hex(bytes, first)))"
+            let more =
+                problems.count > 1 ? " (and \(problems.count - 1) more place\(problems.count == 2 ? "" : "s"))" : ""
             let replaced = problems.count > 1 || bytes[first.offset] != 0 ? "each stored as U+FFFD" : "stored as U+FFFD"
-            loader.context.issues.record(BuildIssue(
-                kind: .misleading(strict: loader.context.strict), file: file.displayPath, line: place.line, column: place.column,
-                field: header[index], value: String(decoding: fixed, as: UTF8.self),
-                message: "has \(what) here\(more); \(replaced)", code: NoticeCode.invalidCharacter))
+            loader.context.issues.record(
+                BuildIssue(
+                    kind: .misleading(strict: loader.context.strict), file: file.displayPath, line: place.line,
+                    column: place.column,
+                    field: header[index], value: String(decoding: fixed, as: UTF8.self),
+                    message: "has \(what) here\(more); \(replaced)", code: NoticeCode.invalidCharacter))
         }
         return repaired
     }
@@ -167,18 +203,25 @@ struct CSVImporter {
 
     /// A UTF-16 file is read as UTF-8 text: a warning (GTFS files must be UTF-8), an error under `--strict`.
     private func reportUTF16(_ decoder: TextDecodingSource) {
-        let order = decoder.encoding == .utf16LittleEndian ? "little-endian, byte-order mark FF FE" : "big-endian, byte-order mark FE FF"
-        loader.context.issues.record(BuildIssue(
-            kind: loader.context.strict ? .malformedRow : .repairedSyntax, file: file.displayPath, line: 1, column: 1,
-            message: "is UTF-16 (\(order)); read as such and stored as UTF-8" + (loader.context.strict ? " (--strict: save it as UTF-8)" : ""),
-            code: NoticeCode.utf16Encoding))
+        let order =
+            decoder.encoding == .utf16LittleEndian
+            ? "little-endian, byte-order mark FF FE" : "big-endian, byte-order mark FE FF"
+        loader.context.issues.record(
+            BuildIssue(
+                kind: loader.context.strict ? .malformedRow : .repairedSyntax, file: file.displayPath, line: 1,
+                column: 1,
+                message: "is UTF-16 (\(order)); read as such and stored as UTF-8"
+                    + (loader.context.strict ? " (--strict: save it as UTF-8)" : ""),
+                code: NoticeCode.utf16Encoding))
     }
 
     /// Hands the reader's syntax repairs to the issue log as warnings (grouped per file).
     private func reportRepairs(_ reader: CSVReader) {
         for repair in reader.repairs {
-            loader.context.issues.record(BuildIssue(kind: .repairedSyntax, file: repair.file, line: repair.line, column: repair.column,
-                                                    value: repair.value, message: repair.message))
+            loader.context.issues.record(
+                BuildIssue(
+                    kind: .repairedSyntax, file: repair.file, line: repair.line, column: repair.column,
+                    value: repair.value, message: repair.message))
         }
         reader.repairs.removeAll()
     }
@@ -203,7 +246,9 @@ struct CSVImporter {
                 continue
             }
             let position = index - positionOffset
-            let field = byPosition ? (position < header.count ? position : -1)
+            let field =
+                byPosition
+                ? (position < header.count ? position : -1)
                 : column.source.lazy.compactMap { header.firstIndex(of: $0) }.first
                     ?? (column.source.contains(XMLMapping.fileSource) ? Self.fileField : -1)
             mapping.append(field)
@@ -216,17 +261,25 @@ struct CSVImporter {
                 loader.sourceNames[index] = header[field]
             } else if column.required && column.defaultValue == nil {
                 let names = column.source.map { "'\($0)'" }.joined(separator: " or ")
-                problems.append(BuildIssue(kind: .missingColumn, file: file.displayPath, line: line, field: column.name,
-                                           message: "the header has no \(names), which is required"))
+                problems.append(
+                    BuildIssue(
+                        kind: .missingColumn, file: file.displayPath, line: line, field: column.name,
+                        message: "the header has no \(names), which is required"))
             }
         }
         if !byPosition {
             var first: [String: Int] = [:]
             for (index, name) in header.enumerated() where !name.isEmpty {
                 guard let earlier = first[name] else { first[name] = index; continue }
-                problems.append(BuildIssue(kind: .malformedRow, file: file.displayPath, line: line, column: columns[index], field: name,
-                                           message: "is a column of the header twice (fields \(earlier + 1) and \(index + 1)): which one holds the values is unknown",
-                                           code: NoticeCode.duplicatedColumn))
+                problems.append(
+                    BuildIssue(
+                        kind: .malformedRow, file: file.displayPath, line: line, column: columns[index], field: name,
+                        message:
+                            """
+                            is a column of the header twice (fields \(earlier + 1) and \(index + 1)): which one \
+                            holds the values is unknown
+                            """,
+                        code: NoticeCode.duplicatedColumn))
             }
         }
         if !problems.isEmpty {
@@ -243,11 +296,17 @@ struct CSVImporter {
         }
         for (index, name) in header.enumerated() where !used.contains(index) {
             if name.isEmpty && !byPosition {
-                issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: "field \(index + 1)",
-                                         message: "has no name in the header; its values are not stored", code: NoticeCode.emptyColumnName))
+                issues.record(
+                    BuildIssue(
+                        kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index],
+                        field: "field \(index + 1)",
+                        message: "has no name in the header; its values are not stored",
+                        code: NoticeCode.emptyColumnName))
             } else if table.extrasIndex == nil {
-                issues.record(BuildIssue(kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: name,
-                                         message: "is not in the schema; its values are not stored"))
+                issues.record(
+                    BuildIssue(
+                        kind: .unknownColumn, file: file.displayPath, line: line, column: columns[index], field: name,
+                        message: "is not in the schema; its values are not stored"))
             }
         }
         return mapping
@@ -258,20 +317,26 @@ struct CSVImporter {
     /// `leftOut`: the row is left out with a warning (`--lenient`, `extraFiles` tables) instead
     /// of failing the build.
     private func fieldCountIssue(_ reader: CSVReader, header: [String], leftOut: Bool) -> BuildIssue {
-        let message = "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count)"
+        let message =
+            "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count)"
         let kind: BuildIssue.Kind = leftOut ? .rowLeftOut : .malformedRow
         let outcome = leftOut ? "; the row is left out" : ""
         if reader.fieldCount > header.count {
             let place = reader.place(ofField: header.count)
-            return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column,
-                              field: "field \(header.count + 1)", value: reader.string(header.count), message: message + outcome,
-                              code: NoticeCode.invalidRowLength)
+            return BuildIssue(
+                kind: kind, file: file.displayPath, line: place.line, column: place.column,
+                field: "field \(header.count + 1)", value: reader.string(header.count), message: message + outcome,
+                code: NoticeCode.invalidRowLength)
         }
         let place = reader.place(afterRecord: ())
-        return BuildIssue(kind: kind, file: file.displayPath, line: place.line, column: place.column, field: header[reader.fieldCount],
-                          value: recordText(reader), message: message + "; '\(header[reader.fieldCount])' is missing" + outcome
-                              + (loader.context.strict ? " (--strict; without it the missing trailing fields are read as empty)" : ""),
-                          code: NoticeCode.invalidRowLength)
+        return BuildIssue(
+            kind: kind, file: file.displayPath, line: place.line, column: place.column,
+            field: header[reader.fieldCount],
+            value: recordText(reader),
+            message: message + "; '\(header[reader.fieldCount])' is missing" + outcome
+                + (loader.context.strict
+                    ? " (--strict; without it the missing trailing fields are read as empty)" : ""),
+            code: NoticeCode.invalidRowLength)
     }
 
     /// A record that leaves off trailing fields, as Python's csv module reads it: the missing
@@ -280,11 +345,20 @@ struct CSVImporter {
     private func shortRowRepair(_ reader: CSVReader, header: [String]) -> BuildIssue {
         let place = reader.place(afterRecord: ())
         let missing = header[reader.fieldCount...]
-        let names = missing.count > 3 ? missing.prefix(2).joined(separator: ", ") + " and \(missing.count - 2) more" : missing.joined(separator: ", ")
-        return BuildIssue(kind: .repairedSyntax, file: file.displayPath, line: place.line, column: place.column, value: recordText(reader),
-                          message: "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count): "
-                              + "the missing trailing field\(missing.count == 1 ? "" : "s") (\(names)) \(missing.count == 1 ? "is" : "are") read as empty",
-                          code: NoticeCode.invalidRowLength)
+        let names =
+            missing.count > 3
+            ? missing.prefix(2).joined(separator: ", ") + " and \(missing.count - 2) more"
+            : missing.joined(separator: ", ")
+        return BuildIssue(
+            kind: .repairedSyntax, file: file.displayPath, line: place.line, column: place.column,
+            value: recordText(reader),
+            message:
+                "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count): "
+                    + """
+                    the missing trailing field\(missing.count == 1 ? "" : "s") (\(names)) \
+                    \(missing.count == 1 ? "is" : "are") read as empty
+                    """,
+            code: NoticeCode.invalidRowLength)
     }
 
     /// The current record as it reads, for messages: its fields joined by commas.

@@ -24,9 +24,15 @@ struct CSVLoad {
         let queue = context.writeQueue
         let sources = self.sources()
         // A table read from one CSV file is created by its loader (see above).
-        let createdByLoader = Set(feeds.isRegion ? [] : sources.filter { !$0.byPosition && $0.files.count == 1
-                && !GeoJSONImporter.reads($0.files[0].file.name) }.map(\.table.name))
-        let statements = schema.loadOrder.filter { !createdByLoader.contains($0.name) }.map(\.createStatement)
+        let createdByLoader = Set(
+            feeds.isRegion
+                ? []
+                : sources.filter {
+                    !$0.byPosition && $0.files.count == 1
+                        && !GeoJSONImporter.reads($0.files[0].file.name)
+                }.map(\.table.name))
+        let statements =
+            schema.loadOrder.filter { !createdByLoader.contains($0.name) }.map(\.createStatement)
             + state.extraTables.map(\.table.createStatement)
         try queue.sync { connection throws(SQLiteError) in
             for statement in statements { try connection.execute(statement) }
@@ -36,16 +42,21 @@ struct CSVLoad {
             let table = source.table
             let createsTable = createdByLoader.contains(table.name)
             if !createsTable {
-                try queue.sync { connection throws(SQLiteError) in try context.indexes.createBeforeLoading(table, on: connection) }
+                try queue.sync { connection throws(SQLiteError) in
+                    try context.indexes.createBeforeLoading(table, on: connection)
+                }
             }
             var count = 0
             for (file, feed) in source.files {
-                let loader = try TableLoader(table: table, file: file.displayPath, context: context, createsTable: createsTable)
+                let loader = try TableLoader(
+                    table: table, file: file.displayPath, context: context, createsTable: createsTable)
                 loader.feedID = feeds.isRegion ? feed?.id : nil
                 try queue.execute("BEGIN")
-                var record = GeoJSONImporter.reads(file.name)
+                var record =
+                    GeoJSONImporter.reads(file.name)
                     ? try GeoJSONImporter(file: file, loader: loader, progress: progress).run()
-                    : try CSVImporter(file: file, loader: loader, progress: progress, byPosition: source.byPosition).run()
+                    : try CSVImporter(file: file, loader: loader, progress: progress, byPosition: source.byPosition)
+                        .run()
                 try? queue.drain() // a failure is in the issue log, or thrown by finish()
                 try loader.completeTable()
                 if feeds.isRegion, let feed { record.name = feed.name + "/" + record.name }
@@ -57,7 +68,8 @@ struct CSVLoad {
                 if issues.hasErrors { break }
             }
             if !source.files.isEmpty { state.timer.mark("load \(table.name)") }
-            state.rows.append((table.name, table.name == Schema.feedsTable && feeds.isRegion ? feeds.feeds.count : count))
+            state.rows.append(
+                (table.name, table.name == Schema.feedsTable && feeds.isRegion ? feeds.feeds.count : count))
             if issues.hasErrors { throw BuildError.invalidInput(issues) }
         }
     }
@@ -66,9 +78,11 @@ struct CSVLoad {
     private func sources() -> [Source] {
         let feeds = state.feeds
         var sources = state.schema.loadOrder.map { table in
-            Source(table: table, files: feeds.feeds.compactMap { feed in
-                table.file.flatMap { feed.inputs.file(named: $0) }.map { ($0, feeds.isRegion ? feed : nil) }
-            }, byPosition: false)
+            Source(
+                table: table,
+                files: feeds.feeds.compactMap { feed in
+                    table.file.flatMap { feed.inputs.file(named: $0) }.map { ($0, feeds.isRegion ? feed : nil) }
+                }, byPosition: false)
         }
         for extra in state.extraTables {
             sources.append(Source(table: extra.table, files: extra.files.map { ($0.file, $0.feed) }, byPosition: true))

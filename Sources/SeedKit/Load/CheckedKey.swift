@@ -23,9 +23,17 @@ final class CheckedKey {
         let keys = columns.indices.map { "k\($0)" }
         let values = columns.indices.map { "ifnull(?\($0 + 1), x'')" }
         try connection.execute("DROP TABLE IF EXISTS temp.\(name)") // a failed build's
-        try connection.execute("CREATE TEMP TABLE \(name) (\(keys.joined(separator: ", ")), row INTEGER NOT NULL, PRIMARY KEY (\(keys.joined(separator: ", ")))) WITHOUT ROWID")
-        add = try connection.prepare("INSERT INTO temp.\(name) VALUES (\(values.joined(separator: ", ")), ?\(columns.count + 1))")
-        find = try connection.prepare("SELECT row FROM temp.\(name) WHERE \(zip(keys, values).map { "\($0) = \($1)" }.joined(separator: " AND "))")
+        try connection.execute(
+            """
+            CREATE TEMP TABLE \(name) (\(keys.joined(separator: ", ")), row INTEGER NOT NULL, PRIMARY KEY \
+            (\(keys.joined(separator: ", ")))) WITHOUT ROWID
+            """
+        )
+        add = try connection.prepare(
+            "INSERT INTO temp.\(name) VALUES (\(values.joined(separator: ", ")), ?\(columns.count + 1))")
+        find = try connection.prepare(
+            "SELECT row FROM temp.\(name) WHERE \(zip(keys, values).map { "\($0) = \($1)" }.joined(separator: " AND "))"
+        )
     }
 
     /// Records the key of `row` of `batch`. Returns nil, or the id of the row that has the same
@@ -37,7 +45,7 @@ final class CheckedKey {
             try add.step()
             add.reset()
             return nil
-        } catch where error.isUniqueViolation {
+        } catch  where error.isUniqueViolation {
             add.reset()
         }
         try find.bind(values)

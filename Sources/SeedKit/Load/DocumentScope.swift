@@ -30,13 +30,24 @@ struct DocumentScope {
     private func reportSharedKeys(of table: Table) throws(SQLiteError) {
         let key = table.key.map(quoted).joined(separator: ", ")
         let shown = table.key.filter { $0 != Schema.feedColumn }.map(quoted).joined(separator: " || ',' || ")
-        guard let row = try connection.rows("""
-            SELECT count(*), min(shown) FROM (SELECT \(shown) AS shown FROM \(quoted(table.name)) GROUP BY \(key) HAVING count(*) > 1)
-            """).first, let count = row[0].integer, count > 0 else { return }
-        context.issues.record(BuildIssue(
-            kind: .sharedKey, file: "table '\(table.name)'", field: table.key.filter { $0 != Schema.feedColumn }.joined(separator: "+"), value: row[1].description,
-            message: (count == 1 ? "names" : "and \(count - 1) more \(count == 2 ? "key name" : "keys name")")
-                + " objects of other values in several files: ids are unique per document, so each file's object is its own, and its file's references name it"))
+        guard
+            let row = try connection.rows(
+                """
+                SELECT count(*), min(shown) FROM (SELECT \(shown) AS shown FROM \(quoted(table.name)) GROUP BY \(key) \
+                HAVING count(*) > 1)
+                """
+            ).first, let count = row[0].integer, count > 0
+        else { return }
+        context.issues.record(
+            BuildIssue(
+                kind: .sharedKey, file: "table '\(table.name)'",
+                field: table.key.filter { $0 != Schema.feedColumn }.joined(separator: "+"), value: row[1].description,
+                message: (count == 1 ? "names" : "and \(count - 1) more \(count == 2 ? "key name" : "keys name")")
+                    + """
+                     objects of other values in several files: ids are unique per document, so each file's object \
+                    is its own, and its file's references name it
+                    """
+            ))
     }
 
     /// An object of a shared key: its row and the documents holding it.
@@ -47,9 +58,11 @@ struct DocumentScope {
 
     private func resolve(_ reference: Reference, of table: Table, to target: Table) throws(SQLiteError) {
         let columns = reference.targetColumns(in: target).map(quoted).joined(separator: ", ")
-        let shared = try connection.rows("""
+        let shared = try connection.rows(
+            """
             SELECT \(quoted(target.rowID)), \(columns) FROM \(quoted(target.name))
-            WHERE (\(columns)) IN (SELECT \(columns) FROM \(quoted(target.name)) GROUP BY \(columns) HAVING count(*) > 1)
+            WHERE (\(columns)) IN (SELECT \(columns) FROM \(quoted(target.name)) GROUP BY \(columns) HAVING count(*) > \
+            1)
             ORDER BY \(columns), 1
             """)
         // The rows of each key, with their documents; keys whose rows are all of one
@@ -57,7 +70,12 @@ struct DocumentScope {
         var groups: [[Object]] = []
         var keys: [String] = []
         var lastKey: [Value]?
-        let copies = try connection.prepare("SELECT dropped FROM temp.\(quoted("seedgen_merged_\(target.name)")) WHERE kept = ? AND outcome <> \(RowCopies.Outcome.rejected.rawValue)")
+        let copies = try connection.prepare(
+            """
+            SELECT dropped FROM temp.\(quoted("seedgen_merged_\(target.name)")) WHERE kept = ? AND outcome <> \
+            \(RowCopies.Outcome.rejected.rawValue)
+            """
+        )
         for row in shared {
             guard let id = row[0].integer else { continue }
             var documents: Set<Int> = [context.document(ofRow: id, in: target.name)]
@@ -73,7 +91,8 @@ struct DocumentScope {
             groups[groups.count - 1].append(Object(id: id, documents: documents))
         }
         var groupOfRow: [Int64: Int] = [:]
-        for (index, group) in groups.enumerated() where group.reduce(into: Set<Int>(), { $0.formUnion($1.documents) }).count > 1 {
+        for (index, group) in groups.enumerated()
+        where group.reduce(into: Set<Int>(), { $0.formUnion($1.documents) }).count > 1 {
             for object in group { groupOfRow[object.id] = index }
         }
         guard !groupOfRow.isEmpty else { return }
@@ -87,9 +106,12 @@ struct DocumentScope {
             add.reset()
         }
         let column = quoted(reference.column)
-        let update = try connection.prepare("UPDATE \(quoted(table.name)) SET \(column) = ? WHERE \(quoted(table.rowID)) = ?")
-        let rows = try connection.prepare("""
-            SELECT t.\(quoted(table.rowID)), t.\(column) FROM \(quoted(table.name)) AS t JOIN temp.seedgen_shared_rows AS s ON s.id = t.\(column) ORDER BY 1
+        let update = try connection.prepare(
+            "UPDATE \(quoted(table.name)) SET \(column) = ? WHERE \(quoted(table.rowID)) = ?")
+        let rows = try connection.prepare(
+            """
+            SELECT t.\(quoted(table.rowID)), t.\(column) FROM \(quoted(table.name)) AS t JOIN temp.seedgen_shared_rows \
+            AS s ON s.id = t.\(column) ORDER BY 1
             """)
         var changes: [(row: Int64, id: Int64)] = []
         while try rows.step() {
@@ -114,20 +136,33 @@ struct DocumentScope {
     }
 
     /// A reference from `row` (of `document`) that objects of two other documents answer.
-    private func report(_ reference: Reference, of table: Table, row: Int64, document: Int, key: String, files: (Int, Int)) {
+    private func report(
+        _ reference: Reference, of table: Table, row: Int64, document: Int, key: String, files: (Int, Int)
+    ) {
         var place: (file: String, line: Int)?
         if let places = context.places(of: table.name).first, places.takeLookup() { place = places.place(ofRow: row) }
-        let field = reference.from.lazy.compactMap { table.column(named: $0) }
-            .first { ![[XMLMapping.fileSource], [Schema.feedSource]].contains($0.source) }?.source.first ?? reference.column
+        let field =
+            reference.from.lazy.compactMap { table.column(named: $0) }
+            .first { ![[XMLMapping.fileSource], [Schema.feedSource]].contains($0.source) }?.source.first
+            ?? reference.column
         let names = (context.documentName(files.0), context.documentName(files.1))
-        let message = "names an object of '\(reference.to)' in two other files, \(names.0) and \(names.1), and none in its own: "
-            + "ids are unique per document, so a reference names its own document's object, else the one object of that id in the export"
+        let message =
+            "names an object of '\(reference.to)' in two other files, \(names.0) and \(names.1), and none in its own: "
+                + """
+                ids are unique per document, so a reference names its own document's object, else the one object of \
+                that id in the export
+                """
         if context.lenient {
-            context.issues.record(BuildIssue(kind: .errorKept, file: place?.file ?? context.documentName(document), line: place?.line,
-                                             field: field, value: key, message: message + "; the first, in \(names.0), is named"))
+            context.issues.record(
+                BuildIssue(
+                    kind: .errorKept, file: place?.file ?? context.documentName(document), line: place?.line,
+                    field: field, value: key, message: message + "; the first, in \(names.0), is named"))
         } else {
-            context.issues.record(BuildIssue(kind: .ambiguousDocumentReference, file: place?.file ?? context.documentName(document), line: place?.line,
-                                             field: field, value: key, message: message))
+            context.issues.record(
+                BuildIssue(
+                    kind: .ambiguousDocumentReference, file: place?.file ?? context.documentName(document),
+                    line: place?.line,
+                    field: field, value: key, message: message))
         }
     }
 }

@@ -36,11 +36,18 @@ final class DuplicateKeys {
         func issue(strict: Bool) -> BuildIssue {
             var issue = first
             let repeated = firstLine.map { "line \($0)" } ?? "an earlier row"
-            let all = count == 1 ? "it is the only row of this file that repeats an earlier one whole"
+            let all =
+                count == 1
+                ? "it is the only row of this file that repeats an earlier one whole"
                 : "\(count) rows of this file repeat an earlier row whole (this is the first)"
-            issue.message = "repeats \(repeated) in every field: \(all); "
-                + (strict ? "--strict: a row repeated whole is an error (without --strict each copy is left out, with a warning)"
-                          : "each copy is left out, the row it repeats is kept")
+            issue.message =
+                "repeats \(repeated) in every field: \(all); "
+                + (strict
+                    ? """
+                    --strict: a row repeated whole is an error (without --strict each copy is left out, with a \
+                    warning)
+                    """
+                    : "each copy is left out, the row it repeats is kept")
             issue.kind = strict ? .duplicateKey : .repeatedRow
             issue.code = nil
             return issue
@@ -52,7 +59,7 @@ final class DuplicateKeys {
     private let fields: SourceFields
     private let connection: Connection
     private let places: RowPlaces?
-    private let referenceColumns: [[Int]]     // per reference: indexes of its `from` columns
+    private let referenceColumns: [[Int]] // per reference: indexes of its `from` columns
     private let unresolvedKeys: UnresolvedKeys
     /// What a row is compared on, as the writer's INSERT stores it: per column its parameter (0:
     /// not stored), the parent's, and per reference its parameter.
@@ -73,8 +80,12 @@ final class DuplicateKeys {
     /// The copies left out so far.
     private(set) var copies: Copies?
 
-    init(table: Table, context: BuildContext, fields: SourceFields, connection: Connection, places: RowPlaces?, referenceColumns: [[Int]],
-         unresolvedKeys: UnresolvedKeys, parameters: [Int32], parentParameter: Int32, referenceParameters: [Int32], resolvedWhileLoading: [Bool]) {
+    init(
+        table: Table, context: BuildContext, fields: SourceFields, connection: Connection, places: RowPlaces?,
+        referenceColumns: [[Int]],
+        unresolvedKeys: UnresolvedKeys, parameters: [Int32], parentParameter: Int32, referenceParameters: [Int32],
+        resolvedWhileLoading: [Bool]
+    ) {
         self.table = table
         self.context = context
         self.fields = fields
@@ -90,7 +101,9 @@ final class DuplicateKeys {
         var selected = table.withoutRowID ? [] : [quoted(table.rowID)]
         selected += table.columns.indices.filter { parameters[$0] != 0 }.map { quoted(table.columns[$0].name) }
         if parentParameter != 0, let parent = table.parent { selected.append(quoted(parent.column)) }
-        selected += table.references.indices.filter { referenceParameters[$0] != 0 }.map { quoted(table.references[$0].column) }
+        selected += table.references.indices.filter { referenceParameters[$0] != 0 }.map {
+            quoted(table.references[$0].column)
+        }
         self.selected = selected.joined(separator: ", ")
     }
 
@@ -109,7 +122,8 @@ final class DuplicateKeys {
         case .row(let id): (columns, heldID) = (table.checkedKey, id)
         }
         // The row holding the key is read to compare the rows, or to name its place.
-        let held = fields.keepsEveryField || (heldID == nil && places?.lookupsLeft == true)
+        let held =
+            fields.keepsEveryField || (heldID == nil && places?.lookupsLeft == true)
             ? try heldRow(batch, row, resolved: resolved, slot: slot, holder: holder) : nil
         if held?.same == true, copies != nil {
             copies?.count += 1
@@ -120,17 +134,22 @@ final class DuplicateKeys {
         let sourceNames = fields.names
         let sourceName = { (index: Int) in sourceNames[index] ?? self.table.columns[index].name }
         let text = { (index: Int) in
-            batch.tags[batch.cell(row, index)] == RowBatch.Tag.null.rawValue ? "" : SourceText.value(batch, batch.cell(row, index), column: self.table.columns[index])
+            batch.tags[batch.cell(row, index)] == RowBatch.Tag.null.rawValue
+                ? "" : SourceText.value(batch, batch.cell(row, index), column: self.table.columns[index])
         }
         var names: [String] = []
         var located: (fields: [String], values: [String]) = ([], []) // the key as the file has it
         // A region seed's `feed_ref` is the file's feed: the message names the file already.
         let shown = columns.filter { $0 != Schema.feedColumn }
         let keyText = shown.map { name -> String in
-            let parts = table.columns.firstIndex(where: { $0.name == name }).map { [$0] }
-                ?? referenceColumns[table.references.firstIndex { $0.column == name }!].filter { table.columns[$0].name != Schema.feedColumn }
+            let parts =
+                table.columns.firstIndex(where: { $0.name == name }).map { [$0] }
+                ?? referenceColumns[table.references.firstIndex { $0.column == name }!].filter {
+                    table.columns[$0].name != Schema.feedColumn
+                }
             names.append(parts.map(sourceName).joined(separator: ","))
-            for index in parts where [[XMLMapping.fileSource], [Schema.feedSource]].contains(table.columns[index].source) == false {
+            for index in parts
+            where [[XMLMapping.fileSource], [Schema.feedSource]].contains(table.columns[index].source) == false {
                 located.fields.append(sourceName(index))
                 located.values.append(CSVRowLocator.key(ReferenceResolver.value(batch, batch.cell(row, index))))
             }
@@ -139,20 +158,29 @@ final class DuplicateKeys {
         var column = Int(batch.sourceColumns[row])
         if fields.columnsPerValue {
             let first = shown.first.flatMap { name in
-                table.columns.firstIndex { $0.name == name } ?? table.references.firstIndex { $0.column == name }.map { referenceColumns[$0][0] }
+                table.columns.firstIndex { $0.name == name }
+                    ?? table.references.firstIndex { $0.column == name }.map { referenceColumns[$0][0] }
             }
             column = first.map { Int(batch.valueColumns[batch.cell(row, $0)]) } ?? 0
         }
-        var issue = BuildIssue(kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
-                               field: names.joined(separator: "+"), value: keyText, message: "")
+        var issue = BuildIssue(
+            kind: .duplicateKey, file: fields.file, line: Int(batch.lines[row]), column: column > 0 ? column : nil,
+            field: names.joined(separator: "+"), value: keyText, message: "")
         if held?.same == true {
-            copies = Copies(count: 1, first: issue, firstLine: placeOfFirstCopy(held?.id, located, before: issue.line, copy: true)?.line)
+            copies = Copies(
+                count: 1, first: issue,
+                firstLine: placeOfFirstCopy(held?.id, located, before: issue.line, copy: true)?.line)
             return
         }
-        issue.message = columns == table.key ? "appears twice: the key of '\(table.name)' must be unique"
-            : columns == table.checkedKey ? "appears twice: no two rows of '\(table.name)' may have the same \(names.joined(separator: ", "))"
-            : "appears twice: '\(table.name)' has a unique index on \(names.joined(separator: ", "))"
-        if let first = placeOfFirstCopy(heldID ?? held?.id, located, before: issue.line, copy: false) { issue.message += "; first copy at \(first.file):\(first.line)" }
+        issue.message =
+            columns == table.key
+            ? "appears twice: the key of '\(table.name)' must be unique"
+            : columns == table.checkedKey
+                ? "appears twice: no two rows of '\(table.name)' may have the same \(names.joined(separator: ", "))"
+                : "appears twice: '\(table.name)' has a unique index on \(names.joined(separator: ", "))"
+        if let first = placeOfFirstCopy(heldID ?? held?.id, located, before: issue.line, copy: false) {
+            issue.message += "; first copy at \(first.file):\(first.line)"
+        }
         if context.lenient {
             issue.message += "; the later row is left out"
             issue.kind = .rowLeftOut
@@ -165,12 +193,16 @@ final class DuplicateKeys {
     /// `id`), or for a table without row ids the first row of the file before line `before`
     /// whose key fields have the values of `key` (the file read again up to there). `copy`: for
     /// the one message of the file's copies, always looked for.
-    private func placeOfFirstCopy(_ id: Int64?, _ key: (fields: [String], values: [String]), before: Int?, copy: Bool) -> (file: String, line: Int)? {
+    private func placeOfFirstCopy(
+        _ id: Int64?, _ key: (fields: [String], values: [String]), before: Int?, copy: Bool
+    ) -> (file: String, line: Int)? {
         if !table.withoutRowID {
             guard let id, let places, copy || places.takeLookup() else { return nil }
             return places.place(ofRow: id)
         }
-        guard let before, !key.fields.isEmpty, copy || fileLookups < context.issues.examplesPerGroup, let find = fields.firstLine else { return nil }
+        guard let before, !key.fields.isEmpty, copy || fileLookups < context.issues.examplesPerGroup,
+            let find = fields.firstLine
+        else { return nil }
         if !copy { fileLookups += 1 }
         return find(key.fields, key.values, before).map { (fields.file, $0) }
     }
@@ -188,7 +220,9 @@ final class DuplicateKeys {
 
     /// The row holding the key of `row`: its id (tables with row ids), and whether `row` is
     /// the same in every field. Nil when no row holds it.
-    private func heldRow(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int, holder: Holder) throws(SQLiteError) -> (id: Int64?, same: Bool)? {
+    private func heldRow(
+        _ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int, holder: Holder
+    ) throws(SQLiteError) -> (id: Int64?, same: Bool)? {
         let condition: String
         var values: [Value] = []
         switch holder {
@@ -201,7 +235,9 @@ final class DuplicateKeys {
                 if let index = table.columns.firstIndex(where: { $0.name == name }) {
                     values.append(ReferenceResolver.value(batch, batch.cell(row, index)))
                 } else {
-                    values.append(resolved.id(slot: slot, table.references.firstIndex { $0.column == name }!).map(Value.integer) ?? .null)
+                    values.append(
+                        resolved.id(slot: slot, table.references.firstIndex { $0.column == name }!).map(Value.integer)
+                            ?? .null)
                 }
             }
         }
@@ -216,11 +252,17 @@ final class DuplicateKeys {
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         let id = table.withoutRowID ? nil : statement.int64(at: 0)
-        return (id, fields.keepsEveryField && isSame(batch, row, resolved: resolved, slot: slot, as: statement, from: table.withoutRowID ? 0 : 1))
+        return (
+            id,
+            fields.keepsEveryField
+                && isSame(batch, row, resolved: resolved, slot: slot, as: statement, from: table.withoutRowID ? 0 : 1)
+        )
     }
 
     /// True when `row` of `batch` stores what the row `held` has, from result column `start` on.
-    private func isSame(_ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int, as held: Statement, from start: Int) -> Bool {
+    private func isSame(
+        _ batch: RowBatch, _ row: Int, resolved: ResolvedIDs, slot: Int, as held: Statement, from start: Int
+    ) -> Bool {
         var position = start
         for (index, column) in table.columns.enumerated() {
             let cell = batch.cell(row, index)
@@ -230,7 +272,8 @@ final class DuplicateKeys {
             } else if !column.stored && batch.tags[cell] != RowBatch.Tag.null.rawValue {
                 // Read only for a reference: the same only if that names a row (compared below).
                 let named = referenceColumns.indices.contains { r in
-                    referenceParameters[r] != 0 && referenceColumns[r].contains(index) && resolved.id(slot: slot, r) != nil
+                    referenceParameters[r] != 0 && referenceColumns[r].contains(index)
+                        && resolved.id(slot: slot, r) != nil
                 }
                 guard named else { return false }
             }
@@ -245,7 +288,9 @@ final class DuplicateKeys {
             guard held.value(at: position) == (id.map(Value.integer) ?? .null) else { return false }
             position += 1
             // Two NULLs: the same when no key of a source the table does not store named nothing.
-            if id == nil && !sourcesStored[r] && (!resolvedWhileLoading[r] || unresolvedKeys.keptNull(r)) { return false }
+            if id == nil && !sourcesStored[r] && (!resolvedWhileLoading[r] || unresolvedKeys.keptNull(r)) {
+                return false
+            }
         }
         return true
     }

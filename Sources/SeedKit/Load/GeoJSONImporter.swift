@@ -19,7 +19,8 @@ struct GeoJSONImporter {
     func run() throws(BuildError) -> InputRecord {
         let source: MeasuredByteSource
         do { source = MeasuredByteSource(try file.open()) } catch { throw .input(error) }
-        let reader = GeoJSONFeatureReader(source: source, file: file.displayPath, maximumValueBytes: loader.context.limits.recordBytes)
+        let reader = GeoJSONFeatureReader(
+            source: source, file: file.displayPath, maximumValueBytes: loader.context.limits.recordBytes)
         progress?.started(file: file.name, table: loader.table.name, bytes: file.size)
         let columns = loader.table.columns
         var features = 0
@@ -34,7 +35,8 @@ struct GeoJSONImporter {
                         try loader.setFeed(index)
                         continue
                     }
-                    let text = column.source.lazy.compactMap { Self.value(of: $0, in: feature, properties: properties) }.first
+                    let text = column.source.lazy.compactMap { Self.value(of: $0, in: feature, properties: properties) }
+                        .first
                     if let text {
                         var bytes = text
                         try bytes.withUTF8 { try loader.set(index, UnsafeRawBufferPointer($0)) }
@@ -53,8 +55,9 @@ struct GeoJSONImporter {
             throw .seed(error)
         }
         progress?.finished(file: file.name, rows: loader.rowCount)
-        return InputRecord(name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
-                           rejected: max(0, features - loader.rowCount))
+        return InputRecord(
+            name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
+            rejected: max(0, features - loader.rowCount))
     }
 
     /// The text of `source` in a feature: its `id`, its `properties` or `geometry` as JSON, or
@@ -77,7 +80,8 @@ struct GeoJSONImporter {
 
     private static func json(_ value: Any) -> String? {
         guard !(value is NSNull), JSONSerialization.isValidJSONObject([value]),
-              let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+            let data = try? JSONSerialization.data(
+                withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         else { return nil }
         return String(decoding: data, as: UTF8.self)
     }

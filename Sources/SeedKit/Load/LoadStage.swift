@@ -25,40 +25,54 @@ struct LoadStage: BuildStage {
         // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
         // points): a table or column one export leaves empty is not a mapping mistake.
         if !SchemaLocator.isBuiltIn(schema) {
-            MappingCheck(schema: schema, inputs: inputs, files: inputs.files.filter { readFiles.contains($0.displayPath) },
-                         rows: Dictionary(state.rows, uniquingKeysWith: +), filtered: state.filtered, matchedColumns: matchedColumns,
-                         strict: options.strict, issues: issues, findings: findings).run()
+            MappingCheck(
+                schema: schema, inputs: inputs, files: inputs.files.filter { readFiles.contains($0.displayPath) },
+                rows: Dictionary(state.rows, uniquingKeysWith: +), filtered: state.filtered,
+                matchedColumns: matchedColumns,
+                strict: options.strict, issues: issues, findings: findings
+            ).run()
         }
         if issues.hasErrors { throw BuildError.invalidInput(issues) }
-        for file in inputs.files where !readFiles.contains(file.displayPath) && file.name != SchemaLocator.folderSchemaName
-            && !extraFiles.contains(file.displayPath) {
-            issues.record(BuildIssue(kind: .unusedFile, file: file.displayPath, message: "is not read by any table of schema '\(schema.name)'"))
+        for file in inputs.files
+        where !readFiles.contains(file.displayPath) && file.name != SchemaLocator.folderSchemaName
+            && !extraFiles.contains(file.displayPath)
+        {
+            issues.record(
+                BuildIssue(
+                    kind: .unusedFile, file: file.displayPath,
+                    message: "is not read by any table of schema '\(schema.name)'"))
         }
     }
 
     /// A region seed's `feeds` rows, before any row names them (`FeedsStage` completes them).
     static func insertFeeds(_ feeds: InputFeeds, on connection: Connection) throws(SQLiteError) {
         guard feeds.isRegion else { return }
-        let insert = try connection.prepare("INSERT INTO \(quoted(Schema.feedsTable)) (id, name, source, row_counts) VALUES (?, ?, ?, '{}')")
+        let insert = try connection.prepare(
+            "INSERT INTO \(quoted(Schema.feedsTable)) (id, name, source, row_counts) VALUES (?, ?, ?, '{}')")
         for feed in feeds.feeds { try insert.run([.integer(feed.id), .text(feed.name), .text(feed.sourceName)]) }
     }
 
     /// Streams every input into the database on the writer thread; returns the build's
     /// context. `loading` is the context as soon as it exists, for a failure's place.
-    private func load(_ state: BuildState, loading: inout BuildContext?, matchedColumns: inout [String: [Bool]],
-                      findings: inout XMLLoadFindings) throws -> BuildContext {
+    private func load(
+        _ state: BuildState, loading: inout BuildContext?, matchedColumns: inout [String: [Bool]],
+        findings: inout XMLLoadFindings
+    ) throws -> BuildContext {
         let schema = state.schema, options = state.options, issues = state.issues
         let progress = state.progress
         return try state.database.withWriteQueue { queue in
-            let context = BuildContext(writeQueue: queue, schema: schema, issues: issues,
-                                       allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
-                                       limits: options.limits)
+            let context = BuildContext(
+                writeQueue: queue, schema: schema, issues: issues,
+                allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
+                limits: options.limits)
             loading = context
             context.lenient = options.lenient
             context.strict = options.strict
             context.idMaps = IDMaps(schema: schema, capacity: options.idMapCapacity)
             // XML rows may repeat a key (copies merged by the writer): their ids are the stable-ids stage's.
-            if let previous = state.previous, schema.format == .csv { context.previousIDs = try PreviousIDs(previous: previous) }
+            if let previous = state.previous, schema.format == .csv {
+                context.previousIDs = try PreviousIDs(previous: previous)
+            }
             switch schema.format {
             case .csv:
                 try CSVLoad(state: state, context: context).run()

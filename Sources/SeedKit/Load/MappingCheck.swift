@@ -51,37 +51,60 @@ struct MappingCheck {
             let count = rows[table.name] ?? 0
             if count == 0 {
                 // A nested table of an empty table is empty too: the parent's finding says why.
-                guard !table.optional, !table.isDerived, table.parent.map({ (rows[$0.table] ?? 0) > 0 }) ?? true else { continue }
+                guard !table.optional, !table.isDerived, table.parent.map({ (rows[$0.table] ?? 0) > 0 }) ?? true else {
+                    continue
+                }
                 if let dropped = filtered[table.name], dropped > 0 {
-                    findings.append(Finding(table: table.name, field: "table '\(table.name)'", message: "has no rows: all \(dropped) records were filtered out",
-                                            paths: table.filter.map(\.source).flatMap(pathAlternatives)))
+                    findings.append(
+                        Finding(
+                            table: table.name, field: "table '\(table.name)'",
+                            message: "has no rows: all \(dropped) records were filtered out",
+                            paths: table.filter.map(\.source).flatMap(pathAlternatives)))
                 } else if let element = table.element {
                     let steps = (try? XMLValuePath.elementPattern(element, namespaces: schema.namespaces).steps) ?? []
                     let parent = table.parent.map { " inside a record of '\($0.table)'" } ?? ""
-                    findings.append(Finding(table: table.name, field: "\(table.name).element", value: element,
-                                            message: "matched nothing\(parent) in any input; table '\(table.name)' has no rows",
-                                            paths: [.text(steps: steps)]))
+                    findings.append(
+                        Finding(
+                            table: table.name, field: "\(table.name).element", value: element,
+                            message: "matched nothing\(parent) in any input; table '\(table.name)' has no rows",
+                            paths: [.text(steps: steps)]))
                 } else if let list = table.list {
-                    findings.append(Finding(table: table.name, field: "table '\(table.name)'", value: list.sources.joined(separator: ", "),
-                                            message: "has no rows: its list source was empty or missing in every record of '\(table.parent?.table ?? "")'",
-                                            paths: list.sources.flatMap(pathAlternatives)))
+                    findings.append(
+                        Finding(
+                            table: table.name, field: "table '\(table.name)'",
+                            value: list.sources.joined(separator: ", "),
+                            message:
+                                """
+                                has no rows: its list source was empty or missing in every record of \
+                                '\(table.parent?.table ?? "")'
+                                """,
+                            paths: list.sources.flatMap(pathAlternatives)))
                 } else {
-                    findings.append(Finding(table: table.name, field: "table '\(table.name)'", message: "has no rows: no record referenced it", paths: []))
+                    findings.append(
+                        Finding(
+                            table: table.name, field: "table '\(table.name)'",
+                            message: "has no rows: no record referenced it", paths: []))
                 }
                 continue
             }
             findings.append(contentsOf: pathFindings(table))
             guard let matched = matchedColumns[table.name], table.list == nil else { continue }
-            for (index, column) in table.columns.enumerated() where !matched[index] && column.expression == nil && column.defaultValue == nil
-            && !column.source.contains(where: { $0.hasPrefix("$") }) { // $position, $name: always there
+            for (index, column) in table.columns.enumerated()
+            where !matched[index] && column.expression == nil && column.defaultValue == nil
+                && !column.source.contains(where: { $0.hasPrefix("$") })
+            { // $position, $name: always there
                 let paths = column.source.flatMap(pathAlternatives)
                 let sources = column.source.map { "'\($0)'" }.joined(separator: " or ")
-                let message = column.exists ? "matched nothing in any input (the column is 0 in every row)"
+                let message =
+                    column.exists
+                    ? "matched nothing in any input (the column is 0 in every row)"
                     : "matched nothing in any input; the column is NULL in every row"
-                findings.append(Finding(table: table.name, column: column.name, field: "\(table.name).\(column.name)",
-                                        value: column.source.count == 1 ? column.source[0] : nil,
-                                        message: column.source.count == 1 ? message : "sources \(sources) \(message)",
-                                        paths: paths, onlyWithHint: column.exists))
+                findings.append(
+                    Finding(
+                        table: table.name, column: column.name, field: "\(table.name).\(column.name)",
+                        value: column.source.count == 1 ? column.source[0] : nil,
+                        message: column.source.count == 1 ? message : "sources \(sources) \(message)",
+                        paths: paths, onlyWithHint: column.exists))
             }
         }
         guard !findings.isEmpty || !self.findings.filesWithoutRows.isEmpty else { return }
@@ -91,7 +114,9 @@ struct MappingCheck {
             if finding.onlyWithHint && suggestion == nil { continue }
             report(finding, hint: suggestion)
         }
-        for (file, filtered) in self.findings.filesWithoutRows { reportNoRows(file, filtered: filtered, survey: survey) }
+        for (file, filtered) in self.findings.filesWithoutRows {
+            reportNoRows(file, filtered: filtered, survey: survey)
+        }
     }
 
     /// An element alternative that matched nothing while others did, one that matched at
@@ -99,34 +124,50 @@ struct MappingCheck {
     private func pathFindings(_ table: Table) -> [Finding] {
         var findings: [Finding] = []
         let alternatives = table.elementAlternatives
-        for (index, found) in (self.findings.elementPaths[table.name] ?? []).enumerated() where index < alternatives.count {
+        for (index, found) in (self.findings.elementPaths[table.name] ?? []).enumerated()
+        where index < alternatives.count {
             let element = alternatives[index]
             let steps = (try? XMLValuePath.elementPattern(element, namespaces: schema.namespaces).steps) ?? []
             if found.paths.isEmpty && found.others == 0 {
                 guard alternatives.count > 1 else { continue } // a table with no rows is reported as such
-                findings.append(Finding(table: table.name, field: "\(table.name).element", value: element,
-                                        message: "matched nothing in any input (the table's other element alternatives did)",
-                                        paths: [.text(steps: steps)]))
-            } else if found.paths.count + (found.others > 0 ? 1 : 0) > 1 && !steps.contains(where: { $0.localName == "*" }) {
+                findings.append(
+                    Finding(
+                        table: table.name, field: "\(table.name).element", value: element,
+                        message: "matched nothing in any input (the table's other element alternatives did)",
+                        paths: [.text(steps: steps)]))
+            } else if found.paths.count + (found.others > 0 ? 1 : 0) > 1
+                && !steps.contains(where: { $0.localName == "*" })
+            {
                 var list = found.paths.map { "\($0.path) \(Self.grouped($0.count))" }
                 if found.others > 0 { list.append("\(Self.grouped(found.others)) at other paths") }
-                let written = found.paths.first.map { ($0.path.split(separator: "/").suffix(steps.count + 1)).joined(separator: "/") } ?? element
+                let written =
+                    found.paths.first.map {
+                        ($0.path.split(separator: "/").suffix(steps.count + 1)).joined(separator: "/")
+                    } ?? element
                 let within = table.parent.map { " inside '\($0.table)'" } ?? ""
-                findings.append(Finding(table: table.name, field: "\(table.name).element", value: element,
-                                        message: "matches elements at \(list.count) paths\(within): \(list.joined(separator: ", ")); "
-                                            + "write the path you mean (element: \(written), or from the root with a leading '/'), "
-                                            + "or list each path as an alternative",
-                                        paths: [], ambiguous: true))
+                findings.append(
+                    Finding(
+                        table: table.name, field: "\(table.name).element", value: element,
+                        message: "matches elements at \(list.count) paths\(within): \(list.joined(separator: ", ")); "
+                            + "write the path you mean (element: \(written), or from the root with a leading '/'), "
+                            + "or list each path as an alternative",
+                        paths: [], ambiguous: true))
             }
         }
         for repeated in self.findings.repeatedSources[table.name] ?? [] where repeated.column < table.columns.count {
             let column = table.columns[repeated.column]
             let records = rows[table.name].map { " of \(Self.grouped($0))" } ?? ""
-            findings.append(Finding(table: table.name, column: column.name, field: "\(table.name).\(column.name)", value: repeated.path,
-                                    message: "matched more than once in \(Self.grouped(repeated.records))\(records) records of '\(table.name)'; "
-                                        + "only the first is kept: to keep each one, read it as a table of its own "
-                                        + "(element: \(Self.elementPath(of: repeated.path)), parent: \(table.name), and a $position column)",
-                                    paths: [], ambiguous: true))
+            findings.append(
+                Finding(
+                    table: table.name, column: column.name, field: "\(table.name).\(column.name)", value: repeated.path,
+                    message:
+                        "matched more than once in \(Self.grouped(repeated.records))\(records) records of '\(table.name)'; "
+                        + "only the first is kept: to keep each one, read it as a table of its own "
+                            + """
+                            (element: \(Self.elementPath(of: repeated.path)), parent: \(table.name), and a $position \
+                            column)
+                            """,
+                    paths: [], ambiguous: true))
         }
         return findings
     }
@@ -149,15 +190,23 @@ struct MappingCheck {
         } else {
             let declared = survey.declaredNamespaces[file.displayPath] ?? []
             let list = declared.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
-            message += declared.isEmpty ? "; it declares no namespace" : "; it declares the namespace\(declared.count == 1 ? "" : "s") \(list)"
+            message +=
+                declared.isEmpty
+                ? "; it declares no namespace" : "; it declares the namespace\(declared.count == 1 ? "" : "s") \(list)"
             let schemaURIs = Set(schema.namespaces.values)
             if !schemaURIs.isEmpty && !declared.contains(where: schemaURIs.contains) {
-                message += "; the schema's are \(schemaURIs.sorted().map { "'\($0)'" }.joined(separator: ", "))"
+                message +=
+                    "; the schema's are \(schemaURIs.sorted().map { "'\($0)'" }.joined(separator: ", "))"
                     + " (a name whose prefix the schema maps, or an unprefixed one with a \"\" entry, matches only that namespace: "
-                    + "map the file's namespace, or leave the \"\" entry out so that unprefixed names match any namespace)"
+                        + """
+                        map the file's namespace, or leave the \"\" entry out so that unprefixed names match any \
+                        namespace)
+                        """
             }
         }
-        issues.record(BuildIssue(kind: strict ? .unmatchedMappingError : .unmatchedMapping, file: file.displayPath, message: message))
+        issues.record(
+            BuildIssue(
+                kind: strict ? .unmatchedMappingError : .unmatchedMapping, file: file.displayPath, message: message))
     }
 
     private func pathAlternatives(_ source: String) -> [XMLValuePath] {
@@ -176,7 +225,9 @@ struct MappingCheck {
         }
         for step in steps where step.localName != "*" {
             guard let namespaces = survey.elements[step.localName] else {
-                if let close = Self.closest(to: step.localName, in: Array(survey.elements.keys)) { return "did you mean '\(close)'?" }
+                if let close = Self.closest(to: step.localName, in: Array(survey.elements.keys)) {
+                    return "did you mean '\(close)'?"
+                }
                 return "no element '\(step.localName)' in any input"
             }
             if case .uri(let uri) = step.namespace, !namespaces.contains(uri) {
@@ -193,7 +244,9 @@ struct MappingCheck {
             }
         }
         if let attribute, !survey.attributes.contains(attribute.localName) {
-            if let close = Self.closest(to: attribute.localName, in: Array(survey.attributes)) { return "did you mean '@\(close)'?" }
+            if let close = Self.closest(to: attribute.localName, in: Array(survey.attributes)) {
+                return "did you mean '@\(close)'?"
+            }
             return "no attribute '\(attribute.localName)' in any input"
         }
         return nil
@@ -205,12 +258,17 @@ struct MappingCheck {
         for table in schema.loadOrder {
             guard let name = table.file, let file = inputs.file(named: name) else { continue }
             if (rows[table.name] ?? 0) == 0 && !table.optional {
-                report(Finding(table: table.name, field: "table '\(table.name)'", value: name, message: "has no rows: the file has no records", paths: []), hint: nil)
+                report(
+                    Finding(
+                        table: table.name, field: "table '\(table.name)'", value: name,
+                        message: "has no rows: the file has no records", paths: []), hint: nil)
             }
             // A GeoJSON input has no header to compare with (its properties are read by name).
             guard !GeoJSONImporter.reads(file.name), let header = Self.header(of: file) else { continue }
             // Computed columns, and `$file` and `extras` (filled by the reader), read no header field.
-            let columns = table.columns.filter { $0.expression == nil && !$0.source.contains(where: { $0.hasPrefix("$") }) }
+            let columns = table.columns.filter {
+                $0.expression == nil && !$0.source.contains(where: { $0.hasPrefix("$") })
+            }
             let unmatched = columns.filter { !$0.source.contains(where: header.contains) }
             let nothingMatched = unmatched.count == columns.count
             // Only a header no column reads can be the one a misspelt source meant.
@@ -218,9 +276,19 @@ struct MappingCheck {
             for column in unmatched {
                 let close = column.source.lazy.compactMap { Self.closest(to: $0, in: unread) }.first
                 guard close != nil || nothingMatched else { continue }
-                let hint = close.map { "did you mean '\($0)'?" } ?? "the header has \(header.prefix(8).map { "'\($0)'" }.joined(separator: ", "))"
-                report(Finding(table: table.name, column: column.name, field: "\(table.name).\(column.name)", value: column.source.joined(separator: ", "),
-                               message: "matches no header of \(file.name); the column is \(column.defaultValue == nil ? "NULL" : "its default") in every row", paths: []), hint: hint)
+                let hint =
+                    close.map { "did you mean '\($0)'?" }
+                    ?? "the header has \(header.prefix(8).map { "'\($0)'" }.joined(separator: ", "))"
+                report(
+                    Finding(
+                        table: table.name, column: column.name, field: "\(table.name).\(column.name)",
+                        value: column.source.joined(separator: ", "),
+                        message:
+                            """
+                            matches no header of \(file.name); the column is \
+                            \(column.defaultValue == nil ? "NULL" : "its default") in every row
+                            """,
+                        paths: []), hint: hint)
             }
         }
     }
@@ -236,16 +304,21 @@ struct MappingCheck {
     // MARK: Reporting
 
     private func report(_ finding: Finding, hint: String?) {
-        let place = finding.column.flatMap { schema.places.columns[finding.table + "." + $0] }
+        let place =
+            finding.column.flatMap { schema.places.columns[finding.table + "." + $0] }
             ?? (finding.field.hasSuffix(".element") ? schema.places.elements[finding.table] : nil)
             ?? schema.places.tables[finding.table]
         let message = finding.message + (hint.map { "; " + $0 } ?? "")
-        let kind: BuildIssue.Kind = finding.ambiguous ? (strict ? .ambiguousMappingError : .ambiguousMapping)
+        let kind: BuildIssue.Kind =
+            finding.ambiguous
+            ? (strict ? .ambiguousMappingError : .ambiguousMapping)
             : (strict ? .unmatchedMappingError : .unmatchedMapping)
-        issues.record(BuildIssue(kind: kind,
-                                 file: schema.places.file.isEmpty ? "the schema" : schema.places.file,
-                                 line: place?.line, column: place?.column, field: finding.field, value: finding.value,
-                                 message: message))
+        issues.record(
+            BuildIssue(
+                kind: kind,
+                file: schema.places.file.isEmpty ? "the schema" : schema.places.file,
+                line: place?.line, column: place?.column, field: finding.field, value: finding.value,
+                message: message))
     }
 
     /// The name in `names` closest to `name` (a typo or a case slip), if one is close enough.

@@ -28,39 +28,67 @@ struct NestedRowCleanup {
         let database = connection
         var rejected: [String: Int] = [:]
         for table in schema.loadOrder {
-            guard let parent = table.parent, lost.contains(parent.table), let parentTable = schema.table(named: parent.table) else { continue }
+            guard let parent = table.parent, lost.contains(parent.table),
+                let parentTable = schema.table(named: parent.table)
+            else { continue }
             let child = quoted(table.name), column = quoted(parent.column)
             let merged = try mergedTable(of: parent.table)
             if let merged {
                 if table.key.isEmpty {
-                    try database.execute("DELETE FROM \(child) WHERE \(column) IN (SELECT kept FROM temp.\(merged) WHERE outcome = \(RowCopies.Outcome.replaced.rawValue))")
+                    try database.execute(
+                        """
+                        DELETE FROM \(child) WHERE \(column) IN (SELECT kept FROM temp.\(merged) WHERE outcome = \
+                        \(RowCopies.Outcome.replaced.rawValue))
+                        """
+                    )
                 } else if table.duplicates == .merge {
                     // Keyed nested rows of a version read in a later document are objects of
                     // their own there (`RowCopies`): they replace the kept row's earlier ones.
-                    for pair in try database.rows("SELECT dropped, kept FROM temp.\(merged) WHERE outcome = \(RowCopies.Outcome.replaced.rawValue) ORDER BY dropped") {
+                    for pair in try database.rows(
+                        """
+                        SELECT dropped, kept FROM temp.\(merged) WHERE outcome = \
+                        \(RowCopies.Outcome.replaced.rawValue) ORDER BY dropped
+                        """
+                    ) {
                         guard let dropped = pair[0].integer, let kept = pair[1].integer else { continue }
                         let document = context.document(ofRow: dropped, in: parent.table)
                         guard document != context.document(ofRow: kept, in: parent.table) else { continue }
                         let first = context.firstID(in: table.name, ofDocument: document)
-                        try database.execute("DELETE FROM \(child) WHERE \(column) = \(kept) AND \(quoted(table.rowID)) < \(first)")
+                        try database.execute(
+                            "DELETE FROM \(child) WHERE \(column) = \(kept) AND \(quoted(table.rowID)) < \(first)")
                     }
                 }
-                try database.execute("""
+                try database.execute(
+                    """
                     UPDATE \(child) SET \(column) = m.kept FROM temp.\(merged) AS m
                     WHERE \(child).\(column) = m.dropped AND m.outcome = \(RowCopies.Outcome.replaced.rawValue)
                     """)
             }
-            let orphans = "\(column) IS NOT NULL AND \(column) NOT IN (SELECT \(quoted(parentTable.rowID)) FROM \(quoted(parentTable.name)))"
-            let copies = merged.map { " AND \(column) NOT IN (SELECT dropped FROM temp.\($0) WHERE outcome != \(RowCopies.Outcome.rejected.rawValue))" } ?? ""
-            let rejectedRows = Int(try database.scalar("SELECT count(*) FROM \(child) WHERE \(orphans)\(copies)")?.integer ?? 0)
+            let orphans =
+                """
+                \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(quoted(parentTable.rowID)) FROM \
+                \(quoted(parentTable.name)))
+                """
+            let copies =
+                merged.map {
+                    """
+                     AND \(column) NOT IN (SELECT dropped FROM temp.\($0) WHERE outcome != \
+                    \(RowCopies.Outcome.rejected.rawValue))
+                    """
+                } ?? ""
+            let rejectedRows = Int(
+                try database.scalar("SELECT count(*) FROM \(child) WHERE \(orphans)\(copies)")?.integer ?? 0)
             try database.execute("DELETE FROM \(child) WHERE \(orphans)")
             guard database.changes > 0 else { continue }
             lost.insert(table.name)
             context.idMaps.discard(table.name)
             if rejectedRows > 0 {
                 rejected[table.name] = rejectedRows
-                context.issues.record(BuildIssue(kind: .rowLeftOut, file: "table '\(table.name)'", field: parent.column, value: String(rejectedRows),
-                                                 message: "rows nested in rows of '\(parent.table)' that were left out are left out with them"))
+                context.issues.record(
+                    BuildIssue(
+                        kind: .rowLeftOut, file: "table '\(table.name)'", field: parent.column,
+                        value: String(rejectedRows),
+                        message: "rows nested in rows of '\(parent.table)' that were left out are left out with them"))
             }
             try nullReferences(to: table)
         }
@@ -70,7 +98,8 @@ struct NestedRowCleanup {
     /// The temporary table where `RowCopies` recorded the copies of `table`, if it did.
     private func mergedTable(of table: String) throws(SQLiteError) -> String? {
         let name = "seedgen_merged_\(table)"
-        let exists = try connection.scalar("SELECT count(*) FROM sqlite_temp_master WHERE name = ?", [.text(name)])?.integer ?? 0
+        let exists =
+            try connection.scalar("SELECT count(*) FROM sqlite_temp_master WHERE name = ?", [.text(name)])?.integer ?? 0
         return exists > 0 ? quoted(name) : nil
     }
 
@@ -79,14 +108,23 @@ struct NestedRowCleanup {
         for table in schema.loadOrder {
             for reference in table.references where reference.to == target.name {
                 let column = quoted(reference.column)
-                try connection.execute("""
+                try connection.execute(
+                    """
                     UPDATE \(quoted(table.name)) SET \(column) = NULL WHERE \(column) IS NOT NULL
                     AND \(column) NOT IN (SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)))
                     """)
                 let count = connection.changes
                 guard count > 0 else { continue }
-                context.issues.record(BuildIssue(kind: .nullReference, file: "table '\(table.name)'", field: reference.column, value: String(count),
-                                                 message: "rows named rows of '\(target.name)' that were left out with the row they were nested in; kept with \(reference.column) = NULL"))
+                context.issues.record(
+                    BuildIssue(
+                        kind: .nullReference, file: "table '\(table.name)'", field: reference.column,
+                        value: String(count),
+                        message:
+                            """
+                            rows named rows of '\(target.name)' that were left out with the row they were nested \
+                            in; kept with \(reference.column) = NULL
+                            """
+                    ))
             }
         }
     }

@@ -25,10 +25,10 @@ struct PBFTablePlan {
 
     private static let objectFields: [String: Field] = [
         "id": .id, "lat": .latitude, "lon": .longitude, "version": .version, "timestamp": .timestamp,
-        "changeset": .changeset, "uid": .uid, "user": .user, "visible": .visible,
+        "changeset": .changeset, "uid": .uid, "user": .user, "visible": .visible
     ]
     private static let partFields: [Part: [String: Field]] = [
-        .tags: ["k": .key, "v": .value], .nodes: ["ref": .ref], .members: ["type": .type, "ref": .ref, "role": .role],
+        .tags: ["k": .key, "v": .value], .nodes: ["ref": .ref], .members: ["type": .type, "ref": .ref, "role": .role]
     ]
 
     /// The plan for `mapping`, whose top-level tables `active` says this file feeds. Throws

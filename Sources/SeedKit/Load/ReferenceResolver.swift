@@ -36,7 +36,9 @@ final class ReferenceResolver {
     /// - Parameters:
     ///   - table: the referencing table (its columns feed `Reference.fill`).
     ///   - connection: the writer's connection (this runs on its thread).
-    init(reference: Reference, table: Table, target: Table, context: BuildContext, connection: Connection) throws(SQLiteError) {
+    init(
+        reference: Reference, table: Table, target: Table, context: BuildContext, connection: Connection
+    ) throws(SQLiteError) {
         self.reference = reference
         self.target = target
         self.context = context
@@ -47,7 +49,8 @@ final class ReferenceResolver {
         let conditions = matched.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
         // The first row when the columns are the first of the target's key (several may match).
         let first = reference.matchesKeyPrefix(of: target) || target.duplicates == .merge ? " ORDER BY 1 LIMIT 1" : ""
-        lookup = try connection.prepare("SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)\(first)")
+        lookup = try connection.prepare(
+            "SELECT \(quoted(target.rowID)) FROM \(quoted(target.name)) WHERE \(conditions)\(first)")
         let fill = reference.fill.sorted { $0.key < $1.key }
         fillColumns = fill.map { item in table.columns.firstIndex { $0.name == item.value }! }
         if reference.create {
@@ -90,14 +93,16 @@ final class ReferenceResolver {
         }
         let key = parts.map(\.description).joined(separator: "\u{1F}")
         lastTag = 0xFF
-        return try resolve(key: key, parts: parts, batch: batch, row: row).map(Resolution.found) ?? .missing(parts.map(\.description).joined(separator: ","))
+        return try resolve(key: key, parts: parts, batch: batch, row: row).map(Resolution.found)
+            ?? .missing(parts.map(\.description).joined(separator: ","))
     }
 
     private func sameAsLast(_ batch: RowBatch, _ cell: Int, _ tag: UInt8) -> Bool {
         if tag == RowBatch.Tag.text.rawValue {
             let text = batch.text(cell)
             guard text.count == lastKey.count else { return false }
-            return lastKey.withUnsafeBytes { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 } || text.count == 0
+            return lastKey.withUnsafeBytes { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }
+                || text.count == 0
         }
         return lastKey.count == 8 && lastKey.withUnsafeBytes { $0.load(as: Int64.self) } == batch.words[cell]
     }

@@ -53,8 +53,11 @@ final class RowCopies {
     ///   - parameters: per column of the table, its INSERT parameter (0: not stored).
     ///   - places: where each row was read, to name the first place in messages.
     ///   - connection: the writer's connection (this runs on its thread).
-    init(table: Table, context: BuildContext, connection: Connection, fields: SourceFields, names: [String], parameters: [Int32],
-         parentColumn: String?, places: RowPlaces?) throws(SQLiteError) {
+    init(
+        table: Table, context: BuildContext, connection: Connection, fields: SourceFields, names: [String],
+        parameters: [Int32],
+        parentColumn: String?, places: RowPlaces?
+    ) throws(SQLiteError) {
         self.table = table
         self.context = context
         self.fields = fields
@@ -72,18 +75,35 @@ final class RowCopies {
         self.resultColumns = resultColumns
         versionColumn = table.version.flatMap { name in table.columns.firstIndex { $0.name == name } }
         let keyMatch = table.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
-        existing = try connection.prepare("SELECT \(quoted(table.rowID)), \(selected.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \(keyMatch) ORDER BY 1")
+        existing = try connection.prepare(
+            """
+            SELECT \(quoted(table.rowID)), \(selected.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \
+            \(keyMatch) ORDER BY 1
+            """
+        )
         // The INSERT's parameters, numbered the same: the writer binds a row to either.
         let assignments = names.enumerated().dropFirst().filter { $0.element != parentColumn }
             .map { "\(quoted($0.element)) = ?\($0.offset + 1)" }
-        update = try connection.prepare("UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(quoted(table.rowID)) = ?1")
+        update = try connection.prepare(
+            "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \(quoted(table.rowID)) = ?1")
         updateNulls = BoundNulls(parameterCount: names.count)
         // Every merged row is recorded: its document holds the kept row too (`DocumentScope`).
         let name = quoted("seedgen_merged_\(table.name)")
-        try connection.execute("CREATE TEMP TABLE IF NOT EXISTS \(name) (dropped INTEGER PRIMARY KEY, kept INTEGER, outcome INTEGER)")
-        try connection.execute("CREATE INDEX IF NOT EXISTS temp.\(quoted("seedgen_merged_\(table.name)_kept")) ON \(quoted("seedgen_merged_\(table.name)")) (kept)")
+        try connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS \(name) (dropped INTEGER PRIMARY KEY, kept INTEGER, outcome INTEGER)")
+        try connection.execute(
+            """
+            CREATE INDEX IF NOT EXISTS temp.\(quoted("seedgen_merged_\(table.name)_kept")) ON \
+            \(quoted("seedgen_merged_\(table.name)")) (kept)
+            """
+        )
         record = try connection.prepare("INSERT INTO temp.\(name) VALUES (?, ?, ?)")
-        copyInDocument = try connection.prepare("SELECT 1 FROM temp.\(name) WHERE kept = ? AND dropped >= ? AND outcome <> \(Outcome.rejected.rawValue) LIMIT 1")
+        copyInDocument = try connection.prepare(
+            """
+            SELECT 1 FROM temp.\(name) WHERE kept = ? AND dropped >= ? AND outcome <> \(Outcome.rejected.rawValue) \
+            LIMIT 1
+            """
+        )
         mergedTable = name
     }
 
@@ -108,9 +128,14 @@ final class RowCopies {
     ///   nested table, another document's row is never the same object.
     /// `bind` binds the new row to a statement numbered like the INSERT (parameter 1 left
     /// for the row id).
-    func judge(_ batch: RowBatch, _ row: Int, place: (file: String, line: Int, column: Int?),
-               bind: (Statement, BoundNulls) throws(SQLiteError) -> Void) throws(SQLiteError) -> Judgement {
-        try existing.bind(table.key.map { name in ReferenceResolver.value(batch, batch.cell(row, table.columns.firstIndex { $0.name == name }!)) })
+    func judge(
+        _ batch: RowBatch, _ row: Int, place: (file: String, line: Int, column: Int?),
+        bind: (Statement, BoundNulls) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) -> Judgement {
+        try existing.bind(
+            table.key.map { name in
+                ReferenceResolver.value(batch, batch.cell(row, table.columns.firstIndex { $0.name == name }!))
+            })
         var rows: [(id: Int64, values: [Value])] = []
         while try existing.step() {
             rows.append((existing.int64(at: 0), (0..<existing.columnCount).map { existing.value(at: $0) }))
@@ -133,13 +158,16 @@ final class RowCopies {
         }
         let new = (0..<table.columns.count).map { ReferenceResolver.value(batch, batch.cell(row, $0)) }
         func differing(_ old: [Value]) -> (column: Int, old: Value, new: Value)? {
-            for (column, position) in resultColumns.enumerated() where position != 0 && column != versionColumn && old[Int(position)] != new[column] {
+            for (column, position) in resultColumns.enumerated()
+            where position != 0 && column != versionColumn && old[Int(position)] != new[column] {
                 return (column, old[Int(position)], new[column])
             }
             return nil
         }
         func otherVersion(_ old: [Value]) -> (old: Value, new: Value)? {
-            guard let versionColumn, case let value = old[Int(resultColumns[versionColumn])], value != new[versionColumn] else { return nil }
+            guard let versionColumn, case let value = old[Int(resultColumns[versionColumn])],
+                value != new[versionColumn]
+            else { return nil }
             return (value, new[versionColumn])
         }
         var kept = rows[0]
@@ -159,8 +187,12 @@ final class RowCopies {
             }
             kept = own
         }
-        guard let merged = try merge(batch, row, keptID: kept.id, old: kept.values, differing: differing(kept.values), otherVersion: otherVersion(kept.values),
-                                     place: place, bind: bind) else { return .refused }
+        guard
+            let merged = try merge(
+                batch, row, keptID: kept.id, old: kept.values, differing: differing(kept.values),
+                otherVersion: otherVersion(kept.values),
+                place: place, bind: bind)
+        else { return .refused }
         return .merged(merged.outcome, keptID: merged.keptID)
     }
 
@@ -177,20 +209,31 @@ final class RowCopies {
     /// `old`): another version, another object of the same version, or a copy. Returns the
     /// outcome and the id of the row kept, or nil when the row is a conflict that fails the
     /// build (reported).
-    private func merge(_ batch: RowBatch, _ row: Int, keptID: Int64, old: [Value], differing: (column: Int, old: Value, new: Value)?,
-                       otherVersion: (old: Value, new: Value)?, place: (file: String, line: Int, column: Int?),
-                       bind: (Statement, BoundNulls) throws(SQLiteError) -> Void) throws(SQLiteError) -> (outcome: Outcome, keptID: Int64)? {
+    private func merge(
+        _ batch: RowBatch, _ row: Int, keptID: Int64, old: [Value], differing: (column: Int, old: Value, new: Value)?,
+        otherVersion: (old: Value, new: Value)?, place: (file: String, line: Int, column: Int?),
+        bind: (Statement, BoundNulls) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) -> (outcome: Outcome, keptID: Int64)? {
         var outcome = Outcome.copy
         // A region seed's `feed_ref` is the file's feed: the message names the file already.
         let shownKey = table.key.filter { $0 != Schema.feedColumn }
-        let keyText = shownKey.map { name in batch.messageText(batch.cell(row, table.columns.firstIndex { $0.name == name }!)) }.joined(separator: ",")
+        let keyText = shownKey.map { name in
+            batch.messageText(batch.cell(row, table.columns.firstIndex { $0.name == name }!))
+        }.joined(separator: ",")
         if let versionColumn, let (old, new) = otherVersion {
             let newer = Self.isHigher(new, than: old)
             let first = placeOfRow(keptID).map { " at \($0)" } ?? ""
-            context.issues.record(BuildIssue(
-                kind: .otherVersion, file: place.file, line: place.line, column: place.column, field: fields.names[versionColumn] ?? table.version,
-                value: new.description,
-                message: "\(table.name) '\(keyText)' has version '\(new)' here and '\(old)'\(first): the highest, '\(newer ? new : old)', is kept"))
+            context.issues.record(
+                BuildIssue(
+                    kind: .otherVersion, file: place.file, line: place.line, column: place.column,
+                    field: fields.names[versionColumn] ?? table.version,
+                    value: new.description,
+                    message:
+                        """
+                        \(table.name) '\(keyText)' has version '\(new)' here and '\(old)'\(first): the highest, \
+                        '\(newer ? new : old)', is kept
+                        """
+                ))
             if newer {
                 try bind(update, updateNulls)
                 try update.bind(keptID, at: 1)
@@ -203,15 +246,23 @@ final class RowCopies {
         } else if let differing {
             let name = table.columns[differing.column].name
             let first = placeOfRow(keptID).map { "the row at \($0)" } ?? "the first row with it"
-            let message = "is the key of another object: '\(name)' is '\(differing.new)' here and '\(differing.old)' in \(first) (same key, same version: two objects of one document share the id)"
+            let message =
+                """
+                is the key of another object: '\(name)' is '\(differing.new)' here and '\(differing.old)' in \
+                \(first) (same key, same version: two objects of one document share the id)
+                """
             if !context.lenient {
-                context.issues.record(BuildIssue(kind: .duplicateKey, file: place.file, line: place.line, column: place.column,
-                                                 field: shownKey.joined(separator: "+"), value: keyText, message: message))
+                context.issues.record(
+                    BuildIssue(
+                        kind: .duplicateKey, file: place.file, line: place.line, column: place.column,
+                        field: shownKey.joined(separator: "+"), value: keyText, message: message))
                 return nil
             }
-            context.issues.record(BuildIssue(kind: .rowLeftOut, file: place.file, line: place.line, column: place.column,
-                                             field: shownKey.joined(separator: "+"), value: keyText,
-                                             message: message + "; the first is kept, this one and the rows nested in it are left out"))
+            context.issues.record(
+                BuildIssue(
+                    kind: .rowLeftOut, file: place.file, line: place.line, column: place.column,
+                    field: shownKey.joined(separator: "+"), value: keyText,
+                    message: message + "; the first is kept, this one and the rows nested in it are left out"))
             outcome = .rejected
         }
         counts[outcome, default: 0] += 1

@@ -14,23 +14,23 @@ final class RowWriter: @unchecked Sendable {
     let connection: Connection
     private let insert: Statement
     private let insertNulls: BoundNulls
-    private let parameters: [Int32]             // per column; 0 when the column is not stored
-    private let idParameter: Int32              // 0 for WITHOUT ROWID tables
-    private let parentParameter: Int32          // 0 when the table has no parent
-    let referenceColumns: [[Int]]       // per reference: indexes of its `from` columns
+    private let parameters: [Int32] // per column; 0 when the column is not stored
+    private let idParameter: Int32 // 0 for WITHOUT ROWID tables
+    private let parentParameter: Int32 // 0 when the table has no parent
+    let referenceColumns: [[Int]] // per reference: indexes of its `from` columns
     /// Per reference: the positions in `from` its messages show: not a `$file` column (a key
     /// scoped to its file, as TransXChange's are; the message names the file already).
     let shownParts: [[Int]]
     let referenceParameters: [Int32]
     let resolvers: [ReferenceResolver?] // nil for a self-reference, resolved after loading
-    let pending: [PendingReferences?]   // per reference: keys resolved after loading
+    let pending: [PendingReferences?] // per reference: keys resolved after loading
     let unresolvedKeys: UnresolvedKeys
     let places: RowPlaces?
     let duplicates: DuplicateKeys
     /// `Table.checkedKey`: the key of each row so far, to find the rows that repeat one.
     let checkedKey: CheckedKey?
-    private let resolved: ResolvedIDs           // per reference: the resolved id of the current (and each waiting) row
-    private let group: InsertGroup?             // WITHOUT ROWID tables with ascending integer keys
+    private let resolved: ResolvedIDs // per reference: the resolved id of the current (and each waiting) row
+    private let group: InsertGroup? // WITHOUT ROWID tables with ascending integer keys
     @exclusivity(unchecked) private var deferredKeys: [(Int, [Value])] = []
     private let idMapKey: (map: IDMap, column: Int)? // records each row's key when references look the table up by it
     /// `duplicates: merge`: judges the rows that repeat a key.
@@ -43,8 +43,11 @@ final class RowWriter: @unchecked Sendable {
     ///     are not resolved (their source columns are absent).
     ///   - insertsInGroups: false to insert every row alone, even where an `InsertGroup` could.
     ///   - connection: the writer's connection (this runs on its thread).
-    init(table: Table, fields: SourceFields, context: BuildContext, connection: Connection, createdColumns: Set<String>? = nil,
-         insertsInGroups: Bool = true) throws(SQLiteError) {
+    init(
+        table: Table, fields: SourceFields, context: BuildContext, connection: Connection,
+        createdColumns: Set<String>? = nil,
+        insertsInGroups: Bool = true
+    ) throws(SQLiteError) {
         self.table = table
         self.context = context
         self.fields = fields
@@ -88,7 +91,9 @@ final class RowWriter: @unchecked Sendable {
             reference.from.map { name in columns.firstIndex { $0.name == name }! }
         }
         shownParts = referenceColumns.map { indexes in
-            let shown = indexes.indices.filter { ![[XMLMapping.fileSource], [Schema.feedSource]].contains(columns[indexes[$0]].source) }
+            let shown = indexes.indices.filter {
+                ![[XMLMapping.fileSource], [Schema.feedSource]].contains(columns[indexes[$0]].source)
+            }
             return shown.isEmpty ? Array(indexes.indices) : shown
         }
         var resolvers: [ReferenceResolver?] = []
@@ -96,8 +101,10 @@ final class RowWriter: @unchecked Sendable {
             if reference.to == table.name {
                 resolvers.append(nil)
             } else {
-                resolvers.append(try ReferenceResolver(reference: reference, table: table, target: context.schema.table(named: reference.to)!,
-                                                       context: context, connection: connection))
+                resolvers.append(
+                    try ReferenceResolver(
+                        reference: reference, table: table, target: context.schema.table(named: reference.to)!,
+                        context: context, connection: connection))
             }
         }
         self.resolvers = resolvers
@@ -108,7 +115,9 @@ final class RowWriter: @unchecked Sendable {
         var pending: [PendingReferences?] = []
         for (r, reference) in table.references.enumerated() {
             if context.schema.format == .xml && !table.withoutRowID && !reference.create, let resolver = resolvers[r] {
-                pending.append(try PendingReferences(reference: reference, table: table, target: resolver.target, connection: connection))
+                pending.append(
+                    try PendingReferences(
+                        reference: reference, table: table, target: resolver.target, connection: connection))
             } else {
                 pending.append(nil)
             }
@@ -122,27 +131,35 @@ final class RowWriter: @unchecked Sendable {
             }
         }
         if insertsInGroups, let key = InsertGroup.integerKey(of: table), key.allSatisfy(inInsert),
-           names.count * InsertGroup.size <= InsertGroup.parameterLimit {
+            names.count * InsertGroup.size <= InsertGroup.parameterLimit
+        {
             group = try InsertGroup(head: head, parametersPerRow: Int32(names.count), key: key, connection: connection)
         } else {
             group = nil
         }
         resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
-        let places = !table.withoutRowID && (!table.key.isEmpty || !table.checkedKey.isEmpty || resolvers.contains { $0 == nil }) ? RowPlaces() : nil
+        let places =
+            !table.withoutRowID && (!table.key.isEmpty || !table.checkedKey.isEmpty || resolvers.contains { $0 == nil })
+            ? RowPlaces() : nil
         self.places = places
         // Kept for messages about derived rows, which name the XML objects they come from; a
         // CSV table's places go with its writer (a region of GTFS feeds has one per table and feed).
         if let places, context.schema.format == .xml { context.keepPlaces(places, of: table.name) }
-        duplicates = DuplicateKeys(table: table, context: context, fields: fields, connection: connection, places: places,
-                                   referenceColumns: referenceColumns, unresolvedKeys: unresolvedKeys, parameters: parameters,
-                                   parentParameter: parentParameter, referenceParameters: referenceParameters,
-                                   resolvedWhileLoading: zip(resolvers, pending).map { $0 != nil && $1 == nil })
+        duplicates = DuplicateKeys(
+            table: table, context: context, fields: fields, connection: connection, places: places,
+            referenceColumns: referenceColumns, unresolvedKeys: unresolvedKeys, parameters: parameters,
+            parentParameter: parentParameter, referenceParameters: referenceParameters,
+            resolvedWhileLoading: zip(resolvers, pending).map { $0 != nil && $1 == nil })
         checkedKey = try CheckedKey(table: table, connection: connection)
-        copies = table.duplicates == .merge
-            ? try RowCopies(table: table, context: context, connection: connection, fields: fields, names: names, parameters: parameters,
-                            parentColumn: table.parent?.column, places: places)
+        copies =
+            table.duplicates == .merge
+            ? try RowCopies(
+                table: table, context: context, connection: connection, fields: fields, names: names,
+                parameters: parameters,
+                parentColumn: table.parent?.column, places: places)
             : nil
-        idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) } }
+        idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) }
+        }
     }
 
     /// Inserts every row of `batch`. A failure SQLite reports is noted with the place of
@@ -188,7 +205,7 @@ final class RowWriter: @unchecked Sendable {
             do {
                 try insert.step()
                 insert.reset()
-            } catch where error.isUniqueViolation {
+            } catch  where error.isUniqueViolation {
                 insert.reset()
                 context.noteDroppedRow(in: table.name)
                 try duplicates.report(batch, row, resolved: resolved, slot: slot, failure: error.message)
@@ -202,8 +219,10 @@ final class RowWriter: @unchecked Sendable {
             if let places { places.record(id: batch.ids[row], line: batch.lines[row], file: file) }
             for (r, key) in deferredKeys {
                 let place = fields.place(of: referenceColumns[r][0])
-                try pending[r]!.add(row: batch.ids[row], line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
-                                    file: place.file, key: key)
+                try pending[r]!.add(
+                    row: batch.ids[row], line: Int(batch.lines[row]),
+                    column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                    file: place.file, key: key)
             }
         }
         try insertWaitingRows(batch) // the batch is reused once this returns
@@ -227,15 +246,19 @@ final class RowWriter: @unchecked Sendable {
                 resolved.set(slot: slot, r, id)
             case .missing:
                 if pending[r] != nil {
-                    deferredKeys.append((r, referenceColumns[r].map { ReferenceResolver.value(batch, batch.cell(row, $0)) }))
+                    deferredKeys.append(
+                        (r, referenceColumns[r].map { ReferenceResolver.value(batch, batch.cell(row, $0)) }))
                     continue
                 }
                 let line = Int(batch.lines[row])
                 let shown = referenceColumns[r][shownParts[r][0]]
                 let place = fields.place(of: shown)
-                let key = shownParts[r].map { batch.messageText(batch.cell(row, referenceColumns[r][$0])) }.joined(separator: ",")
-                if !unresolvedKeys.judge(r, file: place.file, line: line, column: place.position ?? sourceColumn(shown, batch, row),
-                               field: place.field, key: key) {
+                let key = shownParts[r].map { batch.messageText(batch.cell(row, referenceColumns[r][$0])) }.joined(
+                    separator: ",")
+                if !unresolvedKeys.judge(
+                    r, file: place.file, line: line, column: place.position ?? sourceColumn(shown, batch, row),
+                    field: place.field, key: key)
+                {
                     return false
                 }
             }
@@ -247,7 +270,9 @@ final class RowWriter: @unchecked Sendable {
     /// parameter `p` of the one-row INSERT at `offset + p`; `nulls` are the statement's
     /// parameters holding NULL. The row id is bound by the caller.
     @inline(__always)
-    private func bind(_ batch: RowBatch, _ row: Int, slot: Int, to statement: Statement, nulls: BoundNulls, offset: Int32) throws(SQLiteError) {
+    private func bind(
+        _ batch: RowBatch, _ row: Int, slot: Int, to statement: Statement, nulls: BoundNulls, offset: Int32
+    ) throws(SQLiteError) {
         let columnCount = batch.columnCount
         let base = row * columnCount
         for column in 0..<columnCount {
@@ -257,7 +282,8 @@ final class RowWriter: @unchecked Sendable {
             let index = offset + parameter
             switch batch.tags[cell] {
             case RowBatch.Tag.integer.rawValue: try statement.bind(batch.words[cell], at: index)
-            case RowBatch.Tag.real.rawValue: try statement.bind(Double(bitPattern: UInt64(bitPattern: batch.words[cell])), at: index)
+            case RowBatch.Tag.real.rawValue:
+                try statement.bind(Double(bitPattern: UInt64(bitPattern: batch.words[cell])), at: index)
             case RowBatch.Tag.text.rawValue: try statement.bindText(batch.text(cell), at: index)
             default:
                 try nulls.bindNull(statement, at: index)
@@ -293,7 +319,9 @@ final class RowWriter: @unchecked Sendable {
         guard let group else { return }
         let statement = group.statement
         for slot in 0..<group.count {
-            try bind(batch, group.row(slot), slot: slot, to: statement, nulls: group.nulls, offset: group.parameterOffset(slot))
+            try bind(
+                batch, group.row(slot), slot: slot, to: statement, nulls: group.nulls,
+                offset: group.parameterOffset(slot))
         }
         defer { statement.reset() }
         try statement.step()
@@ -316,13 +344,16 @@ final class RowWriter: @unchecked Sendable {
     /// Notes the input behind `error`: the file, line and column of row `row` of `batch` (nil:
     /// after loading, the table as a whole), its element and its key.
     func noteFailure(_ error: SQLiteError, batch: RowBatch?, row: Int) {
-        var failure = InternalFailure(file: fields.file, element: table.element ?? table.file ?? table.name, error: error)
+        var failure = InternalFailure(
+            file: fields.file, element: table.element ?? table.file ?? table.name, error: error)
         if let batch, row < batch.count {
             failure.line = Int(batch.lines[row])
             failure.column = sourceColumn(0, batch, row)
             let keyColumns = table.key.compactMap { name in table.columns.firstIndex { $0.name == name } }
-            let parts = keyColumns.filter { ![[XMLMapping.fileSource], [Schema.feedSource]].contains(table.columns[$0].source) }
-                .map { batch.messageText(batch.cell(row, $0)) }
+            let parts = keyColumns.filter {
+                ![[XMLMapping.fileSource], [Schema.feedSource]].contains(table.columns[$0].source)
+            }
+            .map { batch.messageText(batch.cell(row, $0)) }
             if !parts.isEmpty { failure.key = parts.joined(separator: ",") }
         }
         context.noteWriteFailure(failure)
@@ -358,8 +389,10 @@ final class RowWriter: @unchecked Sendable {
             for case let kept? in pending { try kept.forget(row: keptID) }
             for (r, key) in deferredKeys {
                 let place = fields.place(of: referenceColumns[r][0])
-                try pending[r]!.add(row: keptID, line: Int(batch.lines[row]), column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
-                                    file: place.file, key: key)
+                try pending[r]!.add(
+                    row: keptID, line: Int(batch.lines[row]),
+                    column: place.position ?? sourceColumn(referenceColumns[r][0], batch, row),
+                    file: place.file, key: key)
             }
             return false
         }

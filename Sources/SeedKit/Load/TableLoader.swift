@@ -53,7 +53,7 @@ final class TableLoader {
     @exclusivity(unchecked) private var batch: RowBatch
     @exclusivity(unchecked) private var spare: RowBatch
     @exclusivity(unchecked) private var inFlight = false
-    @exclusivity(unchecked) private var rowBase = 0         // first cell of the current row
+    @exclusivity(unchecked) private var rowBase = 0 // first cell of the current row
     @exclusivity(unchecked) private var rowIsValid = true
     @exclusivity(unchecked) private var line = 0
     @exclusivity(unchecked) private var column: Int?
@@ -80,7 +80,9 @@ final class TableLoader {
     ///     it (`createTable(supplied:)`) once it knows which columns it fills.
     ///   - insertsInGroups: false to insert every row alone (see `InsertGroup`; tests
     ///     compare the two paths).
-    init(table: Table, file: String, context: BuildContext, createsTable: Bool = false, insertsInGroups: Bool = true) throws(SQLiteError) {
+    init(
+        table: Table, file: String, context: BuildContext, createsTable: Bool = false, insertsInGroups: Bool = true
+    ) throws(SQLiteError) {
         self.table = table
         self.context = context
         self.insertsInGroups = insertsInGroups
@@ -99,7 +101,9 @@ final class TableLoader {
         if !createsTable {
             let fields = fields
             writer = try context.writeQueue.sync { [context] connection throws(SQLiteError) in
-                try RowWriter(table: table, fields: fields, context: context, connection: connection, insertsInGroups: insertsInGroups)
+                try RowWriter(
+                    table: table, fields: fields, context: context, connection: connection,
+                    insertsInGroups: insertsInGroups)
             }
             createdColumnCount = table.layout.count
         }
@@ -138,9 +142,14 @@ final class TableLoader {
             let bytes = trims[index] ? ValueConverter.trim(source) : source
             if bytes.count > lengthLimits[index] {
                 batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
-                reject(index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
-                       message: "is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit with --max-key-size)",
-                       code: NoticeCode.invalidValue)
+                reject(
+                    index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
+                    message:
+                        """
+                        is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit \
+                        with --max-key-size)
+                        """,
+                    code: NoticeCode.invalidValue)
                 return
             }
             if store(index, converters[index].convert(bytes), bytes) { return }
@@ -151,7 +160,9 @@ final class TableLoader {
             if required[index] {
                 if context.lenient {
                     rowIsValid = false
-                    report(.rowLeftOut, index, value: nil, message: "is required but empty; the row is left out", code: NoticeCode.missingRequiredField)
+                    report(
+                        .rowLeftOut, index, value: nil, message: "is required but empty; the row is left out",
+                        code: NoticeCode.missingRequiredField)
                 } else {
                     report(.missingValue, index, value: nil, message: "is required but empty")
                 }
@@ -179,8 +190,10 @@ final class TableLoader {
             var text = text
             text.withUTF8 { batch.setText(cell, UnsafeRawBufferPointer($0)) }
         case .invalid(let reason):
-            reject(index, value: String(decoding: bytes, as: UTF8.self),
-                   message: "is not a valid \(converters[index].type.rawValue): \(reason)", code: NoticeCode.invalidValue(of: converters[index].type))
+            reject(
+                index, value: String(decoding: bytes, as: UTF8.self),
+                message: "is not a valid \(converters[index].type.rawValue): \(reason)",
+                code: NoticeCode.invalidValue(of: converters[index].type))
         }
         return true
     }
@@ -222,7 +235,10 @@ final class TableLoader {
     func finishRow(id preassigned: Int64? = nil) throws(SQLiteError) -> Int64? {
         guard rowIsValid else { return nil }
         let row = batch.count
-        let id = table.withoutRowID ? 0 : (preassigned ?? previousIDs?.id(in: table, batch: batch, row: row) ?? context.allocateID(in: table.name))
+        let id =
+            table.withoutRowID
+            ? 0
+            : (preassigned ?? previousIDs?.id(in: table, batch: batch, row: row) ?? context.allocateID(in: table.name))
         batch.ids[row] = id
         batch.parents[row] = parent
         batch.lines[row] = Int32(clamping: line)
@@ -254,9 +270,11 @@ final class TableLoader {
         if kind.isError { rowIsValid = false }
         let place = fields.place(of: index)
         let (line, column) = valuePlace.map { $0(index) } ?? (self.line, place.position ?? self.column)
-        context.issues.record(BuildIssue(kind: kind, file: place.file, line: line, column: column,
-                                         field: place.field ?? table.columns[index].name, value: value, message: message,
-                                         code: code == kind.noticeCode ? nil : code))
+        context.issues.record(
+            BuildIssue(
+                kind: kind, file: place.file, line: line, column: column,
+                field: place.field ?? table.columns[index].name, value: value, message: message,
+                code: code == kind.noticeCode ? nil : code))
     }
 
     /// Creates, before any row is loaded, the indexes of the references whose source columns
@@ -282,11 +300,15 @@ final class TableLoader {
         if batch.count > 0 { try submit() }
         try wait()
         guard let writer else { return }
-        let (rowCount, statistics) = try context.writeQueue.sync { _ throws(SQLiteError) in (writer.rowCount, try writer.finish()) }
+        let (rowCount, statistics) = try context.writeQueue.sync { _ throws(SQLiteError) in
+            (writer.rowCount, try writer.finish())
+        }
         accepted = rowCount
         // A region's table is loaded file by file: its statistics add up.
         context.referenceStatistics.merge(statistics) { a, b in
-            ReferenceStatistics(hits: a.hits + b.hits, misses: a.misses + b.misses, created: a.created + b.created, unresolved: a.unresolved + b.unresolved)
+            ReferenceStatistics(
+                hits: a.hits + b.hits, misses: a.misses + b.misses, created: a.created + b.created,
+                unresolved: a.unresolved + b.unresolved)
         }
     }
 
@@ -307,8 +329,9 @@ final class TableLoader {
         writer = try context.writeQueue.sync { connection throws(SQLiteError) in
             try connection.execute(table.createStatement(columnCount: count))
             try context.indexes.createBeforeLoading(table, on: connection)
-            return try RowWriter(table: table, fields: fields, context: context, connection: connection,
-                                 createdColumns: Set(table.layout.prefix(count).map(\.name)), insertsInGroups: insertsInGroups)
+            return try RowWriter(
+                table: table, fields: fields, context: context, connection: connection,
+                createdColumns: Set(table.layout.prefix(count).map(\.name)), insertsInGroups: insertsInGroups)
         }
         createdColumnCount = count
     }

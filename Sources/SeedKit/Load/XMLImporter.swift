@@ -37,7 +37,8 @@ final class XMLImporter: XMLEventHandler {
     /// Per mapping table and slot: records in which the slot's path matched more than once.
     var repeatedRecords: [[Int]] { matcher.repeatedRecords }
 
-    init(file: InputFile, mapping: XMLMapping, loaders: [TableLoader], context: BuildContext, progress: BuildProgress?) {
+    init(file: InputFile, mapping: XMLMapping, loaders: [TableLoader], context: BuildContext, progress: BuildProgress?)
+    {
         self.file = file
         self.mapping = mapping
         self.loaders = loaders
@@ -78,7 +79,10 @@ final class XMLImporter: XMLEventHandler {
         do {
             try parser.parse(source)
         } catch let error as XMLSyntaxError where failure == nil {
-            context.issues.record(BuildIssue(kind: .malformedXML, file: error.file, line: error.line, column: error.column, message: error.message))
+            context.issues.record(
+                BuildIssue(
+                    kind: .malformedXML, file: error.file, line: error.line, column: error.column,
+                    message: error.message))
         } catch let error as InputError {
             throw .input(error)
         } catch {
@@ -117,13 +121,17 @@ final class XMLImporter: XMLEventHandler {
     private func finish(_ record: Int) throws {
         guard matcher.passesFilters(record) else {
             // Its nested records were written before it ended: they go with it.
-            if let id = matcher.id(of: record) { try writer.deleteRows(nestedIn: matcher.table(of: record), parentID: id) }
+            if let id = matcher.id(of: record) {
+                try writer.deleteRows(nestedIn: matcher.table(of: record), parentID: id)
+            }
             return
         }
         let parentID = matcher.parentID(of: record) { context.allocateID(in: $0) }
         guard try matcher.withRecord(record, { try writer.write($0, parentID: parentID) }) else {
             // Left out: rows nested in it were written under its id (`NestedRowCleanup`).
-            if matcher.id(of: record) != nil { context.noteDroppedRow(in: mapping.tables[matcher.table(of: record)].table.name) }
+            if matcher.id(of: record) != nil {
+                context.noteDroppedRow(in: mapping.tables[matcher.table(of: record)].table.name)
+            }
             return
         }
         matcher.countRepeats(of: record)
@@ -133,6 +141,7 @@ final class XMLImporter: XMLEventHandler {
 
     private func stop(_ error: any Error, parser: XMLPushParser) {
         if failure == nil { failure = error }
-        parser.fail(XMLSyntaxError(file: file.displayPath, line: parser.line, column: parser.column, message: "\(error)"))
+        parser.fail(
+            XMLSyntaxError(file: file.displayPath, line: parser.line, column: parser.column, message: "\(error)"))
     }
 }

@@ -42,7 +42,9 @@ struct XMLLoad {
         let queue = context.writeQueue
         // References are looked up (and duplicate keys caught) while rows stream in.
         for table in schema.loadOrder {
-            try queue.sync { [context] connection throws(SQLiteError) in try context.indexes.createBeforeLoading(table, on: connection) }
+            try queue.sync { [context] connection throws(SQLiteError) in
+                try context.indexes.createBeforeLoading(table, on: connection)
+            }
         }
         let loaders = try mapping.tables.map { try TableLoader(table: $0.table, file: "", context: context) }
 
@@ -53,8 +55,11 @@ struct XMLLoad {
         var findings = XMLLoadFindings.Collector(mapping: mapping)
         try queue.execute("BEGIN")
         let files = plan(mapping)
-        let feedOfFile = feeds.isRegion ? Dictionary(feeds.feeds.flatMap { feed in feed.inputs.files.map { ($0.displayPath, feed) } },
-                                                     uniquingKeysWith: { first, _ in first }) : [:]
+        let feedOfFile =
+            feeds.isRegion
+            ? Dictionary(
+                feeds.feeds.flatMap { feed in feed.inputs.files.map { ($0.displayPath, feed) } },
+                uniquingKeysWith: { first, _ in first }) : [:]
         for file in files {
             let feed = feedOfFile[file.displayPath]
             for loader in loaders { loader.feedID = feed?.id }
@@ -62,13 +67,15 @@ struct XMLLoad {
             var record: InputRecord
             let matchedHere: [[Bool]]
             if OSMPBFFile.recognises(file) {
-                let importer = PBFImporter(file: file, mapping: mapping, loaders: loaders, context: context,
-                                           progress: progress)
+                let importer = PBFImporter(
+                    file: file, mapping: mapping, loaders: loaders, context: context,
+                    progress: progress)
                 record = try importer.run()
                 matchedHere = importer.matchedColumns
             } else {
-                let importer = XMLImporter(file: file, mapping: mapping, loaders: loaders, context: context,
-                                           progress: progress)
+                let importer = XMLImporter(
+                    file: file, mapping: mapping, loaders: loaders, context: context,
+                    progress: progress)
                 record = try importer.run()
                 findings.add(importer, file: file, rows: record.rows)
                 for (index, count) in importer.filtered.enumerated() where count > 0 {
@@ -114,7 +121,9 @@ struct XMLLoad {
         // Count in the database: find-or-create rows have no loader.
         let names = schema.loadOrder.map(\.name)
         let counts = try queue.sync { connection throws(SQLiteError) in
-            try names.map { name throws(SQLiteError) in Int(try connection.scalar("SELECT count(*) FROM \(quoted(name))")?.integer ?? 0) }
+            try names.map { name throws(SQLiteError) in
+                Int(try connection.scalar("SELECT count(*) FROM \(quoted(name))")?.integer ?? 0)
+            }
         }
         let rows = zip(names, counts).map { (name: $0, rows: $1) }
         var result = Result(inputs: records, files: files, rows: rows, filtered: filtered, rejected: rejected)
@@ -127,7 +136,9 @@ struct XMLLoad {
     func plan(_ mapping: XMLMapping) -> [InputFile] {
         // The top-level table each table's records are found in.
         var root = Array(mapping.tables.indices)
-        for index in mapping.tables.indices { if let parent = mapping.tables[index].parent { root[index] = root[parent] } }
+        for index in mapping.tables.indices {
+            if let parent = mapping.tables[index].parent { root[index] = root[parent] }
+        }
         let tableIndex = Dictionary(uniqueKeysWithValues: mapping.tables.enumerated().map { ($1.table.name, $0) })
         var filesOf: [Int: [String]] = [:] // top-level table -> file names
         var candidates: [InputFile] = []
@@ -148,7 +159,8 @@ struct XMLLoad {
             let name = patternNames[file.displayPath] ?? file.name
             for index in mapping.tables.indices {
                 guard let pattern = mapping.tables[root[index]].filePattern,
-                      XMLImporter.name(name, matches: pattern) else { continue }
+                    XMLImporter.name(name, matches: pattern)
+                else { continue }
                 for reference in mapping.tables[index].table.references {
                     guard let target = tableIndex[reference.to] else { continue }
                     names.formUnion(filesOf[root[target]] ?? [])

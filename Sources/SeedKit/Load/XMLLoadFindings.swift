@@ -69,7 +69,8 @@ struct XMLLoadFindings {
                 var sources: [RepeatedSource] = []
                 for (column, columnSources) in table.columns.enumerated() where !table.exists[column] {
                     for case .slot(let slot) in columnSources where repeated[index][slot] > 0 {
-                        sources.append(RepeatedSource(column: column, path: table.slotPaths[slot], records: repeated[index][slot]))
+                        sources.append(
+                            RepeatedSource(column: column, path: table.slotPaths[slot], records: repeated[index][slot]))
                     }
                 }
                 if !sources.isEmpty { result.repeatedSources[table.table.name] = sources }

@@ -89,8 +89,10 @@ struct XMLRecordWriter {
     /// Sets `column` from the first of its `sources` that has a value in `record`; false
     /// when none has.
     @inline(__always)
-    private mutating func setFirstValue(_ column: Int, _ sources: [XMLMapping.ValueSource], of record: XMLRecord,
-                                        of mapping: XMLMapping.TableMapping, into loader: TableLoader) throws -> Bool {
+    private mutating func setFirstValue(
+        _ column: Int, _ sources: [XMLMapping.ValueSource], of record: XMLRecord,
+        of mapping: XMLMapping.TableMapping, into loader: TableLoader
+    ) throws -> Bool {
         let table = record.table
         for source in sources {
             switch source {
@@ -98,12 +100,15 @@ struct XMLRecordWriter {
                 guard record.isPresent(slot) else { continue }
                 matchedColumns[table][column] = true
                 guard !record.isEmpty(slot) else { continue }
-                if shownSources[table][column] != slot { show(slot, path: mapping.slotPaths[slot], for: column, of: table) }
+                if shownSources[table][column] != slot {
+                    show(slot, path: mapping.slotPaths[slot], for: column, of: table)
+                }
                 let place = record.place(of: slot)
                 loader.setPlace(line: place.line, column: place.column)
                 try record.withValue(slot) { try loader.set(column, $0) }
             case .position:
-                try XMLText.withDecimal(record.position) { digits throws(SQLiteError) in try loader.set(column, digits) }
+                try XMLText.withDecimal(record.position) { digits throws(SQLiteError) in try loader.set(column, digits)
+                }
             case .file:
                 var text = fileName
                 try text.withUTF8 { try loader.set(column, UnsafeRawBufferPointer($0)) }
@@ -114,13 +119,18 @@ struct XMLRecordWriter {
             case .name:
                 let name = record.name
                 loader.setPlace(line: record.line, column: record.column)
-                try loader.set(column, UnsafeRawBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
+                try loader.set(
+                    column,
+                    UnsafeRawBufferPointer(
+                        start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
             case .ancestor(let index):
                 let ancestor = mapping.ancestors[index]
                 guard let value = record.ancestorValue(ancestor) else { continue }
                 matchedColumns[table][column] = true
                 guard !value.isEmpty else { continue }
-                if shownSources[table][column] != -2 - index { show(-2 - index, path: ancestor.written, for: column, of: table) }
+                if shownSources[table][column] != -2 - index {
+                    show(-2 - index, path: ancestor.written, for: column, of: table)
+                }
                 loader.setPlace(line: record.line, column: record.column)
                 try value.withUnsafeBytes { try loader.set(column, $0) }
             }
@@ -136,7 +146,9 @@ struct XMLRecordWriter {
     }
 
     /// True when `source` matched something in `record` (`exists: true`).
-    private func matched(_ source: XMLMapping.ValueSource, in record: XMLRecord, of mapping: XMLMapping.TableMapping) -> Bool {
+    private func matched(
+        _ source: XMLMapping.ValueSource, in record: XMLRecord, of mapping: XMLMapping.TableMapping
+    ) -> Bool {
         switch source {
         case .slot(let slot): return record.isPresent(slot)
         case .ancestor(let index): return record.ancestorValue(mapping.ancestors[index]) != nil
@@ -151,7 +163,8 @@ struct XMLRecordWriter {
         let loader = loaders[table]
         try order.flushTargets(of: table)
         order.rowAdded(to: table)
-        let items = record.items(of: slot, separator: delimiters.separator, open: delimiters.open, close: delimiters.close)
+        let items = record.items(
+            of: slot, separator: delimiters.separator, open: delimiters.open, close: delimiters.close)
         let place = record.place(of: slot)
         try record.withValue(slot) { bytes in
             for (index, range) in items.enumerated() {
@@ -163,7 +176,9 @@ struct XMLRecordWriter {
                     } else if case .feed = sources.first {
                         try loader.setFeed(column)
                     } else if case .position = sources.first {
-                        try XMLText.withDecimal(index + 1) { digits throws(SQLiteError) in try loader.set(column, digits) }
+                        try XMLText.withDecimal(index + 1) { digits throws(SQLiteError) in
+                            try loader.set(column, digits)
+                        }
                     } else {
                         try loader.set(column, UnsafeRawBufferPointer(rebasing: bytes[range]))
                     }

@@ -42,7 +42,9 @@ final class PreviousIDs: @unchecked Sendable {
     /// True when ids of `table` can be found while its rows are read.
     static func applies(to table: Table) -> Bool {
         !table.withoutRowID && !table.key.isEmpty && table.derive == nil
-            && table.key.allSatisfy { name in table.column(named: name)?.stored == true && table.column(named: name)?.expression == nil }
+            && table.key.allSatisfy { name in
+                table.column(named: name)?.stored == true && table.column(named: name)?.expression == nil
+            }
     }
 
     /// The id of row `row` of `batch`, a row of `table`: its previous id, or a new one.
@@ -57,7 +59,8 @@ final class PreviousIDs: @unchecked Sendable {
                     do {
                         switch batch.tags[cell] {
                         case RowBatch.Tag.integer.rawValue: try statement.bind(batch.words[cell], at: index)
-                        case RowBatch.Tag.real.rawValue: try statement.bind(Double(bitPattern: UInt64(bitPattern: batch.words[cell])), at: index)
+                        case RowBatch.Tag.real.rawValue:
+                            try statement.bind(Double(bitPattern: UInt64(bitPattern: batch.words[cell])), at: index)
                         case RowBatch.Tag.text.rawValue: try statement.bindText(batch.text(cell), at: index)
                         default: bound = false
                         }
@@ -75,12 +78,16 @@ final class PreviousIDs: @unchecked Sendable {
     private func lookup(_ table: Table) -> Lookup {
         if let lookup = tables[table.name] { return lookup }
         let name = quoted(table.name)
-        let highWater = max(previous.recordedMaximumID(table.name) ?? 0,
-                            (try? connection.scalar("SELECT max(\(quoted(table.rowID))) FROM previous.\(name)")?.integer) ?? 0)
+        let highWater = max(
+            previous.recordedMaximumID(table.name) ?? 0,
+            (try? connection.scalar("SELECT max(\(quoted(table.rowID))) FROM previous.\(name)")?.integer) ?? 0)
         let condition = table.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
-        let statement = try? connection.prepare("SELECT \(quoted(table.rowID)) FROM previous.\(name) WHERE \(condition)")
+        let statement = try? connection.prepare(
+            "SELECT \(quoted(table.rowID)) FROM previous.\(name) WHERE \(condition)")
         let keyColumns = table.key.compactMap { name in table.columns.firstIndex { $0.name == name } }
-        let lookup = Lookup(statement: keyColumns.count == table.key.count ? statement : nil, keyColumns: keyColumns, next: highWater + 1)
+        let lookup = Lookup(
+            statement: keyColumns.count == table.key.count ? statement : nil, keyColumns: keyColumns,
+            next: highWater + 1)
         tables[table.name] = lookup
         return lookup
     }

@@ -26,18 +26,31 @@ struct PreviousSeed {
         } catch {
             throw .output(path: path, message: "--previous: cannot open the seed: \(error)")
         }
-        let expected = SeedIdentity(schemaName: schema.name, schemaVersion: schema.schemaVersion,
-                                    schemaSHA256: schema.sha256.isEmpty ? nil : schema.sha256, seedVersion: "", metadata: [:])
+        let expected = SeedIdentity(
+            schemaName: schema.name, schemaVersion: schema.schemaVersion,
+            schemaSHA256: schema.sha256.isEmpty ? nil : schema.sha256, seedVersion: "", metadata: [:])
         guard identity.schemaName != nil, identity.hasSameSchema(as: expected) else {
-            throw .output(path: path, message: "--previous: this seed was built with \(identity.schemaDescription), this build uses \(expected.schemaDescription); ids can only be kept from a seed of the same schema (build without --previous, and ship the full seed)")
+            throw .output(
+                path: path,
+                message:
+                    """
+                    --previous: this seed was built with \(identity.schemaDescription), this build uses \
+                    \(expected.schemaDescription); ids can only be kept from a seed of the same schema (build \
+                    without --previous, and ship the full seed)
+                    """
+            )
         }
     }
 
     /// A region seed's feeds: name -> id (empty for a seed of one feed).
     func feedIDs() -> [String: Int64] {
-        guard let connection = try? Connection(path: ":memory:"), (try? connection.attachReadOnly(path, as: "previous")) != nil,
-              let rows = try? connection.rows("SELECT name, id FROM previous.\(quoted(Schema.feedsTable))") else { return [:] }
-        return Dictionary(rows.compactMap { row in row[0].text.flatMap { name in row[1].integer.map { (name, $0) } } }, uniquingKeysWith: { first, _ in first })
+        guard let connection = try? Connection(path: ":memory:"),
+            (try? connection.attachReadOnly(path, as: "previous")) != nil,
+            let rows = try? connection.rows("SELECT name, id FROM previous.\(quoted(Schema.feedsTable))")
+        else { return [:] }
+        return Dictionary(
+            rows.compactMap { row in row[0].text.flatMap { name in row[1].integer.map { (name, $0) } } },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// The high-water mark the previous seed recorded for `table`, if any.

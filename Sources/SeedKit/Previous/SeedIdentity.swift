@@ -18,18 +18,39 @@ package struct SeedIdentity: Equatable {
         do {
             let applicationID = try connection.scalar("PRAGMA \(quoted(schema)).application_id")?.integer ?? 0
             guard applicationID == Int64(SeedDatabase.applicationID) else {
-                throw ShipError(code: .notASeed, path: path, message: "is not a seedgen seed (application_id is 0x\(String(applicationID, radix: 16)), not 0x53454544 \"SEED\")")
+                throw ShipError(
+                    code: .notASeed, path: path,
+                    message:
+                        """
+                        is not a seedgen seed (application_id is 0x\(String(applicationID, radix: 16)), not \
+                        0x53454544 \"SEED\")
+                        """
+                )
             }
-            let hasMetadata = try connection.scalar("SELECT count(*) FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND name = 'seedgen_metadata'")?.integer ?? 0
-            guard hasMetadata == 1 else { throw ShipError(code: .notASeed, path: path, message: "is not a seedgen seed (it has no seedgen_metadata table)") }
+            let hasMetadata =
+                try connection.scalar(
+                    """
+                    SELECT count(*) FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND name = \
+                    'seedgen_metadata'
+                    """
+                )?.integer ?? 0
+            guard hasMetadata == 1 else {
+                throw ShipError(
+                    code: .notASeed, path: path, message: "is not a seedgen seed (it has no seedgen_metadata table)")
+            }
             var metadata: [String: String] = [:]
             for row in try connection.rows("SELECT key, value FROM \(quoted(schema)).seedgen_metadata") {
                 if let key = row[0].text { metadata[key] = row[1].description }
             }
-            guard let seedVersion = metadata["seed_version"] else { throw ShipError(code: .notASeed, path: path, message: "is not a seedgen seed (seedgen_metadata has no seed_version)") }
+            guard let seedVersion = metadata["seed_version"] else {
+                throw ShipError(
+                    code: .notASeed, path: path, message: "is not a seedgen seed (seedgen_metadata has no seed_version)"
+                )
+            }
             let userVersion = Int(try connection.scalar("PRAGMA \(quoted(schema)).user_version")?.integer ?? 0)
-            return SeedIdentity(schemaName: metadata["schema_name"], schemaVersion: userVersion,
-                                schemaSHA256: metadata["schema_sha256"], seedVersion: seedVersion, metadata: metadata)
+            return SeedIdentity(
+                schemaName: metadata["schema_name"], schemaVersion: userVersion,
+                schemaSHA256: metadata["schema_sha256"], seedVersion: seedVersion, metadata: metadata)
         } catch let error as ShipError {
             throw error
         } catch {

@@ -61,5 +61,7 @@ public struct ShipError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { "error: \(path): \(message)" }
 
     /// Equal when code, path and message are (the cause is not compared).
-    public static func == (a: ShipError, b: ShipError) -> Bool { a.code == b.code && a.path == b.path && a.message == b.message }
+    public static func == (a: ShipError, b: ShipError) -> Bool {
+        a.code == b.code && a.path == b.path && a.message == b.message
+    }
 }

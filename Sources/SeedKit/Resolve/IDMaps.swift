@@ -20,10 +20,12 @@ final class IDMaps {
         self.capacity = capacity
         var keyColumns: [String: Int] = [:]
         for table in schema.tables {
-            for reference in table.references where reference.from.count == 1 && reference.to != table.name && reference.toColumns == nil {
+            for reference in table.references
+            where reference.from.count == 1 && reference.to != table.name && reference.toColumns == nil {
                 guard let target = schema.table(named: reference.to), !target.withoutRowID, target.key.count == 1,
-                      let column = target.columns.firstIndex(where: { $0.name == target.key[0] }),
-                      target.columns[column].type == .integer, target.columns[column].stored else { continue }
+                    let column = target.columns.firstIndex(where: { $0.name == target.key[0] }),
+                    target.columns[column].type == .integer, target.columns[column].stored
+                else { continue }
                 keyColumns[target.name] = column
             }
         }

@@ -25,7 +25,12 @@ final class PendingReferences {
         let keys = reference.from.indices.map { "k\($0)" }
         // TEMP: the temporary database lives in its own file (temp_store = FILE) and is
         // never part of the seed.
-        try connection.execute("CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \(keys.joined(separator: ", ")))")
+        try connection.execute(
+            """
+            CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \
+            \(keys.joined(separator: ", ")))
+            """
+        )
         let marks = Array(repeating: "?", count: keys.count + 4).joined(separator: ", ")
         insert = try connection.prepare("INSERT INTO temp.\(name) VALUES (\(marks))")
         forget = try connection.prepare("DELETE FROM temp.\(name) WHERE row = ?")
@@ -33,7 +38,8 @@ final class PendingReferences {
 
     /// Remembers that row `row` (read at `file`:`line`:`column`) names the target key `key`.
     func add(row: Int64, line: Int, column: Int?, file: String, key: [Value]) throws(SQLiteError) {
-        try insert.bind([.integer(row), .integer(Int64(line)), column.map { .integer(Int64($0)) } ?? .null, .text(file)] + key)
+        try insert.bind(
+            [.integer(row), .integer(Int64(line)), column.map { .integer(Int64($0)) } ?? .null, .text(file)] + key)
         defer { insert.reset() }
         _ = try insert.step()
         count += 1
@@ -65,24 +71,28 @@ final class PendingReferences {
     func resolve(_ body: (Unresolved) -> Void) throws(SQLiteError) -> Int {
         defer { try? connection.execute("DROP TABLE temp.\(name)") }
         guard count > 0 else { return 0 }
-        let matches = reference.targetColumns(in: target).enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(separator: " AND ")
+        let matches = reference.targetColumns(in: target).enumerated().map { "p.\(quoted($1)) = d.k\($0)" }.joined(
+            separator: " AND ")
         if reference.matchesKeyPrefix(of: target) || target.duplicates == .merge {
             // Several rows may match (objects of several documents sharing a key, see
             // `DocumentScope`): the first, as the resolver's lookup takes it.
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) =
                   (SELECT min(p.\(quoted(target.rowID))) FROM main.\(quoted(target.name)) AS p WHERE \(matches))
                 FROM temp.\(name) AS d WHERE t.\(quoted(table.rowID)) = d.row
                 """)
         } else {
-            try connection.execute("""
+            try connection.execute(
+                """
                 UPDATE main.\(quoted(table.name)) AS t SET \(quoted(reference.column)) = p.\(quoted(target.rowID))
                 FROM temp.\(name) AS d, main.\(quoted(target.name)) AS p
                 WHERE t.\(quoted(table.rowID)) = d.row AND \(matches)
                 """)
         }
         let keys = reference.from.indices.map { "d.k\($0)" }.joined(separator: ", ")
-        let unresolved = try connection.prepare("""
+        let unresolved = try connection.prepare(
+            """
             SELECT d.line, d.col, d.file, \(keys) FROM temp.\(name) AS d
             JOIN main.\(quoted(table.name)) AS t ON t.\(quoted(table.rowID)) = d.row
             WHERE t.\(quoted(reference.column)) IS NULL ORDER BY d.row
@@ -91,8 +101,10 @@ final class PendingReferences {
         while try unresolved.step() {
             found += 1
             let parts = (3..<(3 + reference.from.count)).map { unresolved.value(at: $0).description }
-            body(Unresolved(line: Int(unresolved.int64(at: 0)), column: unresolved.value(at: 1).integer.map { Int($0) },
-                            file: unresolved.value(at: 2).text ?? "", key: parts.joined(separator: ","), parts: parts))
+            body(
+                Unresolved(
+                    line: Int(unresolved.int64(at: 0)), column: unresolved.value(at: 1).integer.map { Int($0) },
+                    file: unresolved.value(at: 2).text ?? "", key: parts.joined(separator: ","), parts: parts))
         }
         unresolved.reset() // no statement reads the table when it is dropped
         return found

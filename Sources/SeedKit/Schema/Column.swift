@@ -56,9 +56,11 @@ public struct Column: Sendable, Equatable {
     /// for a value that is an id as read.
     public var foreignKey: String?
 
-    public init(name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
-                defaultValue: String? = nil, format: String? = nil, stored: Bool = true,
-                exists: Bool = false, expression: String? = nil) {
+    public init(
+        name: String, type: ColumnType = .text, source: [String]? = nil, required: Bool = false,
+        defaultValue: String? = nil, format: String? = nil, stored: Bool = true,
+        exists: Bool = false, expression: String? = nil
+    ) {
         self.name = name
         self.type = type
         self.source = source ?? [name]
@@ -76,9 +78,11 @@ extension Column: CustomReflectable {
     /// added later appear only when set (see `Table.customMirror`).
     public var customMirror: Mirror {
         var children: [(label: String?, value: Any)] = [
-            ("name", name), ("type", type), ("source", source), ("required", required), ("defaultValue", defaultValue as Any),
-            ("format", format as Any), ("stored", stored), ("exists", exists), ("expression", expression as Any), ("trim", trim),
-            ("trailing", trailing),
+            ("name", name), ("type", type), ("source", source), ("required", required),
+            ("defaultValue", defaultValue as Any),
+            ("format", format as Any), ("stored", stored), ("exists", exists), ("expression", expression as Any),
+            ("trim", trim),
+            ("trailing", trailing)
         ]
         if onInvalid != .error { children.append(("onInvalid", onInvalid)) }
         if let foreignKey { children.append(("foreignKey", foreignKey)) }
@@ -100,6 +104,8 @@ extension Column {
 extension ValueConverter {
     /// The converter of `column`'s values.
     public init(column: Column) {
-        self.init(type: column.type, trims: column.trim, precision: column.precision, partial: column.partial, format: column.format)
+        self.init(
+            type: column.type, trims: column.trim, precision: column.precision, partial: column.partial,
+            format: column.format)
     }
 }

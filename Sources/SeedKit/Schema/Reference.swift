@@ -52,8 +52,10 @@ public struct Reference: Sendable, Equatable {
 
     public static let defaultCacheSize = 65_536
 
-    public init(column: String, from: [String], to: String, create: Bool = false,
-                cacheSize: Int = Reference.defaultCacheSize, onMissing: OnMissing = .error) {
+    public init(
+        column: String, from: [String], to: String, create: Bool = false,
+        cacheSize: Int = Reference.defaultCacheSize, onMissing: OnMissing = .error
+    ) {
         self.column = column
         self.from = from
         self.to = to

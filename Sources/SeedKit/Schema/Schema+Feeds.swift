@@ -27,12 +27,17 @@ extension Schema {
         let feedRef = Self.feedColumn
         var prefixed = Set<String>()
         scoped.tables = tables.map { table in
-            guard table.file != nil || table.element != nil || table.parent != nil || table.list != nil || table.derive != nil else { return table }
+            guard
+                table.file != nil || table.element != nil || table.parent != nil || table.list != nil
+                    || table.derive != nil
+            else { return table }
             var table = table
             var column = Column(name: feedRef, type: .integer, source: [Self.feedSource], required: true)
             column.foreignKey = Self.feedsTable
             table.columns.insert(column, at: 0)
-            let scopedAlready = table.key.contains { name in table.references.contains { $0.column == name } || table.parent?.column == name }
+            let scopedAlready = table.key.contains { name in
+                table.references.contains { $0.column == name } || table.parent?.column == name
+            }
             if !table.key.isEmpty && !scopedAlready {
                 table.key.insert(feedRef, at: 0)
                 prefixed.insert(table.name)
@@ -48,7 +53,9 @@ extension Schema {
                 let reference = scoped.tables[index].references[r]
                 guard prefixed.contains(reference.to), !reference.from.contains(feedRef) else { continue }
                 scoped.tables[index].references[r].from.insert(feedRef, at: 0)
-                if let columns = reference.toColumns { scoped.tables[index].references[r].toColumns = [feedRef] + columns }
+                if let columns = reference.toColumns {
+                    scoped.tables[index].references[r].toColumns = [feedRef] + columns
+                }
             }
         }
         scoped.tables.insert(Self.feedsTableDefinition, at: 0)
@@ -57,14 +64,16 @@ extension Schema {
 
     /// `feeds`: one row per feed, written by the build (`FeedsStage`), not read from a file.
     static var feedsTableDefinition: Table {
-        Table(name: feedsTable, key: ["name"], columns: [
-            Column(name: "name", required: true),
-            Column(name: "source", required: true),
-            Column(name: "feed_publisher_name"),
-            Column(name: "feed_version"),
-            Column(name: "start_date", type: .date),
-            Column(name: "end_date", type: .date),
-            Column(name: "row_counts", required: true),
-        ])
+        Table(
+            name: feedsTable, key: ["name"],
+            columns: [
+                Column(name: "name", required: true),
+                Column(name: "source", required: true),
+                Column(name: "feed_publisher_name"),
+                Column(name: "feed_version"),
+                Column(name: "start_date", type: .date),
+                Column(name: "end_date", type: .date),
+                Column(name: "row_counts", required: true)
+            ])
     }
 }

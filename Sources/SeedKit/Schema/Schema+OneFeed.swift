@@ -52,7 +52,10 @@ extension Schema {
     static func feedShadows(_ tables: [String], notMaterialized: Bool) -> String {
         guard !tables.isEmpty else { return "" }
         let shadows = tables.map { name in
-            "\(quoted(name)) AS \(notMaterialized ? "NOT MATERIALIZED " : "")(SELECT * FROM main.\(quoted(name)) WHERE \(quoted(feedColumn)) = \(DeriveRecipe.feedParameter))"
+            """
+            \(quoted(name)) AS \(notMaterialized ? "NOT MATERIALIZED " : "")(SELECT * FROM main.\(quoted(name)) \
+            WHERE \(quoted(feedColumn)) = \(DeriveRecipe.feedParameter))
+            """
         }
         return "WITH " + shadows.joined(separator: ",\n     ") + "\n"
     }
@@ -99,7 +102,12 @@ struct FeedScope {
             throw fail("it is not a valid query over the tables of a region seed: \(error.message)")
         }
         if statement.parameterNames.contains(DeriveRecipe.feedParameter) {
-            throw fail("it takes a parameter \(DeriveRecipe.feedParameter) itself, and its one-feed form binds \(DeriveRecipe.feedParameter) to the feed's id: give the parameter another name")
+            throw fail(
+                """
+                it takes a parameter \(DeriveRecipe.feedParameter) itself, and its one-feed form binds \
+                \(DeriveRecipe.feedParameter) to the feed's id: give the parameter another name
+                """
+            )
         }
         let reads: Set<String>
         do { reads = try connection.tablesRead(by: body) } catch {

@@ -6,30 +6,44 @@ extension Schema {
     func validateQueryFeatures(_ table: Table, file: String) throws(SchemaError) {
         func fail(_ key: String, _ message: String) -> SchemaError {
             let place = places.features[table.name + "." + key] ?? places.tables[table.name]
-            return SchemaError(file: file, line: place?.line, column: place?.column, message: "table '\(table.name)': '\(key)': \(message)")
+            return SchemaError(
+                file: file, line: place?.line, column: place?.column,
+                message: "table '\(table.name)': '\(key)': \(message)")
         }
         func stored(_ name: String, _ key: String, what: String) throws(SchemaError) -> ColumnType {
             if let column = table.column(named: name), column.stored { return column.type }
-            if table.references.contains(where: { $0.column == name }) || table.parent?.column == name { return .integer }
+            if table.references.contains(where: { $0.column == name }) || table.parent?.column == name {
+                return .integer
+            }
             let known = table.layout.map(\.name).joined(separator: ", ")
             throw fail(key, "\(what) '\(name)' is not a stored column of the table (its columns: \(known))")
         }
         if let search = table.search {
-            if table.withoutRowID { throw fail("search", "a 'withoutRowID' table has no integer id for the index to point at") }
+            if table.withoutRowID {
+                throw fail("search", "a 'withoutRowID' table has no integer id for the index to point at")
+            }
             try Self.checkIdentifier(search.name, what: "search index name", file: file)
-            guard Set(search.columns).count == search.columns.count else { throw fail("search", "a column is listed twice") }
+            guard Set(search.columns).count == search.columns.count else {
+                throw fail("search", "a column is listed twice")
+            }
             for name in search.columns {
                 let type = try stored(name, "search", what: "column")
-                guard type == .text else { throw fail("search", "column '\(name)' is \(type.rawValue); only text columns can be searched") }
+                guard type == .text else {
+                    throw fail("search", "column '\(name)' is \(type.rawValue); only text columns can be searched")
+                }
             }
         }
         if let spatial = table.spatial {
-            if table.withoutRowID && !spatial.isPoints { throw fail("spatial", "a 'withoutRowID' table has no integer id for the R*Tree to point at") }
+            if table.withoutRowID && !spatial.isPoints {
+                throw fail("spatial", "a 'withoutRowID' table has no integer id for the R*Tree to point at")
+            }
             try Self.checkIdentifier(spatial.name, what: "spatial index name", file: file)
             for (key, name) in [("lat", spatial.lat), ("lon", spatial.lon)] {
                 let type = try stored(name, "spatial", what: "'\(key)' column")
                 guard type == .real || type == .integer else {
-                    throw fail("spatial", "'\(key)' column '\(name)' is \(type.rawValue); coordinates must be real (or integer) columns")
+                    throw fail(
+                        "spatial",
+                        "'\(key)' column '\(name)' is \(type.rawValue); coordinates must be real (or integer) columns")
                 }
             }
             if let groupBy = spatial.groupBy { _ = try stored(groupBy, "spatial", what: "'groupBy' column") }
@@ -37,19 +51,43 @@ extension Schema {
         if let derive = table.derive {
             if let marker = derive.marker {
                 guard table.element != nil || (format == .csv && table.file != nil) else {
-                    throw fail("derive", "'marker' is for a table that also reads rows (an 'element' or 'file'); a table with no input is derived whole")
+                    throw fail(
+                        "derive",
+                        """
+                        'marker' is for a table that also reads rows (an 'element' or 'file'); a table with no \
+                        input is derived whole
+                        """
+                    )
                 }
                 if table.withoutRowID { throw fail("derive", "a 'withoutRowID' table is derived whole or not at all") }
-                guard let column = table.column(named: marker), column.stored, column.type == .boolean || column.type == .integer,
-                      column.expression == nil, column.defaultValue == "0" else {
-                    throw fail("derive", "'marker' must name a boolean column with default \"0\" (the rows read keep it; the derived rows set it to 1), not '\(marker)'")
+                guard let column = table.column(named: marker), column.stored,
+                    column.type == .boolean || column.type == .integer,
+                    column.expression == nil, column.defaultValue == "0"
+                else {
+                    throw fail(
+                        "derive",
+                        """
+                        'marker' must name a boolean column with default \"0\" (the rows read keep it; the derived \
+                        rows set it to 1), not '\(marker)'
+                        """
+                    )
                 }
             } else {
-                if format == .csv && table.file != nil { throw fail("derive", "a derived table reads no input; remove 'file' (or name a 'marker' column)") }
-                if table.element != nil || table.list != nil || !table.references.isEmpty {
-                    throw fail("derive", "a derived table reads no input: it takes no 'element', 'list' or 'references' (or name a 'marker' column)")
+                if format == .csv && table.file != nil {
+                    throw fail("derive", "a derived table reads no input; remove 'file' (or name a 'marker' column)")
                 }
-                if isCreatedByReference(table) { throw fail("derive", "a derived table cannot be the target of 'create: true'") }
+                if table.element != nil || table.list != nil || !table.references.isEmpty {
+                    throw fail(
+                        "derive",
+                        """
+                        a derived table reads no input: it takes no 'element', 'list' or 'references' (or name a \
+                        'marker' column)
+                        """
+                    )
+                }
+                if isCreatedByReference(table) {
+                    throw fail("derive", "a derived table cannot be the target of 'create: true'")
+                }
             }
             if table.columns.contains(where: { $0.expression != nil || !$0.stored }) && derive.marker == nil {
                 throw fail("derive", "the query gives every column: no 'expression' or 'stored: false' columns")
@@ -60,17 +98,34 @@ extension Schema {
     /// The tables the search and spatial indexes add (the virtual table and its shadow
     /// tables) must not take the name of a declared table or of each other's.
     func validateDerivedNames(file: String) throws(SchemaError) {
-        var taken = Dictionary(tables.map { ($0.name.lowercased(), "table '\($0.name)'") }, uniquingKeysWith: { first, _ in first })
+        var taken = Dictionary(
+            tables.map { ($0.name.lowercased(), "table '\($0.name)'") }, uniquingKeysWith: { first, _ in first })
         for table in tables {
-            let derived: [(String, [String])] = [table.search.map { ($0.name, [$0.name] + $0.addedNames) },
-                                                 table.spatial.map { ($0.name, [$0.name] + $0.shadowTables) }].compactMap { $0 }
+            let derived: [(String, [String])] = [
+                table.search.map { ($0.name, [$0.name] + $0.addedNames) },
+                table.spatial.map { ($0.name, [$0.name] + $0.shadowTables) }
+            ].compactMap { $0 }
             for (index, names) in derived {
                 for name in names {
                     if Self.reservedPrefixes.contains(where: { name.lowercased().hasPrefix($0) }) {
-                        throw SchemaError(file: file, message: "table '\(table.name)': index name '\(index)' is reserved (names starting with sqlite_ or seedgen_)")
+                        throw SchemaError(
+                            file: file,
+                            message:
+                                """
+                                table '\(table.name)': index name '\(index)' is reserved (names starting with \
+                                sqlite_ or seedgen_)
+                                """
+                        )
                     }
                     if let owner = taken[name.lowercased()] {
-                        throw SchemaError(file: file, message: "table '\(table.name)': index '\(index)' needs a table named '\(name)', but \(owner) has that name; give the index another 'name'")
+                        throw SchemaError(
+                            file: file,
+                            message:
+                                """
+                                table '\(table.name)': index '\(index)' needs a table named '\(name)', but \
+                                \(owner) has that name; give the index another 'name'
+                                """
+                        )
                     }
                     taken[name.lowercased()] = "index '\(index)' of table '\(table.name)'"
                 }
@@ -89,7 +144,9 @@ extension Schema {
             for table in derived {
                 let place = places.features[table.name + ".derive"] ?? places.tables[table.name]
                 func fail(_ message: String) -> SchemaError {
-                    SchemaError(file: file, line: place?.line, column: place?.column, message: "table '\(table.name)': 'derive': \(message)")
+                    SchemaError(
+                        file: file, line: place?.line, column: place?.column,
+                        message: "table '\(table.name)': 'derive': \(message)")
                 }
                 let derive = table.derive!
                 let statement: Statement
@@ -100,7 +157,12 @@ extension Schema {
                 let writable = table.layout.filter { $0.role != .rowID }.map(\.name)
                 guard !names.isEmpty else { throw fail("'sql' returns no columns") }
                 for name in names where !writable.contains(name) {
-                    throw fail("'sql' returns a column '\(name)' that the table does not store (name each result column like a column of the table: \(writable.joined(separator: ", ")))")
+                    throw fail(
+                        """
+                        'sql' returns a column '\(name)' that the table does not store (name each result column \
+                        like a column of the table: \(writable.joined(separator: ", ")))
+                        """
+                    )
                 }
                 guard Set(names).count == names.count else { throw fail("'sql' returns a column twice") }
                 if let marker = derive.marker, !names.contains(marker) {

@@ -22,7 +22,9 @@ extension Schema {
         }
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else { throw SchemaError(file: file, message: "the schema is empty") }
+            guard let node = try Yams.compose(yaml: text) else {
+                throw SchemaError(file: file, message: "the schema is empty")
+            }
             root = node
         } catch let error as SchemaError {
             throw error
@@ -38,19 +40,33 @@ extension Schema {
         }
         var top = try YAMLObject(root, file: file, what: "the schema")
         let name = try top.requiredString("name", in: "the schema")
-        guard let version = try top.int("schemaVersion") else { throw top.error("the schema needs 'schemaVersion' (a whole number)") }
+        guard let version = try top.int("schemaVersion") else {
+            throw top.error("the schema needs 'schemaVersion' (a whole number)")
+        }
         guard version >= 0 else { throw top.error("'schemaVersion' must not be negative") }
         let formatText = try top.string("format") ?? "csv"
         guard let format = Format(rawValue: formatText) else {
-            throw top.error("'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not '\(formatText)'")
+            throw top.error(
+                """
+                'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not \
+                '\(formatText)'
+                """
+            )
         }
         let namespaces = try top.stringMap("namespaces")
         let extraFiles = try top.bool("extraFiles") ?? false
         let reportUnreadObjects = try top.bool("reportUnreadObjects") ?? false
-        if reportUnreadObjects && format != .xml { throw top.error("'reportUnreadObjects' is for XML schemas (format: xml)") }
+        if reportUnreadObjects && format != .xml {
+            throw top.error("'reportUnreadObjects' is for XML schemas (format: xml)")
+        }
         let entitiesText = try top.string("entities") ?? Entities.xml.rawValue
         guard let entities = Entities(rawValue: entitiesText) else {
-            throw top.error("'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not '\(entitiesText)'")
+            throw top.error(
+                """
+                'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not \
+                '\(entitiesText)'
+                """
+            )
         }
         _ = try top.string("description")
         var queries: [SchemaQuery] = []
@@ -67,13 +83,16 @@ extension Schema {
             // The codeless convention: a table's records are the elements named like it,
             // except tables filled by find-or-create or from a list.
             let created = Set(tables.flatMap { $0.references.filter(\.create).map(\.to) })
-            for index in tables.indices where tables[index].element == nil && tables[index].list == nil
-                && !tables[index].isDerived && !created.contains(tables[index].name) {
+            for index in tables.indices
+            where tables[index].element == nil && tables[index].list == nil
+                && !tables[index].isDerived && !created.contains(tables[index].name)
+            {
                 tables[index].element = tables[index].name
             }
         }
-        var schema = Schema(name: name, schemaVersion: version, format: format, namespaces: namespaces,
-                            tables: tables, sha256: SHA256.hex(of: bytes))
+        var schema = Schema(
+            name: name, schemaVersion: version, format: format, namespaces: namespaces,
+            tables: tables, sha256: SHA256.hex(of: bytes))
         schema.places = places
         schema.extraFiles = extraFiles
         schema.queries = queries
@@ -90,11 +109,18 @@ extension Table {
         let what = "table '\(name)'"
         var table = Table(name: name, columns: [])
         for old in ["fill", "derivedRows"] where object.peek(old) != nil {
-            throw object.error("\(what): '\(old)' is now 'derive', the one way to compute rows by SQL: derive: { sql: \"SELECT ...\" } (see Schema/README.md, Derived rows)")
+            throw object.error(
+                """
+                \(what): '\(old)' is now 'derive', the one way to compute rows by SQL: derive: { sql: \"SELECT \
+                ...\" } (see Schema/README.md, Derived rows)
+                """
+            )
         }
         if var derive = try object.object("derive", what: "the derive of \(what)") {
-            table.derive = TableDerive(sql: try derive.requiredString("sql", in: "'derive' of \(what)"), warnings: try derive.string("warnings"),
-                                       marker: try derive.string("marker"))
+            table.derive = TableDerive(
+                sql: try derive.requiredString("sql", in: "'derive' of \(what)"),
+                warnings: try derive.string("warnings"),
+                marker: try derive.string("marker"))
             try derive.rejectUnknownKeys(in: "'derive' of \(what)")
         }
         // A derived table reads no input.
@@ -107,7 +133,12 @@ extension Table {
         table.extras = try object.bool("extras") ?? false
         if let text = try object.string("duplicates") {
             guard let rule = DuplicateRule(rawValue: text) else {
-                throw object.error("\(what): 'duplicates' must be \(DuplicateRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+                throw object.error(
+                    """
+                    \(what): 'duplicates' must be \
+                    \(DuplicateRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
+                    """
+                )
             }
             table.duplicates = rule
         }
@@ -122,10 +153,13 @@ extension Table {
             try parent.rejectUnknownKeys(in: "'parent' of \(what)")
         }
         if var list = try object.object("list", what: "the list of \(what)") {
-            guard let sources = try list.strings("source"), !sources.isEmpty else { throw list.error("the 'list' of \(what) needs a 'source'") }
-            table.list = ValueList(sources: sources,
-                                   separator: try list.string("separator"), open: try list.string("open"),
-                                   close: try list.string("close"))
+            guard let sources = try list.strings("source"), !sources.isEmpty else {
+                throw list.error("the 'list' of \(what) needs a 'source'")
+            }
+            table.list = ValueList(
+                sources: sources,
+                separator: try list.string("separator"), open: try list.string("open"),
+                close: try list.string("close"))
             try list.rejectUnknownKeys(in: "'list' of \(what)")
         }
         for var item in try object.objects("columns", what: "a column of \(what)") {
@@ -136,32 +170,44 @@ extension Table {
             table.references.append(try Reference.parse(&item, table: name))
         }
         for var item in try object.objects("indexes", what: "an index of \(what)") {
-            guard let columns = try item.strings("columns"), !columns.isEmpty else { throw item.error("an index of \(what) needs 'columns'") }
-            let index = Index(name: try item.string("name") ?? ([name] + columns).joined(separator: "_"),
-                              columns: columns, unique: try item.bool("unique") ?? false)
+            guard let columns = try item.strings("columns"), !columns.isEmpty else {
+                throw item.error("an index of \(what) needs 'columns'")
+            }
+            let index = Index(
+                name: try item.string("name") ?? ([name] + columns).joined(separator: "_"),
+                columns: columns, unique: try item.bool("unique") ?? false)
             try item.rejectUnknownKeys(in: "an index of \(what)")
             table.indexes.append(index)
         }
         if var search = try object.object("search", what: "the search index of \(what)") {
-            guard let columns = try search.strings("columns"), !columns.isEmpty else { throw search.error("'search' of \(what) needs 'columns'") }
+            guard let columns = try search.strings("columns"), !columns.isEmpty else {
+                throw search.error("'search' of \(what) needs 'columns'")
+            }
             var prefix: [Int] = []
             if let texts = try search.strings("prefix") {
                 for text in texts {
                     guard let length = Int(text), (1...SearchIndex.maximumPrefix).contains(length) else {
-                        throw search.error("'search' of \(what): 'prefix' lists lengths from 1 to \(SearchIndex.maximumPrefix), not '\(text)'", at: search.peek("prefix"))
+                        throw search.error(
+                            """
+                            'search' of \(what): 'prefix' lists lengths from 1 to \(SearchIndex.maximumPrefix), \
+                            not '\(text)'
+                            """,
+                            at: search.peek("prefix"))
                     }
                     prefix.append(length)
                 }
             }
-            table.search = SearchIndex(name: try search.string("name") ?? name + "_search", columns: columns, prefix: prefix)
+            table.search = SearchIndex(
+                name: try search.string("name") ?? name + "_search", columns: columns, prefix: prefix)
             try search.rejectUnknownKeys(in: "'search' of \(what)")
         }
         if var spatial = try object.object("spatial", what: "the spatial index of \(what)") {
             let groupBy = try spatial.string("groupBy")
-            table.spatial = SpatialIndex(name: try spatial.string("name") ?? name + (groupBy == nil ? "_location" : "_rtree"),
-                                         lat: try spatial.requiredString("lat", in: "'spatial' of \(what)"),
-                                         lon: try spatial.requiredString("lon", in: "'spatial' of \(what)"),
-                                         groupBy: groupBy)
+            table.spatial = SpatialIndex(
+                name: try spatial.string("name") ?? name + (groupBy == nil ? "_location" : "_rtree"),
+                lat: try spatial.requiredString("lat", in: "'spatial' of \(what)"),
+                lon: try spatial.requiredString("lon", in: "'spatial' of \(what)"),
+                groupBy: groupBy)
             try spatial.rejectUnknownKeys(in: "'spatial' of \(what)")
         }
         for var item in try object.objects("filter", what: "a filter of \(what)") {
@@ -178,25 +224,40 @@ extension Column {
         let what = "column '\(table).\(name)'"
         let typeText = try object.string("type") ?? "text"
         guard let type = ColumnType(rawValue: typeText) else {
-            throw object.error("\(what): unknown type '\(typeText)' (types: \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw object.error(
+                """
+                \(what): unknown type '\(typeText)' (types: \
+                \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))
+                """
+            )
         }
         let exists = try object.bool("exists") ?? false
         let expression = try object.string("expression")
         let source = try object.strings("source")
-        if expression != nil, source != nil { throw object.error("\(what): 'expression' computes the value, so the column has no 'source'") }
-        if expression != nil, exists { throw object.error("\(what): a column has either 'expression' or 'exists', not both") }
+        if expression != nil, source != nil {
+            throw object.error("\(what): 'expression' computes the value, so the column has no 'source'")
+        }
+        if expression != nil, exists {
+            throw object.error("\(what): a column has either 'expression' or 'exists', not both")
+        }
         if exists, object.value("type") != nil, type != .boolean {
             throw object.error("\(what): an 'exists' column is boolean (1 or 0), not \(type.rawValue)")
         }
-        var column = Column(name: name, type: exists ? .boolean : type, source: expression != nil ? [] : source,
-                            required: try object.bool("required") ?? false,
-                            defaultValue: try object.string("default"), format: try object.string("format"),
-                            stored: try object.bool("stored") ?? true, exists: exists, expression: expression)
+        var column = Column(
+            name: name, type: exists ? .boolean : type, source: expression != nil ? [] : source,
+            required: try object.bool("required") ?? false,
+            defaultValue: try object.string("default"), format: try object.string("format"),
+            stored: try object.bool("stored") ?? true, exists: exists, expression: expression)
         column.trim = try object.bool("trim") ?? true
         column.trailing = try object.bool("trailing") ?? false
         if let text = try object.string("onInvalid") {
             guard let rule = Column.InvalidRule(rawValue: text) else {
-                throw object.error("\(what): 'onInvalid' must be \(Column.InvalidRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'")
+                throw object.error(
+                    """
+                    \(what): 'onInvalid' must be \
+                    \(Column.InvalidRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
+                    """
+                )
             }
             column.onInvalid = rule
         }
@@ -219,8 +280,9 @@ extension Reference {
         }
         let cacheSize = try object.int("cache") ?? Reference.defaultCacheSize
         guard cacheSize > 0 else { throw object.error("\(what): 'cache' must be at least 1") }
-        var reference = Reference(column: column, from: from, to: to, create: try object.bool("create") ?? false,
-                                  cacheSize: cacheSize, onMissing: onMissing)
+        var reference = Reference(
+            column: column, from: from, to: to, create: try object.bool("create") ?? false,
+            cacheSize: cacheSize, onMissing: onMissing)
         reference.trailing = try object.bool("trailing") ?? false
         reference.toColumns = try object.strings("toColumns")
         reference.fill = try object.stringMap("fill")

@@ -49,8 +49,10 @@ public struct Schema: Sendable, Equatable {
         case html
     }
 
-    public init(name: String, schemaVersion: Int, format: Format, namespaces: [String: String] = [:],
-                tables: [Table], sha256: String = "") {
+    public init(
+        name: String, schemaVersion: Int, format: Format, namespaces: [String: String] = [:],
+        tables: [Table], sha256: String = ""
+    ) {
         self.name = name
         self.schemaVersion = schemaVersion
         self.format = format
@@ -72,9 +74,10 @@ public struct Schema: Sendable, Equatable {
         var placed = Set<String>()
         var remaining = tables
         while !remaining.isEmpty {
-            let index = remaining.firstIndex { table in
-                table.dependencies.allSatisfy { $0 == table.name || placed.contains($0) }
-            } ?? 0 // a cycle: validation rejects these, but never loop forever
+            let index =
+                remaining.firstIndex { table in
+                    table.dependencies.allSatisfy { $0 == table.name || placed.contains($0) }
+                } ?? 0 // a cycle: validation rejects these, but never loop forever
             let table = remaining.remove(at: index)
             ordered.append(table)
             placed.insert(table.name)

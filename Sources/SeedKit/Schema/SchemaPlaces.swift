@@ -41,7 +41,9 @@ extension SchemaPlaces {
             if let node = object.peek(key) { features[table.name + "." + key] = place(node) }
         }
         if case .sequence(let columns)? = object.peek("columns") {
-            for (column, node) in zip(table.columns, columns) { self.columns[table.name + "." + column.name] = place(node) }
+            for (column, node) in zip(table.columns, columns) {
+                self.columns[table.name + "." + column.name] = place(node)
+            }
         }
     }
 }

@@ -52,14 +52,18 @@ extension SchemaQuery {
     static func parse(_ object: inout YAMLObject) throws(SchemaError) -> SchemaQuery {
         let name = try object.requiredString("name", in: "a query")
         let what = "query '\(name)'"
-        var query = SchemaQuery(name: name, summary: try object.requiredString("summary", in: what),
-                                sql: try object.requiredString("sql", in: what),
-                                parameters: try fields(&object, "parameters", of: what),
-                                columns: try fields(&object, "columns", of: what))
+        var query = SchemaQuery(
+            name: name, summary: try object.requiredString("summary", in: what),
+            sql: try object.requiredString("sql", in: what),
+            parameters: try fields(&object, "parameters", of: what),
+            columns: try fields(&object, "columns", of: what))
         if var clock = try object.object("clock", what: "the clock of \(what)") {
-            func text(_ key: String) throws(SchemaError) -> String { try clock.requiredString(key, in: "the clock of \(what)") }
-            query.clock = Clock(timeZone: try text("timeZone"), date: try text("date"), from: try text("from"), to: try text("to"),
-                                time: try text("time"), serviceDate: try text("serviceDate"), feed: try clock.string("feed"))
+            func text(_ key: String) throws(SchemaError) -> String {
+                try clock.requiredString(key, in: "the clock of \(what)")
+            }
+            query.clock = Clock(
+                timeZone: try text("timeZone"), date: try text("date"), from: try text("from"), to: try text("to"),
+                time: try text("time"), serviceDate: try text("serviceDate"), feed: try clock.string("feed"))
             try clock.rejectUnknownKeys(in: "the clock of \(what)")
         }
         try object.rejectUnknownKeys(in: what)
@@ -67,12 +71,19 @@ extension SchemaQuery {
     }
 
     /// `{ stop: integer, limit: integer? }`, in order.
-    private static func fields(_ object: inout YAMLObject, _ key: String, of what: String) throws(SchemaError) -> [Field] {
+    private static func fields(
+        _ object: inout YAMLObject, _ key: String, of what: String
+    ) throws(SchemaError) -> [Field] {
         var fields: [Field] = []
         for (name, typeText) in try object.orderedStrings(key) {
             let optional = typeText.hasSuffix("?")
             guard let type = ColumnType(rawValue: optional ? String(typeText.dropLast()) : typeText) else {
-                throw object.error("\(what): '\(key)': '\(name)' has an unknown type '\(typeText)' (\(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")), with '?' when it may be NULL)")
+                throw object.error(
+                    """
+                    \(what): '\(key)': '\(name)' has an unknown type '\(typeText)' \
+                    (\(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")), with '?' when it may be NULL)
+                    """
+                )
             }
             fields.append(Field(name: name, type: type, optional: optional))
         }
@@ -88,7 +99,9 @@ extension Schema {
         func fail(_ query: SchemaQuery, _ message: String) -> SchemaError {
             SchemaError(file: file, message: "query '\(query.name)': \(message)")
         }
-        guard Set(queries.map(\.name)).count == queries.count else { throw SchemaError(file: file, message: "two queries have the same name") }
+        guard Set(queries.map(\.name)).count == queries.count else {
+            throw SchemaError(file: file, message: "two queries have the same name")
+        }
         do {
             let connection = try emptyDatabase()
             for query in queries {
@@ -98,11 +111,23 @@ extension Schema {
                 }
                 let names = (0..<statement.columnCount).map { statement.columnName(at: $0) }
                 guard names == query.columns.map(\.name) else {
-                    throw fail(query, "'sql' returns \(names.joined(separator: ", ")); 'columns' says \(query.columns.map(\.name).joined(separator: ", "))")
+                    throw fail(
+                        query,
+                        """
+                        'sql' returns \(names.joined(separator: ", ")); 'columns' says \
+                        \(query.columns.map(\.name).joined(separator: ", "))
+                        """
+                    )
                 }
                 let parameters = statement.parameterNames.map { String($0.dropFirst()) }
                 guard Set(parameters) == Set(query.parameters.map(\.name)) else {
-                    throw fail(query, "'sql' takes :\(parameters.sorted().joined(separator: ", :")); 'parameters' says :\(query.parameters.map(\.name).sorted().joined(separator: ", :"))")
+                    throw fail(
+                        query,
+                        """
+                        'sql' takes :\(parameters.sorted().joined(separator: ", :")); 'parameters' says \
+                        :\(query.parameters.map(\.name).sorted().joined(separator: ", :"))
+                        """
+                    )
                 }
                 if let clock = query.clock {
                     for name in [clock.date, clock.from, clock.to] where !parameters.contains(name) {
@@ -135,17 +160,25 @@ extension Schema {
     public func clockFeedQuery(of query: SchemaQuery) -> String? {
         guard let clock = query.clock else { return nil }
         if let feed = clock.feed { return feed }
-        for parameter in query.parameters where parameter.type == .integer && ![clock.date, clock.from, clock.to].contains(parameter.name) {
+        for parameter in query.parameters
+        where parameter.type == .integer && ![clock.date, clock.from, clock.to].contains(parameter.name) {
             guard let table = [parameter.name + "s", parameter.name].lazy.compactMap({ self.table(named: $0) }).first,
-                  table.file != nil || table.element != nil, !table.withoutRowID else { continue }
-            return "SELECT \(quoted(Self.feedColumn)) FROM \(quoted(table.name)) WHERE \(quoted(table.rowID)) = :\(parameter.name)"
+                table.file != nil || table.element != nil, !table.withoutRowID
+            else { continue }
+            return
+                """
+                SELECT \(quoted(Self.feedColumn)) FROM \(quoted(table.name)) WHERE \(quoted(table.rowID)) = \
+                :\(parameter.name)
+                """
         }
         return nil
     }
 
     /// A clock's `feed` query must compile against the tables of a region seed, return one
     /// column and take only parameters of the query that are not the clock's.
-    private func validateClockFeed(_ sql: String, of query: SchemaQuery, clock: SchemaQuery.Clock, file: String) throws(SchemaError) {
+    private func validateClockFeed(
+        _ sql: String, of query: SchemaQuery, clock: SchemaQuery.Clock, file: String
+    ) throws(SchemaError) {
         func fail(_ message: String) -> SchemaError {
             SchemaError(file: file, message: "query '\(query.name)': 'clock': 'feed' \(message)")
         }
@@ -153,10 +186,17 @@ extension Schema {
         do { statement = try scopedByFeed().emptyDatabase().prepare(sql) } catch {
             throw fail("is not a valid query over the tables of a region seed: \(error.message)")
         }
-        guard statement.columnCount == 1 else { throw fail("must return one column (the feed's id), not \(statement.columnCount)") }
+        guard statement.columnCount == 1 else {
+            throw fail("must return one column (the feed's id), not \(statement.columnCount)")
+        }
         let others = Set(query.parameters.map(\.name)).subtracting([clock.date, clock.from, clock.to])
         for name in statement.parameterNames.map({ String($0.dropFirst()) }) where !others.contains(name) {
-            throw fail("takes :\(name), which is not a parameter of the query besides the clock's (\(others.sorted().map { ":" + $0 }.joined(separator: ", ")))")
+            throw fail(
+                """
+                takes :\(name), which is not a parameter of the query besides the clock's \
+                (\(others.sorted().map { ":" + $0 }.joined(separator: ", ")))
+                """
+            )
         }
     }
 }

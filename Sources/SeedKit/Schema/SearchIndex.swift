@@ -42,7 +42,7 @@ public struct SearchIndex: Sendable, Equatable {
     static let foldedLetters: [(String, String)] = [
         ("ł", "l"), ("Ł", "L"), ("ø", "o"), ("Ø", "O"), ("đ", "d"), ("Đ", "D"), ("ð", "d"), ("Ð", "D"),
         ("ħ", "h"), ("Ħ", "H"), ("ı", "i"), ("ŀ", "l"), ("Ŀ", "L"), ("ŧ", "t"), ("Ŧ", "T"), ("ŋ", "n"), ("Ŋ", "N"),
-        ("ß", "ss"), ("ẞ", "SS"), ("æ", "ae"), ("Æ", "AE"), ("œ", "oe"), ("Œ", "OE"), ("þ", "th"), ("Þ", "TH"),
+        ("ß", "ss"), ("ẞ", "SS"), ("æ", "ae"), ("Æ", "AE"), ("œ", "oe"), ("Œ", "OE"), ("þ", "th"), ("Þ", "TH")
     ]
 
     /// The tokenizer: Unicode-aware, case- and diacritics-insensitive, no stemming.
@@ -70,10 +70,15 @@ public struct SearchIndex: Sendable, Equatable {
         let values = columns.map { column -> String in
             let value = quoted(column)
             let folded = Self.foldedLetters.reduce(value) { text, pair in "replace(\(text), '\(pair.0)', '\(pair.1)')" }
-            return "CASE WHEN \(value) GLOB '*\(Self.spacelessLetters)*' THEN \(value) || ' ' || \(Self.spacedLetters(value)) "
+            return
+                "CASE WHEN \(value) GLOB '*\(Self.spacelessLetters)*' THEN \(value) || ' ' || \(Self.spacedLetters(value)) "
                 + "WHEN \(folded) IS \(value) THEN \(value) ELSE \(value) || ' ' || \(folded) END AS \(value)"
         }
-        return "CREATE VIEW \(quoted(textView)) AS SELECT \(quoted(rowID)), \(values.joined(separator: ", ")) FROM \(quoted(table))"
+        return
+            """
+            CREATE VIEW \(quoted(textView)) AS SELECT \(quoted(rowID)), \(values.joined(separator: ", ")) FROM \
+            \(quoted(table))
+            """
     }
 
     /// `CREATE VIRTUAL TABLE ... USING fts5(...)` reading ``textView``, whose integer key is `rowID`.

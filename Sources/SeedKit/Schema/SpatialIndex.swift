@@ -46,7 +46,8 @@ public struct SpatialIndex: Sendable, Equatable {
 
     func createStatement(table: String) -> String {
         if isPoints {
-            return "CREATE INDEX \(quoted(name)) ON \(quoted(table)) (\(quoted(lat)), \(quoted(lon))) \(Self.pointsMark)"
+            return
+                "CREATE INDEX \(quoted(name)) ON \(quoted(table)) (\(quoted(lat)), \(quoted(lon))) \(Self.pointsMark)"
         }
         return "CREATE VIRTUAL TABLE \(quoted(name)) USING rtree(\(Self.columns.joined(separator: ", ")))"
     }
@@ -59,7 +60,11 @@ public struct SpatialIndex: Sendable, Equatable {
         guard let groupBy else {
             return "SELECT \(id), \(lat), \(lat), \(lon), \(lon) FROM \(quoted(table)) WHERE \(located) ORDER BY \(id)"
         }
-        return "SELECT min(\(id)), min(\(lat)), max(\(lat)), min(\(lon)), max(\(lon)) FROM \(quoted(table)) WHERE \(located) GROUP BY \((scope + [groupBy]).map(quoted).joined(separator: ", ")) ORDER BY 1"
+        return
+            """
+            SELECT min(\(id)), min(\(lat)), max(\(lat)), min(\(lon)), max(\(lon)) FROM \(quoted(table)) WHERE \
+            \(located) GROUP BY \((scope + [groupBy]).map(quoted).joined(separator: ", ")) ORDER BY 1
+            """
     }
 
     /// The rows of `table` left out: those missing a coordinate.

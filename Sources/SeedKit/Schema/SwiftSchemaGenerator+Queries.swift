@@ -8,7 +8,8 @@ extension SwiftSchemaGenerator {
     /// every feed, when the schema can be a region seed's (no table `feeds` of its own). A
     /// query that takes `:feed` itself has none.
     private func oneFeedQueries() -> [String: SchemaQuery] {
-        guard !schema.queries.isEmpty, schema.table(named: Schema.feedsTable) == nil, let scope = try? FeedScope(schema) else { return [:] }
+        guard !schema.queries.isEmpty, schema.table(named: Schema.feedsTable) == nil, let scope = try? FeedScope(schema)
+        else { return [:] }
         var forms: [String: SchemaQuery] = [:]
         for query in schema.queries {
             if let form = try? scope.oneFeedQuery(query) { forms[query.name] = form }
@@ -29,9 +30,9 @@ extension SwiftSchemaGenerator {
         return [
             "            /// The one-feed form, for a region seed (several feeds): the query on the rows of the",
             "            /// feed `:feed` (a `feeds.id`) alone, each table of every feed it reads narrowed to them.",
-            "            \(access)static let oneFeedSQL = #\"\"\"",
+            "            \(access)static let oneFeedSQL = #\"\"\""
         ] + head.split(separator: "\n", omittingEmptySubsequences: false).map { "                " + $0 } + [
-            "                \"\"\"#" + tail,
+            "                \"\"\"#" + tail
         ]
     }
 
@@ -42,24 +43,29 @@ extension SwiftSchemaGenerator {
         var lines = [
             "",
             "    /// The schema's queries (`queries:`), as Documentation/querying.md prints them.",
-            "    \(access)enum Queries {",
+            "    \(access)enum Queries {"
         ]
         for query in schema.queries {
             lines += [
                 "        /// `\(query.name)`: \(query.summary)",
                 "        \(access)enum \(Self.identifier(Self.upperCamel(query.name))) {",
                 "            \(access)static let name = \(literal(query.name))",
-                "            \(access)static let sql = #\"\"\"",
+                "            \(access)static let sql = #\"\"\""
             ]
-            lines += query.sql.trimmingTrailingNewlines.split(separator: "\n", omittingEmptySubsequences: false).map { "                " + $0 }
+            lines += query.sql.trimmingTrailingNewlines.split(separator: "\n", omittingEmptySubsequences: false).map {
+                "                " + $0
+            }
             lines += [
-                "                \"\"\"#",
+                "                \"\"\"#"
             ]
             if let form = forms[query.name] { lines += oneFeedSQLLines(form, of: query, access: access) }
             lines += [
                 "            /// The parameters, as the SQL names them (without the colon).",
-                "            \(access)static let parameters: [String] = [\(query.parameters.map { literal($0.name) }.joined(separator: ", "))]",
-                "        }",
+                """
+                            \(access)static let parameters: [String] = \
+                [\(query.parameters.map { literal($0.name) }.joined(separator: ", "))]
+                """,
+                "        }"
             ]
         }
         lines.append("    }")
@@ -78,24 +84,36 @@ extension SwiftSchemaGenerator {
             let members = query.columns.map { Self.identifier(Self.lowerCamel($0.name)) }
             func request(_ query: SchemaQuery, sql: String) -> [String] {
                 let parameters = query.parameters.map { parameter in
-                    "\(Self.identifier(Self.lowerCamel(parameter.name))): \(Self.swiftType(parameter.type))\(parameter.optional ? "? = nil" : "")"
+                    """
+                    \(Self.identifier(Self.lowerCamel(parameter.name))): \
+                    \(Self.swiftType(parameter.type))\(parameter.optional ? "? = nil" : "")
+                    """
                 }
-                let arguments = query.parameters.map { "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))" }
+                let arguments = query.parameters.map {
+                    "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))"
+                }
                 return [
                     "    /// \(query.summary)",
-                    "    \(access)static func \(function)(\(parameters.joined(separator: ", "))) -> SQLRequest<\(type).Row> {",
-                    "        SQLRequest(sql: \(type).\(sql), arguments: StatementArguments([\(arguments.isEmpty ? ":" : arguments.joined(separator: ", "))]))",
-                    "    }",
+                    """
+                        \(access)static func \(function)(\(parameters.joined(separator: ", "))) -> \
+                    SQLRequest<\(type).Row> {
+                    """,
+                    """
+                            SQLRequest(sql: \(type).\(sql), arguments: \
+                    StatementArguments([\(arguments.isEmpty ? ":" : arguments.joined(separator: ", "))]))
+                    """,
+                    "    }"
                 ]
             }
             lines += [
                 "",
                 "extension \(queries).\(type) {",
                 "    /// A row of `\(query.name)`.",
-                "    \(access)struct Row: Codable, Sendable, Hashable, FetchableRecord {",
+                "    \(access)struct Row: Codable, Sendable, Hashable, FetchableRecord {"
             ]
             for (column, member) in zip(query.columns, members) {
-                lines.append("        \(access)var \(member): \(Self.swiftType(column.type))\(column.optional ? "?" : "")")
+                lines.append(
+                    "        \(access)var \(member): \(Self.swiftType(column.type))\(column.optional ? "?" : "")")
             }
             lines += ["", "        private enum CodingKeys: String, CodingKey {"]
             for (column, member) in zip(query.columns, members) {
@@ -106,14 +124,15 @@ extension SwiftSchemaGenerator {
                 "    }",
                 "}",
                 "",
-                "extension \(queries) {",
+                "extension \(queries) {"
             ]
             lines += request(query, sql: "sql")
             if let form = forms[query.name] {
                 lines += [""] + request(form, sql: "oneFeedSQL")
             }
             if let clock = query.clock {
-                lines += clockLines(query, clock: clock, oneFeed: forms[query.name], type: type, function: function, access: access)
+                lines += clockLines(
+                    query, clock: clock, oneFeed: forms[query.name], type: type, function: function, access: access)
             }
             lines.append("}")
         }
@@ -125,10 +144,15 @@ extension SwiftSchemaGenerator {
     /// `limit` rows, with each row's instant from its service day's clock. In a region seed
     /// (a table `feeds`), the one-feed form for the feed the clock's `feed` query finds, on
     /// that feed's time zone.
-    private func clockLines(_ query: SchemaQuery, clock: SchemaQuery.Clock, oneFeed: SchemaQuery?, type: String, function: String, access: String) -> [String] {
+    private func clockLines(
+        _ query: SchemaQuery, clock: SchemaQuery.Clock, oneFeed: SchemaQuery?, type: String, function: String,
+        access: String
+    ) -> [String] {
         let clockNames: Set<String> = [clock.date, clock.from, clock.to]
         let others = query.parameters.filter { !clockNames.contains($0.name) }
-        let parameters = others.map { "\(Self.identifier(Self.lowerCamel($0.name))): \(Self.swiftType($0.type))\($0.optional ? "?" : "")" }
+        let parameters = others.map {
+            "\(Self.identifier(Self.lowerCamel($0.name))): \(Self.swiftType($0.type))\($0.optional ? "?" : "")"
+        }
         func argument(_ name: String) -> String {
             switch name {
             case clock.date: return "day"
@@ -146,40 +170,69 @@ extension SwiftSchemaGenerator {
             "    /// The first `limit` rows of `\(query.name)` from `instant` on, in time order, each with its",
             "    /// instant: the service day's clock counts from noon minus 12 hours in the time zone of",
             "    /// `\(clock.timeZone)` (GTFS), so the times after a change of the clocks are right.",
-            "    /// The window starts at an hour and widens (to eight days at most) until it holds `limit` rows.",
+            "    /// The window starts at an hour and widens (to eight days at most) until it holds `limit` rows."
         ]
         let region = oneFeed.flatMap { form in schema.clockFeedQuery(of: query).map { (form, $0) } }
         if let (form, feedSQL) = region {
-            let feedArguments = others.map { "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))" }.joined(separator: ", ")
+            let feedArguments = others.map { "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))" }
+                .joined(separator: ", ")
             lines += [
                 "    /// In a region seed (several feeds), the rows of the feed of `\(feedSQL)`, on its time zone.",
-                "    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {",
+                """
+                    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after \
+                instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {
+                """,
                 "        var feed: Int64?",
                 "        if try db.tableExists(\(literal(Schema.feedsTable))) {",
-                "            guard let found = try Int64.fetchOne(db, sql: \(literal(feedSQL)), arguments: [\(feedArguments.isEmpty ? ":" : feedArguments)]) else { return [] }",
+                """
+                            guard let found = try Int64.fetchOne(db, sql: \(literal(feedSQL)), arguments: \
+                [\(feedArguments.isEmpty ? ":" : feedArguments)]) else { return [] }
+                """,
                 "            feed = found",
                 "        }",
-                "        let zoneSQL = feed == nil ? \(literal(clock.timeZone)) : \(literal(form.clock?.timeZone ?? clock.timeZone))",
-                "        let zone = try String.fetchOne(db, sql: zoneSQL, arguments: feed.map { [\(literal(Schema.feedParameter)): $0] } ?? []).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: \"UTC\")!",
+                """
+                        let zoneSQL = feed == nil ? \(literal(clock.timeZone)) : \
+                \(literal(form.clock?.timeZone ?? clock.timeZone))
+                """,
+                """
+                        let zone = try String.fetchOne(db, sql: zoneSQL, arguments: feed.map { \
+                [\(literal(Schema.feedParameter)): $0] } ?? []).flatMap(TimeZone.init(identifier:)) ?? \
+                TimeZone(identifier: \"UTC\")!
+                """
             ]
         } else {
             lines += [
-                "    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {",
-                "        let zone = try String.fetchOne(db, sql: \(literal(clock.timeZone))).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: \"UTC\")!",
+                """
+                    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after \
+                instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {
+                """,
+                """
+                        let zone = try String.fetchOne(db, sql: \
+                \(literal(clock.timeZone))).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: \"UTC\")!
+                """
             ]
         }
         lines += [
             "        let clock = ServiceDayClock(timeZone: zone)",
             "        let day = clock.date(of: instant)",
-            "        guard let origin = clock.origin(of: day), let before = clock.origin(of: clock.date(day, plus: -1)),",
+            """
+                    guard let origin = clock.origin(of: day), let before = clock.origin(of: clock.date(day, plus: \
+            -1)),
+            """,
             "              let after = clock.origin(of: clock.date(day, plus: 1)) else { return [] }",
             "        // The query counts the days around `day` as 86,400 s each: exact unless the clocks change.",
-            "        let exact = origin.timeIntervalSince(before) == 86_400 && after.timeIntervalSince(origin) == 86_400",
+            """
+                    let exact = origin.timeIntervalSince(before) == 86_400 && after.timeIntervalSince(origin) == \
+            86_400
+            """,
             "        let slack: Int64 = exact ? 0 : 3600",
             "        let from = Int64(instant.timeIntervalSince(origin).rounded(.up))",
             "        var window: Int64 = 3600",
             "        while true {",
-            "            // Exact: the window's first `limit` rows are the answer; else the slack's rows may be before the instant.",
+            """
+                        // Exact: the window's first `limit` rows are the answer; else the slack's rows may be \
+            before the instant.
+            """
         ]
         if region != nil {
             lines += [
@@ -187,25 +240,38 @@ extension SwiftSchemaGenerator {
                 "            let sql = exact ? query + \"\\nLIMIT \\(limit)\" : query",
                 "            var arguments: StatementArguments = [\(arguments)]",
                 "            if let feed { arguments += [\(literal(Schema.feedParameter)): feed] }",
-                "            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)",
+                "            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)"
             ]
         } else {
             lines += [
                 "            let sql = exact ? \(type).sql + \"\\nLIMIT \\(limit)\" : \(type).sql",
-                "            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: [\(arguments)])",
+                """
+                            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: \
+                [\(arguments)])
+                """
             ]
         }
         lines += [
             "            let timed = rows.enumerated().compactMap { index, row -> (Timed<\(type).Row>, Int)? in",
-            "                guard \(timeColumn?.optional == true ? "let time = \(time), " : "")let serviceOrigin = clock.origin(of: \(serviceDate)) else { return nil }",
+            """
+                            guard \(timeColumn?.optional == true ? "let time = \(time), " : "")let serviceOrigin = \
+            clock.origin(of: \(serviceDate)) else { return nil }
+            """,
             timeColumn?.optional == true ? "" : "                let time = \(time)",
-            "                let at = serviceOrigin.addingTimeInterval(TimeInterval(time - Int64(clock.days(from: day, to: \(serviceDate))) * 86_400))",
+            """
+                            let at = serviceOrigin.addingTimeInterval(TimeInterval(time - Int64(clock.days(from: \
+            day, to: \(serviceDate))) * 86_400))
+            """,
             "                return at >= instant ? (Timed(at: at, row: row), index) : nil",
-            "            }.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : ($0.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $0.1) < ($1.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $1.1) }.map(\\.0)",
+            """
+                        }.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : \
+            ($0.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $0.1) < \
+            ($1.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $1.1) }.map(\\.0)
+            """,
             "            if timed.count >= limit || window >= 8 * 86_400 { return Array(timed.prefix(limit)) }",
             "            window *= 4",
             "        }",
-            "    }",
+            "    }"
         ]
         return lines.filter { !$0.isEmpty }
     }
@@ -240,7 +306,10 @@ extension SwiftSchemaGenerator {
             "        /// The instant the times of `date` (`2026-03-29`) count from: its noon minus 12 hours.",
             "        \(access)func origin(of date: String) -> Date? {",
             "            guard let parts = Self.parts(date),",
-            "                  let noon = local.date(from: DateComponents(year: parts.0, month: parts.1, day: parts.2, hour: 12)) else { return nil }",
+            """
+                              let noon = local.date(from: DateComponents(year: parts.0, month: parts.1, day: \
+            parts.2, hour: 12)) else { return nil }
+            """,
             "            return noon.addingTimeInterval(-12 * 3600)",
             "        }",
             "",
@@ -252,7 +321,10 @@ extension SwiftSchemaGenerator {
             "",
             "        /// The date `days` after `date`.",
             "        \(access)func date(_ date: String, plus days: Int) -> String {",
-            "            guard let parts = Self.parts(date), let start = plain.date(from: DateComponents(year: parts.0, month: parts.1, day: parts.2)),",
+            """
+                        guard let parts = Self.parts(date), let start = plain.date(from: DateComponents(year: \
+            parts.0, month: parts.1, day: parts.2)),
+            """,
             "                  let moved = plain.date(byAdding: .day, value: days, to: start) else { return date }",
             "            let result = plain.dateComponents([.year, .month, .day], from: moved)",
             "            return Self.text(result.year ?? 0, result.month ?? 0, result.day ?? 0)",
@@ -262,7 +334,10 @@ extension SwiftSchemaGenerator {
             "        \(access)func days(from start: String, to end: String) -> Int {",
             "            guard let a = Self.parts(start), let b = Self.parts(end),",
             "                  let first = plain.date(from: DateComponents(year: a.0, month: a.1, day: a.2)),",
-            "                  let second = plain.date(from: DateComponents(year: b.0, month: b.1, day: b.2)) else { return 0 }",
+            """
+                              let second = plain.date(from: DateComponents(year: b.0, month: b.1, day: b.2)) else \
+            { return 0 }
+            """,
             "            return plain.dateComponents([.day], from: first, to: second).day ?? 0",
             "        }",
             "",
@@ -275,7 +350,7 @@ extension SwiftSchemaGenerator {
             "            String(format: \"%04d-%02d-%02d\", year, month, day)",
             "        }",
             "    }",
-            "}",
+            "}"
         ]
     }
 }

@@ -30,13 +30,16 @@ extension Table {
     /// (`createStatement(columnCount:)`, `addColumnStatements(after:)`). The final table is the
     /// same, to the byte of its `CREATE TABLE` text, whichever columns the input had.
     public var layout: [StoredColumn] {
-        var head: [StoredColumn] = withoutRowID ? [] : [StoredColumn(name: rowID, definition: "\(quoted(rowID)) INTEGER PRIMARY KEY", role: .rowID)]
+        var head: [StoredColumn] =
+            withoutRowID
+            ? [] : [StoredColumn(name: rowID, definition: "\(quoted(rowID)) INTEGER PRIMARY KEY", role: .rowID)]
         var tail: [StoredColumn] = [], trailingReferences: [StoredColumn] = [], last: [StoredColumn] = []
         for (index, column) in columns.enumerated() where column.stored {
             let notNull = column.required || (withoutRowID && key.contains(column.name)) ? " NOT NULL" : ""
             let foreignKey = column.foreignKey.map { " REFERENCES \(quoted($0))" } ?? ""
-            let stored = StoredColumn(name: column.name, definition: "\(quoted(column.name)) \(column.type.sqlType)\(notNull)\(foreignKey)",
-                                      role: .column(index))
+            let stored = StoredColumn(
+                name: column.name, definition: "\(quoted(column.name)) \(column.type.sqlType)\(notNull)\(foreignKey)",
+                role: .column(index))
             if extras && index == columns.count - 1 {
                 last.append(stored)
             } else if column.trailing {
@@ -46,12 +49,17 @@ extension Table {
             }
         }
         if let parent {
-            head.append(StoredColumn(name: parent.column, definition: "\(quoted(parent.column)) INTEGER REFERENCES \(quoted(parent.table))", role: .parent))
+            head.append(
+                StoredColumn(
+                    name: parent.column,
+                    definition: "\(quoted(parent.column)) INTEGER REFERENCES \(quoted(parent.table))", role: .parent))
         }
         for (index, reference) in references.enumerated() {
             let notNull = withoutRowID && key.contains(reference.column) ? " NOT NULL" : ""
-            let stored = StoredColumn(name: reference.column, definition: "\(quoted(reference.column)) INTEGER\(notNull) REFERENCES \(quoted(reference.to))",
-                                      role: .reference(index))
+            let stored = StoredColumn(
+                name: reference.column,
+                definition: "\(quoted(reference.column)) INTEGER\(notNull) REFERENCES \(quoted(reference.to))",
+                role: .reference(index))
             if reference.trailing { trailingReferences.append(stored) } else { head.append(stored) }
         }
         return head + tail + trailingReferences + last
@@ -65,7 +73,8 @@ extension Table {
         if withoutRowID {
             definitions.append("PRIMARY KEY (\(key.map(quoted).joined(separator: ", ")))")
         }
-        return "CREATE TABLE \(quoted(name)) (" + definitions.joined(separator: ", ") + ")" + (withoutRowID ? " WITHOUT ROWID" : "")
+        return "CREATE TABLE \(quoted(name)) (" + definitions.joined(separator: ", ") + ")"
+            + (withoutRowID ? " WITHOUT ROWID" : "")
     }
 
     /// The statements that add the columns of `layout` after the first `count`.
@@ -89,7 +98,8 @@ extension Table {
             case .column(let index): return fills(columns[index])
             case .reference(let index):
                 let reference = references[index]
-                return key.contains(reference.column) || reference.from.contains { name in column(named: name).map(fills) ?? false }
+                return key.contains(reference.column)
+                    || reference.from.contains { name in column(named: name).map(fills) ?? false }
             }
         }
         return last.map { $0 + 1 } ?? 0

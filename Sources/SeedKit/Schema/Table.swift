@@ -69,9 +69,12 @@ public struct Table: Sendable, Equatable {
     /// True when every row is derived: a `derive:` table with no input of its own.
     public var isDerived: Bool { derive != nil && derive?.marker == nil }
 
-    public init(name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
-                parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], withoutRowID: Bool = false, columns: [Column],
-                references: [Reference] = [], indexes: [Index] = [], filter: [Condition] = [], list: ValueList? = nil) {
+    public init(
+        name: String, file: String? = nil, optional: Bool = false, element: String? = nil,
+        parent: ParentLink? = nil, rowID: String = "id", key: [String] = [], withoutRowID: Bool = false,
+        columns: [Column],
+        references: [Reference] = [], indexes: [Index] = [], filter: [Condition] = [], list: ValueList? = nil
+    ) {
         self.name = name
         self.file = file
         self.optional = optional
@@ -126,9 +129,11 @@ extension Table: CustomReflectable {
     /// schema that does not use them keeps the digest it had.
     public var customMirror: Mirror {
         var children: [(label: String?, value: Any)] = [
-            ("name", name), ("file", file as Any), ("optional", optional), ("element", element as Any), ("parent", parent as Any),
-            ("rowID", rowID), ("key", key), ("withoutRowID", withoutRowID), ("columns", columns), ("references", references),
-            ("indexes", indexes), ("filter", filter), ("list", list as Any), ("extras", extras),
+            ("name", name), ("file", file as Any), ("optional", optional), ("element", element as Any),
+            ("parent", parent as Any),
+            ("rowID", rowID), ("key", key), ("withoutRowID", withoutRowID), ("columns", columns),
+            ("references", references),
+            ("indexes", indexes), ("filter", filter), ("list", list as Any), ("extras", extras)
         ]
         if duplicates != .error { children.append(("duplicates", duplicates)) }
         if let version { children.append(("version", version)) }

@@ -120,13 +120,15 @@ struct XMLMapping {
                 mapping.exists.append(column.exists)
             }
             for condition in table.filter {
-                let paths = try XMLValuePath.alternatives(condition.source, namespaces: schema.namespaces).filter(\.isCaptured)
+                let paths = try XMLValuePath.alternatives(condition.source, namespaces: schema.namespaces).filter(
+                    \.isCaptured)
                 let slots = paths.map { slot(for: $0, written: condition.source, in: &mapping) }
                 mapping.filters.append((slots, condition.test))
             }
             if hasWildcards { Self.mergeWildcards(&mapping.nodes) }
             let startSlots = Set(mapping.nodes[0].attributes.map(\.slot))
-            mapping.filtersAtStart = !mapping.filters.isEmpty && mapping.filters.allSatisfy { $0.slots.allSatisfy(startSlots.contains) }
+            mapping.filtersAtStart =
+                !mapping.filters.isEmpty && mapping.filters.allSatisfy { $0.slots.allSatisfy(startSlots.contains) }
             drafts.append(mapping)
         }
         // Lists are read from their parent's record: give the parent the slots.
@@ -147,7 +149,9 @@ struct XMLMapping {
         tablesByLocalName = Array(repeating: [], count: localNames.count)
         for (index, table) in tables.enumerated() {
             var lasts = table.pattern.last.map { [$0.local] } ?? []
-            for other in table.otherPatterns where !lasts.contains(other.steps.last!.local) { lasts.append(other.steps.last!.local) }
+            for other in table.otherPatterns where !lasts.contains(other.steps.last!.local) {
+                lasts.append(other.steps.last!.local)
+            }
             // A table with a `*` alternative is tried at every element, and only there.
             if lasts.contains(Self.wildcard) {
                 wildcardTables.append(index)
@@ -227,7 +231,9 @@ struct XMLMapping {
         if let index = ancestorWants.firstIndex(where: { want in
             Self.same(want.attribute, attribute) && (want.element == nil) == (element == nil)
                 && (element.map { e in Self.same(want.element!, e) } ?? true)
-        }) { return index }
+        }) {
+            return index
+        }
         ancestorWants.append((element, attribute))
         return ancestorWants.count - 1
     }

@@ -88,18 +88,25 @@ enum XMLValuePath: Hashable, Sendable {
         if source.hasPrefix("$") { throw XMLPathError(path: source, message: "the variables are $position and $name") }
         let parts = source.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !parts.contains(where: \.isEmpty) else {
-            throw XMLPathError(path: source, message: "a path is names separated by single '/', without a leading or trailing '/'")
+            throw XMLPathError(
+                path: source, message: "a path is names separated by single '/', without a leading or trailing '/'")
         }
-        if parts[0] == ".." || parts[0].hasPrefix("ancestor::") { return [try ancestor(parts, source: source, namespaces: namespaces)] }
+        if parts[0] == ".." || parts[0].hasPrefix("ancestor::") {
+            return [try ancestor(parts, source: source, namespaces: namespaces)]
+        }
         if parts.contains("..") || parts.contains(where: { $0.hasPrefix("ancestor::") }) {
             throw XMLPathError(path: source, message: "'..' and 'ancestor::' start a path, they cannot follow a name")
         }
         var steps: [XMLNameTest] = []
         for (index, part) in parts.enumerated() {
             if part.hasPrefix("@") {
-                guard index == parts.count - 1 else { throw XMLPathError(path: source, message: "an attribute (@name) must be the last step") }
+                guard index == parts.count - 1 else {
+                    throw XMLPathError(path: source, message: "an attribute (@name) must be the last step")
+                }
                 let name = String(part.dropFirst())
-                guard name != "*" else { throw XMLPathError(path: source, message: "'@*' is not supported: name the attribute") }
+                guard name != "*" else {
+                    throw XMLPathError(path: source, message: "'@*' is not supported: name the attribute")
+                }
                 try check(name, in: source)
                 return [.attribute(steps: steps, name: XMLNameTest(name, isAttribute: true, namespaces: namespaces))]
             }
@@ -108,7 +115,10 @@ enum XMLValuePath: Hashable, Sendable {
             steps.append(XMLNameTest(part, isAttribute: false, namespaces: namespaces))
         }
         if steps.count == 1, parts.count == 1, source != "*" {
-            return [.text(steps: steps), .attribute(steps: [], name: XMLNameTest(source, isAttribute: true, namespaces: namespaces))]
+            return [
+                .text(steps: steps),
+                .attribute(steps: [], name: XMLNameTest(source, isAttribute: true, namespaces: namespaces))
+            ]
         }
         return [.text(steps: steps)]
     }
@@ -116,29 +126,45 @@ enum XMLValuePath: Hashable, Sendable {
     /// `../@id`, `../../@id`, `ancestor::Name/@id`: an attribute of an enclosing element.
     /// Only attributes: an enclosing element's text and children are not complete while the
     /// record inside it is read, and keeping them would cost memory on every element.
-    private static func ancestor(_ parts: [String], source: String, namespaces: [String: String]) throws(XMLPathError) -> XMLValuePath {
+    private static func ancestor(
+        _ parts: [String], source: String, namespaces: [String: String]
+    ) throws(XMLPathError) -> XMLValuePath {
         let levels = parts.prefix { $0 == ".." }.count
         var element: XMLNameTest?
         if levels == 0 {
             let name = String(parts[0].dropFirst("ancestor::".count))
             try check(name, in: source)
-            guard name != "*" else { throw XMLPathError(path: source, message: "'ancestor::' needs an element name; use '..' for any enclosing element") }
+            guard name != "*" else {
+                throw XMLPathError(
+                    path: source, message: "'ancestor::' needs an element name; use '..' for any enclosing element")
+            }
             element = XMLNameTest(name, isAttribute: false, namespaces: namespaces)
         }
         let rest = parts.dropFirst(max(levels, 1))
         guard rest.count == 1, let last = rest.first, last.hasPrefix("@") else {
-            throw XMLPathError(path: source, message: "an enclosing element's value is one of its attributes (../@id, ancestor::Name/@id): its text is not complete while the record inside it is read")
+            throw XMLPathError(
+                path: source,
+                message:
+                    """
+                    an enclosing element's value is one of its attributes (../@id, ancestor::Name/@id): its text \
+                    is not complete while the record inside it is read
+                    """
+            )
         }
         let name = String(last.dropFirst())
         try check(name, in: source)
-        return .ancestor(levels: levels, element: element, attribute: XMLNameTest(name, isAttribute: true, namespaces: namespaces))
+        return .ancestor(
+            levels: levels, element: element, attribute: XMLNameTest(name, isAttribute: true, namespaces: namespaces))
     }
 
     /// The path of an element that is one record: `entry`, `feed/entry`, or `/feed/entry`
     /// (a leading `/` anchors it at the document's root element).
-    static func elementPattern(_ text: String, namespaces: [String: String]) throws(XMLPathError) -> (steps: [XMLNameTest], anchored: Bool) {
+    static func elementPattern(
+        _ text: String, namespaces: [String: String]
+    ) throws(XMLPathError) -> (steps: [XMLNameTest], anchored: Bool) {
         let anchored = text.hasPrefix("/")
-        let parts = (anchored ? String(text.dropFirst()) : text).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = (anchored ? String(text.dropFirst()) : text).split(separator: "/", omittingEmptySubsequences: false)
+            .map(String.init)
         guard !parts.contains(where: \.isEmpty) else {
             throw XMLPathError(path: text, message: "an element path is names separated by single '/'")
         }
@@ -154,7 +180,8 @@ enum XMLValuePath: Hashable, Sendable {
         if name == "*" { return } // any element
         let pieces = name.split(separator: ":", omittingEmptySubsequences: false)
         guard pieces.count <= 2, !pieces.contains(where: \.isEmpty),
-              !name.contains(where: { $0 == "@" || $0 == "$" || $0 == "[" || $0 == "*" || $0 == " " }) else {
+            !name.contains(where: { $0 == "@" || $0 == "$" || $0 == "[" || $0 == "*" || $0 == " " })
+        else {
             throw XMLPathError(path: path, message: "'\(name)' is not an XML name (name or prefix:name)")
         }
     }

@@ -10,15 +10,17 @@ struct YAMLObject {
 
     init(_ node: Node, file: String, what: String) throws(SchemaError) {
         guard case .mapping(let mapping) = node else {
-            throw SchemaError(file: file, line: node.mark?.line, column: node.mark?.column,
-                              message: "\(what) must be a mapping of keys to values")
+            throw SchemaError(
+                file: file, line: node.mark?.line, column: node.mark?.column,
+                message: "\(what) must be a mapping of keys to values")
         }
         self.file = file
         self.node = node
         var pairs: [(key: String, value: Node, mark: Mark?)] = []
         for (key, value) in mapping {
             guard let name = key.string else {
-                throw SchemaError(file: file, line: key.mark?.line, column: key.mark?.column, message: "keys must be text")
+                throw SchemaError(
+                    file: file, line: key.mark?.line, column: key.mark?.column, message: "keys must be text")
             }
             pairs.append((name, value, key.mark))
         }
@@ -119,8 +121,9 @@ struct YAMLObject {
     func rejectUnknownKeys(in what: String) throws(SchemaError) {
         for pair in pairs where !read.contains(pair.key) {
             let known = read.sorted().joined(separator: ", ")
-            throw SchemaError(file: file, line: pair.mark?.line, column: pair.mark?.column,
-                              message: "unknown key '\(pair.key)' in \(what) (known keys: \(known))")
+            throw SchemaError(
+                file: file, line: pair.mark?.line, column: pair.mark?.column,
+                message: "unknown key '\(pair.key)' in \(what) (known keys: \(known))")
         }
     }
 }

@@ -36,8 +36,10 @@ struct StableIDs: BuildStage {
     func run(_ state: BuildState) throws {
         guard let previous = state.previous else { return }
         state.progress?.phase("keeping ids")
-        state.previousMetadata = try Renumbering(previous: previous, tables: state.allTables, connection: state.connection, timer: state.timer)
-            .run().metadata
+        state.previousMetadata = try Renumbering(
+            previous: previous, tables: state.allTables, connection: state.connection, timer: state.timer
+        )
+        .run().metadata
     }
 }
 
@@ -95,8 +97,11 @@ struct Renumbering {
         if previousSQL == (try definition(of: table.name, in: "main")) {
             // The whole row for a table without a key: every stored value but the id and what
             // is computed after loading (expression columns, a derive marker).
-            let computed = Set(table.columns.filter { $0.expression != nil }.map(\.name) + [table.derive?.marker].compactMap { $0 })
-            let key = table.key.isEmpty ? table.layout.filter { $0.role != .rowID && !computed.contains($0.name) }.map(\.name) : table.key
+            let computed = Set(
+                table.columns.filter { $0.expression != nil }.map(\.name) + [table.derive?.marker].compactMap { $0 })
+            let key =
+                table.key.isEmpty
+                ? table.layout.filter { $0.role != .rowID && !computed.contains($0.name) }.map(\.name) : table.key
             let keyNames = key.indices.map { "k\($0)" }
             let oldKeys = key.map { "t.\(q($0))" }
             let newKeys = key.map { mapped(table, column: $0, renumbered: renumbered) }
@@ -106,11 +111,16 @@ struct Renumbering {
             }
             let matching = (keyNames.map { "o.\($0) IS n.\($0)" } + ["o.n = n.n"]).joined(separator: " AND ")
             // The previous seed's derived rows are not rows to match.
-            let previousRows = table.derive?.marker.map { "previous.\(name) AS t WHERE t.\(q($0)) IS NOT 1" } ?? "previous.\(name) AS t"
+            let previousRows =
+                table.derive?.marker.map { "previous.\(name) AS t WHERE t.\(q($0)) IS NOT 1" }
+                ?? "previous.\(name) AS t"
             // Rows sharing a key are paired in id order (n); the previous side is indexed.
-            try connection.execute("""
-                CREATE TEMP TABLE seedgen_previous_keys AS SELECT t.\(id) AS id, \(select(oldKeys)) FROM \(previousRows);
-                CREATE INDEX temp.seedgen_previous_keys_key ON seedgen_previous_keys (\(keyNames.joined(separator: ", ")), n);
+            try connection.execute(
+                """
+                CREATE TEMP TABLE seedgen_previous_keys AS SELECT t.\(id) AS id, \(select(oldKeys)) FROM \
+                \(previousRows);
+                CREATE INDEX temp.seedgen_previous_keys_key ON seedgen_previous_keys \
+                (\(keyNames.joined(separator: ", ")), n);
                 INSERT INTO \(map) (new, stable)
                   SELECT n.id, o.id FROM (SELECT t.\(id) AS id, \(select(newKeys)) FROM main.\(name) AS t) AS n
                     LEFT JOIN temp.seedgen_previous_keys AS o ON \(matching);
@@ -121,7 +131,8 @@ struct Renumbering {
         }
         let kept = try connection.scalar("SELECT count(stable) FROM \(map)")?.integer ?? 0
         let added = try connection.scalar("SELECT count(*) FROM \(map) WHERE stable IS NULL")?.integer ?? 0
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE \(map) SET stable = \(highWater) + u.r
               FROM (SELECT new, row_number() OVER (ORDER BY new) AS r FROM \(map) WHERE stable IS NULL) AS u
               WHERE \(map).new = u.new;
@@ -152,14 +163,18 @@ struct Renumbering {
         let name = q(table.name)
         guard let sql = try definition(of: table.name, in: "main") else { return }
         let layout = table.layout
-        guard layout.contains(where: { mapped(table, column: $0.name, renumbered: renumbered) != "t.\(q($0.name))" }) else { return }
+        guard layout.contains(where: { mapped(table, column: $0.name, renumbered: renumbered) != "t.\(q($0.name))" })
+        else { return }
         let scratch = "seedgen_new_" + table.name
         let prefix = "CREATE TABLE \(name) "
-        guard sql.hasPrefix(prefix) else { throw BuildError.output(path: table.name, message: "unexpected table definition: \(sql)") }
+        guard sql.hasPrefix(prefix) else {
+            throw BuildError.output(path: table.name, message: "unexpected table definition: \(sql)")
+        }
         try connection.execute("CREATE TEMP TABLE \(q(scratch)) " + sql.dropFirst(prefix.count))
         defer { try? connection.execute("DROP TABLE IF EXISTS temp.\(q(scratch))") }
         let columns = layout.map { mapped(table, column: $0.name, renumbered: renumbered) }.joined(separator: ", ")
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO temp.\(q(scratch)) SELECT \(columns) FROM main.\(name) AS t;
             DELETE FROM main.\(name);
             INSERT INTO main.\(name) SELECT * FROM temp.\(q(scratch));
@@ -169,7 +184,8 @@ struct Renumbering {
 
     /// The table's `CREATE TABLE` text in database `schema`; nil when it has no such table.
     private func definition(of table: String, in schema: String) throws -> String? {
-        try connection.scalar("SELECT sql FROM \(q(schema)).sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)])?.text
+        try connection.scalar(
+            "SELECT sql FROM \(q(schema)).sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)])?.text
     }
 
     private func mapName(_ table: String) -> String { "seedgen_ids_" + table }

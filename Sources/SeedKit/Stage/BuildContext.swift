@@ -74,7 +74,10 @@ final class BuildContext {
     /// Where the writer failed, if it did.
     var writeFailure: InternalFailure? { droppedLock.withLock { storedWriteFailure } }
 
-    init(writeQueue: WriteQueue, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?, limits: InputLimits = InputLimits()) {
+    init(
+        writeQueue: WriteQueue, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?,
+        limits: InputLimits = InputLimits()
+    ) {
         self.limits = limits
         self.writeQueue = writeQueue
         self.schema = schema
@@ -120,10 +123,14 @@ final class BuildContext {
     }
 
     /// The name of document `index` (an input's display path).
-    func documentName(_ index: Int) -> String { idLock.withLock { index < documents.count ? documents[index].file : "" } }
+    func documentName(_ index: Int) -> String {
+        idLock.withLock { index < documents.count ? documents[index].file : "" }
+    }
 
     /// The first row id of `table` read from the current (last begun) document.
-    func firstIDOfCurrentDocument(in table: String) -> Int64 { idLock.withLock { documents.last?.firstIDs[table] ?? 1 } }
+    func firstIDOfCurrentDocument(in table: String) -> Int64 {
+        idLock.withLock { documents.last?.firstIDs[table] ?? 1 }
+    }
 
     /// Notes that two documents hold objects of `table` sharing a key. Thread-safe.
     func noteSharedKey(in table: String) { droppedLock.withLock { _ = sharedKeys.insert(table) } }
@@ -138,11 +145,13 @@ final class BuildContext {
         idLock.withLock {
             var index = lastIDTable
             if index >= idTables.count || idTables[index] != table {
-                index = idTables.firstIndex(of: table) ?? {
-                    idTables.append(table)
-                    nextIDs.append(1)
-                    return idTables.count - 1
-                }()
+                index =
+                    idTables.firstIndex(of: table)
+                    ?? {
+                        idTables.append(table)
+                        nextIDs.append(1)
+                        return idTables.count - 1
+                    }()
                 lastIDTable = index
             }
             let id = nextIDs[index]

@@ -54,8 +54,11 @@ final class BuildState {
     var seedVersion = ""
     var contentDigest = ""
 
-    init(options: BuildOptions, schema: Schema, feeds: InputFeeds, issues: IssueLog, database: SeedDatabase, previous: PreviousSeed?,
-         progress: BuildProgress?, timer: PhaseTimer = PhaseTimer()) {
+    init(
+        options: BuildOptions, schema: Schema, feeds: InputFeeds, issues: IssueLog, database: SeedDatabase,
+        previous: PreviousSeed?,
+        progress: BuildProgress?, timer: PhaseTimer = PhaseTimer()
+    ) {
         self.timer = timer
         self.options = options
         self.schema = schema
@@ -70,16 +73,24 @@ final class BuildState {
     var allTables: [Table] { schema.loadOrder + extraTables.map(\.table) }
 
     /// In a region seed, the tables whose rows name their feed (`feed_ref`); none for one feed.
-    var feedScopedTables: [Table] { feeds.isRegion ? allTables.filter { $0.column(named: Schema.feedColumn) != nil } : [] }
+    var feedScopedTables: [Table] {
+        feeds.isRegion ? allTables.filter { $0.column(named: Schema.feedColumn) != nil } : []
+    }
 
     /// The scratch database's connection, once the loaders' writer thread has given it back.
     var connection: Connection {
-        guard let connection = database.connection else { preconditionFailure("the scratch database is lent to the writer thread or closed") }
+        guard let connection = database.connection else {
+            preconditionFailure("the scratch database is lent to the writer thread or closed")
+        }
         return connection
     }
 
     /// Sets the row count of `table` (adding it when the loaders did not count it).
     func setRows(_ count: Int, of table: String) {
-        if let index = rows.firstIndex(where: { $0.name == table }) { rows[index].rows = count } else { rows.append((table, count)) }
+        if let index = rows.firstIndex(where: { $0.name == table }) {
+            rows[index].rows = count
+        } else {
+            rows.append((table, count))
+        }
     }
 }

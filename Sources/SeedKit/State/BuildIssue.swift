@@ -74,9 +74,11 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         public var isError: Bool {
             switch self {
             case .unknownColumn, .unusedFile, .nullReference, .outsideReference, .unmatchedMapping, .ambiguousMapping,
-                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .repeatedRow, .otherVersion, .unreadObjects, .ambiguousReference,
-                 .sharedKey, .derivedRows,
-                 .misleadingData, .errorKept, .fileLeftOut: return false
+                .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .repeatedRow, .otherVersion,
+                .unreadObjects, .ambiguousReference,
+                .sharedKey, .derivedRows,
+                .misleadingData, .errorKept, .fileLeftOut:
+                return false
             default: return true
             }
         }
@@ -101,8 +103,10 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     /// In a region seed: the feed the file belongs to (set by `IssueLog` from the file).
     public var feed: String?
 
-    public init(kind: Kind, file: String, line: Int? = nil, column: Int? = nil, field: String? = nil,
-                value: String? = nil, message: String, code: String? = nil) {
+    public init(
+        kind: Kind, file: String, line: Int? = nil, column: Int? = nil, field: String? = nil,
+        value: String? = nil, message: String, code: String? = nil
+    ) {
         self.kind = kind
         self.code = code
         self.file = file
@@ -124,7 +128,8 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         text += ":"
         if let field { text += " \(field):" }
         if let value { text += " '\(Self.shorten(value))'" }
-        return text + " " + message + (feed.map { " (feed '\($0)')" } ?? "") + (showingCode ? code.map { " [\($0)]" } ?? "" : "")
+        return text + " " + message + (feed.map { " (feed '\($0)')" } ?? "")
+            + (showingCode ? code.map { " [\($0)]" } ?? "" : "")
     }
 
     /// The notice code, this issue's own or its kind's.
@@ -179,10 +184,15 @@ public final class IssueLog: @unchecked Sendable {
         observer?(issue)
         if let position = index[key] {
             storedGroups[position].count += 1
-            if storedGroups[position].examples.count < examplesPerGroup { storedGroups[position].examples.append(issue) }
+            if storedGroups[position].examples.count < examplesPerGroup {
+                storedGroups[position].examples.append(issue)
+            }
         } else {
             index[key] = storedGroups.count
-            storedGroups.append(Group(kind: issue.kind, code: issue.code, file: issue.file, field: issue.field, count: 1, examples: [issue]))
+            storedGroups.append(
+                Group(
+                    kind: issue.kind, code: issue.code, file: issue.file, field: issue.field, count: 1,
+                    examples: [issue]))
         }
     }
 
@@ -192,7 +202,9 @@ public final class IssueLog: @unchecked Sendable {
     /// Errors recorded (each issue of each error group).
     public var errorCount: Int { lock.withLock { storedGroups.filter(\.kind.isError).reduce(0) { $0 + $1.count } } }
     /// Warnings recorded (each issue of each warning group).
-    public var warningCount: Int { lock.withLock { storedGroups.filter { !$0.kind.isError }.reduce(0) { $0 + $1.count } } }
+    public var warningCount: Int {
+        lock.withLock { storedGroups.filter { !$0.kind.isError }.reduce(0) { $0 + $1.count } }
+    }
     /// True once an error was recorded: the build fails.
     public var hasErrors: Bool { lock.withLock { storedGroups.contains { $0.kind.isError } } }
 
@@ -206,7 +218,12 @@ public final class IssueLog: @unchecked Sendable {
             } else {
                 let field = group.field.map { " (\($0))" } ?? ""
                 let code = group.code.map { " [\($0)]" } ?? ""
-                lines.append("\(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(code)\(field); first \(group.examples.count):")
+                lines.append(
+                    """
+                    \(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(code)\(field); first \
+                    \(group.examples.count):
+                    """
+                )
                 for example in group.examples { lines.append("  " + example.text(showingCode: false)) }
             }
         }

@@ -38,8 +38,10 @@ public struct BuildOptions: Sendable {
     /// code, severity and place, written whether the build succeeds or fails. nil: none.
     public var notices: String?
 
-    public init(inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
-                allowDangling: Bool = false, cacheSize: Int? = nil, lenient: Bool = false, strict: Bool = false) {
+    public init(
+        inputs: [String], output: String, schemaPath: String? = nil, seedVersion: String? = nil,
+        allowDangling: Bool = false, cacheSize: Int? = nil, lenient: Bool = false, strict: Bool = false
+    ) {
         self.inputs = inputs
         self.output = output
         self.schemaPath = schemaPath

@@ -20,7 +20,9 @@ struct EmptyIndexes {
     /// Creates, for each added reference column of `table`, its partial index as
     /// `table.indexStatements` has it; returns the statements created. Columns whose index is
     /// not that plain partial one are left for a regular `CREATE INDEX`.
-    func create(table: Table, addedColumns: [StoredColumn], skipping created: Set<String>) throws(SQLiteError) -> [String] {
+    func create(
+        table: Table, addedColumns: [StoredColumn], skipping created: Set<String>
+    ) throws(SQLiteError) -> [String] {
         let statements = Set(table.indexStatements)
         var indexes: [(name: String, statement: String, standIn: String, column: StoredColumn)] = []
         for column in addedColumns {
@@ -29,15 +31,18 @@ struct EmptyIndexes {
             let condition = " (\(quoted(column.name))) WHERE \(quoted(column.name)) IS NOT NULL"
             let statement = "CREATE INDEX \(quoted(name)) ON \(quoted(table.name))" + condition
             guard statements.contains(statement), !created.contains(statement) else { continue }
-            indexes.append((name, statement, "CREATE INDEX \(quoted(name)) ON \(quoted(Self.standIn))" + condition, column))
+            indexes.append(
+                (name, statement, "CREATE INDEX \(quoted(name)) ON \(quoted(Self.standIn))" + condition, column))
         }
         guard !indexes.isEmpty else { return [] }
-        try connection.execute("CREATE TABLE \(quoted(Self.standIn)) (" + indexes.map(\.column.definition).joined(separator: ", ") + ")")
+        try connection.execute(
+            "CREATE TABLE \(quoted(Self.standIn)) (" + indexes.map(\.column.definition).joined(separator: ", ") + ")")
         for index in indexes { try connection.execute(index.standIn) }
         let version = try connection.scalar("PRAGMA schema_version")?.integer ?? 0
         try connection.execute("PRAGMA writable_schema = ON")
         do {
-            let move = try connection.prepare("UPDATE sqlite_schema SET tbl_name = ?, sql = ? WHERE type = 'index' AND name = ? AND tbl_name = ?")
+            let move = try connection.prepare(
+                "UPDATE sqlite_schema SET tbl_name = ?, sql = ? WHERE type = 'index' AND name = ? AND tbl_name = ?")
             for index in indexes {
                 try move.run([.text(table.name), .text(index.statement), .text(index.name), .text(Self.standIn)])
             }

@@ -20,8 +20,10 @@ public struct FeedSummary: Codable, Equatable, Sendable {
     /// the feed are left out.
     public var rows: [String: Int64]
 
-    public init(name: String, source: String, publisher: String? = nil, version: String? = nil, startDate: String? = nil,
-                endDate: String? = nil, rows: [String: Int64]) {
+    public init(
+        name: String, source: String, publisher: String? = nil, version: String? = nil, startDate: String? = nil,
+        endDate: String? = nil, rows: [String: Int64]
+    ) {
         self.name = name
         self.source = source
         self.publisher = publisher
@@ -36,7 +38,9 @@ public struct FeedSummary: Codable, Equatable, Sendable {
 
     /// The tables holding rows of the feed, the biggest first (ties by name).
     public var tablesBySize: [(name: String, rows: Int64)] {
-        rows.map { (name: $0.key, rows: $0.value) }.sorted { $0.rows != $1.rows ? $0.rows > $1.rows : $0.name < $1.name }
+        rows.map { (name: $0.key, rows: $0.value) }.sorted {
+            $0.rows != $1.rows ? $0.rows > $1.rows : $0.name < $1.name
+        }
     }
 
     /// `feeds.row_counts` (a JSON object, table -> rows) as a dictionary; nil when it is not
@@ -51,7 +55,8 @@ extension Connection {
     /// `feeds`); empty for a seed of one feed.
     func feedScopedTables(schema: String = "main") throws(SQLiteError) -> [String] {
         var scoped: [String] = []
-        for table in try seedTables(schema: schema) where try seedReferences(of: table, schema: schema)[Schema.feedColumn] == Schema.feedsTable {
+        for table in try seedTables(schema: schema)
+        where try seedReferences(of: table, schema: schema)[Schema.feedColumn] == Schema.feedsTable {
             scoped.append(table)
         }
         return scoped
@@ -71,11 +76,14 @@ extension Connection {
         guard try isRegionSeed(schema: schema) else { return nil }
         let columns = Set(try seedColumns(of: Schema.feedsTable, schema: schema).map(\.name))
         func column(_ name: String) -> String { columns.contains(name) ? quoted(name) : "NULL" }
-        let sql = "SELECT name, source, \(column("feed_publisher_name")), \(column("feed_version")), \(column("start_date")), "
+        let sql =
+            "SELECT name, source, \(column("feed_publisher_name")), \(column("feed_version")), \(column("start_date")), "
             + "\(column("end_date")), row_counts FROM \(quoted(schema)).\(quoted(Schema.feedsTable)) ORDER BY id"
         return try rows(sql).map { row in
-            FeedSummary(name: row[0].description, source: row[1].description, publisher: row[2].text, version: row[3].text,
-                        startDate: row[4].text, endDate: row[5].text, rows: row[6].text.flatMap(FeedSummary.rowCounts(json:)) ?? [:])
+            FeedSummary(
+                name: row[0].description, source: row[1].description, publisher: row[2].text, version: row[3].text,
+                startDate: row[4].text, endDate: row[5].text,
+                rows: row[6].text.flatMap(FeedSummary.rowCounts(json:)) ?? [:])
         }
     }
 
@@ -84,7 +92,9 @@ extension Connection {
     package func countFeedRows(schema: String = "main") throws(SQLiteError) -> [String: [String: Int64]] {
         var counts: [String: [String: Int64]] = [:]
         for table in try feedScopedTables(schema: schema) {
-            for (feed, rows) in try countFeedRows(of: table, schema: schema) { counts[feed, default: [:]][table] = rows }
+            for (feed, rows) in try countFeedRows(of: table, schema: schema) {
+                counts[feed, default: [:]][table] = rows
+            }
         }
         return counts
     }
@@ -93,10 +103,13 @@ extension Connection {
     package func countFeedRows(of table: String, schema: String = "main") throws(SQLiteError) -> [String: Int64] {
         guard try seedReferences(of: table, schema: schema)[Schema.feedColumn] == Schema.feedsTable else { return [:] }
         var counts: [String: Int64] = [:]
-        for row in try rows("""
-            SELECT f.name, count(*) FROM \(quoted(schema)).\(quoted(table)) AS t JOIN \(quoted(schema)).\(quoted(Schema.feedsTable)) AS f
+        for row in try rows(
+            """
+            SELECT f.name, count(*) FROM \(quoted(schema)).\(quoted(table)) AS t JOIN \
+            \(quoted(schema)).\(quoted(Schema.feedsTable)) AS f
                 ON f.id = t.\(quoted(Schema.feedColumn)) GROUP BY f.id
-            """) {
+            """)
+        {
             counts[row[0].description] = row[1].integer ?? 0
         }
         return counts

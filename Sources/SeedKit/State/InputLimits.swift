@@ -18,8 +18,10 @@ public struct InputLimits: Sendable, Equatable {
     /// 10,000: OpenStreetMap is 3 deep, StackExchange dumps 2.
     public static let defaultXMLDepth = 10_000
 
-    public init(recordBytes: Int = InputLimits.defaultRecordBytes, keyBytes: Int = InputLimits.defaultKeyBytes,
-                xmlDepth: Int = InputLimits.defaultXMLDepth) {
+    public init(
+        recordBytes: Int = InputLimits.defaultRecordBytes, keyBytes: Int = InputLimits.defaultKeyBytes,
+        xmlDepth: Int = InputLimits.defaultXMLDepth
+    ) {
         self.recordBytes = recordBytes
         self.keyBytes = keyBytes
         self.xmlDepth = xmlDepth

@@ -25,8 +25,13 @@ struct InternalFailure: Sendable {
     /// The build error a user sees.
     var buildError: BuildError {
         let object = key.map { "\(element) '\($0)'" } ?? element
-        return BuildError(code: .internalFailure, message: "\(object): seedgen could not store this object "
-                            + "(SQLite error \(error.code), \(error.codeDescription)). This is a bug in seedgen, not in the input: please report it with this input.",
-                          path: place, cause: error)
+        return BuildError(
+            code: .internalFailure,
+            message: "\(object): seedgen could not store this object "
+                + """
+                (SQLite error \(error.code), \(error.codeDescription)). This is a bug in seedgen, not in the \
+                input: please report it with this input.
+                """,
+            path: place, cause: error)
     }
 }

@@ -30,8 +30,10 @@ public struct QueryIndexCost: Sendable, Equatable, Codable {
     public var replaces: String?
     public var indexBytes: Int64?
 
-    package init(name: String, table: String?, kind: Kind, rows: Int64, leftOut: Int64? = nil, bytes: Int64? = nil,
-                 replaces: String? = nil, indexBytes: Int64? = nil) {
+    package init(
+        name: String, table: String?, kind: Kind, rows: Int64, leftOut: Int64? = nil, bytes: Int64? = nil,
+        replaces: String? = nil, indexBytes: Int64? = nil
+    ) {
         (self.name, self.table, self.kind, self.rows, self.leftOut, self.bytes, self.replaces, self.indexBytes) =
             (name, table, kind, rows, leftOut, bytes, replaces, indexBytes)
     }

@@ -2,7 +2,8 @@
 /// word (an integer, a double's bits, or an offset into the text arena). Reused batch after
 /// batch, so steady-state loading allocates nothing.
 final class RowBatch: @unchecked Sendable {
-    // @unchecked: owned by one thread at a time: the reader fills it, hands it to the writer queue and takes it back only when the writer is done (the hot path, measured: no lock per cell).
+    // @unchecked: owned by one thread at a time: the reader fills it, hands it to the writer queue and takes it back
+    // only when the writer is done (the hot path, measured: no lock per cell).
     enum Tag: UInt8 {
         case null = 0, integer, real, text
     }

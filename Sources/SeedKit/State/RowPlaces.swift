@@ -26,7 +26,11 @@ final class RowPlaces: @unchecked Sendable {
 
     func record(id: Int64, line: Int32, file: String) {
         if files.isEmpty || files[lastFile] != file {
-            if let known = files.firstIndex(of: file) { lastFile = known } else { files.append(file); lastFile = files.count - 1 }
+            if let known = files.firstIndex(of: file) {
+                lastFile = known
+            } else {
+                files.append(file); lastFile = files.count - 1
+            }
         }
         withUnsafeBytes(of: id.littleEndian) { buffer.append(contentsOf: $0) }
         withUnsafeBytes(of: line.littleEndian) { buffer.append(contentsOf: $0) }
@@ -72,14 +76,17 @@ final class RowPlaces: @unchecked Sendable {
         return (files[Int(record.file)], Int(record.line))
     }
 
-    private static func find(_ id: Int64, in bytes: some RandomAccessCollection<UInt8>) -> (line: Int32, file: UInt16)? {
+    private static func find(_ id: Int64, in bytes: some RandomAccessCollection<UInt8>) -> (line: Int32, file: UInt16)?
+    {
         let array = Array(bytes)
         return array.withUnsafeBytes { raw -> (line: Int32, file: UInt16)? in
             var offset = 0
             while offset + recordSize <= raw.count {
                 if Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self)) == id {
-                    return (Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: Int32.self)),
-                            UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt16.self)))
+                    return (
+                        Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: Int32.self)),
+                        UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt16.self))
+                    )
                 }
                 offset += recordSize
             }

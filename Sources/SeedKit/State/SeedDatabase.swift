@@ -32,7 +32,8 @@ package final class SeedDatabase {
         finished = ScratchFile(folder: folder, name: url.lastPathComponent, kind: "final")
         do {
             let connection = try Connection(path: scratch.path, mode: .create)
-            try connection.execute("""
+            try connection.execute(
+                """
                 PRAGMA page_size = 4096;
                 PRAGMA journal_mode = OFF;
                 PRAGMA synchronous = OFF;
@@ -47,7 +48,8 @@ package final class SeedDatabase {
                 """)
             self.connection = connection
         } catch {
-            throw BuildError.output(path: outputPath, message: "cannot create the scratch database: \(error)", cause: error)
+            throw BuildError.output(
+                path: outputPath, message: "cannot create the scratch database: \(error)", cause: error)
         }
     }
 
@@ -55,7 +57,9 @@ package final class SeedDatabase {
     /// use of the database is a job on the queue (`WriteQueue.sync`, `submit`). The
     /// connection is back once the thread has ended, whether `body` returned or threw.
     func withWriteQueue<Result>(_ body: (WriteQueue) throws -> Result) rethrows -> Result {
-        guard let connection = connection.take() else { preconditionFailure("the scratch database is closed or lent already") }
+        guard let connection = connection.take() else {
+            preconditionFailure("the scratch database is closed or lent already")
+        }
         let queue = WriteQueue(connection: consume connection)
         defer { self.connection = queue.stop() }
         return try body(queue)
@@ -80,27 +84,37 @@ package final class SeedDatabase {
     /// Shrinks the page cache once every row is loaded (see `finishingCacheKiB`), giving back
     /// the pages it held, and lets the index sorter use `finishingSorterThreads`.
     func beginFinishing() throws(SQLiteError) {
-        try connection?.execute("PRAGMA cache_size = -\(Self.finishingCacheKiB); PRAGMA threads = \(Self.finishingSorterThreads)")
+        try connection?.execute(
+            "PRAGMA cache_size = -\(Self.finishingCacheKiB); PRAGMA threads = \(Self.finishingSorterThreads)")
     }
 
     /// Writes the versions: `PRAGMA user_version` and the metadata tables; `extra` entries of
     /// `seedgen_metadata` follow the standard ones (`--previous`: see `StableIDs`).
-    func writeMetadata(schema: Schema, seedVersion: String, inputs: [InputRecord], extra: [(key: String, value: String)] = []) throws(SQLiteError) {
+    func writeMetadata(
+        schema: Schema, seedVersion: String, inputs: [InputRecord], extra: [(key: String, value: String)] = []
+    ) throws(SQLiteError) {
         guard let connection else { return }
-        try connection.execute("""
+        try connection.execute(
+            """
             PRAGMA user_version = \(schema.schemaVersion);
             CREATE TABLE seedgen_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE seedgen_inputs (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, rows INTEGER NOT NULL, rejected INTEGER NOT NULL);
+            CREATE TABLE seedgen_inputs (name TEXT PRIMARY KEY, sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, rows \
+            INTEGER NOT NULL, rejected INTEGER NOT NULL);
             """)
         let metadata = try connection.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
-        for (key, value) in [("schema_name", schema.name), ("schema_version", String(schema.schemaVersion)),
-                             ("seed_version", seedVersion), ("tool_version", toolVersion), ("schema_sha256", schema.sha256)] + extra {
+        for (key, value) in [
+            ("schema_name", schema.name), ("schema_version", String(schema.schemaVersion)),
+            ("seed_version", seedVersion), ("tool_version", toolVersion), ("schema_sha256", schema.sha256)
+        ] + extra {
             try metadata.run([.text(key), .text(value)])
         }
-        let input = try connection.prepare("INSERT INTO seedgen_inputs (name, sha256, bytes, rows, rejected) VALUES (?, ?, ?, ?, ?)")
+        let input = try connection.prepare(
+            "INSERT INTO seedgen_inputs (name, sha256, bytes, rows, rejected) VALUES (?, ?, ?, ?, ?)")
         for record in inputs.sorted(by: { $0.name < $1.name }) {
-            try input.run([.text(record.name), .text(record.sha256), .integer(record.bytes), .integer(Int64(record.rows)),
-                           .integer(Int64(record.rejected))])
+            try input.run([
+                .text(record.name), .text(record.sha256), .integer(record.bytes), .integer(Int64(record.rows)),
+                .integer(Int64(record.rejected))
+            ])
         }
     }
 
@@ -120,11 +134,14 @@ package final class SeedDatabase {
         self.connection = nil
         scratch.remove()
         do { try FileSystem.syncFile(finished.path) } catch {
-            throw BuildError.output(path: outputPath, message: "cannot flush \(finished.path) to disk: \(error.reason)", cause: error)
+            throw BuildError.output(
+                path: outputPath, message: "cannot flush \(finished.path) to disk: \(error.reason)", cause: error)
         }
         timer.mark("fsync")
         do { try finished.moveIntoPlace(at: outputPath) } catch {
-            throw BuildError.output(path: outputPath, message: "cannot rename the finished database into place: \(error.reason)", cause: error)
+            throw BuildError.output(
+                path: outputPath, message: "cannot rename the finished database into place: \(error.reason)",
+                cause: error)
         }
         // Best effort: the seed is complete either way; only the rename may not yet be on disk.
         try? FileSystem.syncDirectory(FileSystem.parentDirectory(of: outputPath))
@@ -136,9 +153,14 @@ package final class SeedDatabase {
     static func removeAbandonedScratchFiles(in folder: String, output: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names {
-            guard let rest = ["build", "final"].lazy.compactMap({ name.stripping(prefix: ".\(output).seedgen-\($0)-") }).first else { continue }
+            guard
+                let rest = ["build", "final"].lazy.compactMap({ name.stripping(prefix: ".\(output).seedgen-\($0)-") })
+                    .first
+            else { continue }
             let parts = rest.split(separator: "-")
-            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != CurrentProcess.id else { continue }
+            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != CurrentProcess.id else {
+                continue
+            }
             if !CurrentProcess.processExists(pid) { _ = try? FileSystem.remove("\(folder)/\(name)") }
         }
     }

@@ -41,7 +41,9 @@ final class SeedIndexes: @unchecked Sendable {
         // Rows nested in a `duplicates: merge` table are compared per parent after each
         // document (`DocumentCopies`): the index on the parent column serves the comparison.
         if let parent = table.parent, schema.table(named: parent.table)?.duplicates == .merge {
-            statements += table.indexStatements.filter { $0 != table.keyIndexStatement && $0.contains(" (\(quoted(parent.column))") }
+            statements += table.indexStatements.filter {
+                $0 != table.keyIndexStatement && $0.contains(" (\(quoted(parent.column))")
+            }
         }
         return statements
     }
@@ -55,10 +57,13 @@ final class SeedIndexes: @unchecked Sendable {
     /// at all (a feed without GTFS-Flex has no `location_id`), while the table is empty: such an
     /// index stays empty, and creating it after loading would scan the whole table for nothing.
     /// `existing`: the table's columns created so far (a column added later gets its index then).
-    func createForAbsentReferences(of table: Table, absent: Set<String>, existing: Set<String>, on connection: Connection) throws(SQLiteError) {
+    func createForAbsentReferences(
+        of table: Table, absent: Set<String>, existing: Set<String>, on connection: Connection
+    ) throws(SQLiteError) {
         let statements = table.indexStatements
         var indexes: [String] = []
-        for reference in table.references where reference.from.allSatisfy(absent.contains) && existing.contains(reference.column) {
+        for reference in table.references
+        where reference.from.allSatisfy(absent.contains) && existing.contains(reference.column) {
             let name = quoted(table.name + "_" + reference.column)
             indexes += statements.filter { $0.hasPrefix("CREATE INDEX \(name) ") }
         }
@@ -68,7 +73,8 @@ final class SeedIndexes: @unchecked Sendable {
     /// Creates, without a scan, the partial indexes of the reference columns just added to a
     /// loaded table (NULL in every row: `EmptyIndexes`).
     func createOnAddedColumns(of table: Table, added: [StoredColumn], on connection: Connection) throws(SQLiteError) {
-        let made = try EmptyIndexes(connection: connection).create(table: table, addedColumns: added, skipping: createdStatements)
+        let made = try EmptyIndexes(connection: connection).create(
+            table: table, addedColumns: added, skipping: createdStatements)
         record(made)
     }
 
@@ -82,7 +88,9 @@ final class SeedIndexes: @unchecked Sendable {
     /// The index stage: creates the search and spatial indexes of `tables` and fills them by
     /// their recipes (which the installer runs again after a delta).
     /// - Returns: the recipes, in order, and what each index holds.
-    func createSearchAndSpatial(of tables: [Table], on connection: Connection) throws -> (recipes: [DeriveRecipe], costs: [QueryIndexCost]) {
+    func createSearchAndSpatial(
+        of tables: [Table], on connection: Connection
+    ) throws -> (recipes: [DeriveRecipe], costs: [QueryIndexCost]) {
         var recipes: [DeriveRecipe] = [], costs: [QueryIndexCost] = []
         for table in tables {
             if let search = table.search {
@@ -90,7 +98,9 @@ final class SeedIndexes: @unchecked Sendable {
                 try connection.execute(search.createStatement(rowID: table.rowID))
                 let name = quoted(search.name)
                 // 'rebuild' reads the table in id order; 'optimize' (the recipe's finish) merges it into one segment.
-                let recipe = DeriveRecipe(kind: .search, target: search.name, reads: [table.name], fill: "INSERT INTO \(name)(\(name)) VALUES('rebuild')")
+                let recipe = DeriveRecipe(
+                    kind: .search, target: search.name, reads: [table.name],
+                    fill: "INSERT INTO \(name)(\(name)) VALUES('rebuild')")
                 try recipe.derive(connection)
                 recipes.append(recipe)
                 let rows = try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0
@@ -101,17 +111,20 @@ final class SeedIndexes: @unchecked Sendable {
                 try connection.execute(spatial.createStatement(table: table.name))
                 let leftOut = try connection.scalar(spatial.leftOutQuery(table: table.name))?.integer ?? 0
                 let rows = (try connection.scalar("SELECT count(*) FROM \(quoted(table.name))")?.integer ?? 0) - leftOut
-                costs.append(QueryIndexCost(name: spatial.name, table: table.name, kind: .spatial, rows: rows, leftOut: leftOut))
+                costs.append(
+                    QueryIndexCost(name: spatial.name, table: table.name, kind: .spatial, rows: rows, leftOut: leftOut))
             } else if let spatial = table.spatial {
                 try connection.execute(spatial.createStatement(table: table.name))
                 let content = spatial.contentQuery(table: table.name, rowID: table.rowID)
-                let recipe = DeriveRecipe(kind: .spatial, target: spatial.name, reads: try connection.tablesRead(by: content).sorted(),
-                                          fill: "INSERT INTO \(quoted(spatial.name)) \(content)")
+                let recipe = DeriveRecipe(
+                    kind: .spatial, target: spatial.name, reads: try connection.tablesRead(by: content).sorted(),
+                    fill: "INSERT INTO \(quoted(spatial.name)) \(content)")
                 try recipe.derive(connection)
                 recipes.append(recipe)
                 let rows = try connection.scalar("SELECT count(*) FROM \(quoted(spatial.name))")?.integer ?? 0
                 let leftOut = try connection.scalar(spatial.leftOutQuery(table: table.name))?.integer ?? 0
-                costs.append(QueryIndexCost(name: spatial.name, table: table.name, kind: .spatial, rows: rows, leftOut: leftOut))
+                costs.append(
+                    QueryIndexCost(name: spatial.name, table: table.name, kind: .spatial, rows: rows, leftOut: leftOut))
             }
         }
         return (recipes, costs)
@@ -140,7 +153,11 @@ extension Table {
     public var keyIndexStatement: String? {
         guard !key.isEmpty, !withoutRowID else { return nil }
         let unique = duplicates == .merge ? "" : "UNIQUE "
-        return "CREATE \(unique)INDEX \(quoted(name + "_key")) ON \(quoted(name)) (\(key.map(quoted).joined(separator: ", ")))"
+        return
+            """
+            CREATE \(unique)INDEX \(quoted(name + "_key")) ON \(quoted(name)) \
+            (\(key.map(quoted).joined(separator: ", ")))
+            """
     }
 
     /// Indexes on the reference and parent columns (so joins and foreign-key checks are fast)
@@ -155,7 +172,8 @@ extension Table {
             // Partial: rows without a reference (most stop_times have no location_ref) cost
             // nothing, and `column = ?` lookups and joins still use the index.
             let partial = references.contains { $0.column == column } ? " WHERE \(quoted(column)) IS NOT NULL" : ""
-            statements.append("CREATE INDEX \(quoted(name + "_" + column)) ON \(quoted(name)) (\(quoted(column)))\(partial)")
+            statements.append(
+                "CREATE INDEX \(quoted(name + "_" + column)) ON \(quoted(name)) (\(quoted(column)))\(partial)")
         }
         for index in indexes { statements.append(statement(for: index)) }
         return statements
@@ -163,6 +181,9 @@ extension Table {
 
     /// `CREATE [UNIQUE] INDEX` for a declared index.
     func statement(for index: Index) -> String {
-        "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) (\(index.columns.map(quoted).joined(separator: ", ")))"
+        """
+        CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) \
+        (\(index.columns.map(quoted).joined(separator: ", ")))
+        """
     }
 }

@@ -18,12 +18,15 @@ public enum FileName {
             // The longest valid UTF-8 sequence starting here, else one escaped byte.
             var length = 0
             for candidate in stride(from: min(4, bytes.count - index), through: 1, by: -1)
-            where String(validating: UnsafeBufferPointer(rebasing: bytes[index..<(index + candidate)]), as: UTF8.self) != nil {
+            where String(validating: UnsafeBufferPointer(rebasing: bytes[index..<(index + candidate)]), as: UTF8.self)
+                != nil
+            {
                 length = candidate
                 break
             }
             if length > 0 {
-                result += String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]), as: UTF8.self)
+                result += String(
+                    decoding: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]), as: UTF8.self)
                 index += length
             } else {
                 result += String(format: "\\x%02X", bytes[index])
@@ -34,5 +37,9 @@ public enum FileName {
     }
 
     /// The message for a name that is not UTF-8.
-    public static let notUTF8 = "the name is not valid UTF-8 (shown with \\xHH for its other bytes); seedgen reads and writes UTF-8 file names only: rename it"
+    public static let notUTF8 =
+        """
+        the name is not valid UTF-8 (shown with \\xHH for its other bytes); seedgen reads and writes UTF-8 file \
+        names only: rename it
+        """
 }

@@ -37,8 +37,10 @@ final class PhaseTimer {
         let now = ContinuousClock.now
         let usage = Self.usage()
         let cpu = Self.cpuSeconds(usage)
-        stages.append(StageTiming(stage: stage, wallSeconds: (now - stageStart).seconds, cpuSeconds: cpu - stageStartCPU,
-                                  peakMemoryBytes: Self.peakBytes(usage)))
+        stages.append(
+            StageTiming(
+                stage: stage, wallSeconds: (now - stageStart).seconds, cpuSeconds: cpu - stageStartCPU,
+                peakMemoryBytes: Self.peakBytes(usage)))
         stageStart = now
         stageStartCPU = cpu
     }
@@ -50,8 +52,12 @@ final class PhaseTimer {
         let usage = Self.usage()
         let cpu = Self.cpuSeconds(usage)
         let name = step.padding(toLength: 24, withPad: " ", startingAt: 0)
-        FileHandle.standardError.write(Data(String(format: "trace: %@ %7.2f s  %7.2f CPU-s  peak RSS %5d MB\n",
-                                                   name, (now - last).seconds, cpu - lastCPU, usage.ru_maxrss / 1024).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "trace: %@ %7.2f s  %7.2f CPU-s  peak RSS %5d MB\n",
+                    name, (now - last).seconds, cpu - lastCPU, usage.ru_maxrss / 1024
+                ).utf8))
         last = now
         lastCPU = cpu
     }
@@ -72,6 +78,7 @@ final class PhaseTimer {
     }
 
     private static func cpuSeconds(_ usage: rusage) -> Double {
-        Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
+            / 1e6
     }
 }

@@ -20,7 +20,8 @@ package final class ScratchFile {
     /// A scratch file for `name` in `folder`.
     package init(folder: String, name: String, kind: String) {
         let folder = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        file = TemporaryFile(path: "\(folder)/.\(name).seedgen-\(kind)-\(CurrentProcess.id)-\(UInt32.random(in: 0...UInt32.max))")
+        file = TemporaryFile(
+            path: "\(folder)/.\(name).seedgen-\(kind)-\(CurrentProcess.id)-\(UInt32.random(in: 0...UInt32.max))")
         TemporaryFiles.register(file.path)
     }
 

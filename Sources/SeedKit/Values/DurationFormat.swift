@@ -40,15 +40,34 @@ struct DurationFormat: Sendable, Equatable {
             }
             if let unit {
                 guard run <= 2 else {
-                    throw FormatError(message: "duration format '\(pattern)': '\(String(repeating: Character(UnicodeScalar(byte)), count: run))' is not a token (use h, hh, m, mm, s, ss)")
+                    throw FormatError(
+                        message:
+                            """
+                            duration format '\(pattern)': \
+                            '\(String(repeating: Character(UnicodeScalar(byte)), count: run))' is not a token (use \
+                            h, hh, m, mm, s, ss)
+                            """
+                    )
                 }
                 guard unit < lastUnit, lastUnit == .max || lastUnit == unit * 60 else {
-                    throw FormatError(message: "duration format '\(pattern)': the fields go from hours to seconds without a gap (h:mm:ss, m:ss, H:mm)")
+                    throw FormatError(
+                        message:
+                            """
+                            duration format '\(pattern)': the fields go from hours to seconds without a gap \
+                            (h:mm:ss, m:ss, H:mm)
+                            """
+                    )
                 }
                 lastUnit = unit
                 tokens.append(.field(unit: unit, exact: run == 2))
             } else if (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") {
-                throw FormatError(message: "duration format '\(pattern)': '\(Character(UnicodeScalar(byte)))' is not a token (use h, hh, m, mm, s, ss)")
+                throw FormatError(
+                    message:
+                        """
+                        duration format '\(pattern)': '\(Character(UnicodeScalar(byte)))' is not a token (use h, \
+                        hh, m, mm, s, ss)
+                        """
+                )
             } else {
                 for _ in 0..<run { tokens.append(.literal(byte)) }
             }
@@ -73,12 +92,18 @@ struct DurationFormat: Sendable, Equatable {
             case .field(let unit, let exact):
                 let value: Int
                 if leading {
-                    guard let number = scanner.digits(1, Self.leadingDigits) else { return .invalid("expected a duration as \(pattern)") }
+                    guard let number = scanner.digits(1, Self.leadingDigits) else {
+                        return .invalid("expected a duration as \(pattern)")
+                    }
                     value = number
                     leading = false
                 } else {
-                    guard let number = scanner.digits(exact ? 2 : 1, 2) else { return .invalid("expected a duration as \(pattern)") }
-                    guard number < 60 else { return .invalid("expected a duration as \(pattern): \(number) is not below 60") }
+                    guard let number = scanner.digits(exact ? 2 : 1, 2) else {
+                        return .invalid("expected a duration as \(pattern)")
+                    }
+                    guard number < 60 else {
+                        return .invalid("expected a duration as \(pattern): \(number) is not below 60")
+                    }
                     value = number
                 }
                 let (product, o1) = Int64(value).multipliedReportingOverflow(by: Int64(unit))

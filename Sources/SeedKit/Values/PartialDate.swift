@@ -9,7 +9,9 @@ enum PartialDate {
     static func convert(_ bytes: UnsafeRawBufferPointer, format: ValueFormat?) -> ConvertedValue {
         var fields = ValueFormat.Fields()
         if let format, !format.isISO8601 {
-            guard let read = format.read(bytes) else { return .invalid("expected a date as \(format.pattern) (month and day may be 00)") }
+            guard let read = format.read(bytes) else {
+                return .invalid("expected a date as \(format.pattern) (month and day may be 00)")
+            }
             fields = read
             // A pattern without a month (`yyyy`) or day (`yyyy-MM`) leaves them unknown.
             let hasMonth = format.tokens.contains { if case .month = $0 { return true } else { return false } }
@@ -34,13 +36,16 @@ enum PartialDate {
         }
         guard isValid(fields) else {
             let expected = format.map { $0.isISO8601 ? nil : "expected a date as \($0.pattern)" } ?? nil
-            return .invalid("\(expected ?? "expected a date YYYY, YYYY-MM or YYYY-MM-DD"): "
-                            + "no such month or day (an unknown day is 00, an unknown month 00-00)")
+            return .invalid(
+                "\(expected ?? "expected a date YYYY, YYYY-MM or YYYY-MM-DD"): "
+                    + "no such month or day (an unknown day is 00, an unknown month 00-00)")
         }
         return .text(ValueConverter.text(of: fields, time: false))
     }
 
-    private static var invalidISO: ConvertedValue { .invalid("expected a date YYYY, YYYY-MM or YYYY-MM-DD (month and day may be 00)") }
+    private static var invalidISO: ConvertedValue {
+        .invalid("expected a date YYYY, YYYY-MM or YYYY-MM-DD (month and day may be 00)")
+    }
 
     /// A real date, or a month with day 0, or a year with month and day 0.
     private static func isValid(_ fields: ValueFormat.Fields) -> Bool {

@@ -5,8 +5,9 @@ extension ValueConverter {
     static func timeOfDay(_ bytes: UnsafeRawBufferPointer) -> (seconds: Int, zone: Int?)? {
         var scanner = Scanner(bytes: bytes)
         guard let hours = scanner.digits(1, 4), scanner.expect(UInt8(ascii: ":")),
-              let minutes = scanner.digits(2, 2), scanner.expect(UInt8(ascii: ":")),
-              let seconds = scanner.digits(2, 2), minutes < 60, seconds < 60 else { return nil }
+            let minutes = scanner.digits(2, 2), scanner.expect(UInt8(ascii: ":")),
+            let seconds = scanner.digits(2, 2), minutes < 60, seconds < 60
+        else { return nil }
         if scanner.expect(UInt8(ascii: ".")) && scanner.fraction() == nil { return nil }
         var zone: Int?
         if !scanner.atEnd {

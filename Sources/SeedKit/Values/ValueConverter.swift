@@ -75,7 +75,9 @@ public struct ValueConverter: Sendable {
             guard let value = Self.parseReal(trimmed) else { return .invalid("expected a number") }
             return .real(value)
         case .boolean:
-            guard let value = Self.parseBoolean(trimmed) else { return .invalid("expected a boolean (1/0, true/false, yes/no)") }
+            guard let value = Self.parseBoolean(trimmed) else {
+                return .invalid("expected a boolean (1/0, true/false, yes/no)")
+            }
             return .integer(value ? 1 : 0)
         case .time:
             return convertTime(trimmed)
@@ -94,7 +96,8 @@ public struct ValueConverter: Sendable {
     static func trim(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         // Most values are not padded: checking both ends is cheaper than rebasing.
         guard let first = bytes.first, let last = bytes.last,
-              first == 32 || first == 9 || last == 32 || last == 9 else { return bytes }
+            first == 32 || first == 9 || last == 32 || last == 9
+        else { return bytes }
         var start = 0, end = bytes.count
         while start < end, bytes[start] == 32 || bytes[start] == 9 { start += 1 }
         while end > start, bytes[end - 1] == 32 || bytes[end - 1] == 9 { end -= 1 }
@@ -115,7 +118,8 @@ public struct ValueConverter: Sendable {
             let digit = bytes[index] &- 48
             guard digit < 10 else { return nil }
             let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (a, o2) = negative ? m.subtractingReportingOverflow(Int64(digit)) : m.addingReportingOverflow(Int64(digit))
+            let (a, o2) =
+                negative ? m.subtractingReportingOverflow(Int64(digit)) : m.addingReportingOverflow(Int64(digit))
             guard !o1, !o2 else { return nil }
             value = a
             index += 1
@@ -128,7 +132,8 @@ public struct ValueConverter: Sendable {
         // Only plain decimal notation: strtod alone would also take "inf", "nan" and hex.
         for byte in bytes {
             switch byte {
-            case 48...57, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            case 48...57, UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                continue
             default: return nil
             }
         }
@@ -183,8 +188,8 @@ public struct ValueConverter: Sendable {
         var word: UInt64 = 0
         for byte in bytes { word = word << 8 | UInt64(byte | 0x20) } // ASCII lower case
         switch word {
-        case 0x31, 0x74, 0x79, 0x74727565, 0x796573: return true            // 1 t y true yes
-        case 0x30, 0x66, 0x6E, 0x66616C7365, 0x6E6F: return false          // 0 f n false no
+        case 0x31, 0x74, 0x79, 0x74727565, 0x796573: return true // 1 t y true yes
+        case 0x30, 0x66, 0x6E, 0x66616C7365, 0x6E6F: return false // 0 f n false no
         default: return nil
         }
     }
@@ -220,7 +225,8 @@ public struct ValueConverter: Sendable {
         }
         if let zone = f.zoneSeconds, zone != 0 {
             // Normalize to UTC through the day count, so month and year boundaries are right.
-            var seconds = Self.daysFromCivil(f.year, f.month, f.day) * 86_400 + f.hour * 3600 + f.minute * 60 + f.second - zone
+            var seconds =
+                Self.daysFromCivil(f.year, f.month, f.day) * 86_400 + f.hour * 3600 + f.minute * 60 + f.second - zone
             let days = Int((Double(seconds) / 86_400).rounded(.down))
             seconds -= days * 86_400
             (f.year, f.month, f.day) = Self.civilFromDays(days)
@@ -230,8 +236,10 @@ public struct ValueConverter: Sendable {
         while f.fraction.last == UInt8(ascii: "0") { f.fraction.removeLast() }
         guard f.fraction.count <= precision else {
             let kept = precision == 0 ? "whole seconds" : "\(precision) digit\(precision == 1 ? "" : "s") of a second"
-            return .invalid("it has \(f.fraction.count) digit\(f.fraction.count == 1 ? "" : "s") of a second and the column stores \(kept) (precision: \(precision)); "
-                            + (f.fraction.count <= 9 ? "give the column precision: \(f.fraction.count)" : "at most 9 digits can be stored"))
+            return .invalid(
+                "it has \(f.fraction.count) digit\(f.fraction.count == 1 ? "" : "s") of a second and the column stores \(kept) (precision: \(precision)); "
+                    + (f.fraction.count <= 9
+                        ? "give the column precision: \(f.fraction.count)" : "at most 9 digits can be stored"))
         }
         f.fraction.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: precision - f.fraction.count))
         return .text(Self.text(of: f, time: true))
@@ -240,8 +248,10 @@ public struct ValueConverter: Sendable {
     /// True for `YYYY-MM-DDTHH:MM:SSZ` naming a valid date and time: the form
     /// `convertDateTime` writes, so such bytes are stored as they are.
     static func isCanonicalDateTime(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z") else { return false }
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+        else { return false }
         func number(_ start: Int, _ count: Int) -> Int? {
             var value = 0
             for index in start..<(start + count) {
@@ -252,7 +262,8 @@ public struct ValueConverter: Sendable {
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return false }
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2)
+        else { return false }
         var fields = ValueFormat.Fields()
         (fields.year, fields.month, fields.day) = (year, month, day)
         return isValidDate(fields) && hour < 24 && minute < 60 && second < 60
@@ -264,7 +275,9 @@ public struct ValueConverter: Sendable {
         bytes.reserveCapacity(24 + f.fraction.count)
         func append(_ value: Int, _ width: Int) {
             let digits = String(value).utf8 // years past 9999 (or before 0) keep all their digits
-            if digits.count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count)) }
+            if digits.count < width {
+                bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - digits.count))
+            }
             bytes.append(contentsOf: digits)
         }
         func append2(_ value: Int) {

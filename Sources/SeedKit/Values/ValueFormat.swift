@@ -45,8 +45,14 @@ public struct ValueFormat: Sendable, Equatable {
             case (UInt8(ascii: "S"), _): tokens.append(.fraction)
             case (UInt8(ascii: "Z"), 1), (UInt8(ascii: "X"), 1...3): tokens.append(.zone)
             case (UInt8(ascii: "y"), _), (UInt8(ascii: "M"), _), (UInt8(ascii: "d"), _), (UInt8(ascii: "H"), _),
-                 (UInt8(ascii: "m"), _), (UInt8(ascii: "s"), _):
-                throw FormatError(message: "format '\(pattern)': '\(String(repeating: Character(UnicodeScalar(byte)), count: n))' is not a token (use yyyy, MM, M, dd, d, HH, H, mm, ss, SSS, Z)")
+                (UInt8(ascii: "m"), _), (UInt8(ascii: "s"), _):
+                throw FormatError(
+                    message:
+                        """
+                        format '\(pattern)': '\(String(repeating: Character(UnicodeScalar(byte)), count: n))' is \
+                        not a token (use yyyy, MM, M, dd, d, HH, H, mm, ss, SSS, Z)
+                        """
+                )
             default:
                 for _ in 0..<n { tokens.append(.literal(byte)) }
             }
@@ -72,11 +78,19 @@ public struct ValueFormat: Sendable, Equatable {
         } else {
             for token in tokens {
                 switch token {
-                case .year: guard let v = scanner.digits(4, 4) else { return nil }; fields.year = v; fields.hasDate = true
-                case .month(let exact): guard let v = scanner.digits(exact ? 2 : 1, 2) else { return nil }; fields.month = v; fields.hasDate = true
-                case .day(let exact): guard let v = scanner.digits(exact ? 2 : 1, 2) else { return nil }; fields.day = v; fields.hasDate = true
-                case .hour(let exact): guard let v = scanner.digits(exact ? 2 : 1, 4) else { return nil }; fields.hour = v; fields.hasTime = true
-                case .minute: guard let v = scanner.digits(2, 2) else { return nil }; fields.minute = v; fields.hasTime = true
+                case .year:
+                    guard let v = scanner.digits(4, 4) else { return nil }; fields.year = v; fields.hasDate = true
+                case .month(let exact):
+                    guard let v = scanner.digits(exact ? 2 : 1, 2) else { return nil }; fields.month = v;
+                    fields.hasDate = true
+                case .day(let exact):
+                    guard let v = scanner.digits(exact ? 2 : 1, 2) else { return nil }; fields.day = v;
+                    fields.hasDate = true
+                case .hour(let exact):
+                    guard let v = scanner.digits(exact ? 2 : 1, 4) else { return nil }; fields.hour = v;
+                    fields.hasTime = true
+                case .minute:
+                    guard let v = scanner.digits(2, 2) else { return nil }; fields.minute = v; fields.hasTime = true
                 case .second: guard let v = scanner.digits(2, 2) else { return nil }; fields.second = v
                 case .fraction: guard let f = scanner.fraction() else { return nil }; fields.fraction = f
                 case .zone: guard let z = scanner.zone() else { return nil }; fields.zoneSeconds = z
@@ -140,7 +154,8 @@ struct Scanner {
 
     mutating func readISO8601(into fields: inout ValueFormat.Fields) -> Bool {
         guard let year = digits(4, 4), expect(UInt8(ascii: "-")), let month = digits(2, 2),
-              expect(UInt8(ascii: "-")), let day = digits(2, 2) else { return false }
+            expect(UInt8(ascii: "-")), let day = digits(2, 2)
+        else { return false }
         fields.year = year; fields.month = month; fields.day = day; fields.hasDate = true
         guard !atEnd else { return true }
         guard expect(UInt8(ascii: "T")) || expect(UInt8(ascii: " ")) else { return false }

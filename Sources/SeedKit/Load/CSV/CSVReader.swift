@@ -13,9 +13,9 @@ final class CSVReader {
     let file: String
     @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer
     @exclusivity(unchecked) private var capacity: Int
-    @exclusivity(unchecked) private var start = 0          // first unparsed byte
-    @exclusivity(unchecked) private var end = 0            // end of valid bytes
-    @exclusivity(unchecked) private var base: Int64 = 0    // file offset of buffer[0]
+    @exclusivity(unchecked) private var start = 0 // first unparsed byte
+    @exclusivity(unchecked) private var end = 0 // end of valid bytes
+    @exclusivity(unchecked) private var base: Int64 = 0 // file offset of buffer[0]
     @exclusivity(unchecked) private var atEOF = false
     @exclusivity(unchecked) private var atFileStart = true
 
@@ -35,12 +35,15 @@ final class CSVReader {
     /// The 1-based line the current record starts on.
     @exclusivity(unchecked) private(set) var line = 0
     @exclusivity(unchecked) private var nextLine = 1
-    @exclusivity(unchecked) private var lineStart: Int64 = 0   // file offset where `nextLine` starts
+    @exclusivity(unchecked) private var lineStart: Int64 = 0 // file offset where `nextLine` starts
 
     /// - Parameters:
     ///   - maximumRecordBytes: the largest record accepted; a longer one is a syntax error
     ///     (`InputLimits.recordBytes`), so memory stays bounded whatever the input.
-    init(source: ByteSource, file: String, bufferSize: Int = 1 << 20, maximumRecordBytes: Int = InputLimits.defaultRecordBytes) {
+    init(
+        source: ByteSource, file: String, bufferSize: Int = 1 << 20,
+        maximumRecordBytes: Int = InputLimits.defaultRecordBytes
+    ) {
         self.source = source
         self.file = file
         self.maximumRecordBytes = max(1, maximumRecordBytes)
@@ -88,7 +91,9 @@ final class CSVReader {
                 if atEOF { continue } // cannot happen: parseRecord completes at EOF
                 try refill()
             case .record:
-                if fieldCount == 1 && fields[0].start == fields[0].end && !fields[0].escaped && !quotedEmpty { continue } // blank line
+                if fieldCount == 1 && fields[0].start == fields[0].end && !fields[0].escaped && !quotedEmpty {
+                    continue
+                } // blank line
                 return true
             }
         }
@@ -107,9 +112,10 @@ final class CSVReader {
         } else if end == capacity {
             // One record is larger than the buffer: grow it, up to the limit.
             guard capacity < maximumRecordBytes else {
-                throw CSVSyntaxError(file: file, line: nextLine, column: 1,
-                                     message: "the record starting here is longer than \(maximumRecordBytes) bytes "
-                                         + "(the limit; raise it with --max-record-size)")
+                throw CSVSyntaxError(
+                    file: file, line: nextLine, column: 1,
+                    message: "the record starting here is longer than \(maximumRecordBytes) bytes "
+                        + "(the limit; raise it with --max-record-size)")
             }
             let larger = capacity > maximumRecordBytes / 2 ? maximumRecordBytes : capacity * 2
             let bigger = UnsafeMutableRawPointer.allocate(byteCount: larger, alignment: 16)
@@ -123,7 +129,8 @@ final class CSVReader {
         // refill, so refills must double what it sees, or a huge record costs quadratic time.
         do {
             while end < capacity {
-                let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+                let count = try source.read(
+                    into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
                 if count == 0 { atEOF = true; break }
                 end += count
             }
@@ -133,7 +140,9 @@ final class CSVReader {
         if atFileStart && (end >= 3 || atEOF) {
             atFileStart = false
             if end >= 3, buffer.load(fromByteOffset: 0, as: UInt8.self) == 0xEF,
-               buffer.load(fromByteOffset: 1, as: UInt8.self) == 0xBB, buffer.load(fromByteOffset: 2, as: UInt8.self) == 0xBF {
+                buffer.load(fromByteOffset: 1, as: UInt8.self) == 0xBB,
+                buffer.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
+            {
                 start = 3
                 lineStart = 3
             }
@@ -141,7 +150,9 @@ final class CSVReader {
     }
 
     private func syntaxError(_ message: String, at place: CSVPlace) -> CSVSyntaxError {
-        CSVSyntaxError(file: file, line: place.line, column: characterColumn(at: place.offset, lineStart: place.lineStart), message: message)
+        CSVSyntaxError(
+            file: file, line: place.line, column: characterColumn(at: place.offset, lineStart: place.lineStart),
+            message: message)
     }
 
     /// The 1-based character column of buffer offset `offset` in the line starting at file
@@ -216,7 +227,8 @@ final class CSVReader {
     /// with it, ends at `valueEnd`.
     private func repair(_ message: String, at place: CSVPlace, valueEnd: Int) throws(CSVSyntaxError) {
         var issue = syntaxError(message, at: place)
-        let bytes = UnsafeRawBufferPointer(start: buffer + place.offset, count: max(0, min(valueEnd, end) - place.offset))
+        let bytes = UnsafeRawBufferPointer(
+            start: buffer + place.offset, count: max(0, min(valueEnd, end) - place.offset))
         issue.value = String(decoding: bytes.prefix(200), as: UTF8.self)
         if strict { throw issue }
         pendingRepairs.append(issue)
@@ -235,7 +247,8 @@ final class CSVReader {
         while true {
             var field = CSVField(origin: at)
             guard try skipSpacesBeforeQuote(&at) else { return .needMore }
-            let scanned = at.offset < end && bytes[at.offset] == Self.quote
+            let scanned =
+                at.offset < end && bytes[at.offset] == Self.quote
                 ? try scanQuoted(&at, into: &field)
                 : try scanUnquoted(&at, into: &field)
             guard scanned else { return .needMore }
@@ -282,7 +295,9 @@ final class CSVReader {
         if q < end && bytes[q] == Self.quote {
             var quoteEnd = q + 1
             while quoteEnd < end && bytes[quoteEnd] != Self.quote && bytes[quoteEnd] != Self.lineFeed { quoteEnd += 1 }
-            try repair("spaces before an opening quote are skipped" + (strict ? Self.strictHint : ""), at: at, valueEnd: quoteEnd + 1)
+            try repair(
+                "spaces before an opening quote are skipped" + (strict ? Self.strictHint : ""), at: at,
+                valueEnd: quoteEnd + 1)
             at.offset = q
         }
         return true
@@ -318,10 +333,13 @@ final class CSVReader {
             while i < end && !Self.endsField(bytes[i]) { i += 1 }
             if i == end && !atEOF { return false }
             if strict {
-                throw syntaxError("unexpected character after a closing quote (a quote inside a quoted field must be doubled)", at: opening)
+                throw syntaxError(
+                    "unexpected character after a closing quote (a quote inside a quoted field must be doubled)",
+                    at: opening)
             }
-            try repair("text after a closing quote is kept in the value (a quote inside a quoted field should be doubled)",
-                       at: opening, valueEnd: i)
+            try repair(
+                "text after a closing quote is kept in the value (a quote inside a quoted field should be doubled)",
+                at: opening, valueEnd: i)
             field.end = i
             field.escaped = true
         }
@@ -344,8 +362,9 @@ final class CSVReader {
             i += 1
         }
         if quoted && (i < end || atEOF) {
-            try repair("a quote inside an unquoted field is kept as a literal quote (quote the field and double the quote)"
-                       + (strict ? Self.strictHint : ""), at: at, valueEnd: i)
+            try repair(
+                "a quote inside an unquoted field is kept as a literal quote (quote the field and double the quote)"
+                    + (strict ? Self.strictHint : ""), at: at, valueEnd: i)
         }
         if i == end && !atEOF { return false }
         field.end = i

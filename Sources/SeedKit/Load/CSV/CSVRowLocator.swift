@@ -34,13 +34,18 @@ struct CSVRowLocator {
     /// Reads the file once and calls `found` for every row whose values of `fields` (source
     /// names) are one of `keys`, in file order, with the key it matched. A field the header
     /// lacks reads as empty.
-    func locate(matching fields: [String], keys: Set<[String]>, showing shown: [String],
-                found: (_ key: [String], _ row: Row) throws -> Void) throws {
+    func locate(
+        matching fields: [String], keys: Set<[String]>, showing shown: [String],
+        found: (_ key: [String], _ row: Row) throws -> Void
+    ) throws {
         guard !keys.isEmpty else { return }
-        let reader = CSVReader(source: TextDecodingSource(try file.open()), file: file.displayPath, maximumRecordBytes: limits.recordBytes)
+        let reader = CSVReader(
+            source: TextDecodingSource(try file.open()), file: file.displayPath, maximumRecordBytes: limits.recordBytes)
         guard try reader.next() else { return }
         let header = (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
-        let converters = fields.map { name in table.columns.first { $0.source.contains(name) }.map(ValueConverter.init(column:)) }
+        let converters = fields.map { name in
+            table.columns.first { $0.source.contains(name) }.map(ValueConverter.init(column:))
+        }
         let matchIndexes = fields.map { header.firstIndex(of: $0) }
         let shownIndexes = shown.map { header.firstIndex(of: $0) }
         var key = Array(repeating: "", count: fields.count)

@@ -24,7 +24,8 @@ struct ExtraFiles {
         var unread: [(file: InputFile, feed: InputFeeds.Feed?)] = []
         for feed in feeds.feeds {
             let read = Set(schema.tables.compactMap { $0.file.flatMap { feed.inputs.file(named: $0)?.name } })
-            for file in feed.inputs.files where !read.contains(file.name) && file.name != SchemaLocator.folderSchemaName {
+            for file in feed.inputs.files where !read.contains(file.name) && file.name != SchemaLocator.folderSchemaName
+            {
                 unread.append((file, feeds.isRegion ? feed : nil))
             }
         }
@@ -36,7 +37,8 @@ struct ExtraFiles {
             guard let header = try header(of: file) else { continue }
             var columns = Self.columns(header)
             if feeds.isRegion {
-                var column = Column(name: Schema.feedColumn, type: .integer, source: [Schema.feedSource], required: true)
+                var column = Column(
+                    name: Schema.feedColumn, type: .integer, source: [Schema.feedSource], required: true)
                 column.foreignKey = Schema.feedsTable
                 columns.insert(column, at: 0)
             }
@@ -47,10 +49,14 @@ struct ExtraFiles {
             let base = Self.identifier(String(file.name.dropLast(suffix.count)))
             var name = Schema.extraTablePrefix + base.lowercased()
             var number = 2
-            while names.contains(name) { name = Schema.extraTablePrefix + base.lowercased() + "_\(number)"; number += 1 }
+            while names.contains(name) {
+                name = Schema.extraTablePrefix + base.lowercased() + "_\(number)"; number += 1
+            }
             names.insert(name)
             byName[file.name, default: []].append(sources.count)
-            sources.append(Source(table: Table(name: name, file: file.name, optional: true, columns: columns), files: [(file, feed)]))
+            sources.append(
+                Source(
+                    table: Table(name: name, file: file.name, optional: true, columns: columns), files: [(file, feed)]))
         }
         return sources
     }
@@ -75,7 +81,9 @@ struct ExtraFiles {
         return header.enumerated().map { index, field in
             var name = field.isEmpty ? "column_\(index + 1)" : field
             var number = 2
-            while taken.contains(name.lowercased()) { name = (field.isEmpty ? "column_\(index + 1)" : field) + "_\(number)"; number += 1 }
+            while taken.contains(name.lowercased()) {
+                name = (field.isEmpty ? "column_\(index + 1)" : field) + "_\(number)"; number += 1
+            }
             taken.insert(name.lowercased())
             var column = Column(name: name, source: [field])
             column.trim = true
@@ -85,8 +93,10 @@ struct ExtraFiles {
 
     /// `name` with every character but ASCII letters, digits and `_` replaced by `_`.
     static func identifier(_ name: String) -> String {
-        String(name.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_") ? Character(scalar) : "_"
-        })
+        String(
+            name.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+                    ? Character(scalar) : "_"
+            })
     }
 }

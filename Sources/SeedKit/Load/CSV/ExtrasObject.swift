@@ -60,7 +60,8 @@ struct ExtrasObject {
             case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
             case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
             case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20: out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            case 0..<0x20:
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
             default: out.append(byte)
             }
         }

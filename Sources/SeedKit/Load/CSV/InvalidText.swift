@@ -13,7 +13,10 @@ enum InvalidText {
         while i + 8 <= count {
             let word = (base + i).loadUnaligned(as: UInt64.self)
             // A byte with its high bit set, or a zero byte (the classic "has zero byte" test).
-            if word & 0x8080_8080_8080_8080 != 0 || (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { return false }
+            if word & 0x8080_8080_8080_8080 != 0 || (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
+            {
+                return false
+            }
             i += 8
         }
         while i < count {
@@ -75,16 +78,17 @@ enum InvalidText {
         let lead = bytes[i]
         if lead == 0 { return 0 }
         if lead < 0x80 { return 1 }
-        let (length, low, high): (Int, UInt8, UInt8) = switch lead {
-        case 0xC2...0xDF: (2, 0x80, 0xBF)
-        case 0xE0: (3, 0xA0, 0xBF)
-        case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80, 0xBF)
-        case 0xED: (3, 0x80, 0x9F)            // no surrogates
-        case 0xF0: (4, 0x90, 0xBF)
-        case 0xF1...0xF3: (4, 0x80, 0xBF)
-        case 0xF4: (4, 0x80, 0x8F)            // up to U+10FFFF
-        default: (0, 0, 0)
-        }
+        let (length, low, high): (Int, UInt8, UInt8) =
+            switch lead {
+            case 0xC2...0xDF: (2, 0x80, 0xBF)
+            case 0xE0: (3, 0xA0, 0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80, 0xBF)
+            case 0xED: (3, 0x80, 0x9F) // no surrogates
+            case 0xF0: (4, 0x90, 0xBF)
+            case 0xF1...0xF3: (4, 0x80, 0xBF)
+            case 0xF4: (4, 0x80, 0x8F) // up to U+10FFFF
+            default: (0, 0, 0)
+            }
         guard length > 0, i + length <= bytes.count, (low...high).contains(bytes[i + 1]) else { return 0 }
         for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 { return 0 }
         return length
@@ -95,16 +99,17 @@ enum InvalidText {
     /// (the "maximal subpart" of Unicode's recommended practice, as Python and Swift count).
     private static func invalidLength(_ bytes: UnsafeRawBufferPointer, at i: Int) -> Int {
         let lead = bytes[i]
-        let (length, low, high): (Int, UInt8, UInt8) = switch lead {
-        case 0xC2...0xDF: (2, 0x80, 0xBF)
-        case 0xE0: (3, 0xA0, 0xBF)
-        case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80, 0xBF)
-        case 0xED: (3, 0x80, 0x9F)
-        case 0xF0: (4, 0x90, 0xBF)
-        case 0xF1...0xF3: (4, 0x80, 0xBF)
-        case 0xF4: (4, 0x80, 0x8F)
-        default: (1, 0, 0)
-        }
+        let (length, low, high): (Int, UInt8, UInt8) =
+            switch lead {
+            case 0xC2...0xDF: (2, 0x80, 0xBF)
+            case 0xE0: (3, 0xA0, 0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80, 0xBF)
+            case 0xED: (3, 0x80, 0x9F)
+            case 0xF0: (4, 0x90, 0xBF)
+            case 0xF1...0xF3: (4, 0x80, 0xBF)
+            case 0xF4: (4, 0x80, 0x8F)
+            default: (1, 0, 0)
+            }
         guard length > 1, i + 1 < bytes.count, (low...high).contains(bytes[i + 1]) else { return 1 }
         var k = 2
         while k < length && i + k < bytes.count && bytes[i + k] & 0xC0 == 0x80 { k += 1 }

@@ -11,9 +11,9 @@ final class TextDecodingSource: ByteSource {
     private let base: ByteSource
     /// The file's encoding, known once the first bytes were read.
     private(set) var encoding = Encoding.undetermined
-    private var raw: [UInt8] = []          // UTF-16 bytes read and not yet transcoded
+    private var raw: [UInt8] = [] // UTF-16 bytes read and not yet transcoded
     private var rawStart = 0
-    private var output: [UInt8] = []       // transcoded bytes not yet handed out
+    private var output: [UInt8] = [] // transcoded bytes not yet handed out
     private var outputStart = 0
     private var baseAtEnd = false
     private var highSurrogate: UInt16?
@@ -96,7 +96,8 @@ final class TextDecodingSource: ByteSource {
         let littleEndian = encoding == .utf16LittleEndian
         var i = 0
         while i + 1 < raw.count {
-            let unit = littleEndian ? UInt16(raw[i]) | UInt16(raw[i + 1]) << 8 : UInt16(raw[i]) << 8 | UInt16(raw[i + 1])
+            let unit =
+                littleEndian ? UInt16(raw[i]) | UInt16(raw[i + 1]) << 8 : UInt16(raw[i]) << 8 | UInt16(raw[i + 1])
             i += 2
             append(unit)
         }
@@ -112,8 +113,10 @@ final class TextDecodingSource: ByteSource {
             highSurrogate = nil
             if (0xDC00...0xDFFF).contains(unit) {
                 let scalar = 0x10000 + (UInt32(high - 0xD800) << 10) + UInt32(unit - 0xDC00)
-                output += [UInt8(0xF0 | scalar >> 18), UInt8(0x80 | (scalar >> 12) & 0x3F),
-                           UInt8(0x80 | (scalar >> 6) & 0x3F), UInt8(0x80 | scalar & 0x3F)]
+                output += [
+                    UInt8(0xF0 | scalar >> 18), UInt8(0x80 | (scalar >> 12) & 0x3F),
+                    UInt8(0x80 | (scalar >> 6) & 0x3F), UInt8(0x80 | scalar & 0x3F)
+                ]
                 return
             }
             Self.appendReplacement(to: &output)

@@ -17,8 +17,8 @@ final class GeoJSONFeatureReader {
 
     private let chunk: UnsafeMutablePointer<UInt8>
     private let chunkCapacity = 1 << 16
-    private var position = 0           // next unread byte of `chunk`
-    private var filled = 0             // end of the valid bytes of `chunk`
+    private var position = 0 // next unread byte of `chunk`
+    private var filled = 0 // end of the valid bytes of `chunk`
     private var atEOF = false
     // The place of `chunk[position]`: 1-based line and character column.
     private var line = 1
@@ -127,10 +127,13 @@ final class GeoJSONFeatureReader {
         guard byte == UInt8(ascii: "\"") else { throw unexpected("expected a member name or '}'") }
         let namePlace = place
         try readValue(of: "a member name")
-        guard let name = try? JSONSerialization.jsonObject(with: valueData, options: .fragmentsAllowed) as? String else {
+        guard let name = try? JSONSerialization.jsonObject(with: valueData, options: .fragmentsAllowed) as? String
+        else {
             throw invalid("the member name is not a valid JSON string", at: namePlace)
         }
-        guard try nextNonSpace() == UInt8(ascii: ":") else { throw unexpected("expected ':' after the member name '\(name)'") }
+        guard try nextNonSpace() == UInt8(ascii: ":") else {
+            throw unexpected("expected ':' after the member name '\(name)'")
+        }
         consume()
         let first = try nextNonSpace()
         if name == "features" {
@@ -163,8 +166,10 @@ final class GeoJSONFeatureReader {
 
     /// An error at `place` (nil: the file as a whole, its line 1).
     private func failure(_ message: String, at place: Place?) -> GeoJSONSyntaxError {
-        GeoJSONSyntaxError(issue: BuildIssue(kind: .malformedRow, file: file, line: place?.line ?? 1, column: place?.column,
-                                             message: message))
+        GeoJSONSyntaxError(
+            issue: BuildIssue(
+                kind: .malformedRow, file: file, line: place?.line ?? 1, column: place?.column,
+                message: message))
     }
 
     /// Text that is not a FeatureCollection, at `place`.
@@ -257,17 +262,24 @@ final class GeoJSONFeatureReader {
     private static func endsScalar(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ":"),
-             UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): return true
+            UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+            return true
         default: return false
         }
     }
 
     /// Adds `count` bytes to the value, which began at `start`, up to the limit.
-    private func append(_ bytes: UnsafePointer<UInt8>, count: Int, what: String, start: Place) throws(GeoJSONSyntaxError) {
+    private func append(
+        _ bytes: UnsafePointer<UInt8>, count: Int, what: String, start: Place
+    ) throws(GeoJSONSyntaxError) {
         guard count > 0 else { return }
         guard valueCount + count <= maximumValueBytes else {
-            throw failure("\(what) starting here is longer than \(maximumValueBytes) bytes (the limit; raise it with --max-record-size)",
-                          at: start)
+            throw failure(
+                """
+                \(what) starting here is longer than \(maximumValueBytes) bytes (the limit; raise it with \
+                --max-record-size)
+                """,
+                at: start)
         }
         if valueCount + count > valueCapacity {
             var larger = valueCapacity
@@ -317,7 +329,9 @@ final class GeoJSONFeatureReader {
     /// A UTF-8 byte-order mark at the start is skipped (it counts for no column).
     private func skipByteOrderMark() throws {
         while filled - position < 3 && !atEOF { try refill() }
-        if filled - position >= 3 && chunk[position] == 0xEF && chunk[position + 1] == 0xBB && chunk[position + 2] == 0xBF {
+        if filled - position >= 3 && chunk[position] == 0xEF && chunk[position + 1] == 0xBB
+            && chunk[position + 2] == 0xBF
+        {
             position += 3
         }
     }
@@ -331,7 +345,8 @@ final class GeoJSONFeatureReader {
             filled = tail
             position = 0
         }
-        let count = try source.read(into: UnsafeMutableRawBufferPointer(start: chunk + filled, count: chunkCapacity - filled))
+        let count = try source.read(
+            into: UnsafeMutableRawBufferPointer(start: chunk + filled, count: chunkCapacity - filled))
         if count == 0 { atEOF = true }
         filled += count
     }

@@ -82,7 +82,7 @@ struct PBFBlockDecoder {
                 case 2: try decodeDense(message, into: handler)
                 case 3: try decodeWay(message, into: handler)
                 case 4: try decodeRelation(message, into: handler)
-                default: break  // changesets
+                default: break // changesets
                 }
             }
         }

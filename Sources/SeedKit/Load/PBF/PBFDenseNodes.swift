@@ -50,7 +50,7 @@ private struct DenseArrays {
         let named: [(String, ProtobufCursor?)] = [
             ("lat", latitudes), ("lon", longitudes), ("version", versions),
             ("timestamp", timestamps), ("changeset", changesets), ("uid", uids),
-            ("user_sid", users), ("visible", visibles),
+            ("user_sid", users), ("visible", visibles)
         ]
         for (name, array) in named {
             guard let array else {

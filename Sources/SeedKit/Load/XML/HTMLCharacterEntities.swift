@@ -323,7 +323,9 @@ enum HTMLCharacterEntities {
         for entry in packed.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
             let parts = entry.split(separator: "=")
             var text = ""
-            for code in parts[1].split(separator: "+") { text.unicodeScalars.append(Unicode.Scalar(UInt32(code, radix: 16)!)!) }
+            for code in parts[1].split(separator: "+") {
+                text.unicodeScalars.append(Unicode.Scalar(UInt32(code, radix: 16)!)!)
+            }
             table[String(parts[0])] = Array(text.utf8)
         }
         return table

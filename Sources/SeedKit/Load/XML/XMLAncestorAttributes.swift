@@ -30,13 +30,17 @@ struct XMLAncestorAttributes {
         for (index, want) in wants.enumerated() {
             present[base + index] = false
             named[base + index] = true
-            if let element = want.element, !names.matches(element, local: local, namespace: tag.namespace, prefix: tag.prefix) {
+            if let element = want.element,
+                !names.matches(element, local: local, namespace: tag.namespace, prefix: tag.prefix)
+            {
                 named[base + index] = false
                 continue
             }
             for attribute in 0..<tag.attributeCount
-            where names.matches(want.attribute, local: names.number(of: tag.attributeLocalName(attribute)),
-                                namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) {
+            where names.matches(
+                want.attribute, local: names.number(of: tag.attributeLocalName(attribute)),
+                namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute))
+            {
                 values[base + index].removeAll(keepingCapacity: true)
                 XMLText.decodeAttribute(tag.attributeValue(attribute), into: &values[base + index], entities: entities)
                 present[base + index] = true

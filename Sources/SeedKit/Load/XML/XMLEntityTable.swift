@@ -27,7 +27,8 @@ final class XMLEntityTable {
     /// True once a reference named one of HTML's characters (not declared by the DTD).
     private(set) var usedHTML = false
     /// Per name, as the parser's dictionary interns it: the C entities for text and attributes.
-    private var entities: [UInt: (text: UnsafeMutablePointer<xmlEntity>, attribute: UnsafeMutablePointer<xmlEntity>)] = [:]
+    private var entities: [UInt: (text: UnsafeMutablePointer<xmlEntity>, attribute: UnsafeMutablePointer<xmlEntity>)] =
+        [:]
 
     init(html: Bool) {
         self.html = html
@@ -57,7 +58,8 @@ final class XMLEntityTable {
 
     /// Registers the DTD declaration of `name`; returns why it is refused, or nil.
     func declare(name: String, type: xmlEntityType, systemID: String?, content: [UInt8]?) -> String? {
-        let refused = "; only plain-text internal entities are read, so that no file is read and no expansion can exhaust memory"
+        let refused =
+            "; only plain-text internal entities are read, so that no file is read and no expansion can exhaust memory"
         switch type {
         case XML_INTERNAL_GENERAL_ENTITY:
             break
@@ -69,9 +71,12 @@ final class XMLEntityTable {
         }
         guard let content else { return "the document declares the entity '\(name)' without text\(refused)" }
         if let reference = content.firstIndex(of: UInt8(ascii: "&")) {
-            let end = content[reference...].firstIndex(of: UInt8(ascii: ";")).map { $0 + 1 } ?? min(content.count, reference + 20)
+            let end =
+                content[reference...].firstIndex(of: UInt8(ascii: ";")).map { $0 + 1 }
+                ?? min(content.count, reference + 20)
             let shown = String(decoding: content[reference..<end], as: UTF8.self)
-            return "the document declares the entity '\(name)', whose text refers to another entity ('\(shown)')\(refused)"
+            return
+                "the document declares the entity '\(name)', whose text refers to another entity ('\(shown)')\(refused)"
         }
         if content.contains(UInt8(ascii: "<")) {
             return "the document declares the entity '\(name)', whose text holds markup ('<')\(refused)"
@@ -96,8 +101,10 @@ final class XMLEntityTable {
         }
         let string = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
         guard let text = replacement(named: string) else { return nil }
-        let pair = (text: Self.make(name, text, type: XML_INTERNAL_PREDEFINED_ENTITY),
-                    attribute: Self.make(name, text, type: XML_INTERNAL_GENERAL_ENTITY))
+        let pair = (
+            text: Self.make(name, text, type: XML_INTERNAL_PREDEFINED_ENTITY),
+            attribute: Self.make(name, text, type: XML_INTERNAL_GENERAL_ENTITY)
+        )
         entities[key] = pair
         expandedBytes += text.count
         return inAttribute ? pair.attribute : pair.text
@@ -116,7 +123,9 @@ final class XMLEntityTable {
         return text
     }
 
-    private static func make(_ name: UnsafePointer<xmlChar>, _ text: [UInt8], type: xmlEntityType) -> UnsafeMutablePointer<xmlEntity> {
+    private static func make(
+        _ name: UnsafePointer<xmlChar>, _ text: [UInt8], type: xmlEntityType
+    ) -> UnsafeMutablePointer<xmlEntity> {
         let entity = UnsafeMutablePointer<xmlEntity>.allocate(capacity: 1)
         entity.initialize(to: xmlEntity())
         entity.pointee.type = XML_ENTITY_DECL

@@ -29,7 +29,9 @@ struct XMLInternedNames {
 
     /// True when a name numbered `local`, in `namespace` and written with `prefix`, passes `test`.
     @inline(__always)
-    func matches(_ test: XMLMapping.NameTest, local: Int, namespace: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> Bool {
+    func matches(
+        _ test: XMLMapping.NameTest, local: Int, namespace: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?
+    ) -> Bool {
         guard test.local == local else { return test.local == XMLMapping.wildcard }
         switch test.namespace {
         case .any: return true

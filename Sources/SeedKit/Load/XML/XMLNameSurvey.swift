@@ -38,14 +38,16 @@ final class XMLNameSurvey: XMLEventHandler {
     func startElement(_ tag: XMLStartTag, parser: XMLPushParser) {
         for index in 0..<tag.declarationCount {
             guard let uri = tag.declaredNamespace(index).map(Self.string), declaredNamespaces[file]!.count < 100,
-                  !declaredNamespaces[file]!.contains(uri) else { continue }
+                !declaredNamespaces[file]!.contains(uri)
+            else { continue }
             declaredNamespaces[file]!.append(uri)
         }
         guard seenElements.count < Self.limit else { return }
         if seenElements.insert([Int(bitPattern: tag.localName), Int(bitPattern: tag.namespace)]).inserted {
             elements[Self.string(tag.localName), default: []].insert(tag.namespace.map(Self.string) ?? "")
         }
-        for index in 0..<tag.attributeCount where seenAttributes.insert(Int(bitPattern: tag.attributeLocalName(index))).inserted {
+        for index in 0..<tag.attributeCount
+        where seenAttributes.insert(Int(bitPattern: tag.attributeLocalName(index))).inserted {
             attributes.insert(Self.string(tag.attributeLocalName(index)))
         }
     }

@@ -23,9 +23,11 @@ struct XMLStartTag {
     let declarationCount: Int
     private let declarations: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
 
-    init(localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, namespace: UnsafePointer<xmlChar>?,
-         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
-         declarationCount: Int = 0, declarations: UnsafeMutablePointer<UnsafePointer<xmlChar>?>? = nil) {
+    init(
+        localName: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?, namespace: UnsafePointer<xmlChar>?,
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        declarationCount: Int = 0, declarations: UnsafeMutablePointer<UnsafePointer<xmlChar>?>? = nil
+    ) {
         self.localName = localName
         self.prefix = prefix
         self.namespace = namespace
@@ -82,11 +84,14 @@ final class XMLPushParser {
         var sax = xmlSAXHandler()
         sax.initialized = XML_SAX2_MAGIC
         // The event callbacks borrow the parser (no retain per event: millions of them).
-        sax.startElementNs = { context, localName, prefix, namespace, declarationCount, declarations, attributeCount, _, attributes in
+        sax.startElementNs = {
+            context, localName, prefix, namespace, declarationCount, declarations, attributeCount, _, attributes in
             Unmanaged<XMLPushParser>.fromOpaque(context!)._withUnsafeGuaranteedRef {
-                $0.handler.startElement(XMLStartTag(localName: localName!, prefix: prefix, namespace: namespace,
-                                                    attributeCount: Int(attributeCount), attributes: attributes,
-                                                    declarationCount: Int(declarationCount), declarations: declarations), parser: $0)
+                $0.handler.startElement(
+                    XMLStartTag(
+                        localName: localName!, prefix: prefix, namespace: namespace,
+                        attributeCount: Int(attributeCount), attributes: attributes,
+                        declarationCount: Int(declarationCount), declarations: declarations), parser: $0)
             }
         }
         sax.endElementNs = { context, _, _, _ in
@@ -104,8 +109,10 @@ final class XMLPushParser {
         sax.entityDecl = { context, name, type, _, systemID, content in
             let parser = XMLPushParser.from(context)
             let text = content.map { Array(UnsafeBufferPointer(start: $0, count: Int(xmlStrlen($0)))) }
-            if let refusal = parser.entities.declare(name: name.map { String(cString: $0) } ?? "?", type: xmlEntityType(UInt32(type)),
-                                                     systemID: systemID.map { String(cString: $0) }, content: text) {
+            if let refusal = parser.entities.declare(
+                name: name.map { String(cString: $0) } ?? "?", type: xmlEntityType(UInt32(type)),
+                systemID: systemID.map { String(cString: $0) }, content: text)
+            {
                 parser.refuse(refusal)
             }
         }
@@ -114,27 +121,42 @@ final class XMLPushParser {
             guard let name, !parser.entities.isEmpty else { return nil }
             let inAttribute = parser.context.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE
             let entity = parser.entities.entity(named: name, inAttribute: inAttribute)
-            if entity != nil && parser.entities.expandedBytes > XMLEntityTable.expansionLimit(read: parser.bytesPushed) {
-                parser.refuse("entity references expand to more than \(XMLEntityTable.expansionLimit(read: parser.bytesPushed)) bytes "
-                              + "after \(parser.bytesPushed) bytes of the document; refused, so that no expansion can exhaust memory")
+            if entity != nil && parser.entities.expandedBytes > XMLEntityTable.expansionLimit(read: parser.bytesPushed)
+            {
+                parser.refuse(
+                    "entity references expand to more than \(XMLEntityTable.expansionLimit(read: parser.bytesPushed)) bytes "
+                        + """
+                        after \(parser.bytesPushed) bytes of the document; refused, so that no expansion can \
+                        exhaust memory
+                        """
+                )
                 return nil
             }
             return entity
         }
         sax.unparsedEntityDecl = { context, name, _, _, _ in
-            XMLPushParser.from(context).refuse("the document declares the unparsed entity '\(name.map { String(cString: $0) } ?? "?")'; entity declarations are refused")
+            XMLPushParser.from(context).refuse(
+                """
+                the document declares the unparsed entity '\(name.map { String(cString: $0) } ?? "?")'; entity \
+                declarations are refused
+                """
+            )
         }
         sax.serror = { context, error in
             guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
             let parser = XMLPushParser.from(context)
             var message = error.pointee.message.map { String(cString: $0) } ?? "not well-formed XML"
             while message.last?.isWhitespace == true { message.removeLast() }
-            if [XML_ERR_UNDECLARED_ENTITY.rawValue, XML_WAR_UNDECLARED_ENTITY.rawValue].contains(UInt32(error.pointee.code)), !parser.entities.html,
-               let name = error.pointee.str1.map({ String(cString: $0) }), HTMLCharacterEntities.table[name] != nil {
+            if [XML_ERR_UNDECLARED_ENTITY.rawValue, XML_WAR_UNDECLARED_ENTITY.rawValue].contains(
+                UInt32(error.pointee.code)), !parser.entities.html,
+                let name = error.pointee.str1.map({ String(cString: $0) }), HTMLCharacterEntities.table[name] != nil
+            {
                 message += " (it is one of HTML's named characters: add 'entities: html' to the schema)"
             }
             let column = error.pointee.int2 > 0 ? Int(error.pointee.int2) : nil
-            parser.fail(XMLSyntaxError(file: parser.file, line: max(1, Int(error.pointee.line)), column: column, message: message))
+            parser.fail(
+                XMLSyntaxError(
+                    file: parser.file, line: max(1, Int(error.pointee.line)), column: column, message: message))
         }
         context = file.withCString { xmlCreatePushParserCtxt(&sax, nil, nil, 0, $0) }
         // Never XML_PARSE_NOENT (substitute entities), DTDLOAD, DTDATTR or HUGE.
@@ -158,7 +180,9 @@ final class XMLPushParser {
 
     /// The name as the parser's dictionary holds it: tags naming it carry this pointer.
     func intern(_ name: String) -> UnsafePointer<xmlChar> {
-        name.withCString { xmlDictLookup(context.pointee.dict, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), -1)! }
+        name.withCString {
+            xmlDictLookup(context.pointee.dict, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), -1)!
+        }
     }
 
     /// The line the parser is at (during a callback: the end of the current tag or text).
@@ -174,7 +198,8 @@ final class XMLPushParser {
         let status = xmlParseChunk(context, base, Int32(bytes.count), final ? 1 : 0)
         if let error { throw error }
         if status != 0 {
-            throw XMLSyntaxError(file: file, line: line, column: column, message: "not well-formed XML (libxml2 error \(status))")
+            throw XMLSyntaxError(
+                file: file, line: line, column: column, message: "not well-formed XML (libxml2 error \(status))")
         }
     }
 

@@ -36,7 +36,9 @@ struct XMLRecord {
     func isEmpty(_ slot: Int) -> Bool { frame.pointee.values[slot].isEmpty }
     /// Where the value of `slot` was read.
     @inline(__always)
-    func place(of slot: Int) -> (line: Int, column: Int) { (frame.pointee.valueLines[slot], frame.pointee.valueColumns[slot]) }
+    func place(of slot: Int) -> (line: Int, column: Int) {
+        (frame.pointee.valueLines[slot], frame.pointee.valueColumns[slot])
+    }
     /// The first of `slots` that was found with a non-empty value.
     @inline(__always)
     func firstValue(_ slots: [Int]) -> Int? { frame.pointee.firstValue(slots) }

@@ -47,7 +47,9 @@ struct XMLRecordFrame {
     }
 
     /// Makes the frame a new record of `table`, forgetting the previous one.
-    mutating func start(table: Int, depth: Int, name: UnsafePointer<UInt8>, line: Int, column: Int, position: Int, parent: Int) {
+    mutating func start(
+        table: Int, depth: Int, name: UnsafePointer<UInt8>, line: Int, column: Int, position: Int, parent: Int
+    ) {
         self.table = table
         self.depth = depth
         self.name = name
@@ -82,7 +84,9 @@ struct XMLRecordFrame {
 
     /// Keeps an attribute's value (read at `line`, `column`) as the value of `slot`.
     @inline(__always)
-    mutating func setAttribute(_ slot: Int, _ value: UnsafeRawBufferPointer, line: Int, column: Int, entities: XMLEntityTable?) {
+    mutating func setAttribute(
+        _ slot: Int, _ value: UnsafeRawBufferPointer, line: Int, column: Int, entities: XMLEntityTable?
+    ) {
         XMLText.decodeAttribute(value, into: &values[slot], entities: entities)
         present[slot] = true
         valueLines[slot] = line
@@ -130,8 +134,10 @@ struct XMLRecordFrame {
             switch filter.test {
             case .present: if value == nil { return false }
             case .absent: if value != nil { return false }
-            case .equals(let options): if !options.contains(where: { value?.elementsEqual($0.utf8) == true }) { return false }
-            case .notEquals(let options): if options.contains(where: { value?.elementsEqual($0.utf8) == true }) { return false }
+            case .equals(let options):
+                if !options.contains(where: { value?.elementsEqual($0.utf8) == true }) { return false }
+            case .notEquals(let options):
+                if options.contains(where: { value?.elementsEqual($0.utf8) == true }) { return false }
             }
         }
         return true

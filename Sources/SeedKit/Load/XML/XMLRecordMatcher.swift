@@ -98,8 +98,11 @@ struct XMLRecordMatcher {
         elements.append(XMLOpenElement(local: local, name: tag.localName, namespace: tag.namespace, prefix: tag.prefix))
         let depth = elements.count
         if depth > maximumDepth {
-            parser.fail(XMLSyntaxError(file: parser.file, line: parser.line, column: parser.column,
-                                       message: "elements are nested more than \(maximumDepth) deep (raise the limit with --max-xml-depth)"))
+            parser.fail(
+                XMLSyntaxError(
+                    file: parser.file, line: parser.line, column: parser.column,
+                    message: "elements are nested more than \(maximumDepth) deep (raise the limit with --max-xml-depth)"
+                ))
             return false
         }
         guard skipDepth == 0 else { return false }
@@ -146,8 +149,15 @@ struct XMLRecordMatcher {
             guard frames[capture.frame].appendText(text, to: capture.slot) > Self.maximumValueLength else { continue }
             let table = frames[capture.frame].table
             let path = recordPaths[table].map { $0 + "/" } ?? ""
-            parser.fail(XMLSyntaxError(file: parser.file, line: parser.line, column: parser.column,
-                                       message: "the text of \(path)\(mapping.tables[table].slotPaths[capture.slot]) is longer than \(Self.maximumValueLength) bytes"))
+            parser.fail(
+                XMLSyntaxError(
+                    file: parser.file, line: parser.line, column: parser.column,
+                    message:
+                        """
+                        the text of \(path)\(mapping.tables[table].slotPaths[capture.slot]) is longer than \
+                        \(Self.maximumValueLength) bytes
+                        """
+                ))
             return
         }
     }
@@ -207,7 +217,9 @@ struct XMLRecordMatcher {
     mutating func passesFilters(_ index: Int) -> Bool {
         let table = frames[index].table
         let mapping = self.mapping.tables[table]
-        guard !mapping.filtersAtStart && !mapping.filters.isEmpty && !frames[index].passes(mapping.filters) else { return true }
+        guard !mapping.filtersAtStart && !mapping.filters.isEmpty && !frames[index].passes(mapping.filters) else {
+            return true
+        }
         filtered[table] += 1
         return false
     }
@@ -239,8 +251,10 @@ struct XMLRecordMatcher {
         try Self.lend(&frames, index, &ancestors, to: body)
     }
 
-    private static func lend<R>(_ frames: inout [XMLRecordFrame], _ index: Int, _ ancestors: inout XMLAncestorAttributes,
-                                to body: (XMLRecord) throws -> R) throws -> R {
+    private static func lend<R>(
+        _ frames: inout [XMLRecordFrame], _ index: Int, _ ancestors: inout XMLAncestorAttributes,
+        to body: (XMLRecord) throws -> R
+    ) throws -> R {
         try withUnsafePointer(to: &ancestors) { ancestors in
             try frames.withUnsafeBufferPointer { frames in
                 try body(XMLRecord(frame: frames.baseAddress! + index, ancestors: ancestors))
@@ -258,7 +272,9 @@ struct XMLRecordMatcher {
         let alternative: Int
         if matchesPattern(mapping.pattern, anchored: mapping.anchored, depth: depth) {
             alternative = 0
-        } else if let other = mapping.otherPatterns.firstIndex(where: { matchesPattern($0.steps, anchored: $0.anchored, depth: depth) }) {
+        } else if let other = mapping.otherPatterns.firstIndex(where: {
+            matchesPattern($0.steps, anchored: $0.anchored, depth: depth)
+        }) {
             alternative = other + 1
         } else {
             return false
@@ -285,8 +301,9 @@ struct XMLRecordMatcher {
         if frame == frames.count {
             frames.append(XMLRecordFrame(slotCount: slotCount, tableCount: self.mapping.tables.count))
         }
-        frames[frame].start(table: table, depth: depth, name: tag.localName, line: parser.line, column: parser.column,
-                            position: position, parent: parent)
+        frames[frame].start(
+            table: table, depth: depth, name: tag.localName, line: parser.line, column: parser.column,
+            position: position, parent: parent)
         openCount += 1
         live.append(frame)
         frames[frame].outerOfSameTable = innermost[table]
@@ -321,7 +338,9 @@ struct XMLRecordMatcher {
         guard depth >= steps.count, !anchored || depth == steps.count else { return false }
         for (offset, step) in steps.enumerated() {
             let element = elements[depth - steps.count + offset]
-            guard names.matches(step, local: element.local, namespace: element.namespace, prefix: element.prefix) else { return false }
+            guard names.matches(step, local: element.local, namespace: element.namespace, prefix: element.prefix) else {
+                return false
+            }
         }
         return true
     }
@@ -337,15 +356,21 @@ struct XMLRecordMatcher {
             for attribute in 0..<tag.attributeCount {
                 let local = names.number(of: tag.attributeLocalName(attribute))
                 guard local >= 0 else { continue }
-                for candidate in wantedLocals.indices where wantedLocals[candidate] == local || wantedLocals[candidate] == XMLMapping.wildcard {
+                for candidate in wantedLocals.indices
+                where wantedLocals[candidate] == local || wantedLocals[candidate] == XMLMapping.wildcard {
                     let wanted = tableMapping.nodes[index].attributes[candidate]
-                    guard names.matches(wanted.test, local: local, namespace: tag.attributeNamespace(attribute), prefix: tag.attributePrefix(attribute)) else { continue }
+                    guard
+                        names.matches(
+                            wanted.test, local: local, namespace: tag.attributeNamespace(attribute),
+                            prefix: tag.attributePrefix(attribute))
+                    else { continue }
                     // The first occurrence wins; a later one is counted, for the mapping check.
                     guard !frames[frame].present[wanted.slot] else {
                         frames[frame].markRepeated(wanted.slot)
                         continue
                     }
-                    frames[frame].setAttribute(wanted.slot, tag.attributeValue(attribute), line: line, column: column, entities: entities)
+                    frames[frame].setAttribute(
+                        wanted.slot, tag.attributeValue(attribute), line: line, column: column, entities: entities)
                 }
             }
         }

@@ -44,8 +44,10 @@ struct XMLRecordPaths {
     /// path is `elements[start...]` (the last is the record's element); `written` gives the
     /// path's text, asked only for a new path.
     @inline(__always)
-    mutating func count(table: Int, alternative: Int, elements: UnsafeBufferPointer<XMLOpenElement>, start: Int,
-                        written: () -> String) {
+    mutating func count(
+        table: Int, alternative: Int, elements: UnsafeBufferPointer<XMLOpenElement>, start: Int,
+        written: () -> String
+    ) {
         let known = paths[table][alternative].count
         for index in 0..<known where Self.same(paths[table][alternative][index], elements, start) {
             paths[table][alternative][index].count += 1
@@ -56,7 +58,8 @@ struct XMLRecordPaths {
             return
         }
         let slice = elements[start...]
-        paths[table][alternative].append(Path(names: slice.map(\.name), namespaces: slice.map(\.namespace), written: written(), count: 1))
+        paths[table][alternative].append(
+            Path(names: slice.map(\.name), namespaces: slice.map(\.namespace), written: written(), count: 1))
     }
 
     @inline(__always)

@@ -5,7 +5,9 @@ enum XMLText {
     /// Copies an attribute value into `output`, turning `&#38;` back into `&`: without entity
     /// substitution (which seedgen never turns on) libxml2 hands `&amp;` over that way. It
     /// leaves the references to `entities` (HTML's, a DTD's) as written: they are replaced here.
-    static func decodeAttribute(_ value: UnsafeRawBufferPointer, into output: inout [UInt8], entities: XMLEntityTable? = nil) {
+    static func decodeAttribute(
+        _ value: UnsafeRawBufferPointer, into output: inout [UInt8], entities: XMLEntityTable? = nil
+    ) {
         guard let base = value.baseAddress, memchr(base, Int32(UInt8(ascii: "&")), value.count) != nil else {
             output.replaceSubrange(0..<output.count, with: value)
             return
@@ -15,12 +17,14 @@ enum XMLText {
         var index = 0
         while index < value.count {
             if value[index] == UInt8(ascii: "&"), index + escaped.count <= value.count,
-               value[index..<(index + escaped.count)].elementsEqual(escaped) {
+                value[index..<(index + escaped.count)].elementsEqual(escaped)
+            {
                 output.append(UInt8(ascii: "&"))
                 index += escaped.count
             } else if value[index] == UInt8(ascii: "&"), let entities,
-                      let end = value[(index + 1)..<min(value.count, index + 64)].firstIndex(of: UInt8(ascii: ";")),
-                      let text = entities.replacement(for: UnsafeRawBufferPointer(rebasing: value[(index + 1)..<end])) {
+                let end = value[(index + 1)..<min(value.count, index + 64)].firstIndex(of: UInt8(ascii: ";")),
+                let text = entities.replacement(for: UnsafeRawBufferPointer(rebasing: value[(index + 1)..<end]))
+            {
                 output.append(contentsOf: text)
                 index = end + 1
             } else {
@@ -55,8 +59,12 @@ enum XMLText {
         var items: [Range<Int>] = []
         func add(_ range: Range<Int>) {
             var lower = range.lowerBound, upper = range.upperBound
-            while lower < upper, value[lower] == 32 || value[lower] == 9 || value[lower] == 10 || value[lower] == 13 { lower += 1 }
-            while upper > lower, value[upper - 1] == 32 || value[upper - 1] == 9 || value[upper - 1] == 10 || value[upper - 1] == 13 { upper -= 1 }
+            while lower < upper, value[lower] == 32 || value[lower] == 9 || value[lower] == 10 || value[lower] == 13 {
+                lower += 1
+            }
+            while upper > lower,
+                value[upper - 1] == 32 || value[upper - 1] == 9 || value[upper - 1] == 10 || value[upper - 1] == 13
+            { upper -= 1 }
             if lower < upper { items.append(lower..<upper) }
         }
         func find(_ needle: [UInt8], from start: Int) -> Int? {
@@ -76,7 +84,8 @@ enum XMLText {
         }
         if separator == [32] {
             var start = 0
-            for index in value.indices where value[index] == 32 || value[index] == 9 || value[index] == 10 || value[index] == 13 {
+            for index in value.indices
+            where value[index] == 32 || value[index] == 9 || value[index] == 10 || value[index] == 13 {
                 add(start..<index)
                 start = index + 1
             }

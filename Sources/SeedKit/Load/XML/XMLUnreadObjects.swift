@@ -65,7 +65,9 @@ final class XMLUnreadObjects {
                 marked = open.count // a container: what it holds stands for itself
             } else {
                 let key = Int(bitPattern: last.name)
-                if names[key] == nil { names[key] = String(cString: UnsafeRawPointer(last.name).assumingMemoryBound(to: CChar.self)) }
+                if names[key] == nil {
+                    names[key] = String(cString: UnsafeRawPointer(last.name).assumingMemoryBound(to: CChar.self))
+                }
                 var object = Unread(count: 1)
                 for (name, unread) in found {
                     object.inside[name, default: 0] += unread.count
@@ -74,16 +76,21 @@ final class XMLUnreadObjects {
                 found = [key: object]
             }
             if open.isEmpty {
-                counts.merge(found) { var kept = $0; kept.add($1); return kept }
+                counts.merge(found) {
+                    var kept = $0; kept.add($1); return kept
+                }
             } else {
-                open[open.count - 1].found.merge(found) { var kept = $0; kept.add($1); return kept }
+                open[open.count - 1].found.merge(found) {
+                    var kept = $0; kept.add($1); return kept
+                }
             }
         }
         depth -= 1
     }
 
     private func hasID(_ tag: XMLStartTag) -> Bool {
-        for index in 0..<tag.attributeCount where tag.attributeLocalName(index) == idName && tag.attributeNamespace(index) == nil {
+        for index in 0..<tag.attributeCount
+        where tag.attributeLocalName(index) == idName && tag.attributeNamespace(index) == nil {
             return true
         }
         return false
@@ -123,11 +130,23 @@ extension XMLUnreadObjects {
                 var inside = ""
                 if !objectsInside.isEmpty {
                     let total = objectsInside.values.reduce(0, +)
-                    let names = objectsInside.keys.sorted().map { "\($0): \(objectsInside[$0]!)" }.joined(separator: ", ")
-                    inside = ", with \(total) \(total == 1 ? "object" : "objects") inside \(count == 1 ? "it" : "them") (\(names))"
+                    let names = objectsInside.keys.sorted().map { "\($0): \(objectsInside[$0]!)" }.joined(
+                        separator: ", ")
+                    inside =
+                        """
+                        , with \(total) \(total == 1 ? "object" : "objects") inside \(count == 1 ? "it" : "them") \
+                        (\(names))
+                        """
                 }
-                issues.record(BuildIssue(kind: .unreadObjects, file: file, field: name,
-                                         message: "\(count) \(count == 1 ? "object" : "objects") not read\(more)\(inside): no table of schema '\(schema)' reads them"))
+                issues.record(
+                    BuildIssue(
+                        kind: .unreadObjects, file: file, field: name,
+                        message:
+                            """
+                            \(count) \(count == 1 ? "object" : "objects") not read\(more)\(inside): no table of \
+                            schema '\(schema)' reads them
+                            """
+                    ))
             }
         }
     }
