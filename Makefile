@@ -4,8 +4,9 @@ APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
 RELEASE_BIN  := .build/release/seedgen
 # What `make test` needs besides: Python's venv and a C compiler (scripts/other-sqlites.sh).
 TEST_APT_PACKAGES := python3-venv gcc
-# The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL), xmllint --stream.
-BENCH_APT_PACKAGES := osmium-tool libxml2-utils
+# The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL, and the PBF inputs),
+# xmllint --stream, spatialite_osm_raw (OSM PBF to SQLite).
+BENCH_APT_PACKAGES := osmium-tool libxml2-utils spatialite-bin
 
 .PHONY: help deps test-deps bench-deps other-sqlites build release example readme test regress outcomes app fuzz sanitize bench clean
 
@@ -19,8 +20,8 @@ help:
 	@echo "make fuzz     run each fuzz target FUZZ_SECONDS (default 600) with AddressSanitizer"
 	@echo "make sanitize run every test under AddressSanitizer (with leak checks), then ThreadSanitizer"
 	@echo "make bench    compare seedgen with the sqlite3 shell, osmium and xmllint on the same inputs"
-	@echo "              (BENCH_JOBS=gtfs,topsongs,osm picks the jobs; see bench/README.md); REGRESSION where a figure"
-	@echo "              grew >10% over the last run recorded on this kind of machine (BENCH_CHECK=1: exit 1)"
+	@echo "              (BENCH_JOBS=gtfs,topsongs,osm,pbf picks the jobs; see bench/README.md); REGRESSION where a"
+	@echo "              figure grew >10% over the last run recorded on this kind of machine (BENCH_CHECK=1: exit 1)"
 	@echo "make build    debug build;  make release: optimized build"
 	@echo "make other-sqlites  install the two other SQLite versions the tests apply deltas with (.venv-sqlite/)"
 

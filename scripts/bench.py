@@ -5,7 +5,9 @@ Run through `make bench` or `scripts/bench.sh`; see bench/README.md. The jobs (`
 default all): gtfs: for each size, a generated feed (cached) built with (a) the sqlite3 shell
 pipeline and (b) seedgen; topsongs (alias xml): the TopSongs feed at two sizes, seedgen beside
 `xmllint --stream --noout`; osm: the Liechtenstein extract repeated (scripts/generate_osm.py),
-seedgen beside `osmium cat` to OPL and `xmllint --stream --noout`; netex: the Nordic NeTEx
+seedgen beside `osmium cat` to OPL and `xmllint --stream --noout`; pbf: the same as OSM PBF, seedgen
+beside `osmium cat` to OPL and `spatialite_osm_raw`, then a PBF of 10M nodes (peak RSS, time per
+node); netex: the Nordic NeTEx
 export repeated to --netex-mb and to a quarter of it (scripts/make_netex.py), built with no
 flags (the built-in schema), for flat memory; install: installing a packed seed; delta: a
 day's delta of a generated feed (and of a real daily archive) beside installing the full
@@ -54,6 +56,14 @@ MIN_XML_MB_S = 60
 MAX_OSM_OSMIUM = 1.0          # OSM x3 vs `osmium cat IN.osm -o X.opl`
 MAX_OSM_XMLLINT = 1.5         # OSM x3 vs `xmllint --stream --noout IN.osm`
 MAX_TOPSONGS_XMLLINT = 1.2    # TopSongs (the smaller size) vs `xmllint --stream --noout`
+# Issue 42: OSM PBF. seedgen on the PBF of the x3 input beside `osmium cat IN.osm.pbf -o X.opl`
+# and `spatialite_osm_raw`; a PBF of at least PBF_SCALE_NODES nodes keeps its memory flat and
+# its time per node.
+MAX_PBF_OSMIUM = 1.0          # goal 0.5
+MAX_PBF_SPATIALITE = 0.5
+PBF_SCALE_NODES = 10_000_000
+MAX_PBF_SCALE_RSS_MB = 100
+MAX_PBF_SCALE_PER_NODE = 1.10  # the large PBF's wall per node over the x3 PBF's
 # Issue 21: the Nordic NeTEx export repeated (an export is one data set: objects repeated in
 # every copy are merged) keeps its memory bound: the big file's peak RSS over the quarter's.
 NORDIC_NETEX = os.path.join(os.path.dirname(ROOT), "shared", "data", "xml-transit", "netex-nordic-flb",
@@ -649,6 +659,125 @@ def run_osm_job(bench):
                                else f"{tool} failed")
 
 
+def data_digest(path):
+    """The content digest of a seed without its input record (`seedgen_inputs`, the seed
+    version made from it): equal for the same data read from XML and from PBF."""
+    copy = path + ".data"
+    shutil.copyfile(path, copy)
+    subprocess.run(["sqlite3", copy, "DELETE FROM seedgen_inputs; DELETE FROM seedgen_metadata WHERE key IN "
+                    "('seed_version', 'content_sha256'); VACUUM;"], check=True, capture_output=True)
+    try:
+        return content_digest(copy)
+    finally:
+        os.remove(copy)
+
+
+def generated_pbf(bench, copies):
+    """The Liechtenstein extract repeated `copies` times as OSM PBF (scripts/generate_osm.py
+    through `osmium cat`); returns (path, MB, nodes), or None when the generator failed."""
+    path = os.path.join(WORK, f"pbf-x{copies}.osm.pbf")
+    try:
+        stamp, fresh = generate_cached("xml", path, ["--copies", str(copies), "--out", path],
+                                       os.path.join(ROOT, "scripts", "generate_osm.py"))
+    except CommandFailed as e:
+        bench.failures.append(e)
+        return None
+    nodes = int(re.search(r"(\d+) nodes", stamp.get("summary", "")).group(1))
+    megabytes = os.path.getsize(path) / MB
+    print(f"bench: pbf-x{copies}: {megabytes:,.0f} MB, {nodes:,} nodes "
+          + (f"(generated in {stamp['seconds']} s)" if fresh else "(cached)"), flush=True)
+    warm_cache([path])
+    return path, megabytes, nodes
+
+
+def run_pbf_job(bench):
+    """seedgen on OSM PBF: the Liechtenstein extract repeated --osm-copies times as PBF, beside
+    `osmium cat IN.osm.pbf -o X.opl` and `spatialite_osm_raw` on the same file (its data digest
+    checked against the XML's seed when the osm job ran); then a PBF of at least
+    PBF_SCALE_NODES nodes: peak RSS and time per node."""
+    args, tools = bench.args, bench.tools
+    name_osmium = f"PBF <= {MAX_PBF_OSMIUM}x osmium cat"
+    name_spatialite = f"PBF <= {MAX_PBF_SPATIALITE}x spatialite_osm_raw"
+    name_rss = f"PBF >= {PBF_SCALE_NODES // 1_000_000}M nodes <= {MAX_PBF_SCALE_RSS_MB} MB peak RSS"
+    name_linear = f"PBF >= {PBF_SCALE_NODES // 1_000_000}M nodes: time per node <= {MAX_PBF_SCALE_PER_NODE}x"
+    names = (name_osmium, name_spatialite, name_rss, name_linear)
+    if "seedgen" not in tools or missing_reference("osmium"):
+        for name in names:
+            bench.not_measured(name, "seedgen not run" if "seedgen" not in tools else "osmium (which writes the PBF) is missing")
+        return
+    made = generated_pbf(bench, args.osm_copies)
+    if made is None:
+        return
+    pbf, pbf_mb, nodes = made
+    label = f"pbf-x{args.osm_copies}"
+    db = os.path.join(WORK, label + ".sqlite")
+    opl = os.path.join(WORK, label + ".opl")
+    spatialite_db = os.path.join(WORK, label + ".spatialite.sqlite")
+    runners = [("seedgen", lambda: run_seedgen([pbf], db, label, pbf_mb, "MB/s")),
+               ("osmium cat", lambda: run_reference("osmium cat", ["osmium", "cat", pbf, "-o", opl, "--overwrite"],
+                                                    label, pbf_mb, output=opl))]
+    if not missing_reference("spatialite_osm_raw"):
+        runners.append(("spatialite_osm_raw", lambda: run_reference(
+            "spatialite_osm_raw", ["spatialite_osm_raw", "-o", pbf, "-d", spatialite_db, "-jo"], label, pbf_mb,
+            output=spatialite_db)))
+    fastest = run_side_by_side(bench, runners)
+    seed = fastest.get("seedgen")
+    for name, tool, limit in ((name_osmium, "osmium cat", MAX_PBF_OSMIUM),
+                              (name_spatialite, "spatialite_osm_raw", MAX_PBF_SPATIALITE)):
+        reference = fastest.get(tool)
+        if seed and reference:
+            r = seed.wall / reference.wall
+            bench.ratio_lines.append(f"{label}: seedgen/{tool} wall {r:.2f}x, CPU {seed.cpu / reference.cpu:.2f}x, "
+                                     f"peak RSS {seed.rss_mb / reference.rss_mb:.2f}x")
+            bench.target(name, r <= limit, f"{r:.2f}x")
+        else:
+            bench.not_measured(name, "seedgen failed" if not seed else f"{tool} is missing or failed: run `make bench-deps`")
+    xml_seed = os.path.join(WORK, f"osm-x{args.osm_copies}.sqlite")
+    if seed and os.path.exists(xml_seed):
+        same = data_digest(db) == data_digest(xml_seed)
+        bench.ratio_lines.append(f"{label}: the PBF's and the XML's seeds hold "
+                                 + ("the same data (equal digests without seedgen_inputs)" if same else "DIFFERENT data"))
+        if not same:
+            bench.failures.append(CommandFailed(f"{label}: the PBF's seed differs from the XML's", ""))
+    if not seed:
+        for name in (name_rss, name_linear):
+            bench.not_measured(name, "seedgen failed on the smaller PBF")
+        return
+    run_pbf_scale(bench, seed, nodes, name_rss, name_linear)
+
+
+def run_pbf_scale(bench, small, small_nodes, name_rss, name_linear):
+    """seedgen (and `osmium cat`, for scale) once on a PBF of at least PBF_SCALE_NODES nodes."""
+    copies = math.ceil(PBF_SCALE_NODES / (small_nodes / bench.args.osm_copies))
+    made = generated_pbf(bench, copies)
+    if made is None:
+        return
+    pbf, pbf_mb, nodes = made
+    label = f"pbf-x{copies}"
+    db = os.path.join(WORK, label + ".sqlite")
+    opl = os.path.join(WORK, label + ".opl")
+    runners = [("seedgen", lambda: run_seedgen([pbf], db, label, pbf_mb, "MB/s")),
+               ("osmium cat", lambda: run_reference("osmium cat", ["osmium", "cat", pbf, "-o", opl, "--overwrite"],
+                                                    label, pbf_mb, output=opl))]
+    reps, bench.args.reps = bench.args.reps, 1
+    try:
+        fastest = run_side_by_side(bench, runners)
+    finally:
+        bench.args.reps = reps
+    for path in (db, opl):
+        if os.path.exists(path):
+            os.remove(path)  # gigabytes
+    big = fastest.get("seedgen")
+    if not big:
+        for name in (name_rss, name_linear):
+            bench.not_measured(name, "seedgen failed on the large PBF")
+        return
+    bench.target(name_rss, big.rss_mb <= MAX_PBF_SCALE_RSS_MB, f"{big.rss_mb:.1f} MB for {nodes:,} nodes")
+    per_node = (big.wall / nodes) / (small.wall / small_nodes)
+    bench.target(name_linear, per_node <= MAX_PBF_SCALE_PER_NODE,
+                 f"{per_node:.2f}x ({big.wall / nodes * 1e6:.2f} vs {small.wall / small_nodes * 1e6:.2f} us per node)")
+
+
 def run_netex_job(bench):
     """seedgen with the built-in NeTEx schema on the Nordic export repeated to --netex-mb and
     to a quarter of that (scripts/make_netex.py renames the ids of each copy): peak RSS must
@@ -1222,6 +1351,7 @@ JOBS = {
     "gtfs": run_gtfs_job,
     "topsongs": run_topsongs_job,
     "osm": run_osm_job,
+    "pbf": run_pbf_job,
     "netex": run_netex_job,
     "install": run_install_job,
     "delta": run_delta_job,
@@ -1284,7 +1414,8 @@ def main():
             sys.exit(f"bench: {needed} is missing: run `make deps`")
     if "seedgen" in tools and not os.access(SEEDGEN, os.X_OK):
         sys.exit(f"bench: {os.path.relpath(SEEDGEN, ROOT)} is missing: run `make release` (or use --tools sqlite3)")
-    for tool in [t for t, job in (("osmium", "osm"), ("xmllint", "osm"), ("xmllint", "topsongs")) if job in jobs]:
+    for tool in [t for t, job in (("osmium", "osm"), ("xmllint", "osm"), ("xmllint", "topsongs"), ("osmium", "pbf"),
+                                  ("spatialite_osm_raw", "pbf")) if job in jobs]:
         if missing_reference(tool):
             print(f"bench: {tool} is missing (run `make bench-deps`): its side is left out", flush=True)
     os.makedirs(WORK, exist_ok=True)

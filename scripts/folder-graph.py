@@ -25,7 +25,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Sources",
 # the order they run, then the builder that runs them. A folder may use those before it.
 ORDER = [
     "Support", "Values", "Schema", "Input", "State", "Resolve", "Previous",
-    "Load/CSV", "Load/GeoJSON", "Load/XML", "Stage", "Load",
+    "Load/CSV", "Load/GeoJSON", "Load/XML", "Load/PBF", "Stage", "Load",
     "GTFSCheck", "StableIDs", "Derive", "Index", "Finish",
     "Draft", "Builder",
 ]

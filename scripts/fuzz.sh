@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-600}
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(csv zip xml gzip manifest geojson delta index)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(csv zip xml gzip manifest geojson delta index pbf)
 
 # The build's own exit status decides (not the filter's): a failed build must never leave a
 # stale binary from an earlier build to fuzz.

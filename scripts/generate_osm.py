@@ -2,6 +2,7 @@
 """Write an OSM XML file of a chosen size from a real extract, repeated with shifted ids.
 
     scripts/generate_osm.py --out bench/work/osm-x3.osm [--copies 3] [--source FILE.osm]
+    scripts/generate_osm.py --out bench/work/osm-x153.osm.pbf --copies 153   (needs osmium)
 
 The source (default: the Liechtenstein extract of 2013-08-03, 13 MB, 130k nodes, ways and
 relations with their tags and members) is written --copies times, kind by kind, as OSM
@@ -10,12 +11,14 @@ Copy k adds k times the largest id of each kind to that kind's ids and to the re
 to it (<nd ref>, <member type="node|way|relation" ref>), so ids still ascend per kind and
 every reference names the same object of its own copy. Three copies are about 41 MB and
 525k rows: the size of the Monaco extract issue 11 measures. The output is byte-identical
-for a given source and count.
+for a given source and count. An --out ending in `.pbf` is written as OSM PBF: the XML is piped
+through `osmium cat` (never stored), so a 10-million-node input needs no 2 GB of XML on disk.
 """
 
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 # ../shared/data beside the repository (a folder or a link), as the tests find it.
@@ -75,17 +78,23 @@ def main():
     largest = largest_ids(sections)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     temporary = args.out + ".part"
-    with open(temporary, "wb") as out:
+    pbf = args.out.lower().endswith(".pbf")
+    osmium = subprocess.Popen(["osmium", "cat", "-F", "osm", "-", "-f", "pbf", "-o", temporary, "--overwrite"],
+                              stdin=subprocess.PIPE) if pbf else None
+    with (osmium.stdin if osmium else open(temporary, "wb")) as out:
         out.writelines(header)
         for kind in KINDS:
             for copy in range(args.copies):
                 offsets = {k: copy * largest[k] for k in KINDS}
                 out.writelines(sections[kind] if copy == 0 else (shifted(line, offsets) for line in sections[kind]))
         out.writelines(footer)
+    if osmium and osmium.wait() != 0:
+        sys.exit(f"generate_osm: osmium cat failed (exit {osmium.returncode})")
     os.replace(temporary, args.out)
     size = os.path.getsize(args.out)
+    counts = {kind: sum(1 for line in sections[kind] if OPENING.match(line)) * args.copies for kind in KINDS}
     print(f"{args.out}: {args.copies} copies of {os.path.basename(args.source)}, {size / 1048576:.1f} MB; "
-          + ", ".join(f"{kind} ids up to {largest[kind] * args.copies}" for kind in KINDS))
+          + ", ".join(f"{counts[kind]} {kind}s, ids up to {largest[kind] * args.copies}" for kind in KINDS))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import SeedSystem
 /// a hang or unbounded memory. Package-scoped: for `seedfuzz` and the tests, not for apps.
 package enum FuzzEntry {
     /// The readers that can be fuzzed, by the name `make fuzz` and the corpus folders use.
-    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta", "index"]
+    package static let targets = ["csv", "zip", "xml", "gzip", "manifest", "geojson", "delta", "index", "pbf"]
 
     /// Runs `target` on `bytes`. `scratch` is a folder the target may write into (the zip,
     /// XML and gzip readers read files).
@@ -24,7 +24,27 @@ package enum FuzzEntry {
         case "geojson": geojson(bytes)
         case "delta": delta(bytes, scratch: scratch)
         case "index": channelIndex(bytes)
+        case "pbf": pbf(bytes)
         default: fatalError("unknown fuzz target '\(target)'; one of \(targets.joined(separator: ", "))")
+        }
+    }
+
+    /// The OpenStreetMap PBF reader: blobs (raw and zlib) read in 7-byte chunks, the header's
+    /// features checked, each block decoded, and every object's values written as text.
+    static func pbf(_ bytes: [UInt8]) {
+        let reader = PBFBlobReader(source: MemoryByteSource(bytes, chunk: 7))
+        var decoder = PBFBlockDecoder()
+        let sink = PBFFuzzSink()
+        do {
+            while let blob = try reader.next() {
+                if blob.type == "OSMHeader" {
+                    try reader.withData { bytes throws(PBFError) in try PBFBlockDecoder.checkHeader(bytes) }
+                } else {
+                    try reader.withData { bytes in try decoder.decode(bytes, into: sink) }
+                }
+            }
+        } catch {
+            _ = "\(error)"
         }
     }
 
@@ -281,5 +301,20 @@ final class MemoryByteSource: ByteSource {
         bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: count) }
         offset += count
         return count
+    }
+}
+
+/// Takes every value of each object the PBF fuzz target decodes, as the importer would.
+private final class PBFFuzzSink: PBFEntityHandler {
+    private var bytes = 0
+
+    func handle(_ entity: PBFEntity, strings: PBFStringTable) {
+        PBFText.withCoordinate(entity.latitude) { bytes += $0.count }
+        PBFText.withCoordinate(entity.longitude) { bytes += $0.count }
+        if let timestamp = entity.timestamp { PBFText.withTimestamp(timestamp) { bytes += $0.count } }
+        for index in entity.tags + entity.memberRoles + (entity.user.map { [$0] } ?? []) {
+            bytes += strings.string(index).count
+        }
+        precondition(entity.memberTypes.count == entity.memberRefs.count && entity.tags.count % 2 == 0)
     }
 }

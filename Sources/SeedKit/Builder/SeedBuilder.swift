@@ -156,7 +156,9 @@ public struct SeedBuilder {
     /// Records every required input file `inputs` (a feed) misses.
     private func checkRequiredFiles(schema: Schema, inputs: InputSet, issues: IssueLog) throws(BuildError) {
         if schema.format == .xml {
-            // XML: every top-level table needs some input matching its `file` (default *.xml).
+            // XML: every top-level table needs some input matching its `file` (default *.xml);
+            // an OSM PBF file matches as its `.osm` name.
+            let names = inputs.files.map(OSMPBFFile.patternName(of:))
             for table in schema.tables where !table.optional && table.element != nil && table.parent == nil {
                 let pattern = table.file ?? "*.xml"
                 if !inputs.files.contains(where: { XMLImporter.name($0.name, matches: pattern) }) {

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Lookup order: (1) `--schema FILE`; (2) a `seedgen.yaml` inside an input folder;
 /// (3) a built-in schema recognised from the input files, tried in the order of `builtIns`:
-/// GTFS feeds use the transit schema, OpenStreetMap `.osm` files the osm schema, XML files
+/// GTFS feeds use the transit schema, OpenStreetMap `.osm` files (XML, or PBF recognised by its
+/// content) the osm schema, XML files
 /// whose root is NeTEx's `PublicationDelivery` (in the NeTEx namespace) the netex schema, and
 /// those whose root is `TransXChange` the transxchange schema.
 public enum SchemaLocator {
@@ -27,7 +28,9 @@ public enum SchemaLocator {
             ["stop_times.txt", "stops.txt", "trips.txt", "routes.txt"].contains { inputs.file(named: $0) != nil }
         },
         BuiltIn(name: "osm", bytes: PackageResources.osm_yaml) { inputs in
+            // `.osm` XML, or OpenStreetMap PBF recognised by its content (any name but `.xml`).
             inputs.files.contains { $0.name.lowercased().hasSuffix(".osm") }
+                || inputs.files.contains { !$0.name.lowercased().hasSuffix(".xml") && OSMPBFFile.recognises($0) }
         },
         BuiltIn(name: "netex", bytes: PackageResources.netex_yaml) { inputs in
             rootElements(of: inputs).contains {
@@ -67,7 +70,7 @@ public enum SchemaLocator {
             message:
                 """
                 no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, \
-                an .osm file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and \
+                an .osm or .osm.pbf file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and \
                 transxchange schemas)
                 """
         )

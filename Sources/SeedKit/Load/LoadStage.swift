@@ -20,6 +20,7 @@ struct LoadStage: BuildStage {
             if let failure = loading?.writeFailure { throw failure.buildError }
             throw error
         }
+        state.context?.idMaps.discardAll()
         let readFiles = Set(state.readFiles.map(\.displayPath))
         // Built-in schemas cover a standard's optional parts (NeTEx stop places, TXC stop
         // points): a table or column one export leaves empty is not a mapping mistake.

@@ -1,7 +1,8 @@
 import SeedSQLite
 
 /// Loads every XML input of a build: decides which files feed which tables and in which
-/// order, streams each file once through an `XMLImporter` (all its tables in one pass),
+/// order, streams each file once through an `XMLImporter` (all its tables in one pass; an
+/// OpenStreetMap PBF file, recognised by its content, through a `PBFImporter`),
 /// then resolves self-references and counts the rows.
 ///
 /// Files are read in an order where a file comes after the files holding the tables its
@@ -63,17 +64,29 @@ struct XMLLoad {
             let feed = feedOfFile[file.displayPath]
             for loader in loaders { loader.feedID = feed?.id }
             context.beginDocument(file.displayPath)
-            let importer = XMLImporter(
-                file: file, mapping: mapping, loaders: loaders, context: context, progress: progress)
-            var record = try importer.run()
+            var record: InputRecord
+            let matchedHere: [[Bool]]
+            if OSMPBFFile.recognises(file) {
+                let importer = PBFImporter(
+                    file: file, mapping: mapping, loaders: loaders, context: context,
+                    progress: progress)
+                record = try importer.run()
+                matchedHere = importer.matchedColumns
+            } else {
+                let importer = XMLImporter(
+                    file: file, mapping: mapping, loaders: loaders, context: context,
+                    progress: progress)
+                record = try importer.run()
+                findings.add(importer, file: file, rows: record.rows)
+                for (index, count) in importer.filtered.enumerated() where count > 0 {
+                    filtered[mapping.tables[index].table.name, default: 0] += count
+                }
+                if let objects = importer.unreadObjects { unread.add(objects, file: file.displayPath) }
+                matchedHere = importer.matchedColumns
+            }
             if let feed { record.name = feed.name + "/" + record.name }
             records.append(record)
-            findings.add(importer, file: file, rows: records[records.count - 1].rows)
-            for (index, count) in importer.filtered.enumerated() where count > 0 {
-                filtered[mapping.tables[index].table.name, default: 0] += count
-            }
-            if let objects = importer.unreadObjects { unread.add(objects, file: file.displayPath) }
-            for (table, columns) in importer.matchedColumns.enumerated() {
+            for (table, columns) in matchedHere.enumerated() {
                 for (column, found) in columns.enumerated() where found { matched[table][column] = true }
             }
             // The rows of this file reach the database before the next file looks them up.
@@ -141,9 +154,13 @@ struct XMLLoad {
         let tableIndex = Dictionary(uniqueKeysWithValues: mapping.tables.enumerated().map { ($1.table.name, $0) })
         var filesOf: [Int: [String]] = [:] // top-level table -> file names
         var candidates: [InputFile] = []
+        // An OSM PBF file is matched as its `.osm` name (`OSMPBFFile.patternName`).
+        var patternNames: [String: String] = [:]
         for file in inputs.files {
+            let name = OSMPBFFile.patternName(of: file)
+            patternNames[file.displayPath] = name
             let tops = mapping.tables.indices.filter {
-                mapping.tables[$0].filePattern.map { XMLImporter.name(file.name, matches: $0) } ?? false
+                mapping.tables[$0].filePattern.map { XMLImporter.name(name, matches: $0) } ?? false
             }
             guard !tops.isEmpty else { continue }
             candidates.append(file)
@@ -151,9 +168,10 @@ struct XMLLoad {
         }
         func needs(_ file: InputFile) -> Set<String> {
             var names = Set<String>()
+            let name = patternNames[file.displayPath] ?? file.name
             for index in mapping.tables.indices {
                 guard let pattern = mapping.tables[root[index]].filePattern,
-                    XMLImporter.name(file.name, matches: pattern)
+                    XMLImporter.name(name, matches: pattern)
                 else { continue }
                 for reference in mapping.tables[index].table.references {
                     guard let target = tableIndex[reference.to] else { continue }

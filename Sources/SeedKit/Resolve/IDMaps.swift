@@ -49,4 +49,11 @@ final class IDMaps {
 
     /// Empties the map of the table named `name`: some of its rows were deleted.
     func discard(_ name: String) { lock.withLock { maps[name] }?.discard() }
+
+    /// Empties every map, once every row is loaded and the writer thread is gone: nothing
+    /// looks a key up after the load, and the index sorts that follow need the memory (a
+    /// full node map is 16 MiB: 10M OSM nodes peaked at 115 MB with the maps kept).
+    func discardAll() {
+        for map in lock.withLock({ Array(maps.values) }) { map.discard() }
+    }
 }
