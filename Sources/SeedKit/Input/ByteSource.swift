@@ -62,9 +62,9 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
         public static let notFound = Code(name: "not-found")
         /// The file system refused to open, list or read it (``cause`` says why).
         public static let fileSystem = Code(name: "file-system")
-        /// A zip archive whose structure or data is broken.
+        /// A zip archive or an OSM PBF file whose structure or data is broken.
         public static let invalidArchive = Code(name: "invalid-archive")
-        /// A form the format allows that seedgen does not read (an encrypted or LZMA entry).
+        /// A form the format allows that seedgen does not read (an encrypted zip entry, an LZMA blob).
         public static let unsupported = Code(name: "unsupported")
         /// Inputs that cannot be told apart or assigned: the same file name twice, a feed named twice,
         /// a file given beside several feeds, a name that is not UTF-8.

@@ -62,7 +62,9 @@ final class PBFImporter: PBFEntityHandler {
             plan = try PBFTablePlan(mapping: mapping, active: active)
             try readBlobs()
         } catch let error as PBFError {
-            throw .input(InputError(path: file.displayPath, message: error.description))
+            let code: InputError.Code =
+                error.code == .unsupported ? .unsupported : error.code == .io ? .fileSystem : .invalidArchive
+            throw .input(InputError(code: code, path: file.displayPath, message: error.description, cause: error))
         } catch let error as BuildError {
             throw error
         } catch {
