@@ -3,6 +3,8 @@ import Foundation
 /// A place in JSON text that is not valid JSON: the byte offset in the text given to the
 /// writer, what is wrong, and where in the value it is (`geometry.coordinates[0][3]`).
 struct JSONTextError: Error, Sendable {
+    /// The notice code it is reported with: its feature is a malformed row.
+    var code: String { BuildIssue.Kind.malformedRow.noticeCode }
     var offset: Int
     var message: String
     var path: String
