@@ -5,23 +5,18 @@ extension ContentChunker {
     /// A table with fewer rowids than this is hashed on one core.
     static let splitRows: Int64 = 1 << 16
 
-    /// The table's chunks, the rows after the first boundary at or past its middle rowid hashed
-    /// on another thread with `helper` (another connection to the same database): where chunks
-    /// end depends on the rows' keys only, so both halves cut them where one pass would.
+    /// The table's chunks, the rows after the first boundary at or past its middle (by rowid,
+    /// or by the integers of a `WITHOUT ROWID` key's first column) hashed on another thread with
+    /// `helper` (another connection to the same database): where chunks end depends on the rows'
+    /// keys only, so both halves cut them where one pass would.
     func chunks(_ connection: Connection, helper: Connection) throws(SQLiteError) -> [ContentChunk] {
-        guard hasRowID, !skipsOwnRows else { return try chunks(connection) }
-        let range = try connection.rows("SELECT min(\(rowidName)), max(\(rowidName)) FROM \(qualifiedName)")
-        guard let low = range.first?[0].integer, let high = range.first?[1].integer else {
-            return try chunks(connection)
-        }
-        let (span, overflow) = high.subtractingReportingOverflow(low)
-        guard !overflow, span >= Self.splitRows else { return try chunks(connection) }
-        let half = SecondHalf(chunker: self, connection: helper, middle: low + span / 2)
+        guard !skipsOwnRows, let middle = try middle(connection) else { return try chunks(connection) }
+        let half = SecondHalf(chunker: self, connection: helper, middle: middle)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) { half.run() }
         let first: (chunks: [ContentChunk], reachedEnd: Bool)
         do {
-            first = try scan(connection, until: low + span / 2)
+            first = try scan(connection, hasRowID ? ScanRange(untilRowID: middle) : ScanRange(untilKey: middle))
         } catch {
             group.wait()
             throw error
@@ -31,6 +26,18 @@ extension ContentChunker {
         case .success(let second): return first.reachedEnd ? first.chunks : first.chunks + second
         case .failure(let error): throw error
         }
+    }
+
+    /// Where to split the table: the middle of its rowids, or of the integers its key's first
+    /// column holds (both ends integers of at most 2^53, so that a real compares exactly); nil
+    /// for a table too small to split, or one whose key does not start with integers.
+    private func middle(_ connection: Connection) throws(SQLiteError) -> Int64? {
+        guard let column = hasRowID ? rowidName : firstKeyColumn else { return nil }
+        let range = try connection.rows("SELECT min(\(column)), max(\(column)) FROM \(qualifiedName)")
+        guard case .integer(let low) = range.first?[0], case .integer(let high) = range.first?[1],
+            low > -(1 << 53), high < 1 << 53, high - low >= (hasRowID ? Self.splitRows : 2)
+        else { return nil }
+        return low + (high - low) / 2
     }
 
     /// The rowid of the first row at or after `rowid` that ends a chunk, if any.
@@ -62,8 +69,12 @@ private final class SecondHalf: @unchecked Sendable {
 
     func run() {
         do {
-            guard let boundary = try chunker.firstBoundary(connection, from: middle) else { return }
-            result = .success(try chunker.scan(connection, after: boundary).chunks)
+            if chunker.hasRowID {
+                guard let boundary = try chunker.firstBoundary(connection, from: middle) else { return }
+                result = .success(try chunker.scan(connection, ContentChunker.ScanRange(afterRowID: boundary)).chunks)
+            } else {
+                result = .success(try chunker.scan(connection, ContentChunker.ScanRange(fromKey: middle)).chunks)
+            }
         } catch {
             result = .failure(error)
         }

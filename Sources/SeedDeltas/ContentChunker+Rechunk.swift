@@ -56,7 +56,7 @@ extension ContentChunker {
             // A run that takes in the open last chunk reads to the table's end: rows added after it
             // may end chunks of their own, and no old boundary follows.
             let until = end < openEnd ? lasts[end] : nil
-            let run = try scan(connection, after: after, until: until)
+            let run = try scan(connection, ScanRange(afterRowID: after, untilRowID: until))
             result += run.chunks
             guard !run.reachedEnd, let stop = run.chunks.last?.lastRowID else { return result }
             index = end

@@ -42,6 +42,8 @@ struct ContentChunker {
     private let order: String
     let rowidName: String
     private let keyColumns: Int32
+    /// A `WITHOUT ROWID` table: its key's first column, quoted.
+    let firstKeyColumn: String?
     /// True for `seedgen_metadata`: the digest's own row and the sequence stamp are left out.
     let skipsOwnRows: Bool
 
@@ -72,6 +74,7 @@ struct ContentChunker {
             columns = count + 1
             rowidName = rowid
             keyColumns = 1
+            firstKeyColumn = nil
             select = "SELECT \(rowid), * FROM \(name)"
             order = " ORDER BY \(rowid)"
         } else {
@@ -87,6 +90,7 @@ struct ContentChunker {
             columns = count
             rowidName = ""
             keyColumns = Int32(key.count)
+            firstKeyColumn = key.first?.0
             select = "SELECT *, \(key.map(\.0).joined(separator: ", ")) FROM \(name)"
             order = " ORDER BY \(key.map { "\($0.0) COLLATE \($0.1)" }.joined(separator: ", "))"
         }
@@ -118,19 +122,27 @@ struct ContentChunker {
         try scan(connection).chunks
     }
 
-    /// The chunks of the table's rows, or (a rowid table) of those whose rowid is greater than
-    /// `after`, up to the first chunk that ends at a boundary whose rowid is at least `until`.
+    /// Which of a table's rows a scan reads, and where it stops.
+    struct ScanRange {
+        /// A rowid table: the rows after this rowid.
+        var afterRowID: Int64?
+        /// A rowid table: stop at the first boundary whose rowid is at least this.
+        var untilRowID: Int64?
+        /// A `WITHOUT ROWID` table: the rows whose key's first column is at least this (an
+        /// integer sorts before any text or blob), those up to the first boundary skipped.
+        var fromKey: Int64?
+        /// A `WITHOUT ROWID` table: stop at the first boundary whose key's first column is at
+        /// least this.
+        var untilKey: Int64?
+    }
+
+    /// The chunks of the table's rows in `range` (all by default).
     /// - Returns: the chunks, and whether they reach the table's last row.
     func scan(
-        _ connection: Connection, after: Int64? = nil, until: Int64? = nil
+        _ connection: Connection, _ range: ScanRange = ScanRange()
     ) throws(SQLiteError) -> (chunks: [ContentChunk], reachedEnd: Bool) {
-        let statement: Statement
-        if let after, hasRowID {
-            statement = try connection.prepare(select + " WHERE \(rowidName) > ?" + order)
-            try statement.bind([.integer(after)])
-        } else {
-            statement = try connection.prepare(select + order)
-        }
+        let statement = try prepare(connection, range)
+        var skipping = range.fromKey != nil && !hasRowID
         let total = Int32(columns) + (hasRowID ? 0 : keyColumns)
         let keyStart = hasRowID ? 0 : Int32(columns)
         let keyEnd = hasRowID ? 1 : total
@@ -177,20 +189,51 @@ struct ContentChunker {
             let key = UnsafeRawBufferPointer(rebasing: keyBuffer[..<(keyLength ?? 0)])
             if Self.boundaryHash(key) % Self.averageRows == 0 {
                 flush()
-                chunks.append(ContentChunk(lastRowID: lastRowID, rows: rows, sha256: hasher.finalize()))
+                if !skipping {
+                    chunks.append(ContentChunk(lastRowID: lastRowID, rows: rows, sha256: hasher.finalize()))
+                }
                 hasher = SHA256()
                 rows = 0
-                if let until, let lastRowID, lastRowID >= until { return (chunks, false) }
+                if !skipping, ends(range, statement, lastRowID: lastRowID) { return (chunks, false) }
+                skipping = false
             } else if used >= buffer.count - 4096 {
                 flush()
             }
         }
-        if rows > 0 {
+        if rows > 0 && !skipping {
             // The last chunk: its last row is the table's last (no boundary after it).
             flush()
             chunks.append(ContentChunk(lastRowID: lastRowID, rows: rows, sha256: hasher.finalize()))
         }
         return (chunks, true)
+    }
+
+    private func prepare(_ connection: Connection, _ range: ScanRange) throws(SQLiteError) -> Statement {
+        if let after = range.afterRowID, hasRowID {
+            let statement = try connection.prepare(select + " WHERE \(rowidName) > ?" + order)
+            try statement.bind([.integer(after)])
+            return statement
+        }
+        if let from = range.fromKey, let firstKeyColumn {
+            let statement = try connection.prepare(select + " WHERE \(firstKeyColumn) >= ?" + order)
+            try statement.bind([.integer(from)])
+            return statement
+        }
+        return try connection.prepare(select + order)
+    }
+
+    /// True when the chunk that ends at the current row is the last `range` asks for.
+    private func ends(_ range: ScanRange, _ statement: Statement, lastRowID: Int64?) -> Bool {
+        if let until = range.untilRowID, let lastRowID, lastRowID >= until { return true }
+        guard let until = range.untilKey, !hasRowID else { return false }
+        // The key's first column, as SQLite compares it with an integer: numbers by value, any
+        // text or blob after every number.
+        switch statement.storageClass(at: columns) {
+        case .integer: return statement.int64(at: columns) >= until
+        case .real: return statement.double(at: columns) >= Double(until)
+        case .null: return false
+        case .text, .blob: return true
+        }
     }
 
     /// True for the `seedgen_metadata` rows the digest leaves out (`content_sha256`,
