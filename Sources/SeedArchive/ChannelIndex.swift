@@ -178,9 +178,9 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
                     code: .invalidIndex, source: source,
                     message:
                         """
-                            \(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not \
-                            printable ASCII without spaces
-                            """
+                        \(name): seedVersion \(String(entry.seedVersion.prefix(80)).debugDescription) is not \
+                        printable ASCII without spaces
+                        """
                 )
             }
             try check(path: entry.path, size: entry.size, sha256: entry.sha256, in: name, source: source)
@@ -224,9 +224,9 @@ public struct ChannelIndex: Codable, Equatable, Sendable {
                 code: .invalidIndex, source: source,
                 message:
                     """
-                        \(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the \
-                        channel
-                        """
+                    \(name): path \(String(path.prefix(120)).debugDescription) is not a relative path inside the \
+                    channel
+                    """
             )
         }
         guard size >= 0, size <= 1 << 50 else {

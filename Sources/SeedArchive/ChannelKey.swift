@@ -34,9 +34,9 @@ public struct ChannelSigningKey: Sendable {
                 code: .invalidKey, source: path,
                 message:
                     """
-                        not a channel signing key (seedgen keygen writes one: a line \"\(Self.fileHeader)\", then the \
-                        private key in base64)
-                        """
+                    not a channel signing key (seedgen keygen writes one: a line \"\(Self.fileHeader)\", then the \
+                    private key in base64)
+                    """
             )
         }
         self.key = key

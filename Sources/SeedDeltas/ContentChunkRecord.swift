@@ -44,7 +44,7 @@ package enum ContentChunkRecord {
             for (position, chunk) in table.chunks.enumerated() {
                 try insert.run([
                     .text(table.name), .integer(Int64(position)), chunk.lastRowID.map { .integer($0) } ?? .null,
-                    .integer(chunk.rows), .blob(chunk.sha256),
+                    .integer(chunk.rows), .blob(chunk.sha256)
                 ])
             }
         }

@@ -45,9 +45,9 @@ package enum DeltaComparison {
                 .error,
                 message:
                     """
-                        virtual table '\(name)' holds rows no recipe of seedgen_derive derives again, which a delta \
-                        cannot carry
-                        """
+                    virtual table '\(name)' holds rows no recipe of seedgen_derive derives again, which a delta \
+                    cannot carry
+                    """
             )
         }
         return try DeltaTableShape.tables(connection, schema: schema)

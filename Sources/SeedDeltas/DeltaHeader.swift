@@ -167,10 +167,10 @@ public struct DeltaHeader: Equatable, Sendable {
                     code: .unsupportedVersion,
                     message:
                         """
-                            the delta is in format version 1, made by a seedgen before content digests: it names seeds \
-                            by their files' bytes, which only the builder's SQLite version reproduces; this installer \
-                            applies format \(formatVersion); install the full seed
-                            """,
+                        the delta is in format version 1, made by a seedgen before content digests: it names seeds \
+                        by their files' bytes, which only the builder's SQLite version reproduces; this installer \
+                        applies format \(formatVersion); install the full seed
+                        """,
                     path: path)
             }
             let shown = format.utf8.count <= 20 && format.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) ? format : "?"
@@ -178,9 +178,9 @@ public struct DeltaHeader: Equatable, Sendable {
                 code: .unsupportedVersion,
                 message:
                     """
-                        the delta is in format version \(shown); this installer reads version \(formatVersion) (update \
-                        it, or install the full seed)
-                        """,
+                    the delta is in format version \(shown); this installer reads version \(formatVersion) (update \
+                    it, or install the full seed)
+                    """,
                 path: path)
         }
         var fields: [String: (value: String, line: Int)] = [:]

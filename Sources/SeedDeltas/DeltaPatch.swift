@@ -87,9 +87,9 @@ package struct DeltaPatch {
             guard digest == header.from.contentSHA256 else {
                 throw .baseMismatch(
                     """
-                        its content digest is \(digest), the delta applies to seed version \(header.from.seedVersion) \
-                        with content digest \(header.from.contentSHA256)
-                        """
+                    its content digest is \(digest), the delta applies to seed version \(header.from.seedVersion) \
+                    with content digest \(header.from.contentSHA256)
+                    """
                 )
             }
             trace.mark("prove the base seed's content")
@@ -120,9 +120,9 @@ package struct DeltaPatch {
         guard result == header.to.contentSHA256 else {
             throw .resultMismatch(
                 """
-                    applying the delta gave content digest \(result), not the one of the seed it was made for (seed \
-                    version \(header.to.seedVersion): \(header.to.contentSHA256))
-                    """
+                applying the delta gave content digest \(result), not the one of the seed it was made for (seed \
+                version \(header.to.seedVersion): \(header.to.contentSHA256))
+                """
             )
         }
         do { try FileSystem.syncFile(output) } catch { throw .io(error, "cannot flush the patched seed to disk") }

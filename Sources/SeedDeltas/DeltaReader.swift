@@ -223,9 +223,9 @@ public final class DeltaReader {
         guard bodyBytes + Int64(end) <= bodyLimit else {
             throw invalid(
                 """
-                    the body decompresses to more than \(bodyLimit) bytes, more than a delta between seeds of \
-                    \(header.from.size) and \(header.to.size) bytes can need
-                    """
+                the body decompresses to more than \(bodyLimit) bytes, more than a delta between seeds of \
+                \(header.from.size) and \(header.to.size) bytes can need
+                """
             )
         }
         return end > 0

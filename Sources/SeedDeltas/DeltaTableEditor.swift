@@ -41,10 +41,10 @@ package final class DeltaTableEditor {
         guard shape.deltaTable == table else {
             throw .mismatch(
                 """
-                    table '\(table.name)' of the delta has \(table.keyCount) key and \(table.valueCount) other columns \
-                    (\(table.isRowID ? "rowid" : "WITHOUT ROWID")); the seed's has \(shape.keyColumns.count) and \
-                    \(shape.valueColumns.count) (\(shape.isRowID ? "rowid" : "WITHOUT ROWID"))
-                    """
+                table '\(table.name)' of the delta has \(table.keyCount) key and \(table.valueCount) other columns \
+                (\(table.isRowID ? "rowid" : "WITHOUT ROWID")); the seed's has \(shape.keyColumns.count) and \
+                \(shape.valueColumns.count) (\(shape.isRowID ? "rowid" : "WITHOUT ROWID"))
+                """
             )
         }
         let name = quoted(table.name)
@@ -130,9 +130,9 @@ package final class DeltaTableEditor {
         let assignments = columns.enumerated().map { "\(quoted(shape.valueColumns[$1])) = ?\($0 + 1)" }
         let sql =
             """
-                UPDATE \(quoted(shape.name)) SET \(assignments.joined(separator: ", ")) WHERE \
-                \(shape.keyCondition(first: columns.count + 1))
-                """
+            UPDATE \(quoted(shape.name)) SET \(assignments.joined(separator: ", ")) WHERE \
+            \(shape.keyCondition(first: columns.count + 1))
+            """
         do {
             let statement = try connection.prepare(sql)
             updateStatements[columns] = statement

@@ -58,9 +58,9 @@ public final class DeltaWriter {
             else {
                 throw invalid(
                     """
-                        table '\(next.name)' has an impossible shape (\(next.keyCount) key and \(next.valueCount) \
-                        other columns)
-                        """
+                    table '\(next.name)' has an impossible shape (\(next.keyCount) key and \(next.valueCount) \
+                    other columns)
+                    """
                 )
             }
             buffer.append(DeltaCoding.tableTag)
@@ -177,9 +177,9 @@ public final class DeltaWriter {
             guard bytes.count <= DeltaCoding.maximumValueBytes else {
                 throw invalid(
                     """
-                        a value of \(bytes.count) bytes in table '\(table?.name ?? "")'; a delta holds values up to \
-                        \(DeltaCoding.maximumValueBytes) bytes
-                        """
+                    a value of \(bytes.count) bytes in table '\(table?.name ?? "")'; a delta holds values up to \
+                    \(DeltaCoding.maximumValueBytes) bytes
+                    """
                 )
             }
             if case .text = value { buffer.append(DeltaCoding.textTag) } else { buffer.append(DeltaCoding.blobTag) }

@@ -159,9 +159,9 @@ struct InstallRecord: Equatable {
         lines += [
             "size \(size)",
             """
-                file \(Int64(bitPattern: file.device)) \(Int64(bitPattern: file.inode)) \(file.size) \
-                \(file.modificationSeconds) \(file.modificationNanoseconds)
-                """
+            file \(Int64(bitPattern: file.device)) \(Int64(bitPattern: file.inode)) \(file.size) \
+            \(file.modificationSeconds) \(file.modificationNanoseconds)
+            """
         ]
         if let gzip { lines.append("gzip \(gzip.crc32) \(gzip.uncompressedSize) \(gzip.fileSize)") }
         if let sequence { lines.append("sequence \(sequence)") }

@@ -26,7 +26,7 @@ enum MessageText {
     /// What to do with a file that is not a seed at all.
     static let packHint =
         """
-            (a seed is built with `seedgen build` and shipped as `seed.sqlite.gz` with `seedgen pack`; any gzip of a \
-            seed works too)
-            """
+        (a seed is built with `seedgen build` and shipped as `seed.sqlite.gz` with `seedgen pack`; any gzip of a \
+        seed works too)
+        """
 }

@@ -51,9 +51,9 @@ struct SeedCopy {
                         code: .diskFull,
                         message:
                             """
-                                the seed decompresses to more than the \(bytes) bytes free beside the destination; \
-                                stopped there, the installed seed is unchanged
-                                """,
+                            the seed decompresses to more than the \(bytes) bytes free beside the destination; \
+                            stopped there, the installed seed is unchanged
+                            """,
                         path: shipped.path)
                 }
             }

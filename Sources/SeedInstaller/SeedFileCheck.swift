@@ -55,9 +55,9 @@ enum SeedFileCheck {
                     code: .notASeed,
                     message:
                         """
-                            not a seedgen seed (application_id is 0x\(String(appID, radix: 16)), expected 0x53454544 \
-                            \"SEED\")
-                            """,
+                        not a seedgen seed (application_id is 0x\(String(appID, radix: 16)), expected 0x53454544 \
+                        \"SEED\")
+                        """,
                     path: path)
             }
             let schemaVersion = Int(try db.scalar("PRAGMA user_version")?.integer ?? 0)
@@ -79,9 +79,9 @@ enum SeedFileCheck {
                     code: .versionMismatch,
                     message:
                         """
-                            seedgen_metadata says schema_version \(MessageText.value(recorded)) but PRAGMA \
-                            user_version is \(schemaVersion)
-                            """,
+                        seedgen_metadata says schema_version \(MessageText.value(recorded)) but PRAGMA \
+                        user_version is \(schemaVersion)
+                        """,
                     path: path)
             }
             return SeedStamp(schemaVersion: schemaVersion, seedVersion: seedVersion)

@@ -69,9 +69,9 @@ extension SeedInstaller {
                     code: .configuration,
                     message:
                         """
-                            no shipped seed: set SEEDGEN_SEED or put seed.sqlite.gz beside the executable (looked at \
-                            \(candidates.joined(separator: ", ")))
-                            """,
+                        no shipped seed: set SEEDGEN_SEED or put seed.sqlite.gz beside the executable (looked at \
+                        \(candidates.joined(separator: ", ")))
+                        """,
                     path: executableDirectory ?? ".")
             }
             source = found

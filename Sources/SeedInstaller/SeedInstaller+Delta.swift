@@ -69,9 +69,9 @@ extension SeedInstaller {
                 code: .versionMismatch,
                 message:
                     """
-                        the patched seed contains \(MessageText.stamp(stamp)) but the delta says \
-                        \(MessageText.stamp(expected))
-                        """,
+                    the patched seed contains \(MessageText.stamp(stamp)) but the delta says \
+                    \(MessageText.stamp(expected))
+                    """,
                 path: delta.path)
         }
         // A delta carries no sequence: the stamp is the one the caller gives, never the base's.
@@ -117,9 +117,9 @@ extension SeedInstaller {
         }
         let wanted =
             """
-                the delta applies to seed version \(MessageText.value(delta.from.seedVersion)) (content digest \
-                \(delta.from.contentSHA256))
-                """
+            the delta applies to seed version \(MessageText.value(delta.from.seedVersion)) (content digest \
+            \(delta.from.contentSHA256))
+            """
         guard installed != nil else {
             throw SeedInstallerError(
                 code: .deltaBaseMismatch, message: "nothing is installed here, and \(wanted); install the full seed",
@@ -130,9 +130,9 @@ extension SeedInstaller {
                 code: .deltaBaseMismatch,
                 message:
                     """
-                        the installed seed is seed version \(MessageText.value(record.seedVersion)) (content digest \
-                        \(digest)), and \(wanted); nothing was changed, install the full seed
-                        """,
+                    the installed seed is seed version \(MessageText.value(record.seedVersion)) (content digest \
+                    \(digest)), and \(wanted); nothing was changed, install the full seed
+                    """,
                 path: files.destination)
         }
     }
@@ -148,9 +148,9 @@ extension SeedInstaller {
                 code: .diskFull,
                 message:
                     """
-                        not enough free space to patch the seed: it needs \(needed) bytes (a copy of the seed, \
-                        patched), \(available) are available; the installed seed is unchanged
-                        """,
+                    not enough free space to patch the seed: it needs \(needed) bytes (a copy of the seed, \
+                    patched), \(available) are available; the installed seed is unchanged
+                    """,
                 path: files.directory)
         }
     }
@@ -163,9 +163,9 @@ extension SeedInstaller {
                 code: .diskFull,
                 message:
                     """
-                        no space left to patch the seed: \(MessageText.value(failure.description)); the installed seed \
-                        is unchanged
-                        """,
+                    no space left to patch the seed: \(MessageText.value(failure.description)); the installed seed \
+                    is unchanged
+                    """,
                 path: files.directory,
                 cause: failure.cause)
         }
@@ -179,37 +179,37 @@ extension SeedInstaller {
                 code: .deltaBaseMismatch,
                 message:
                     """
-                        the installed seed is not the one the delta applies to: \(message); nothing was changed, \
-                        install the full seed
-                        """,
+                    the installed seed is not the one the delta applies to: \(message); nothing was changed, \
+                    install the full seed
+                    """,
                 path: files.destination)
         case .resultMismatch(let message):
             return SeedInstallerError(
                 code: .deltaResultMismatch,
                 message: message
                     + """
-                         with SQLite \(Connection.libraryVersion) (the delta was made with \
-                        \(MessageText.value(delta.header.sqliteVersion ?? "?"))); nothing was changed, install the \
-                        full seed
-                        """,
+                     with SQLite \(Connection.libraryVersion) (the delta was made with \
+                    \(MessageText.value(delta.header.sqliteVersion ?? "?"))); nothing was changed, install the \
+                    full seed
+                    """,
                 path: delta.path)
         case .sqlite(let error, let table?):
             return SeedInstallerError(
                 code: .invalidDelta,
                 message:
                     """
-                        SQLite refused the delta's change (table '\(table)'): \(MessageText.value(error.description)); \
-                        nothing was changed
-                        """,
+                    SQLite refused the delta's change (table '\(table)'): \(MessageText.value(error.description)); \
+                    nothing was changed
+                    """,
                 path: delta.path, cause: error)
         case .sqlite(let error, nil):
             return SeedInstallerError(
                 code: .fileSystem,
                 message:
                     """
-                        SQLite cannot patch the copy of the seed: \(MessageText.value(error.description)); the \
-                        installed seed is unchanged
-                        """,
+                    SQLite cannot patch the copy of the seed: \(MessageText.value(error.description)); the \
+                    installed seed is unchanged
+                    """,
                 path: files.destination, cause: error)
         case .io(let error, let message):
             return error.installerError(message)

@@ -82,9 +82,9 @@ extension SeedInstaller {
                 code: .configuration,
                 message:
                     """
-                        the bundle has no \(resource).sqlite.gz or \(resource).sqlite (looked at \
-                        \(candidates.joined(separator: ", "))); list it in the target's resources
-                        """,
+                    the bundle has no \(resource).sqlite.gz or \(resource).sqlite (looked at \
+                    \(candidates.joined(separator: ", "))); list it in the target's resources
+                    """,
                 path: bundle.bundlePath)
         }
         let executable = CurrentProcess.executablePath()

@@ -415,17 +415,17 @@ public struct SeedInstaller: Sendable {
         if let expectedSeedVersion, own.stamp.seedVersion != expectedSeedVersion {
             wrong.append(
                 """
-                    seed version \(MessageText.value(own.stamp.seedVersion)), not \
-                    \(MessageText.value(expectedSeedVersion))
-                    """
+                seed version \(MessageText.value(own.stamp.seedVersion)), not \
+                \(MessageText.value(expectedSeedVersion))
+                """
             )
         }
         if let expectedContentSHA256, own.contentSHA256 != expectedContentSHA256 {
             wrong.append(
                 """
-                    content digest \(MessageText.value(own.contentSHA256 ?? "none")), not \
-                    \(MessageText.value(expectedContentSHA256))
-                    """
+                content digest \(MessageText.value(own.contentSHA256 ?? "none")), not \
+                \(MessageText.value(expectedContentSHA256))
+                """
             )
         }
         if let sequence, own.sequence != sequence {
@@ -436,9 +436,9 @@ public struct SeedInstaller: Sendable {
                 code: .versionMismatch,
                 message:
                     """
-                        the new seed's own stamp says \(wrong.joined(separator: ", ")) as promised: refused; the \
-                        installed seed is unchanged
-                        """,
+                    the new seed's own stamp says \(wrong.joined(separator: ", ")) as promised: refused; the \
+                    installed seed is unchanged
+                    """,
                 path: source)
         }
         return own
@@ -470,9 +470,9 @@ public struct SeedInstaller: Sendable {
                 code: .diskFull,
                 message:
                     """
-                        not enough free space for the new seed: it needs \(size) bytes, \(available) are available; \
-                        the installed seed is unchanged
-                        """,
+                    not enough free space for the new seed: it needs \(size) bytes, \(available) are available; \
+                    the installed seed is unchanged
+                    """,
                 path: files.directory)
         }
     }
@@ -493,9 +493,9 @@ public struct SeedInstaller: Sendable {
                     code: .checksumMismatch,
                     message:
                         """
-                            the seed has \(copy.size) bytes with SHA-256 \(copy.sha256) but its manifest says \
-                            \(manifest.size) bytes with SHA-256 \(MessageText.value(manifest.sha256))
-                            """,
+                        the seed has \(copy.size) bytes with SHA-256 \(copy.sha256) but its manifest says \
+                        \(manifest.size) bytes with SHA-256 \(MessageText.value(manifest.sha256))
+                        """,
                     path: shipped.path)
             }
         }

@@ -66,9 +66,9 @@ struct SeedOwnStamp: Equatable {
                 code: .fileSystem,
                 message:
                     """
-                        SQLite cannot stamp the sequence into the new seed: \(MessageText.value(error.description)); \
-                        the installed seed is unchanged
-                        """,
+                    SQLite cannot stamp the sequence into the new seed: \(MessageText.value(error.description)); \
+                    the installed seed is unchanged
+                    """,
                 path: path, cause: error)
         }
         do { try FileSystem.syncFile(path) } catch {

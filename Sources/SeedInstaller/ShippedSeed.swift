@@ -78,9 +78,9 @@ struct ShippedSeed {
                     code: .versionMismatch,
                     message:
                         """
-                            the gzip header says \(MessageText.stamp(s)) but the manifest \(manifestFile) says \
-                            \(MessageText.stamp(m))
-                            """,
+                        the gzip header says \(MessageText.stamp(s)) but the manifest \(manifestFile) says \
+                        \(MessageText.stamp(m))
+                        """,
                     path: path)
             case (let s?, _): stamp = s
             case (nil, let m): stamp = m
@@ -91,9 +91,9 @@ struct ShippedSeed {
                     code: .checksumMismatch,
                     message:
                         """
-                            the gzip file has \(status.size) bytes but its manifest says \(manifest.gzipSize) (a \
-                            cut-off or different file)
-                            """,
+                        the gzip file has \(status.size) bytes but its manifest says \(manifest.gzipSize) (a \
+                        cut-off or different file)
+                        """,
                     path: path)
             }
         } else {
@@ -109,9 +109,9 @@ struct ShippedSeed {
                         code: .versionMismatch,
                         message:
                             """
-                                the seed has \(MessageText.stamp(stamp)) but the manifest \(manifestFile) says \
-                                \(MessageText.stamp(manifest.stamp))
-                                """,
+                            the seed has \(MessageText.stamp(stamp)) but the manifest \(manifestFile) says \
+                            \(MessageText.stamp(manifest.stamp))
+                            """,
                         path: path)
                 }
                 if manifest.size != status.size {

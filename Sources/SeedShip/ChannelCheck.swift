@@ -153,9 +153,9 @@ public struct ChannelCheck {
                 note(
                     files.name,
                     """
-                        \(stray.count) file(s) the index does not use (left by earlier publishes? sync with --delete): \
-                        \(stray.prefix(10).joined(separator: ", "))\(stray.count > 10 ? ", …" : "")
-                        """
+                    \(stray.count) file(s) the index does not use (left by earlier publishes? sync with --delete): \
+                    \(stray.prefix(10).joined(separator: ", "))\(stray.count > 10 ? ", …" : "")
+                    """
                 )
             }
         }
@@ -196,11 +196,11 @@ public struct ChannelCheck {
                     kind: .fault, path: name,
                     message:
                         """
-                            stale: it is \(age) older than index.json and does not sign it. A cache (CDN) keeps \
-                            index.json.sig longer than index.json, or the signature was not uploaded with the index: \
-                            serve both with Cache-Control: no-cache and upload them together. Apps refuse the channel \
-                            until then (bad-signature).
-                            """
+                        stale: it is \(age) older than index.json and does not sign it. A cache (CDN) keeps \
+                        index.json.sig longer than index.json, or the signature was not uploaded with the index: \
+                        serve both with Cache-Control: no-cache and upload them together. Apps refuse the channel \
+                        until then (bad-signature).
+                        """
                 ))
         } else {
             report.findings.append(
@@ -208,9 +208,9 @@ public struct ChannelCheck {
                     kind: .fault, path: name,
                     message:
                         """
-                            not the public key's signature of index.json (changed after signing, or signed with \
-                            another key): apps refuse the channel (bad-signature)
-                            """
+                        not the public key's signature of index.json (changed after signing, or signed with \
+                        another key): apps refuse the channel (bad-signature)
+                        """
                 ))
         }
     }
@@ -263,9 +263,9 @@ public struct ChannelCheck {
                     kind: .fault, path: path,
                     message:
                         """
-                            its from seed \(from) is missing: the delta cannot be checked, and the next publish cannot \
-                            make deltas from it
-                            """
+                        its from seed \(from) is missing: the delta cannot be checked, and the next publish cannot \
+                        make deltas from it
+                        """
                 ))
             return
         }
@@ -284,9 +284,9 @@ public struct ChannelCheck {
                         kind: .fault, path: path,
                         message:
                             """
-                                the index says it applies to seed version \(delta.from), but its from seed \(from) is \
-                                seed version \(base.seedVersion)
-                                """
+                            the index says it applies to seed version \(delta.from), but its from seed \(from) is \
+                            seed version \(base.seedVersion)
+                            """
                     ))
                 return
             }

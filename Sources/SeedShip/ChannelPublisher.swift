@@ -84,10 +84,10 @@ public struct ChannelPublisher {
                 code: .channel, path: seed,
                 message:
                     """
-                        its sequence \(sequence) is not above the channel's \(previous.sequence) (seed version \
-                        \(previous.seedVersion)) for schema version \(stamp.schemaVersion): updaters would refuse it \
-                        as a rollback
-                        """
+                    its sequence \(sequence) is not above the channel's \(previous.sequence) (seed version \
+                    \(previous.seedVersion)) for schema version \(stamp.schemaVersion): updaters would refuse it \
+                    as a rollback
+                    """
             )
         }
 
@@ -123,9 +123,9 @@ public struct ChannelPublisher {
                             from: oldVersion,
                             reason:
                                 """
-                                    the delta (\(summary.size) bytes) is not smaller than the full seed \
-                                    (\(packed.manifest.gzipSize) bytes)
-                                    """
+                            the delta (\(summary.size) bytes) is not smaller than the full seed \
+                            (\(packed.manifest.gzipSize) bytes)
+                            """
                         ))
                 } else {
                     deltas.append(
@@ -183,9 +183,9 @@ public struct ChannelPublisher {
                 code: .channel, path: seed,
                 message:
                     """
-                        the channel already serves seed version \(entry.seedVersion) with other content (SHA-256 \
-                        \(manifest.sha256), this seed has \(digest.sha256)); a new seed needs a new seed version
-                        """
+                    the channel already serves seed version \(entry.seedVersion) with other content (SHA-256 \
+                    \(manifest.sha256), this seed has \(digest.sha256)); a new seed needs a new seed version
+                    """
             )
         }
     }

@@ -43,9 +43,9 @@ struct QueryIndexCheck {
                     if columns != search.columns {
                         problems.append(
                             """
-                                \(index.name) indexes \(columns.joined(separator: ", ")), the schema says \
-                                \(search.columns.joined(separator: ", "))
-                                """
+                            \(index.name) indexes \(columns.joined(separator: ", ")), the schema says \
+                            \(search.columns.joined(separator: ", "))
+                            """
                         )
                     }
                 }
@@ -60,9 +60,9 @@ struct QueryIndexCheck {
                     if columns != [spatial.lat, spatial.lon] {
                         problems.append(
                             """
-                                \(index.name) indexes \(columns.joined(separator: ", ")), the schema says \
-                                \(spatial.lat), \(spatial.lon)
-                                """
+                            \(index.name) indexes \(columns.joined(separator: ", ")), the schema says \
+                            \(spatial.lat), \(spatial.lon)
+                            """
                         )
                     }
                 }
@@ -99,32 +99,32 @@ struct QueryIndexCheck {
             }
             try scratch.execute(
                 """
-                    CREATE TABLE main.\(quoted(content)) (\(quoted(rowID)) INTEGER PRIMARY KEY, \
-                    \(columns.joined(separator: ", ")))
-                    """
+                CREATE TABLE main.\(quoted(content)) (\(quoted(rowID)) INTEGER PRIMARY KEY, \
+                \(columns.joined(separator: ", ")))
+                """
             )
             try scratch.execute(
                 """
-                    INSERT INTO main.\(quoted(content)) SELECT \(quoted(rowID)), \(columns.joined(separator: ", ")) \
-                    FROM seed.\(quoted(content))
-                    """
+                INSERT INTO main.\(quoted(content)) SELECT \(quoted(rowID)), \(columns.joined(separator: ", ")) \
+                FROM seed.\(quoted(content))
+                """
             )
         }
         try scratch.execute(sql)
         // Its own shadow tables (`<name>_data`), not those of an index named after it (`<name>_substring_data`).
         let shadows = try connection.rows(
             """
-                SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE ?1 ESCAPE \
-                '\\' AND substr(name, length(?2) + 2) NOT LIKE '%\\_%' ESCAPE '\\'
-                """,
+            SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow' AND name LIKE ?1 ESCAPE \
+            '\\' AND substr(name, length(?2) + 2) NOT LIKE '%\\_%' ESCAPE '\\'
+            """,
             [.text(name.replacingOccurrences(of: "_", with: "\\_") + "\\_%"), .text(name)]
         ).map(\.[0].description)
         for shadow in shadows {
             try scratch.execute(
                 """
-                    DELETE FROM main.\(quoted(shadow)); INSERT INTO main.\(quoted(shadow)) SELECT * FROM \
-                    seed.\(quoted(shadow))
-                    """
+                DELETE FROM main.\(quoted(shadow)); INSERT INTO main.\(quoted(shadow)) SELECT * FROM \
+                seed.\(quoted(shadow))
+                """
             )
         }
         do {

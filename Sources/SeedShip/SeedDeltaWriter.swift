@@ -68,9 +68,9 @@ public struct SeedDeltaWriter {
                 code: .noDelta, path: new,
                 message:
                     """
-                        was built with \(newIdentity.schemaDescription), \(old) with \(oldIdentity.schemaDescription): \
-                        a schema change gives no delta; ship the full seed
-                        """
+                    was built with \(newIdentity.schemaDescription), \(old) with \(oldIdentity.schemaDescription): \
+                    a schema change gives no delta; ship the full seed
+                    """
             )
         }
         try checkSameStructure(connection, old: old, new: new)
@@ -98,9 +98,9 @@ public struct SeedDeltaWriter {
                 code: .invalidSeedVersion, path: path,
                 message:
                     """
-                        its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable \
-                        ASCII without spaces)
-                        """
+                    its seed version \(seed.seedVersion.debugDescription) cannot be written in a delta (printable \
+                    ASCII without spaces)
+                    """
             )
         }
 
@@ -150,9 +150,9 @@ public struct SeedDeltaWriter {
                     code: .noDelta, path: new,
                     message:
                         """
-                            has another database schema than \(old) (\(difference)): a schema change gives no delta; \
-                            ship the full seed
-                            """
+                        has another database schema than \(old) (\(difference)): a schema change gives no delta; \
+                        ship the full seed
+                        """
                 )
             }
             for pragma in ["encoding", "application_id", "user_version"] {
@@ -163,9 +163,9 @@ public struct SeedDeltaWriter {
                         code: .noDelta, path: new,
                         message:
                             """
-                                has \(pragma) \(after?.description ?? "?") but \(old) has \
-                                \(before?.description ?? "?"): a delta cannot change it; ship the full seed
-                                """
+                            has \(pragma) \(after?.description ?? "?") but \(old) has \
+                            \(before?.description ?? "?"): a delta cannot change it; ship the full seed
+                            """
                     )
                 }
             }

@@ -313,9 +313,9 @@ struct NaturalView {
                 let alias = "j\(joins.count)"
                 joins.append(
                     """
-                        LEFT JOIN \(quoted(schema)).\(quoted(target)) AS \(alias) ON \(alias).\(quoted(targetID)) = \
-                        t.\(quoted(name))
-                        """
+                    LEFT JOIN \(quoted(schema)).\(quoted(target)) AS \(alias) ON \(alias).\(quoted(targetID)) = \
+                    t.\(quoted(name))
+                    """
                 )
                 let targetFeed =
                     try connection.seedReferences(of: target, schema: schema)[Schema.feedColumn] == Schema.feedsTable
@@ -327,9 +327,9 @@ struct NaturalView {
                         let feeds = "j\(joins.count)"
                         joins.append(
                             """
-                                LEFT JOIN \(quoted(schema)).\(quoted(Schema.feedsTable)) AS \(feeds) ON \(feeds).id = \
-                                \(alias).\(quoted(key))
-                                """
+                            LEFT JOIN \(quoted(schema)).\(quoted(Schema.feedsTable)) AS \(feeds) ON \(feeds).id = \
+                            \(alias).\(quoted(key))
+                            """
                         )
                         output += ".name"
                         selections[output] = "\(feeds).name"

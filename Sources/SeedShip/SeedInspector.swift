@@ -98,9 +98,9 @@ public enum SeedInspector {
                 columns.isEmpty || index.table == nil
                 ? "SELECT count(*) FROM \(quoted(index.name))"
                 : """
-                    SELECT count(*) FROM \(quoted(index.table!)) WHERE \
-                    \(columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))
-                    """
+                SELECT count(*) FROM \(quoted(index.table!)) WHERE \
+                \(columns.map { "\($0) IS NOT NULL" }.joined(separator: " AND "))
+                """
             return QueryIndexCost(
                 name: index.name, table: index.table, kind: index.kind,
                 rows: try connection.scalar(count)?.integer ?? 0,

@@ -69,9 +69,9 @@ public struct SeedPacker {
                     code: .damaged, path: seed,
                     message:
                         """
-                            the seed fails SQLite's quick_check, it is damaged: \
-                            \(problems.prefix(3).joined(separator: "; "))
-                            """
+                        the seed fails SQLite's quick_check, it is damaged: \
+                        \(problems.prefix(3).joined(separator: "; "))
+                        """
                 )
             }
             // The manifest names the seed by its content: what it records must be what it holds.
@@ -81,9 +81,9 @@ public struct SeedPacker {
                     code: .damaged, path: seed,
                     message:
                         """
-                            the seed records content digest \(recorded) but its content gives \(content): it was \
-                            changed after it was built; build it again
-                            """
+                        the seed records content digest \(recorded) but its content gives \(content): it was \
+                        changed after it was built; build it again
+                        """
                 )
             }
         } catch let error as ShipError {
@@ -96,9 +96,9 @@ public struct SeedPacker {
                 code: .invalidSeedVersion, path: seed,
                 message:
                     """
-                        the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII \
-                        without spaces
-                        """
+                    the seed version \(stamp.seedVersion.debugDescription) cannot be stamped: use printable ASCII \
+                    without spaces
+                    """
             )
         }
 

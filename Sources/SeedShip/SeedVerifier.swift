@@ -58,9 +58,9 @@ public struct SeedVerifier {
                 name: "journal_mode", passed: !header.isWAL,
                 detail: header.isWAL
                     ? """
-                        the seed is in WAL mode; ship it in rollback-journal mode (PRAGMA journal_mode = DELETE, then \
-                        VACUUM)
-                        """
+                    the seed is in WAL mode; ship it in rollback-journal mode (PRAGMA journal_mode = DELETE, then \
+                    VACUUM)
+                    """
                     : "delete"))
         let connection: Connection
         do { connection = try seed.open() } catch {
@@ -139,9 +139,9 @@ public struct SeedVerifier {
             let detail =
                 problems.isEmpty
                 ? """
-                    \(NumberText.grouped(Int(total))) rows in \(tables) table\(tables == 1 ? "" : "s"), as row_counts \
-                    records
-                    """
+                \(NumberText.grouped(Int(total))) rows in \(tables) table\(tables == 1 ? "" : "s"), as row_counts \
+                records
+                """
                 : problems.joined(separator: "; ")
             return SeedCheck(name: "feed_rows", passed: problems.isEmpty, detail: detail, feed: name)
         }
@@ -201,25 +201,25 @@ public struct SeedVerifier {
         if !hasRecord {
             problems.append(
                 """
-                    the seed has no chunk record (\(ContentChunkRecord.tableName)): built by a seedgen before the \
-                    chunked content digest; build it again to ship it
-                    """)
+                the seed has no chunk record (\(ContentChunkRecord.tableName)): built by a seedgen before the \
+                chunked content digest; build it again to ship it
+                """)
         }
         if let recorded = try connection.seedMetadata()[ContentDigest.metadataKey] {
             if recorded != digest && hasRecord {
                 problems.append(
                     """
-                        the seed records content digest \(recorded) but its content gives \(digest): it was changed \
-                        after it was built
-                        """
+                    the seed records content digest \(recorded) but its content gives \(digest): it was changed \
+                    after it was built
+                    """
                 )
             }
         } else {
             problems.append(
                 """
-                    the seed records no content digest (built by a seedgen before content digests); build it again to \
-                    ship it
-                    """
+                the seed records no content digest (built by a seedgen before content digests); build it again to \
+                ship it
+                """
             )
         }
         if let claimed = manifest?.contentSHA256, claimed != digest {
@@ -261,9 +261,9 @@ public struct SeedVerifier {
                 if found.notNull != column.notNull {
                     problems.append(
                         """
-                            \(table).\(column.name) is \(found.notNull ? "" : "not ")NOT NULL, expected \
-                            \(column.notNull ? "" : "not ")NOT NULL
-                            """
+                        \(table).\(column.name) is \(found.notNull ? "" : "not ")NOT NULL, expected \
+                        \(column.notNull ? "" : "not ")NOT NULL
+                        """
                     )
                 }
             }
@@ -298,9 +298,9 @@ public struct SeedVerifier {
                 passed
                 ? header.comment ?? ""
                 : """
-                    the gzip comment is \((header.comment ?? "missing").debugDescription), expected \
-                    \((stamp?.comment ?? "a seed stamp").debugDescription)
-                    """
+                the gzip comment is \((header.comment ?? "missing").debugDescription), expected \
+                \((stamp?.comment ?? "a seed stamp").debugDescription)
+                """
             checks.append(SeedCheck(name: "gzip_stamp", passed: passed, detail: detail))
         }
         guard let manifest = seed.manifest, let manifestPath = seed.manifestPath else { return checks }
@@ -341,9 +341,9 @@ public struct SeedVerifier {
             where counts[name] != manifest.tables[name] {
                 problems.append(
                     """
-                        \(name): \(manifest.tables[name].map(String.init) ?? "absent") rows in the manifest, \
-                        \(counts[name].map(String.init) ?? "absent") in the seed
-                        """
+                    \(name): \(manifest.tables[name].map(String.init) ?? "absent") rows in the manifest, \
+                    \(counts[name].map(String.init) ?? "absent") in the seed
+                    """
                 )
             }
         }

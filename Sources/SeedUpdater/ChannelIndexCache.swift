@@ -44,9 +44,9 @@ struct ChannelIndexCache: Equatable {
         guard !etag.contains("\n"), !url.contains("\n") else { return }
         let header =
             """
-                seedgen-channel 1\nurl \(url)\netag \(etag)\nindex-bytes \(index.count)\nsignature-bytes \
-                \(signature?.count ?? -1)\n\n
-                """
+            seedgen-channel 1\nurl \(url)\netag \(etag)\nindex-bytes \(index.count)\nsignature-bytes \
+            \(signature?.count ?? -1)\n\n
+            """
         try? Data(Array(header.utf8) + index + (signature ?? [])).write(
             to: URL(fileURLWithPath: path), options: .atomic)
     }

@@ -163,10 +163,10 @@ public struct SeedUpdater: Sendable {
                 code: .configuration,
                 message:
                     """
-                        the channel serves schema versions \
-                        \(index.seeds.map { String($0.schemaVersion) }.joined(separator: ", ")) and nothing is \
-                        installed: set the schema version the app reads
-                        """,
+                    the channel serves schema versions \
+                    \(index.seeds.map { String($0.schemaVersion) }.joined(separator: ", ")) and nothing is \
+                    installed: set the schema version the app reads
+                    """,
                 location: indexURL.absoluteString)
         }
         guard let entry = index.entry(schemaVersion: schema) else {
@@ -177,9 +177,9 @@ public struct SeedUpdater: Sendable {
                 code: .noSeedForSchema,
                 message:
                     """
-                        the channel has no seed for schema version \(schema) (it serves \(served)); nothing was \
-                        downloaded
-                        """,
+                    the channel has no seed for schema version \(schema) (it serves \(served)); nothing was \
+                    downloaded
+                    """,
                 location: indexURL.absoluteString)
         }
         let current = installed?.schemaVersion == schema ? installed : nil
@@ -188,10 +188,10 @@ public struct SeedUpdater: Sendable {
                 code: .rollback,
                 message:
                     """
-                        the index offers sequence \(entry.sequence) (seed version \(entry.seedVersion)) but sequence \
-                        \(sequence) (seed version \(current.seedVersion)) is installed: an older index (replayed?) is \
-                        refused; nothing was downloaded
-                        """,
+                    the index offers sequence \(entry.sequence) (seed version \(entry.seedVersion)) but sequence \
+                    \(sequence) (seed version \(current.seedVersion)) is installed: an older index (replayed?) is \
+                    refused; nothing was downloaded
+                    """,
                 location: indexURL.absoluteString)
         }
         if let current, current.seedVersion == entry.seedVersion,
@@ -212,9 +212,9 @@ public struct SeedUpdater: Sendable {
                 code: .invalidIndex,
                 message:
                     """
-                        the channel's index was published by a seedgen before content digests (no contentSha256): its \
-                        deltas are of format 1, which this version does not apply; the full seed is installed instead
-                        """,
+                    the channel's index was published by a seedgen before content digests (no contentSha256): its \
+                    deltas are of format 1, which this version does not apply; the full seed is installed instead
+                    """,
                 location: indexURL.absoluteString)
         } else if let current, let delta = entry.delta(from: current.seedVersion) {
             let download = ChannelDownload(
@@ -306,10 +306,10 @@ public struct SeedUpdater: Sendable {
             code: .diskFull,
             message:
                 """
-                    not enough free space for the \
-                    \(download.file == .delta ? "delta and patching" : "seed and installing it"): it needs \(needed) \
-                    bytes, \(available) are available; nothing was downloaded
-                    """,
+                not enough free space for the \
+                \(download.file == .delta ? "delta and patching" : "seed and installing it"): it needs \(needed) \
+                bytes, \(available) are available; nothing was downloaded
+                """,
             location: folder)
     }
 
@@ -388,19 +388,19 @@ public struct SeedUpdater: Sendable {
                 let why =
                     signsOlderIndex || isOlder
                     ? """
-                        it is stale \
-                        (\(reason)): \
-                        a cache (CDN) keeps \(ChannelIndex.signatureFileName) longer than \(ChannelIndex.fileName) \
-                        (serve both with Cache-Control: no-cache), or it was not uploaded with the index
-                        """
+                    it is stale \
+                    (\(reason)): \
+                    a cache (CDN) keeps \(ChannelIndex.signatureFileName) longer than \(ChannelIndex.fileName) \
+                    (serve both with Cache-Control: no-cache), or it was not uploaded with the index
+                    """
                     : "tampered, or signed with another key"
                 throw SeedUpdaterError(
                     code: .badSignature,
                     message:
                         """
-                            \(ChannelIndex.signatureFileName) is not the channel key's signature of \
-                            \(ChannelIndex.fileName) (\(why)): refused, nothing was downloaded
-                            """,
+                        \(ChannelIndex.signatureFileName) is not the channel key's signature of \
+                        \(ChannelIndex.fileName) (\(why)): refused, nothing was downloaded
+                        """,
                     location: url.absoluteString)
             }
         }
@@ -432,9 +432,9 @@ public struct SeedUpdater: Sendable {
                 code: .unsigned,
                 message:
                     """
-                        the channel's index is not signed (no \(ChannelIndex.signatureFileName)) and a public key is \
-                        set: refused, nothing was downloaded
-                        """,
+                    the channel's index is not signed (no \(ChannelIndex.signatureFileName)) and a public key is \
+                    set: refused, nothing was downloaded
+                    """,
                 location: url.absoluteString)
         }
         guard response.status == 200 else { throw Self.statusError(response.status, url: url) }
@@ -457,19 +457,19 @@ public struct SeedUpdater: Sendable {
                 code: .deadline,
                 message:
                     """
-                        the update's deadline passed during this transfer; it was stopped (what arrived of a seed or \
-                        delta is kept for the next update)
-                        """,
+                    the update's deadline passed during this transfer; it was stopped (what arrived of a seed or \
+                    delta is kept for the next update)
+                    """,
                 location: url.absoluteString)
         case .stalled(let bytes, let seconds):
             return SeedUpdaterError(
                 code: .stalled,
                 message:
                     """
-                        stalled: \(bytes) bytes in the last \(String(format: "%.0f", seconds)) s, below the minimum \
-                        rate of \(limits.minimumRate) bytes/s; the transfer was stopped (what arrived is kept for the \
-                        next update)
-                        """,
+                    stalled: \(bytes) bytes in the last \(String(format: "%.0f", seconds)) s, below the minimum \
+                    rate of \(limits.minimumRate) bytes/s; the transfer was stopped (what arrived is kept for the \
+                    next update)
+                    """,
                 location: url.absoluteString)
         case .url(let error) where error.code == .timedOut:
             return SeedUpdaterError(

@@ -19,9 +19,9 @@ enum UpdateLock {
                         code: .deadline,
                         message:
                             """
-                                another update of this seed held the updaters' lock until the deadline; nothing was \
-                                downloaded
-                                """,
+                            another update of this seed held the updaters' lock until the deadline; nothing was \
+                            downloaded
+                            """,
                         location: path)
                 }
                 do { try await Task.sleep(nanoseconds: 20_000_000) } catch {

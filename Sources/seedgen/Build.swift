@@ -86,9 +86,9 @@ extension SeedGen {
         @Option(
             help: ArgumentHelp(
                 """
-                    A feed of a region seed, named: NAME=PATH (a folder, a .zip, or one XML export file). Repeat for \
-                    each feed; positional feeds are named after their file or folder, without .zip.
-                    """,
+                A feed of a region seed, named: NAME=PATH (a folder, a .zip, or one XML export file). Repeat for \
+                each feed; positional feeds are named after their file or folder, without .zip.
+                """,
                 valueName: "name=path"))
         var feed: [String] = []
 
@@ -106,41 +106,41 @@ extension SeedGen {
         @Option(
             help: ArgumentHelp(
                 """
-                    The seed this build follows: rows keep its ids (matched by their key, or the whole row), new rows \
-                    get ids above any it gave, references follow; so `seedgen delta` between the two carries only the \
-                    rows that changed. It must be a seed of the same schema.
-                    """,
+                The seed this build follows: rows keep its ids (matched by their key, or the whole row), new rows \
+                get ids above any it gave, references follow; so `seedgen delta` between the two carries only the \
+                rows that changed. It must be a seed of the same schema.
+                """,
                 valueName: "file"))
         var previous: String?
 
         @Flag(
             help:
                 """
-                    Keep rows whose reference names no row, with a NULL reference (reported as warnings). Implied by \
-                    --lenient.
-                    """
+                Keep rows whose reference names no row, with a NULL reference (reported as warnings). Implied by \
+                --lenient.
+                """
         )
         var allowDangling = false
 
         @Flag(
             help:
                 """
-                    Keep going past data errors: bad values become NULL, rows that cannot be kept are left out \
-                    (counted in seedgen_inputs.rejected), dangling references become NULL, GTFS ids that name nothing \
-                    are kept as written, an optional file with a bad header is left out; each is a warning.
-                    """
+                Keep going past data errors: bad values become NULL, rows that cannot be kept are left out \
+                (counted in seedgen_inputs.rejected), dangling references become NULL, GTFS ids that name nothing \
+                are kept as written, an optional file with a bad header is left out; each is a warning.
+                """
         )
         var lenient = false
 
         @Flag(
             help:
                 """
-                    Fail (exit 1, nothing written) on what is otherwise a warning: CSV syntax that is repaired (text \
-                    after a closing quote, a quote in an unquoted field, spaces before an opening quote, a short row, \
-                    a UTF-16 file), mapping mistakes (a table with no rows, a column whose source matched nothing in \
-                    any input) and GTFS data an app would show wrongly (times running backwards, a missing time zone, \
-                    invalid text, no calendar).
-                    """
+                Fail (exit 1, nothing written) on what is otherwise a warning: CSV syntax that is repaired (text \
+                after a closing quote, a quote in an unquoted field, spaces before an opening quote, a short row, \
+                a UTF-16 file), mapping mistakes (a table with no rows, a column whose source matched nothing in \
+                any input) and GTFS data an app would show wrongly (times running backwards, a missing time zone, \
+                invalid text, no calendar).
+                """
         )
         var strict = false
 
@@ -152,10 +152,10 @@ extension SeedGen {
         @Option(
             help: ArgumentHelp(
                 """
-                    Keys kept per table in the map from integer keys to row ids that resolves references to tables \
-                    whose keys ascend (OSM ids) without a query; 8 bytes a key (default 2097152: 16 MiB). Past it, or \
-                    once keys stop ascending, lookups use the cache and a query. 0 turns the maps off.
-                    """,
+                Keys kept per table in the map from integer keys to row ids that resolves references to tables \
+                whose keys ascend (OSM ids) without a query; 8 bytes a key (default 2097152: 16 MiB). Past it, or \
+                once keys stop ascending, lookups use the cache and a query. 0 turns the maps off.
+                """,
                 valueName: "n"))
         var idMapSize: Int = 2_097_152
 
@@ -176,10 +176,10 @@ extension SeedGen {
         @Option(
             help: ArgumentHelp(
                 """
-                    Write every notice (warnings and errors) to this JSON file, whether the build succeeds or fails: \
-                    each with its code (MobilityData's GTFS validator's codes, such as foreign_key_violation), \
-                    severity, file, line, column, field and value, and the count of each code.
-                    """,
+                Write every notice (warnings and errors) to this JSON file, whether the build succeeds or fails: \
+                each with its code (MobilityData's GTFS validator's codes, such as foreign_key_violation), \
+                severity, file, line, column, field and value, and the count of each code.
+                """,
                 valueName: "file.json"))
         var notices: String?
 
@@ -192,9 +192,9 @@ extension SeedGen {
         @Flag(
             help:
                 """
-                    Also print each stage's wall time, CPU time and peak memory (prepare, load, checks, stable ids, \
-                    derive, feeds, index, digest, finish), with --quiet too: where a build's time went.
-                    """
+                Also print each stage's wall time, CPU time and peak memory (prepare, load, checks, stable ids, \
+                derive, feeds, index, digest, finish), with --quiet too: where a build's time went.
+                """
         )
         var timings = false
 

@@ -85,18 +85,18 @@ extension SeedGen.Channel {
             for entry in report.index?.seeds ?? [] {
                 var line =
                     """
-                          schema v\(entry.schemaVersion): sequence \(entry.sequence), seed version \
-                        \(entry.seedVersion), \(entry.path) \(Format.bytes(entry.size))
-                        """
+                      schema v\(entry.schemaVersion): sequence \(entry.sequence), seed version \
+                    \(entry.seedVersion), \(entry.path) \(Format.bytes(entry.size))
+                    """
                 if let seedSize = entry.seedSize { line += " (\(Format.bytes(seedSize)) installed)" }
                 lines.append(line)
                 for delta in entry.deltas {
                     let share = entry.size > 0 ? Double(delta.size) * 100 / Double(entry.size) : 0
                     lines.append(
                         """
-                                delta from \(delta.from): \(delta.path) \(Format.bytes(delta.size)) \
-                            (\(String(format: "%.1f", share))% of the seed)
-                            """
+                            delta from \(delta.from): \(delta.path) \(Format.bytes(delta.size)) \
+                        (\(String(format: "%.1f", share))% of the seed)
+                        """
                     )
                 }
             }

@@ -82,9 +82,9 @@ extension SeedGen {
             }
             var lines = [
                 """
-                    delta \(summary.output): seed version \(header.from.seedVersion) -> \(header.to.seedVersion), \
-                    schema v\(header.schemaVersion), \(size)
-                    """
+                delta \(summary.output): seed version \(header.from.seedVersion) -> \(header.to.seedVersion), \
+                schema v\(header.schemaVersion), \(size)
+                """
             ]
             for table in summary.tables {
                 lines.append(
@@ -93,10 +93,10 @@ extension SeedGen {
             if summary.verified {
                 lines.append(
                     """
-                        verified: applied to a copy of the old seed (content \
-                        \(header.from.contentSHA256.prefix(12))…), it gives the new seed's content \
-                        \(header.to.contentSHA256)
-                        """
+                    verified: applied to a copy of the old seed (content \
+                    \(header.from.contentSHA256.prefix(12))…), it gives the new seed's content \
+                    \(header.to.contentSHA256)
+                    """
                 )
             }
             return lines.joined(separator: "\n")

@@ -124,9 +124,9 @@ extension SeedGen {
                 let changedFeeds = feeds.filter { $0.presence == "both" && $0.hasChanges }.count
                 total +=
                     """
-                        ; feeds: \(count("added")) added, \(count("removed")) removed, \(changedFeeds) changed, \
-                        \(count("both") - changedFeeds) unchanged
-                        """
+                    ; feeds: \(count("added")) added, \(count("removed")) removed, \(changedFeeds) changed, \
+                    \(count("both") - changedFeeds) unchanged
+                    """
             }
             lines.append("")
             lines.append(total)
@@ -158,7 +158,7 @@ extension SeedGen {
                             "    " + name.padding(toLength: width, withPad: " ", startingAt: 0)
                                 + "  \(Format.count(Int(table.added))) added, \(Format.count(Int(table.removed))) "
                                 + "removed, "
-                                + """
+                                    + """
                                     \(Format.count(Int(table.changed))) changed; \(rows(table.oldRows)) -> \
                                     \(rows(table.newRows))
                                     """

@@ -66,18 +66,18 @@ extension SeedGen {
             if let gzip = report.gzip {
                 lines.append(
                     """
-                          gzip           \(Format.bytes(gzip.size)) (\(Format.count(Int(gzip.size))) \
-                        bytes)\(gzip.sha256.map { ", sha256 \($0)" } ?? "")
-                        """
+                      gzip           \(Format.bytes(gzip.size)) (\(Format.count(Int(gzip.size))) \
+                    bytes)\(gzip.sha256.map { ", sha256 \($0)" } ?? "")
+                    """
                 )
                 if let comment = gzip.comment { lines.append("  gzip comment   \(comment)") }
             }
             if let pageSize = report.pageSize, let pageCount = report.pageCount {
                 lines.append(
                     """
-                          pages          \(Format.count(Int(pageCount))) of \(pageSize) bytes, \
-                        \(report.freelistCount ?? 0) free
-                        """
+                      pages          \(Format.count(Int(pageCount))) of \(pageSize) bytes, \
+                    \(report.freelistCount ?? 0) free
+                    """
                 )
             }
             if let mode = report.journalMode { lines.append("  journal mode   \(mode)") }

@@ -40,9 +40,9 @@ extension SeedGen {
         @Option(
             help: ArgumentHelp(
                 """
-                    Record this publication sequence (gzip header and manifest): an installer keeps an installed seed \
-                    of a higher sequence, e.g. one downloaded from a channel, instead of this one.
-                    """,
+                Record this publication sequence (gzip header and manifest): an installer keeps an installed seed \
+                of a higher sequence, e.g. one downloaded from a channel, instead of this one.
+                """,
                 valueName: "n"))
         var sequence: Int64?
 

@@ -80,23 +80,23 @@ extension SeedGen {
             if result.unchanged {
                 return
                     """
-                        unchanged \(channel): schema v\(entry.schemaVersion) already serves seed version \
-                        \(entry.seedVersion) (sequence \(entry.sequence))
-                        """
+                    unchanged \(channel): schema v\(entry.schemaVersion) already serves seed version \
+                    \(entry.seedVersion) (sequence \(entry.sequence))
+                    """
             }
             var lines = [
                 """
-                    published \(channel)/\(entry.path): schema v\(entry.schemaVersion), seed version \
-                    \(entry.seedVersion), sequence \(entry.sequence), \(Format.bytes(entry.size))
-                    """
+                published \(channel)/\(entry.path): schema v\(entry.schemaVersion), seed version \
+                \(entry.seedVersion), sequence \(entry.sequence), \(Format.bytes(entry.size))
+                """
             ]
             for delta in entry.deltas {
                 let share = entry.size > 0 ? Double(delta.size) * 100 / Double(entry.size) : 0
                 lines.append(
                     """
-                          delta \(delta.path) from \(delta.from): \(Format.bytes(delta.size)) \
-                        (\(String(format: "%.1f", share))% of the seed)
-                        """
+                      delta \(delta.path) from \(delta.from): \(Format.bytes(delta.size)) \
+                    (\(String(format: "%.1f", share))% of the seed)
+                    """
                 )
             }
             for skipped in result.skippedDeltas { lines.append("  no delta from \(skipped.from): \(skipped.reason)") }

@@ -61,10 +61,10 @@ extension SeedGen.SchemaCommand {
                 FileHandle.standardError.write(
                     Data(
                         """
-                            drafted \(out): \(draft.tableCount) table\(draft.tableCount == 1 ? "" : "s") from \
-                            \(draft.files.count) file\(draft.files.count == 1 ? "" : "s")\n
-                            """
-                            .utf8))
+                        drafted \(out): \(draft.tableCount) table\(draft.tableCount == 1 ? "" : "s") from \
+                        \(draft.files.count) file\(draft.files.count == 1 ? "" : "s")\n
+                        """
+                        .utf8))
             }
         }
     }

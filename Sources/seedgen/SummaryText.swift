@@ -11,9 +11,9 @@ struct SummaryText {
         if !summary.warningReport.isEmpty { lines.append(summary.warningReport) }
         lines.append(
             """
-                built \(summary.output): schema \(summary.schemaName) v\(summary.schemaVersion), seed version \
-                \(summary.seedVersion)
-                """
+            built \(summary.output): schema \(summary.schemaName) v\(summary.schemaVersion), seed version \
+            \(summary.seedVersion)
+            """
         )
         let width = summary.tables.map(\.name.count).max() ?? 0
         for table in summary.tables {
@@ -48,7 +48,7 @@ struct SummaryText {
         lines.append(
             "\(summary.tables.count) tables, \(Format.count(summary.totalRows)) rows, \(summary.warnings) "
                 + "warning\(summary.warnings == 1 ? "" : "s"), "
-                + """
+                    + """
                     \(Format.bytes(summary.outputBytes)), \(String(format: "%.2f", summary.seconds)) s \
                     (\(Format.count(rate)) rows/s)
                     """

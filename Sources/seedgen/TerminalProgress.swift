@@ -25,9 +25,9 @@ final class TerminalProgress: BuildProgress {
         let percent = min(100, Int(Double(read) * 100 / Double(bytes)))
         draw(
             """
-                \(file) → \(table): \(Format.count(rows)) rows, \(Format.count(Int(Double(rows) / seconds)))/s, \
-                \(percent)%
-                """
+            \(file) → \(table): \(Format.count(rows)) rows, \(Format.count(Int(Double(rows) / seconds)))/s, \
+            \(percent)%
+            """
         )
     }
 

@@ -74,9 +74,9 @@ extension SeedGen {
             name: .customLong("min-rate"),
             help: ArgumentHelp(
                 """
-                    Bytes per second a download must average over 10 s, else it counts as stalled and stops (0: no \
-                    minimum).
-                    """,
+                Bytes per second a download must average over 10 s, else it counts as stalled and stops (0: no \
+                minimum).
+                """,
                 valueName: "bytes"))
         var minimumRate: Int64 = SeedUpdater.defaultMinimumRate
 
@@ -89,9 +89,9 @@ extension SeedGen {
                 // URLSession reads no channel from a file URL: say so here, not as a network error.
                 throw ValidationError(
                     """
-                        --channel must be an http or https URL (a channel folder on disk: serve it, e.g. python3 -m \
-                        http.server, or check it with seedgen channel check DIR).
-                        """
+                    --channel must be an http or https URL (a channel folder on disk: serve it, e.g. python3 -m \
+                    http.server, or check it with seedgen channel check DIR).
+                    """
                 )
             }
             if timeout <= 0 { throw ValidationError("--timeout must be positive.") }

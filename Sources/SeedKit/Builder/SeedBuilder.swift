@@ -56,9 +56,9 @@ public struct SeedBuilder {
                         file: schema.places.file, line: place?.line, column: place?.column,
                         message:
                             """
-                                has \(what), which a seed of several feeds adds itself: rename it to build \
-                                \(feeds.feeds.count) feeds into one seed
-                                """
+                            has \(what), which a seed of several feeds adds itself: rename it to build \
+                            \(feeds.feeds.count) feeds into one seed
+                            """
                     ))
             }
             schema = schema.scopedByFeed()
@@ -171,9 +171,9 @@ extension Schema {
         let entitiesText = entities == .xml ? "" : " entities=\(entities.rawValue)" // read differently: another seed
         return
             """
-                \(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)]\(entitiesText) \
-                \(String(reflecting: tables))
-                """
+            \(name) \(schemaVersion) \(format.rawValue) [\(namespaceText)]\(entitiesText) \
+            \(String(reflecting: tables))
+            """
     }
 }
 

@@ -56,9 +56,9 @@ struct DerivedRowCheck {
                     value: row[0].description,
                     message:
                         """
-                            names no row of '\(target)', in \(row[1]) rows the recipe of '\(table.name)' (schema \
-                            \(schema.name)) gives
-                            """
+                        names no row of '\(target)', in \(row[1]) rows the recipe of '\(table.name)' (schema \
+                        \(schema.name)) gives
+                        """
                 ))
         }
         return recorded
@@ -102,9 +102,9 @@ struct DerivedRowCheck {
                     field: shown.joined(separator: "+"), value: values.joined(separator: ","),
                     message:
                         """
-                            is given to \(row.last!) rows by the recipe of '\(table.name)' (schema \(schema.name)), \
-                            and \(what)\(named)
-                            """
+                        is given to \(row.last!) rows by the recipe of '\(table.name)' (schema \(schema.name)), \
+                        and \(what)\(named)
+                        """
                 ))
         }
         return true
@@ -125,9 +125,9 @@ struct DerivedRowCheck {
                 kind: .missingValue, file: "derived table '\(table.name)'", field: column,
                 message:
                     """
-                        is NULL in a row the recipe of '\(table.name)' (schema \(schema.name)) gives, and it is \
-                        required (\(shown))
-                        """
+                    is NULL in a row the recipe of '\(table.name)' (schema \(schema.name)) gives, and it is \
+                    required (\(shown))
+                    """
             ))
         return true
     }
@@ -152,9 +152,9 @@ struct DerivedRowCheck {
             for value in Set(values).sorted() {
                 for row in try connection.rows(
                     """
-                        SELECT \(quoted(source.rowID)) FROM \(quoted(source.name)) WHERE \(quoted(column)) = ? ORDER \
-                        BY 1 LIMIT 2
-                        """,
+                    SELECT \(quoted(source.rowID)) FROM \(quoted(source.name)) WHERE \(quoted(column)) = ? ORDER \
+                    BY 1 LIMIT 2
+                    """,
                     [.text(value)])
                 {
                     guard let id = row[0].integer else { continue }

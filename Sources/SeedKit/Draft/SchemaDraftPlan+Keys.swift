@@ -51,11 +51,11 @@ extension SchemaDraftPlan {
             } else if let hashes = candidate.profile?.hashes, !hashes.complete {
                 reason =
                     """
-                        has more values than the draft keeps to check \
-                        (\(SchemaDraftText.grouped(hashes.distinctCount)) of \
-                        \(SchemaDraftText.grouped(candidate.profile!.count)) kept); if they are unique, add `key: \
-                        \(candidate.name)` and `required: true` (the build checks)
-                        """
+                    has more values than the draft keeps to check \
+                    (\(SchemaDraftText.grouped(hashes.distinctCount)) of \
+                    \(SchemaDraftText.grouped(candidate.profile!.count)) kept); if they are unique, add `key: \
+                    \(candidate.name)` and `required: true` (the build checks)
+                    """
             } else if candidate.profile?.hashes == nil {
                 reason = "holds elements or long text"
             } else if ![.integer, .text].contains(candidate.type) {

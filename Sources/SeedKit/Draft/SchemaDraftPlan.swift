@@ -136,9 +136,9 @@ struct SchemaDraftPlan {
             let names = node.children.map { "<\(structure.elements[$0].name.localName)>" }
             tables[table].notes.append(
                 """
-                    <\(node.name.localName)> holds text and elements (mixed content): its text is kept, without its \
-                    markup \(names.prefix(5).joined(separator: ", "))
-                    """
+                <\(node.name.localName)> holds text and elements (mixed content): its text is kept, without its \
+                markup \(names.prefix(5).joined(separator: ", "))
+                """
             )
             return
         }

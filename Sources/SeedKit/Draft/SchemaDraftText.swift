@@ -34,9 +34,9 @@ struct SchemaDraftText {
             if let none = plan.prefixes.first(where: { $0.uri.isEmpty }) {
                 lines.append(
                     """
-                        # '\(none.prefix)' is no namespace: '\(none.prefix):name' is in none, beside the same name in \
-                        a namespace.
-                        """
+                    # '\(none.prefix)' is no namespace: '\(none.prefix):name' is in none, beside the same name in \
+                    a namespace.
+                    """
                 )
             }
             lines.append("namespaces:")
@@ -65,9 +65,9 @@ struct SchemaDraftText {
                 "  # "
                     + Self.comment(
                         """
-                            '\(pattern.pattern)' names \(unread), not XML: the build would read it and fail; move it \
-                            out of the input
-                            """
+                        '\(pattern.pattern)' names \(unread), not XML: the build would read it and fail; move it \
+                        out of the input
+                        """
                     ))
         }
         lines.append("  - name: \(table.name)")
@@ -88,9 +88,9 @@ struct SchemaDraftText {
             let parent = structure.elements[table.elements[0]].parent
             lines.append(
                 """
-                        element: \(Self.quoted(parent >= 0 ? plan.writtenName(parent) + "/" + element : element))   # \
-                    at \(paths.count) paths
-                    """
+                    element: \(Self.quoted(parent >= 0 ? plan.writtenName(parent) + "/" + element : element))   # \
+                at \(paths.count) paths
+                """
             )
         }
         if let parent = table.parent {

@@ -76,25 +76,25 @@ final class XMLStructureSurvey: XMLEventHandler {
         if skippedElements > 0 {
             result.notes.append(
                 """
-                    more than \(Self.elementLimit) distinct element paths: \(skippedElements) elements at further \
-                    paths are not described
-                    """
+                more than \(Self.elementLimit) distinct element paths: \(skippedElements) elements at further \
+                paths are not described
+                """
             )
         }
         if skippedFields > 0 {
             result.notes.append(
                 """
-                    more than \(Self.fieldLimit) distinct attributes: \(skippedFields) values of further ones are not \
-                    described
-                    """
+                more than \(Self.fieldLimit) distinct attributes: \(skippedFields) values of further ones are not \
+                described
+                """
             )
         }
         if budget.remaining <= 1 {
             result.notes.append(
                 """
-                    the values checked for keys and references were too many to keep all: a field whose values were \
-                    not all kept is no key, and a reference from it keeps the values that name no row
-                    """
+                the values checked for keys and references were too many to keep all: a field whose values were \
+                not all kept is no key, and a reference from it keeps the values that name no row
+                """
             )
         }
         return result

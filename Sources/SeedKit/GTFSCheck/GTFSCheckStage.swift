@@ -28,9 +28,9 @@ struct GTFSCheckStage: BuildStage {
             for table in scoped {
                 try connection.execute(
                     """
-                        CREATE TEMP VIEW \(quoted(table.name)) AS SELECT * FROM main.\(quoted(table.name)) WHERE \
-                        \(Self.rowsOf(feed.id, in: table, schema: state.schema))
-                        """
+                    CREATE TEMP VIEW \(quoted(table.name)) AS SELECT * FROM main.\(quoted(table.name)) WHERE \
+                    \(Self.rowsOf(feed.id, in: table, schema: state.schema))
+                    """
                 )
             }
             defer { for table in scoped { try? connection.execute("DROP VIEW IF EXISTS temp.\(quoted(table.name))") } }

@@ -148,9 +148,9 @@ struct GTFSChecks {
                     field: field, value: place?.text,
                     message:
                         """
-                            is not a time zone of the IANA database (such as America/Los_Angeles): times would be \
-                            shown in the wrong zone
-                            """,
+                        is not a time zone of the IANA database (such as America/Los_Angeles): times would be \
+                        shown in the wrong zone
+                        """,
                     code: NoticeCode.invalidTimezone))
         }
     }

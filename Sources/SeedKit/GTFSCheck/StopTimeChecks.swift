@@ -136,24 +136,24 @@ struct StopTimeChecks {
                 )
                 message =
                     """
-                        is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
-                        time needs both or neither
-                        """
+                    is given without departure_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
+                    time needs both or neither
+                    """
             case .departureOnly:
                 (field, value, code) = (
                     "departure_time", written("departure_time", finding.departure), NoticeCode.onlyArrivalOrDeparture
                 )
                 message =
                     """
-                        is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
-                        time needs both or neither
-                        """
+                    is given without arrival_time (trip_id '\(trip)', stop_sequence \(finding.sequence)): a stop \
+                    time needs both or neither
+                    """
             case .missingEdge(let last):
                 field = finding.arrival == nil ? "arrival_time" : "departure_time"
                 (value, code) = (nil, NoticeCode.missingTripEdge)
                 message =
                     "is empty on the \(last ? "last" : "first") stop of trip_id '\(trip)' (stop_sequence "
-                        + "\(finding.sequence)): "
+                    + "\(finding.sequence)): "
                     + "a trip's first and last stops need arrival_time and departure_time"
             case .backwards(let previousSequence, let previousDeparture):
                 let before = rows[[trip, String(previousSequence)]]
@@ -164,7 +164,7 @@ struct StopTimeChecks {
                 )
                 message =
                     "is before departure_time '\(previousText)' of the previous stop (stop_sequence "
-                        + "\(previousSequence)\(previousLine)) "
+                    + "\(previousSequence)\(previousLine)) "
                     + "on trip_id '\(trip)': times run backwards"
             }
             checks.issues.record(

@@ -145,9 +145,9 @@ public struct InputFeeds: Sendable {
                 path: path,
                 message:
                     """
-                        '\(name)' cannot name a feed\(how): a name is 1 to \(maximumNameLength) characters, without \
-                        spaces, '/' or control characters
-                        """
+                    '\(name)' cannot name a feed\(how): a name is 1 to \(maximumNameLength) characters, without \
+                    spaces, '/' or control characters
+                    """
             )
         }
     }

@@ -65,10 +65,10 @@ public enum SchemaLocator {
             file: inputPaths.joined(separator: " "),
             message:
                 """
-                    no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, \
-                    an .osm file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and \
-                    transxchange schemas)
-                    """
+                no schema: pass --schema FILE, put a \(folderSchemaName) in the input folder, or give a GTFS feed, \
+                an .osm file, NeTEx or TransXChange XML (which use the built-in transit, osm, netex and \
+                transxchange schemas)
+                """
         )
     }
 }

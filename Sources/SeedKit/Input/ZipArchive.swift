@@ -59,9 +59,9 @@ struct ZipArchive {
         guard directorySize <= Self.maximumDirectorySize else {
             throw broken(
                 """
-                    the central directory has \(directorySize) bytes, more than the \(Self.maximumDirectorySize) \
-                    seedgen reads
-                    """
+                the central directory has \(directorySize) bytes, more than the \(Self.maximumDirectorySize) \
+                seedgen reads
+                """
             )
         }
         // Each directory entry takes at least 46 bytes.
@@ -131,9 +131,9 @@ struct ZipArchive {
                 path: display,
                 message:
                     """
-                        broken zip entry: its header would be at byte \(entry.localHeaderOffset), the archive has \
-                        \(length)
-                        """
+                    broken zip entry: its header would be at byte \(entry.localHeaderOffset), the archive has \
+                    \(length)
+                    """
             )
         }
         let (limit, overflow) = entry.compressedSize.multipliedReportingOverflow(by: maximumDeflateRatio)
@@ -183,9 +183,9 @@ struct ZipArchive {
                     path: display,
                     message: "compressed with \(Self.methodName(entry.method)) (method \(entry.method)); "
                         + """
-                            seedgen reads only stored and deflate entries: repack it, e.g. `zip -r -Z deflate feed.zip \
-                            feed/`
-                            """
+                        seedgen reads only stored and deflate entries: repack it, e.g. `zip -r -Z deflate feed.zip \
+                        feed/`
+                        """
                 )
             }
             let path = self.path

@@ -276,9 +276,9 @@ struct CSVImporter {
                         kind: .malformedRow, file: file.displayPath, line: line, column: columns[index], field: name,
                         message:
                             """
-                                is a column of the header twice (fields \(earlier + 1) and \(index + 1)): which one \
-                                holds the values is unknown
-                                """,
+                            is a column of the header twice (fields \(earlier + 1) and \(index + 1)): which one \
+                            holds the values is unknown
+                            """,
                         code: NoticeCode.duplicatedColumn))
             }
         }
@@ -354,7 +354,7 @@ struct CSVImporter {
             value: recordText(reader),
             message:
                 "has \(reader.fieldCount) field\(reader.fieldCount == 1 ? "" : "s"), the header has \(header.count): "
-                + """
+                    + """
                     the missing trailing field\(missing.count == 1 ? "" : "s") (\(names)) \
                     \(missing.count == 1 ? "is" : "are") read as empty
                     """,

@@ -25,9 +25,9 @@ final class CheckedKey {
         try connection.execute("DROP TABLE IF EXISTS temp.\(name)") // a failed build's
         try connection.execute(
             """
-                CREATE TEMP TABLE \(name) (\(keys.joined(separator: ", ")), row INTEGER NOT NULL, PRIMARY KEY \
-                (\(keys.joined(separator: ", ")))) WITHOUT ROWID
-                """
+            CREATE TEMP TABLE \(name) (\(keys.joined(separator: ", ")), row INTEGER NOT NULL, PRIMARY KEY \
+            (\(keys.joined(separator: ", ")))) WITHOUT ROWID
+            """
         )
         add = try connection.prepare(
             "INSERT INTO temp.\(name) VALUES (\(values.joined(separator: ", ")), ?\(columns.count + 1))")

@@ -71,9 +71,9 @@ struct DocumentCopies {
             guard let own else { continue }
             let named = try connection.scalar(
                 """
-                    SELECT \(quoted(table.references[r].column)) FROM \(quoted(table.name)) WHERE \
-                    \(quoted(table.rowID)) = ?
-                    """,
+                SELECT \(quoted(table.references[r].column)) FROM \(quoted(table.name)) WHERE \
+                \(quoted(table.rowID)) = ?
+                """,
                 [.integer(kept)])?.integer
             if named != own { return true }
         }
@@ -102,9 +102,9 @@ struct DocumentCopies {
         let name = quoted(table.name), rowID = quoted(table.rowID)
         try connection.execute(
             """
-                INSERT INTO \(name) (\(rowID), \(columns)) SELECT \(id), \(columns) FROM \(name) WHERE \(rowID) = \
-                \(source)
-                """
+            INSERT INTO \(name) (\(rowID), \(columns)) SELECT \(id), \(columns) FROM \(name) WHERE \(rowID) = \
+            \(source)
+            """
         )
         for reference in table.references where reference.from.allSatisfy({ table.column(named: $0)?.stored ?? false })
         {

@@ -44,9 +44,9 @@ struct DocumentScope {
                 field: table.key.filter { $0 != Schema.feedColumn }.joined(separator: "+"), value: row[1].description,
                 message: (count == 1 ? "names" : "and \(count - 1) more \(count == 2 ? "key name" : "keys name")")
                     + """
-                         objects of other values in several files: ids are unique per document, so each file's object \
-                        is its own, and its file's references name it
-                        """
+                     objects of other values in several files: ids are unique per document, so each file's object \
+                    is its own, and its file's references name it
+                    """
             ))
     }
 
@@ -72,9 +72,9 @@ struct DocumentScope {
         var lastKey: [Value]?
         let copies = try connection.prepare(
             """
-                SELECT dropped FROM temp.\(quoted("seedgen_merged_\(target.name)")) WHERE kept = ? AND outcome <> \
-                \(RowCopies.Outcome.rejected.rawValue)
-                """
+            SELECT dropped FROM temp.\(quoted("seedgen_merged_\(target.name)")) WHERE kept = ? AND outcome <> \
+            \(RowCopies.Outcome.rejected.rawValue)
+            """
         )
         for row in shared {
             guard let id = row[0].integer else { continue }
@@ -148,7 +148,7 @@ struct DocumentScope {
         let names = (context.documentName(files.0), context.documentName(files.1))
         let message =
             "names an object of '\(reference.to)' in two other files, \(names.0) and \(names.1), and none in its own: "
-            + """
+                + """
                 ids are unique per document, so a reference names its own document's object, else the one object of \
                 that id in the export
                 """

@@ -44,9 +44,9 @@ final class DuplicateKeys {
                 "repeats \(repeated) in every field: \(all); "
                 + (strict
                     ? """
-                        --strict: a row repeated whole is an error (without --strict each copy is left out, with a \
-                        warning)
-                        """
+                    --strict: a row repeated whole is an error (without --strict each copy is left out, with a \
+                    warning)
+                    """
                     : "each copy is left out, the row it repeats is kept")
             issue.kind = strict ? .duplicateKey : .repeatedRow
             issue.code = nil

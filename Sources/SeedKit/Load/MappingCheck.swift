@@ -75,9 +75,9 @@ struct MappingCheck {
                             value: list.sources.joined(separator: ", "),
                             message:
                                 """
-                                    has no rows: its list source was empty or missing in every record of \
-                                    '\(table.parent?.table ?? "")'
-                                    """,
+                                has no rows: its list source was empty or missing in every record of \
+                                '\(table.parent?.table ?? "")'
+                                """,
                             paths: list.sources.flatMap(pathAlternatives)))
                 } else {
                     findings.append(
@@ -162,9 +162,9 @@ struct MappingCheck {
                     table: table.name, column: column.name, field: "\(table.name).\(column.name)", value: repeated.path,
                     message:
                         "matched more than once in \(Self.grouped(repeated.records))\(records) records of "
-                            + "'\(table.name)'; "
+                        + "'\(table.name)'; "
                         + "only the first is kept: to keep each one, read it as a table of its own "
-                        + """
+                            + """
                             (element: \(Self.elementPath(of: repeated.path)), parent: \(table.name), and a $position \
                             column)
                             """,
@@ -200,7 +200,7 @@ struct MappingCheck {
                     "; the schema's are \(schemaURIs.sorted().map { "'\($0)'" }.joined(separator: ", "))"
                     + " (a name whose prefix the schema maps, or an unprefixed one with a \"\" entry, matches only "
                     + "that namespace: "
-                    + """
+                        + """
                         map the file's namespace, or leave the \"\" entry out so that unprefixed names match any \
                         namespace)
                         """
@@ -287,9 +287,9 @@ struct MappingCheck {
                         value: column.source.joined(separator: ", "),
                         message:
                             """
-                                matches no header of \(file.name); the column is \
-                                \(column.defaultValue == nil ? "NULL" : "its default") in every row
-                                """,
+                            matches no header of \(file.name); the column is \
+                            \(column.defaultValue == nil ? "NULL" : "its default") in every row
+                            """,
                         paths: []), hint: hint)
             }
         }

@@ -37,18 +37,18 @@ struct NestedRowCleanup {
                 if table.key.isEmpty {
                     try database.execute(
                         """
-                            DELETE FROM \(child) WHERE \(column) IN (SELECT kept FROM temp.\(merged) WHERE outcome = \
-                            \(RowCopies.Outcome.replaced.rawValue))
-                            """
+                        DELETE FROM \(child) WHERE \(column) IN (SELECT kept FROM temp.\(merged) WHERE outcome = \
+                        \(RowCopies.Outcome.replaced.rawValue))
+                        """
                     )
                 } else if table.duplicates == .merge {
                     // Keyed nested rows of a version read in a later document are objects of
                     // their own there (`RowCopies`): they replace the kept row's earlier ones.
                     for pair in try database.rows(
                         """
-                            SELECT dropped, kept FROM temp.\(merged) WHERE outcome = \
-                            \(RowCopies.Outcome.replaced.rawValue) ORDER BY dropped
-                            """
+                        SELECT dropped, kept FROM temp.\(merged) WHERE outcome = \
+                        \(RowCopies.Outcome.replaced.rawValue) ORDER BY dropped
+                        """
                     ) {
                         guard let dropped = pair[0].integer, let kept = pair[1].integer else { continue }
                         let document = context.document(ofRow: dropped, in: parent.table)
@@ -66,15 +66,15 @@ struct NestedRowCleanup {
             }
             let orphans =
                 """
-                    \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(quoted(parentTable.rowID)) FROM \
-                    \(quoted(parentTable.name)))
-                    """
+                \(column) IS NOT NULL AND \(column) NOT IN (SELECT \(quoted(parentTable.rowID)) FROM \
+                \(quoted(parentTable.name)))
+                """
             let copies =
                 merged.map {
                     """
-                         AND \(column) NOT IN (SELECT dropped FROM temp.\($0) WHERE outcome != \
-                        \(RowCopies.Outcome.rejected.rawValue))
-                        """
+                     AND \(column) NOT IN (SELECT dropped FROM temp.\($0) WHERE outcome != \
+                    \(RowCopies.Outcome.rejected.rawValue))
+                    """
                 } ?? ""
             let rejectedRows = Int(
                 try database.scalar("SELECT count(*) FROM \(child) WHERE \(orphans)\(copies)")?.integer ?? 0)
@@ -121,9 +121,9 @@ struct NestedRowCleanup {
                         value: String(count),
                         message:
                             """
-                                rows named rows of '\(target.name)' that were left out with the row they were nested \
-                                in; kept with \(reference.column) = NULL
-                                """
+                            rows named rows of '\(target.name)' that were left out with the row they were nested \
+                            in; kept with \(reference.column) = NULL
+                            """
                     ))
             }
         }

@@ -77,9 +77,9 @@ final class RowCopies {
         let keyMatch = table.key.map { "\(quoted($0)) = ?" }.joined(separator: " AND ")
         existing = try connection.prepare(
             """
-                SELECT \(quoted(table.rowID)), \(selected.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \
-                \(keyMatch) ORDER BY 1
-                """
+            SELECT \(quoted(table.rowID)), \(selected.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \
+            \(keyMatch) ORDER BY 1
+            """
         )
         // The INSERT's parameters, numbered the same: the writer binds a row to either.
         let assignments = names.enumerated().dropFirst().filter { $0.element != parentColumn }
@@ -93,16 +93,16 @@ final class RowCopies {
             "CREATE TEMP TABLE IF NOT EXISTS \(name) (dropped INTEGER PRIMARY KEY, kept INTEGER, outcome INTEGER)")
         try connection.execute(
             """
-                CREATE INDEX IF NOT EXISTS temp.\(quoted("seedgen_merged_\(table.name)_kept")) ON \
-                \(quoted("seedgen_merged_\(table.name)")) (kept)
-                """
+            CREATE INDEX IF NOT EXISTS temp.\(quoted("seedgen_merged_\(table.name)_kept")) ON \
+            \(quoted("seedgen_merged_\(table.name)")) (kept)
+            """
         )
         record = try connection.prepare("INSERT INTO temp.\(name) VALUES (?, ?, ?)")
         copyInDocument = try connection.prepare(
             """
-                SELECT 1 FROM temp.\(name) WHERE kept = ? AND dropped >= ? AND outcome <> \(Outcome.rejected.rawValue) \
-                LIMIT 1
-                """
+            SELECT 1 FROM temp.\(name) WHERE kept = ? AND dropped >= ? AND outcome <> \(Outcome.rejected.rawValue) \
+            LIMIT 1
+            """
         )
         mergedTable = name
     }
@@ -230,9 +230,9 @@ final class RowCopies {
                     value: new.description,
                     message:
                         """
-                            \(table.name) '\(keyText)' has version '\(new)' here and '\(old)'\(first): the highest, \
-                            '\(newer ? new : old)', is kept
-                            """
+                        \(table.name) '\(keyText)' has version '\(new)' here and '\(old)'\(first): the highest, \
+                        '\(newer ? new : old)', is kept
+                        """
                 ))
             if newer {
                 try bind(update, updateNulls)
@@ -248,9 +248,9 @@ final class RowCopies {
             let first = placeOfRow(keptID).map { "the row at \($0)" } ?? "the first row with it"
             let message =
                 """
-                    is the key of another object: '\(name)' is '\(differing.new)' here and '\(differing.old)' in \
-                    \(first) (same key, same version: two objects of one document share the id)
-                    """
+                is the key of another object: '\(name)' is '\(differing.new)' here and '\(differing.old)' in \
+                \(first) (same key, same version: two objects of one document share the id)
+                """
             if !context.lenient {
                 context.issues.record(
                     BuildIssue(

@@ -54,9 +54,9 @@ extension RowWriter {
         guard let count = found.first?[0].integer, count > 0, let first = found.first?[1].integer else { return }
         let example = try connection.rows(
             """
-                SELECT \(reference.from.map { quoted($0) }.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \
-                \(quoted(table.rowID)) = \(first)
-                """
+            SELECT \(reference.from.map { quoted($0) }.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE \
+            \(quoted(table.rowID)) = \(first)
+            """
         )
         let key = shownParts[r].map { example.first?[$0].description ?? "" }.joined(separator: ",")
         let place = fields.place(of: referenceColumns[r][shownParts[r][0]])
@@ -66,8 +66,8 @@ extension RowWriter {
                 kind: .ambiguousReference, file: place.file, field: place.field, value: key,
                 message:
                     "names several rows of '\(target.name)', told apart by \(rest), which a reference by id cannot "
-                        + "give: "
-                    + """
+                    + "give: "
+                        + """
                         the first is used (\(count) \(count == 1 ? "row" : "rows") of '\(table.name)' \
                         \(count == 1 ? "names" : "name") such an id)
                         """
@@ -94,9 +94,9 @@ extension RowWriter {
                     kind: .duplicateKey, file: place.file, field: table.key.joined(separator: "+"),
                     message:
                         """
-                            two rows of '\(table.name)' have the same key once \(reference.column) is resolved after \
-                            loading: the key must be unique
-                            """
+                        two rows of '\(table.name)' have the same key once \(reference.column) is resolved after \
+                        loading: the key must be unique
+                        """
                 ))
         }
         return statistics
@@ -118,9 +118,9 @@ extension RowWriter {
             """)
         let unresolvedRows = try connection.rows(
             """
-                SELECT \(quoted(table.rowID)), \(reference.from.map(quoted).joined(separator: ", ")) FROM \
-                \(quoted(table.name)) WHERE \(quoted(reference.column)) IS NULL AND \(present) ORDER BY 1
-                """
+            SELECT \(quoted(table.rowID)), \(reference.from.map(quoted).joined(separator: ", ")) FROM \
+            \(quoted(table.name)) WHERE \(quoted(reference.column)) IS NULL AND \(present) ORDER BY 1
+            """
         )
         var statistics = ReferenceStatistics()
         statistics.unresolved = unresolvedRows.count

@@ -146,9 +146,9 @@ final class TableLoader {
                     index, value: String(decoding: UnsafeRawBufferPointer(rebasing: bytes.prefix(256)), as: UTF8.self),
                     message:
                         """
-                            is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit \
-                            with --max-key-size)
-                            """,
+                        is \(bytes.count) bytes long; a key is at most \(lengthLimits[index]) (raise the limit \
+                        with --max-key-size)
+                        """,
                     code: NoticeCode.invalidValue)
                 return
             }

@@ -76,7 +76,7 @@ final class UnresolvedKeys {
         if kept { return "names no row of '\(reference.to)' in any input" }
         return
             "names no row of '\(reference.to)' (\(reference.toColumns == nil ? "key" : "columns") "
-                + "\(columns.joined(separator: ", "))): "
+            + "\(columns.joined(separator: ", "))): "
             + (forwardOnly
                 ? "not found before it (a withoutRowID table cannot refer to rows further on)"
                 : "not found in any input")
@@ -89,9 +89,9 @@ final class UnresolvedKeys {
         let count = outside[r].count
         issue.message =
             """
-                names no row of '\(reference.to)' in any input (an object outside the input); kept as its id with \
-                \(reference.column) = NULL
-                """
+            names no row of '\(reference.to)' in any input (an object outside the input); kept as its id with \
+            \(reference.column) = NULL
+            """
             + (count > 1
                 ? (count == 2 ? ", as is 1 more key" : ", as are \(count - 1) more keys")
                     + " of \(table.name).\(reference.column)" : "")

@@ -34,10 +34,10 @@ struct PreviousSeed {
                 path: path,
                 message:
                     """
-                        --previous: this seed was built with \(identity.schemaDescription), this build uses \
-                        \(expected.schemaDescription); ids can only be kept from a seed of the same schema (build \
-                        without --previous, and ship the full seed)
-                        """
+                    --previous: this seed was built with \(identity.schemaDescription), this build uses \
+                    \(expected.schemaDescription); ids can only be kept from a seed of the same schema (build \
+                    without --previous, and ship the full seed)
+                    """
             )
         }
     }

@@ -22,17 +22,17 @@ package struct SeedIdentity: Equatable {
                     code: .notASeed, path: path,
                     message:
                         """
-                            is not a seedgen seed (application_id is 0x\(String(applicationID, radix: 16)), not \
-                            0x53454544 \"SEED\")
-                            """
+                        is not a seedgen seed (application_id is 0x\(String(applicationID, radix: 16)), not \
+                        0x53454544 \"SEED\")
+                        """
                 )
             }
             let hasMetadata =
                 try connection.scalar(
                     """
-                        SELECT count(*) FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND name = \
-                        'seedgen_metadata'
-                        """
+                    SELECT count(*) FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND name = \
+                    'seedgen_metadata'
+                    """
                 )?.integer ?? 0
             guard hasMetadata == 1 else {
                 throw ShipError(

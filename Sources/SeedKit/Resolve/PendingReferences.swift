@@ -27,9 +27,9 @@ final class PendingReferences {
         // never part of the seed.
         try connection.execute(
             """
-                CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \
-                \(keys.joined(separator: ", ")))
-                """
+            CREATE TEMP TABLE \(name) (row INTEGER PRIMARY KEY, line INTEGER, col INTEGER, file TEXT, \
+            \(keys.joined(separator: ", ")))
+            """
         )
         let marks = Array(repeating: "?", count: keys.count + 4).joined(separator: ", ")
         insert = try connection.prepare("INSERT INTO temp.\(name) VALUES (\(marks))")

@@ -22,17 +22,17 @@ extension Schema {
             if column.required || column.defaultValue != nil || !column.stored || column.format != nil {
                 throw fail(
                     """
-                        column '\(column.name)': an 'expression' column is computed after loading; it takes no \
-                        'required', 'default', 'stored' or 'format'
-                        """
+                    column '\(column.name)': an 'expression' column is computed after loading; it takes no \
+                    'required', 'default', 'stored' or 'format'
+                    """
                 )
             }
             if table.key.contains(column.name) || table.references.contains(where: { $0.from.contains(column.name) }) {
                 throw fail(
                     """
-                        column '\(column.name)': an 'expression' column is computed after loading, so keys and \
-                        references cannot read it
-                        """
+                    column '\(column.name)': an 'expression' column is computed after loading, so keys and \
+                    references cannot read it
+                    """
                 )
             }
         }
@@ -43,9 +43,9 @@ extension Schema {
                 do { _ = try connection.prepare("SELECT (\(column.expression!)) FROM \(quoted(table.name))") } catch {
                     throw fail(
                         """
-                            column '\(column.name)': expression '\(column.expression!)' is not valid SQL over the \
-                            table's columns: \(error.message)
-                            """
+                        column '\(column.name)': expression '\(column.expression!)' is not valid SQL over the \
+                        table's columns: \(error.message)
+                        """
                     )
                 }
             }

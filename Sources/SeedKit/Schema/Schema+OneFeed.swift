@@ -53,9 +53,9 @@ extension Schema {
         guard !tables.isEmpty else { return "" }
         let shadows = tables.map { name in
             """
-                \(quoted(name)) AS \(notMaterialized ? "NOT MATERIALIZED " : "")(SELECT * FROM main.\(quoted(name)) \
-                WHERE \(quoted(feedColumn)) = \(DeriveRecipe.feedParameter))
-                """
+            \(quoted(name)) AS \(notMaterialized ? "NOT MATERIALIZED " : "")(SELECT * FROM main.\(quoted(name)) \
+            WHERE \(quoted(feedColumn)) = \(DeriveRecipe.feedParameter))
+            """
         }
         return "WITH " + shadows.joined(separator: ",\n     ") + "\n"
     }
@@ -104,9 +104,9 @@ struct FeedScope {
         if statement.parameterNames.contains(DeriveRecipe.feedParameter) {
             throw fail(
                 """
-                    it takes a parameter \(DeriveRecipe.feedParameter) itself, and its one-feed form binds \
-                    \(DeriveRecipe.feedParameter) to the feed's id: give the parameter another name
-                    """
+                it takes a parameter \(DeriveRecipe.feedParameter) itself, and its one-feed form binds \
+                \(DeriveRecipe.feedParameter) to the feed's id: give the parameter another name
+                """
             )
         }
         let reads: Set<String>

@@ -54,9 +54,9 @@ extension Schema {
                     throw fail(
                         "derive",
                         """
-                            'marker' is for a table that also reads rows (an 'element' or 'file'); a table with no \
-                            input is derived whole
-                            """
+                        'marker' is for a table that also reads rows (an 'element' or 'file'); a table with no \
+                        input is derived whole
+                        """
                     )
                 }
                 if table.withoutRowID { throw fail("derive", "a 'withoutRowID' table is derived whole or not at all") }
@@ -67,9 +67,9 @@ extension Schema {
                     throw fail(
                         "derive",
                         """
-                            'marker' must name a boolean column with default \"0\" (the rows read keep it; the derived \
-                            rows set it to 1), not '\(marker)'
-                            """
+                        'marker' must name a boolean column with default \"0\" (the rows read keep it; the derived \
+                        rows set it to 1), not '\(marker)'
+                        """
                     )
                 }
             } else {
@@ -80,9 +80,9 @@ extension Schema {
                     throw fail(
                         "derive",
                         """
-                            a derived table reads no input: it takes no 'element', 'list' or 'references' (or name a \
-                            'marker' column)
-                            """
+                        a derived table reads no input: it takes no 'element', 'list' or 'references' (or name a \
+                        'marker' column)
+                        """
                     )
                 }
                 if isCreatedByReference(table) {
@@ -112,9 +112,9 @@ extension Schema {
                             file: file,
                             message:
                                 """
-                                    table '\(table.name)': index name '\(index)' is reserved (names starting with \
-                                    sqlite_ or seedgen_)
-                                    """
+                                table '\(table.name)': index name '\(index)' is reserved (names starting with \
+                                sqlite_ or seedgen_)
+                                """
                         )
                     }
                     if let owner = taken[name.lowercased()] {
@@ -122,9 +122,9 @@ extension Schema {
                             file: file,
                             message:
                                 """
-                                    table '\(table.name)': index '\(index)' needs a table named '\(name)', but \
-                                    \(owner) has that name; give the index another 'name'
-                                    """
+                                table '\(table.name)': index '\(index)' needs a table named '\(name)', but \
+                                \(owner) has that name; give the index another 'name'
+                                """
                         )
                     }
                     taken[name.lowercased()] = "index '\(index)' of table '\(table.name)'"
@@ -159,9 +159,9 @@ extension Schema {
                 for name in names where !writable.contains(name) {
                     throw fail(
                         """
-                            'sql' returns a column '\(name)' that the table does not store (name each result column \
-                            like a column of the table: \(writable.joined(separator: ", ")))
-                            """
+                        'sql' returns a column '\(name)' that the table does not store (name each result column \
+                        like a column of the table: \(writable.joined(separator: ", ")))
+                        """
                     )
                 }
                 guard Set(names).count == names.count else { throw fail("'sql' returns a column twice") }

@@ -21,9 +21,9 @@ extension Schema {
             if extraFiles && table.name.lowercased().hasPrefix(Self.extraTablePrefix) {
                 throw fail(
                     """
-                        table name '\(table.name)' is reserved: with 'extraFiles: true', tables named extra_* hold the \
-                        files no table reads
-                        """
+                    table name '\(table.name)' is reserved: with 'extraFiles: true', tables named extra_* hold the \
+                    files no table reads
+                    """
                 )
             }
         }
@@ -40,9 +40,9 @@ extension Schema {
                 if order.firstIndex(of: dependency)! > position {
                     throw fail(
                         """
-                            tables '\(table.name)' and '\(dependency)' reference each other in a cycle; make one side \
-                            a plain column
-                            """
+                        tables '\(table.name)' and '\(dependency)' reference each other in a cycle; make one side \
+                        a plain column
+                        """
                     )
                 }
             }
@@ -83,9 +83,9 @@ extension Schema {
             if table.extras && index != table.extrasIndex && column.name.lowercased() == Column.extrasName {
                 throw fail(
                     """
-                        'extras: true' adds a column named '\(Column.extrasName)'; rename the declared column \
-                        '\(column.name)'
-                        """
+                    'extras: true' adds a column named '\(Column.extrasName)'; rename the declared column \
+                    '\(column.name)'
+                    """
                 )
             }
             try claim(column.name, "column name")
@@ -163,7 +163,7 @@ extension Schema {
                     throw fail(
                         "reference '\(reference.column)' matches \(columns.map { "'\($0)'" }.joined(separator: ", ")) "
                             + "of '\(reference.to)', "
-                            + """
+                                + """
                                 which is neither its key, the first columns of its key, nor a unique index (declare { \
                                 columns: [\(columns.joined(separator: ", "))], unique: true })
                                 """
@@ -180,17 +180,17 @@ extension Schema {
             guard matched.allSatisfy({ target.column(named: $0)?.stored == true }) else {
                 throw fail(
                     """
-                        reference '\(reference.column)' points to table '\(reference.to)', whose \
-                        \(reference.toColumns == nil ? "key" : "toColumns") includes a reference column
-                        """
+                    reference '\(reference.column)' points to table '\(reference.to)', whose \
+                    \(reference.toColumns == nil ? "key" : "toColumns") includes a reference column
+                    """
                 )
             }
             guard matched.count == reference.from.count else {
                 throw fail(
                     """
-                        reference '\(reference.column)' gives \(reference.from.count) value(s) but '\(target.name)' \
-                        has a \(matched.count)-column \(reference.toColumns == nil ? "key" : "toColumns")
-                        """
+                    reference '\(reference.column)' gives \(reference.from.count) value(s) but '\(target.name)' \
+                    has a \(matched.count)-column \(reference.toColumns == nil ? "key" : "toColumns")
+                    """
                 )
             }
             if !reference.fill.isEmpty {
@@ -202,9 +202,9 @@ extension Schema {
                     guard target.column(named: targetColumn)?.stored == true, !matched.contains(targetColumn) else {
                         throw fail(
                             """
-                                reference '\(reference.column)': 'fill' names '\(targetColumn)', which is not a stored \
-                                column of '\(target.name)' outside the columns it matches
-                                """
+                            reference '\(reference.column)': 'fill' names '\(targetColumn)', which is not a stored \
+                            column of '\(target.name)' outside the columns it matches
+                            """
                         )
                     }
                     guard table.column(named: source) != nil else {
@@ -220,17 +220,17 @@ extension Schema {
                 if reference.onMissing == .keep && !column.stored {
                     throw fail(
                         """
-                            reference '\(reference.column)' keeps unknown keys (onMissing: keep), so '\(name)' must be \
-                            stored
-                            """
+                        reference '\(reference.column)' keeps unknown keys (onMissing: keep), so '\(name)' must be \
+                        stored
+                        """
                     )
                 }
                 if reference.to == table.name && !column.stored {
                     throw fail(
                         """
-                            self-reference '\(reference.column)' needs '\(name)' stored: it is resolved after the \
-                            table is loaded
-                            """
+                        self-reference '\(reference.column)' needs '\(name)' stored: it is resolved after the \
+                        table is loaded
+                        """
                     )
                 }
             }
@@ -276,9 +276,9 @@ extension Schema {
             where column.source.contains(where: { $0 != "." && $0 != "$position" && $0 != XMLMapping.fileSource }) {
                 throw fail(
                     """
-                        column '\(column.name)': a list item has only '.' (the item) and '$position' (and '$file') as \
-                        sources
-                        """
+                    column '\(column.name)': a list item has only '.' (the item) and '$position' (and '$file') as \
+                    sources
+                    """
                 )
             }
         }
@@ -299,9 +299,9 @@ extension Schema {
                         path: condition.source,
                         message:
                             """
-                                a filter reads the record's own text and attributes, not $position, $name or an \
-                                enclosing element
-                                """
+                            a filter reads the record's own text and attributes, not $position, $name or an \
+                            enclosing element
+                            """
                     )
                 }
             }

@@ -48,9 +48,9 @@ extension Schema {
         guard let format = Format(rawValue: formatText) else {
             throw top.error(
                 """
-                    'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not \
-                    '\(formatText)'
-                    """
+                'format' must be one of \(Format.allCases.map(\.rawValue).joined(separator: ", ")), not \
+                '\(formatText)'
+                """
             )
         }
         let namespaces = try top.stringMap("namespaces")
@@ -63,9 +63,9 @@ extension Schema {
         guard let entities = Entities(rawValue: entitiesText) else {
             throw top.error(
                 """
-                    'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not \
-                    '\(entitiesText)'
-                    """
+                'entities' must be one of \(Entities.allCases.map(\.rawValue).joined(separator: ", ")), not \
+                '\(entitiesText)'
+                """
             )
         }
         _ = try top.string("description")
@@ -111,9 +111,9 @@ extension Table {
         for old in ["fill", "derivedRows"] where object.peek(old) != nil {
             throw object.error(
                 """
-                    \(what): '\(old)' is now 'derive', the one way to compute rows by SQL: derive: { sql: \"SELECT \
-                    ...\" } (see Schema/README.md, Derived rows)
-                    """
+                \(what): '\(old)' is now 'derive', the one way to compute rows by SQL: derive: { sql: \"SELECT \
+                ...\" } (see Schema/README.md, Derived rows)
+                """
             )
         }
         if var derive = try object.object("derive", what: "the derive of \(what)") {
@@ -135,9 +135,9 @@ extension Table {
             guard let rule = DuplicateRule(rawValue: text) else {
                 throw object.error(
                     """
-                        \(what): 'duplicates' must be \
-                        \(DuplicateRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
-                        """
+                    \(what): 'duplicates' must be \
+                    \(DuplicateRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
+                    """
                 )
             }
             table.duplicates = rule
@@ -189,9 +189,9 @@ extension Table {
                     guard let length = Int(text), (1...SearchIndex.maximumPrefix).contains(length) else {
                         throw search.error(
                             """
-                                'search' of \(what): 'prefix' lists lengths from 1 to \(SearchIndex.maximumPrefix), \
-                                not '\(text)'
-                                """,
+                            'search' of \(what): 'prefix' lists lengths from 1 to \(SearchIndex.maximumPrefix), \
+                            not '\(text)'
+                            """,
                             at: search.peek("prefix"))
                     }
                     prefix.append(length)
@@ -226,9 +226,9 @@ extension Column {
         guard let type = ColumnType(rawValue: typeText) else {
             throw object.error(
                 """
-                    \(what): unknown type '\(typeText)' (types: \
-                    \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))
-                    """
+                \(what): unknown type '\(typeText)' (types: \
+                \(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")))
+                """
             )
         }
         let exists = try object.bool("exists") ?? false
@@ -254,9 +254,9 @@ extension Column {
             guard let rule = Column.InvalidRule(rawValue: text) else {
                 throw object.error(
                     """
-                        \(what): 'onInvalid' must be \
-                        \(Column.InvalidRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
-                        """
+                    \(what): 'onInvalid' must be \
+                    \(Column.InvalidRule.allCases.map(\.rawValue).joined(separator: " or ")), not '\(text)'
+                    """
                 )
             }
             column.onInvalid = rule

@@ -80,9 +80,9 @@ extension SchemaQuery {
             guard let type = ColumnType(rawValue: optional ? String(typeText.dropLast()) : typeText) else {
                 throw object.error(
                     """
-                        \(what): '\(key)': '\(name)' has an unknown type '\(typeText)' \
-                        (\(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")), with '?' when it may be NULL)
-                        """
+                    \(what): '\(key)': '\(name)' has an unknown type '\(typeText)' \
+                    (\(ColumnType.allCases.map(\.rawValue).joined(separator: ", ")), with '?' when it may be NULL)
+                    """
                 )
             }
             fields.append(Field(name: name, type: type, optional: optional))
@@ -114,9 +114,9 @@ extension Schema {
                     throw fail(
                         query,
                         """
-                            'sql' returns \(names.joined(separator: ", ")); 'columns' says \
-                            \(query.columns.map(\.name).joined(separator: ", "))
-                            """
+                        'sql' returns \(names.joined(separator: ", ")); 'columns' says \
+                        \(query.columns.map(\.name).joined(separator: ", "))
+                        """
                     )
                 }
                 let parameters = statement.parameterNames.map { String($0.dropFirst()) }
@@ -124,9 +124,9 @@ extension Schema {
                     throw fail(
                         query,
                         """
-                            'sql' takes :\(parameters.sorted().joined(separator: ", :")); 'parameters' says \
-                            :\(query.parameters.map(\.name).sorted().joined(separator: ", :"))
-                            """
+                        'sql' takes :\(parameters.sorted().joined(separator: ", :")); 'parameters' says \
+                        :\(query.parameters.map(\.name).sorted().joined(separator: ", :"))
+                        """
                     )
                 }
                 if let clock = query.clock {
@@ -167,9 +167,9 @@ extension Schema {
             else { continue }
             return
                 """
-                    SELECT \(quoted(Self.feedColumn)) FROM \(quoted(table.name)) WHERE \(quoted(table.rowID)) = \
-                    :\(parameter.name)
-                    """
+                SELECT \(quoted(Self.feedColumn)) FROM \(quoted(table.name)) WHERE \(quoted(table.rowID)) = \
+                :\(parameter.name)
+                """
         }
         return nil
     }
@@ -193,9 +193,9 @@ extension Schema {
         for name in statement.parameterNames.map({ String($0.dropFirst()) }) where !others.contains(name) {
             throw fail(
                 """
-                    takes :\(name), which is not a parameter of the query besides the clock's \
-                    (\(others.sorted().map { ":" + $0 }.joined(separator: ", ")))
-                    """
+                takes :\(name), which is not a parameter of the query besides the clock's \
+                (\(others.sorted().map { ":" + $0 }.joined(separator: ", ")))
+                """
             )
         }
     }

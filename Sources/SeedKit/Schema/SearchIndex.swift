@@ -74,14 +74,14 @@ public struct SearchIndex: Sendable, Equatable {
             let folded = Self.foldedLetters.reduce(value) { text, pair in "replace(\(text), '\(pair.0)', '\(pair.1)')" }
             return
                 "CASE WHEN \(value) GLOB '*\(Self.spacelessLetters)*' THEN \(value) || ' ' || "
-                    + "\(Self.spacedLetters(value)) "
+                + "\(Self.spacedLetters(value)) "
                 + "WHEN \(folded) IS \(value) THEN \(value) ELSE \(value) || ' ' || \(folded) END AS \(value)"
         }
         return
             """
-                CREATE VIEW \(quoted(textView)) AS SELECT \(quoted(rowID)), \(values.joined(separator: ", ")) FROM \
-                \(quoted(table))
-                """
+            CREATE VIEW \(quoted(textView)) AS SELECT \(quoted(rowID)), \(values.joined(separator: ", ")) FROM \
+            \(quoted(table))
+            """
     }
 
     /// `CREATE VIRTUAL TABLE ... USING fts5(...)` reading ``textView``, whose integer key is `rowID`.

@@ -62,9 +62,9 @@ public struct SpatialIndex: Sendable, Equatable {
         }
         return
             """
-                SELECT min(\(id)), min(\(lat)), max(\(lat)), min(\(lon)), max(\(lon)) FROM \(quoted(table)) WHERE \
-                \(located) GROUP BY \((scope + [groupBy]).map(quoted).joined(separator: ", ")) ORDER BY 1
-                """
+            SELECT min(\(id)), min(\(lat)), max(\(lat)), min(\(lon)), max(\(lon)) FROM \(quoted(table)) WHERE \
+            \(located) GROUP BY \((scope + [groupBy]).map(quoted).joined(separator: ", ")) ORDER BY 1
+            """
     }
 
     /// The rows of `table` left out: those missing a coordinate.

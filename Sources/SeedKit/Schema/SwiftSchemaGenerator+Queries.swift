@@ -62,9 +62,9 @@ extension SwiftSchemaGenerator {
             lines += [
                 "            /// The parameters, as the SQL names them (without the colon).",
                 """
-                                \(access)static let parameters: [String] = \
-                    [\(query.parameters.map { literal($0.name) }.joined(separator: ", "))]
-                    """,
+                            \(access)static let parameters: [String] = \
+                [\(query.parameters.map { literal($0.name) }.joined(separator: ", "))]
+                """,
                 "        }"
             ]
         }
@@ -85,9 +85,9 @@ extension SwiftSchemaGenerator {
             func request(_ query: SchemaQuery, sql: String) -> [String] {
                 let parameters = query.parameters.map { parameter in
                     """
-                        \(Self.identifier(Self.lowerCamel(parameter.name))): \
-                        \(Self.swiftType(parameter.type))\(parameter.optional ? "? = nil" : "")
-                        """
+                    \(Self.identifier(Self.lowerCamel(parameter.name))): \
+                    \(Self.swiftType(parameter.type))\(parameter.optional ? "? = nil" : "")
+                    """
                 }
                 let arguments = query.parameters.map {
                     "\(literal($0.name)): \(Self.identifier(Self.lowerCamel($0.name)))"
@@ -95,13 +95,13 @@ extension SwiftSchemaGenerator {
                 return [
                     "    /// \(query.summary)",
                     """
-                            \(access)static func \(function)(\(parameters.joined(separator: ", "))) -> \
-                        SQLRequest<\(type).Row> {
-                        """,
+                        \(access)static func \(function)(\(parameters.joined(separator: ", "))) -> \
+                    SQLRequest<\(type).Row> {
+                    """,
                     """
-                                SQLRequest(sql: \(type).\(sql), arguments: \
-                        StatementArguments([\(arguments.isEmpty ? ":" : arguments.joined(separator: ", "))]))
-                        """,
+                            SQLRequest(sql: \(type).\(sql), arguments: \
+                    StatementArguments([\(arguments.isEmpty ? ":" : arguments.joined(separator: ", "))]))
+                    """,
                     "    }"
                 ]
             }
@@ -179,60 +179,60 @@ extension SwiftSchemaGenerator {
             lines += [
                 "    /// In a region seed (several feeds), the rows of the feed of `\(feedSQL)`, on its time zone.",
                 """
-                        \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after \
-                    instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {
-                    """,
+                    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after \
+                instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {
+                """,
                 "        var feed: Int64?",
                 "        if try db.tableExists(\(literal(Schema.feedsTable))) {",
                 """
-                                guard let found = try Int64.fetchOne(db, sql: \(literal(feedSQL)), arguments: \
-                    [\(feedArguments.isEmpty ? ":" : feedArguments)]) else { return [] }
-                    """,
+                            guard let found = try Int64.fetchOne(db, sql: \(literal(feedSQL)), arguments: \
+                [\(feedArguments.isEmpty ? ":" : feedArguments)]) else { return [] }
+                """,
                 "            feed = found",
                 "        }",
                 """
-                            let zoneSQL = feed == nil ? \(literal(clock.timeZone)) : \
-                    \(literal(form.clock?.timeZone ?? clock.timeZone))
-                    """,
+                        let zoneSQL = feed == nil ? \(literal(clock.timeZone)) : \
+                \(literal(form.clock?.timeZone ?? clock.timeZone))
+                """,
                 """
-                            let zone = try String.fetchOne(db, sql: zoneSQL, arguments: feed.map { \
-                    [\(literal(Schema.feedParameter)): $0] } ?? []).flatMap(TimeZone.init(identifier:)) ?? \
-                    TimeZone(identifier: \"UTC\")!
-                    """
+                        let zone = try String.fetchOne(db, sql: zoneSQL, arguments: feed.map { \
+                [\(literal(Schema.feedParameter)): $0] } ?? []).flatMap(TimeZone.init(identifier:)) ?? \
+                TimeZone(identifier: \"UTC\")!
+                """
             ]
         } else {
             lines += [
                 """
-                        \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after \
-                    instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {
-                    """,
+                    \(access)static func \(function)(_ db: Database, \(parameters.map { $0 + ", " }.joined())after \
+                instant: Date, limit: Int) throws -> [Timed<\(type).Row>] {
+                """,
                 """
-                            let zone = try String.fetchOne(db, sql: \
-                    \(literal(clock.timeZone))).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: \"UTC\")!
-                    """
+                        let zone = try String.fetchOne(db, sql: \
+                \(literal(clock.timeZone))).flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: \"UTC\")!
+                """
             ]
         }
         lines += [
             "        let clock = ServiceDayClock(timeZone: zone)",
             "        let day = clock.date(of: instant)",
             """
-                        guard let origin = clock.origin(of: day), let before = clock.origin(of: clock.date(day, plus: \
-                -1)),
-                """,
+                    guard let origin = clock.origin(of: day), let before = clock.origin(of: clock.date(day, plus: \
+            -1)),
+            """,
             "              let after = clock.origin(of: clock.date(day, plus: 1)) else { return [] }",
             "        // The query counts the days around `day` as 86,400 s each: exact unless the clocks change.",
             """
-                        let exact = origin.timeIntervalSince(before) == 86_400 && after.timeIntervalSince(origin) == \
-                86_400
-                """,
+                    let exact = origin.timeIntervalSince(before) == 86_400 && after.timeIntervalSince(origin) == \
+            86_400
+            """,
             "        let slack: Int64 = exact ? 0 : 3600",
             "        let from = Int64(instant.timeIntervalSince(origin).rounded(.up))",
             "        var window: Int64 = 3600",
             "        while true {",
             """
-                            // Exact: the window's first `limit` rows are the answer; else the slack's rows may be \
-                before the instant.
-                """
+                        // Exact: the window's first `limit` rows are the answer; else the slack's rows may be \
+            before the instant.
+            """
         ]
         if region != nil {
             lines += [
@@ -246,28 +246,28 @@ extension SwiftSchemaGenerator {
             lines += [
                 "            let sql = exact ? \(type).sql + \"\\nLIMIT \\(limit)\" : \(type).sql",
                 """
-                                let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: \
-                    [\(arguments)])
-                    """
+                            let rows = try \(type).Row.fetchAll(db.cachedStatement(sql: sql), arguments: \
+                [\(arguments)])
+                """
             ]
         }
         lines += [
             "            let timed = rows.enumerated().compactMap { index, row -> (Timed<\(type).Row>, Int)? in",
             """
-                                guard \(timeColumn?.optional == true ? "let time = \(time), " : "")let serviceOrigin = \
-                clock.origin(of: \(serviceDate)) else { return nil }
-                """,
+                            guard \(timeColumn?.optional == true ? "let time = \(time), " : "")let serviceOrigin = \
+            clock.origin(of: \(serviceDate)) else { return nil }
+            """,
             timeColumn?.optional == true ? "" : "                let time = \(time)",
             """
-                                let at = serviceOrigin.addingTimeInterval(TimeInterval(time - Int64(clock.days(from: \
-                day, to: \(serviceDate))) * 86_400))
-                """,
+                            let at = serviceOrigin.addingTimeInterval(TimeInterval(time - Int64(clock.days(from: \
+            day, to: \(serviceDate))) * 86_400))
+            """,
             "                return at >= instant ? (Timed(at: at, row: row), index) : nil",
             """
-                            }.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : \
-                ($0.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $0.1) < \
-                ($1.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $1.1) }.map(\\.0)
-                """,
+                        }.sorted { $0.0.at != $1.0.at ? $0.0.at < $1.0.at : \
+            ($0.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $0.1) < \
+            ($1.0.row.\(Self.identifier(Self.lowerCamel(clock.serviceDate))), $1.1) }.map(\\.0)
+            """,
             "            if timed.count >= limit || window >= 8 * 86_400 { return Array(timed.prefix(limit)) }",
             "            window *= 4",
             "        }",
@@ -307,9 +307,9 @@ extension SwiftSchemaGenerator {
             "        \(access)func origin(of date: String) -> Date? {",
             "            guard let parts = Self.parts(date),",
             """
-                                  let noon = local.date(from: DateComponents(year: parts.0, month: parts.1, day: \
-                parts.2, hour: 12)) else { return nil }
-                """,
+                              let noon = local.date(from: DateComponents(year: parts.0, month: parts.1, day: \
+            parts.2, hour: 12)) else { return nil }
+            """,
             "            return noon.addingTimeInterval(-12 * 3600)",
             "        }",
             "",
@@ -322,9 +322,9 @@ extension SwiftSchemaGenerator {
             "        /// The date `days` after `date`.",
             "        \(access)func date(_ date: String, plus days: Int) -> String {",
             """
-                            guard let parts = Self.parts(date), let start = plain.date(from: DateComponents(year: \
-                parts.0, month: parts.1, day: parts.2)),
-                """,
+                        guard let parts = Self.parts(date), let start = plain.date(from: DateComponents(year: \
+            parts.0, month: parts.1, day: parts.2)),
+            """,
             "                  let moved = plain.date(byAdding: .day, value: days, to: start) else { return date }",
             "            let result = plain.dateComponents([.year, .month, .day], from: moved)",
             "            return Self.text(result.year ?? 0, result.month ?? 0, result.day ?? 0)",
@@ -335,9 +335,9 @@ extension SwiftSchemaGenerator {
             "            guard let a = Self.parts(start), let b = Self.parts(end),",
             "                  let first = plain.date(from: DateComponents(year: a.0, month: a.1, day: a.2)),",
             """
-                                  let second = plain.date(from: DateComponents(year: b.0, month: b.1, day: b.2)) else \
-                { return 0 }
-                """,
+                              let second = plain.date(from: DateComponents(year: b.0, month: b.1, day: b.2)) else \
+            { return 0 }
+            """,
             "            return plain.dateComponents([.day], from: first, to: second).day ?? 0",
             "        }",
             "",

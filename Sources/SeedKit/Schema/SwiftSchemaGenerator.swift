@@ -81,9 +81,9 @@ public struct SwiftSchemaGenerator {
             "    \(access)static let schemaSHA256 = \(literal(schema.sha256))",
             "    /// Every table, in load order (a table after the tables it references).",
             """
-                    \(access)static let tables: [String] = \
-                [\(tables.map { literal($0.table.name) }.joined(separator: ", "))]
-                """,
+                \(access)static let tables: [String] = \
+            [\(tables.map { literal($0.table.name) }.joined(separator: ", "))]
+            """,
             "",
             "    /// A column of a seed table: how it is stored and how Swift reads it. Interpolated in a",
             "    /// string, it is the column's name.",
@@ -131,21 +131,21 @@ public struct SwiftSchemaGenerator {
             "        \(access)static let table = \(literal(table.name))",
             "        /// Every column, in storage order.",
             """
-                        \(access)static let columns: [String] = \
-                [\(generated.columns.map { literal($0.name) }.joined(separator: ", "))]
-                """,
+                    \(access)static let columns: [String] = \
+            [\(generated.columns.map { literal($0.name) }.joined(separator: ", "))]
+            """,
             "        /// The natural key (unique; references from other tables are resolved against it).",
             "        \(access)static let key: [String] = [\(table.key.map(literal).joined(separator: ", "))]",
             "        /// The primary key: the row id, or the natural key of a `WITHOUT ROWID` table.",
             """
-                        \(access)static let primaryKey: [String] = \
-                [\(generated.primaryKey.map(literal).joined(separator: ", "))]
-                """,
+                    \(access)static let primaryKey: [String] = \
+            [\(generated.primaryKey.map(literal).joined(separator: ", "))]
+            """,
             "        /// Every column's description, in storage order.",
             """
-                        \(access)static let allColumns: [ColumnInfo] = \
-                [\(generated.columns.map { "Columns." + $0.member }.joined(separator: ", "))]
-                """,
+                    \(access)static let allColumns: [ColumnInfo] = \
+            [\(generated.columns.map { "Columns." + $0.member }.joined(separator: ", "))]
+            """,
             "",
             "        /// The columns: name, types, nullability, reference.",
             "        \(access)enum Columns {"
@@ -156,19 +156,19 @@ public struct SwiftSchemaGenerator {
                 ?? "nil"
             lines.append(
                 """
-                                \(access)static let \(column.member) = ColumnInfo(name: \(literal(column.name)), \
-                    sqlType: \(literal(column.sqlType)), swiftType: \(literal(column.swiftType)), schemaType: \
-                    \(literal(column.schemaType)), isNullable: \(column.isNullable), references: \(reference))
-                    """
+                            \(access)static let \(column.member) = ColumnInfo(name: \(literal(column.name)), \
+                sqlType: \(literal(column.sqlType)), swiftType: \(literal(column.swiftType)), schemaType: \
+                \(literal(column.schemaType)), isNullable: \(column.isNullable), references: \(reference))
+                """
             )
         }
         lines.append("        }")
         if let search = table.search {
             lines += [
                 """
-                            /// The FTS5 index of \(search.columns.map { "`\($0)`" }.joined(separator: ", ")) (rowid = \
-                    `\(table.rowID)`).
-                    """,
+                        /// The FTS5 index of \(search.columns.map { "`\($0)`" }.joined(separator: ", ")) (rowid = \
+                `\(table.rowID)`).
+                """,
                 "        \(access)static let searchIndex = \(literal(search.name))"
             ]
         }
@@ -176,9 +176,9 @@ public struct SwiftSchemaGenerator {
             lines += [
                 spatial.groupBy.map {
                     """
-                                /// The R*Tree of `\(spatial.lat)`, `\(spatial.lon)`, one box per `\($0)` (id, \
-                        min_lat, max_lat, min_lon, max_lon).
-                        """
+                            /// The R*Tree of `\(spatial.lat)`, `\(spatial.lon)`, one box per `\($0)` (id, \
+                    min_lat, max_lat, min_lon, max_lon).
+                    """
                 }
                     ?? "        /// The index of `\(spatial.lat)`, `\(spatial.lon)` (one point per row).",
                 "        \(access)static let spatialIndex = \(literal(spatial.name))"
@@ -197,24 +197,24 @@ public struct SwiftSchemaGenerator {
             let index = quoted(search.name)
             let sql =
                 """
-                    SELECT \(name).* FROM \(index) JOIN \(name) ON \(name).\(id) = \(index).rowid WHERE \(index) MATCH \
-                    ? ORDER BY bm25(\(index)), \(name).\(id) LIMIT ?
-                    """
+                SELECT \(name).* FROM \(index) JOIN \(name) ON \(name).\(id) = \(index).rowid WHERE \(index) MATCH \
+                ? ORDER BY bm25(\(index)), \(name).\(id) LIMIT ?
+                """
             lines += [
                 "",
                 """
-                            /// The rows whose \(search.columns.map { "`\($0)`" }.joined(separator: ", ")) have words \
-                    starting with `text`, as typed
-                    """,
+                        /// The rows whose \(search.columns.map { "`\($0)`" }.joined(separator: ", ")) have words \
+                starting with `text`, as typed
+                """,
                 """
-                            /// (case and accents ignored: `zirm` finds `Žirmūnai`), best match first (FTS5 \
-                    `\(search.name)`, bm25).
-                    """,
+                        /// (case and accents ignored: `zirm` finds `Žirmūnai`), best match first (FTS5 \
+                `\(search.name)`, bm25).
+                """,
                 "        \(access)static func matching(_ text: String, limit: Int = 20) -> SQLRequest<Record> {",
                 """
-                                let phrase = \"\\\"\" + text.replacingOccurrences(of: \"\\\"\", with: \"\\\"\\\"\") + \
-                    \"\\\" *\"
-                    """,
+                            let phrase = \"\\\"\" + text.replacingOccurrences(of: \"\\\"\", with: \"\\\"\\\"\") + \
+                \"\\\" *\"
+                """,
                 "            return SQLRequest(sql: \(literal(sql)), arguments: [phrase, limit])",
                 "        }"
             ]
@@ -225,12 +225,12 @@ public struct SwiftSchemaGenerator {
                 let box = "\(lat) BETWEEN ?1 - r AND ?1 + r AND \(lon) BETWEEN ?2 - r / ?3 AND ?2 + r / ?3"
                 let sql =
                     "WITH RECURSIVE grow(r) AS (SELECT 0.002 UNION ALL SELECT r * 2 FROM grow WHERE r < 360 AND "
-                        + "(SELECT count(*) FROM \(name) WHERE \(box)) < ?4), "
+                    + "(SELECT count(*) FROM \(name) WHERE \(box)) < ?4), "
                     + "reach(r) AS (SELECT max(r) * 1.5 FROM grow) "
                     + "SELECT \(name).* FROM reach CROSS JOIN \(name) "
                     + "WHERE \(name).\(lat) BETWEEN ?1 - reach.r AND ?1 + reach.r AND \(name).\(lon) BETWEEN ?2 - "
                     + "reach.r / ?3 AND ?2 + reach.r / ?3 "
-                    + """
+                        + """
                         ORDER BY (\(name).\(lat) - ?1) * (\(name).\(lat) - ?1) + (\(name).\(lon) - ?2) * \
                         (\(name).\(lon) - ?2) * ?3 * ?3, \(name).\(id) LIMIT ?4
                         """
@@ -239,9 +239,9 @@ public struct SwiftSchemaGenerator {
                     "        /// The `limit` rows nearest to a point, nearest first (the index `\(spatial.name)` on",
                     "        /// `\(spatial.lat)`, `\(spatial.lon)`, then the exact equirectangular distance).",
                     """
-                                \(access)static func near(lat: Double, lon: Double, limit: Int = 10) -> \
-                        SQLRequest<Record> {
-                        """,
+                            \(access)static func near(lat: Double, lon: Double, limit: Int = 10) -> \
+                    SQLRequest<Record> {
+                    """,
                     "            let scale = max(cos(lat * .pi / 180), 0.01)",
                     "            return SQLRequest(sql: \(literal(sql)), arguments: [lat, lon, scale, limit])",
                     "        }"
@@ -250,21 +250,21 @@ public struct SwiftSchemaGenerator {
                 let group = quoted(groupBy)
                 let sql =
                     "SELECT \(name).* FROM \(name) WHERE \(group) IN (SELECT g.\(group) FROM \(index) AS box JOIN "
-                        + "\(name) AS g ON g.\(id) = box.id "
-                    + """
+                    + "\(name) AS g ON g.\(id) = box.id "
+                        + """
                         WHERE box.min_lat <= ?2 AND box.max_lat >= ?1 AND box.min_lon <= ?4 AND box.max_lon >= ?3) \
                         ORDER BY \(group), \(name).\(id)
                         """
                 lines += [
                     "",
                     """
-                                /// The rows of every `\(groupBy)` whose extent meets the box (R*Tree \
-                        `\(spatial.name)`), by group.
-                        """,
+                            /// The rows of every `\(groupBy)` whose extent meets the box (R*Tree \
+                    `\(spatial.name)`), by group.
+                    """,
                     """
-                                \(access)static func groupsIntersecting(minLat: Double, maxLat: Double, minLon: \
-                        Double, maxLon: Double) -> SQLRequest<Record> {
-                        """,
+                            \(access)static func groupsIntersecting(minLat: Double, maxLat: Double, minLon: \
+                    Double, maxLon: Double) -> SQLRequest<Record> {
+                    """,
                     "            SQLRequest(sql: \(literal(sql)), arguments: [minLat, maxLat, minLon, maxLon])",
                     "        }"
                 ]
@@ -322,10 +322,10 @@ public struct SwiftSchemaGenerator {
                     "",
                     "        /// The `\(target)` row `\(column)` points at.",
                     """
-                                \(access)static let \(name) = \
-                        belongsTo(\(typeName).\(destination.typeName).Record.self, key: \(literal(Self.plain(name))), \
-                        using: ForeignKey([\(literal(column))]))
-                        """
+                            \(access)static let \(name) = \
+                    belongsTo(\(typeName).\(destination.typeName).Record.self, key: \(literal(Self.plain(name))), \
+                    using: ForeignKey([\(literal(column))]))
+                    """
                 ]
             }
             // To-many: the references of other tables (and this one) that point here.
@@ -340,9 +340,9 @@ public struct SwiftSchemaGenerator {
                         "",
                         "        /// The `\(source.table.name)` rows whose `\(column)` points at this row.",
                         """
-                                    \(access)static let \(name) = hasMany(\(typeName).\(source.typeName).Record.self, \
-                            key: \(literal(Self.plain(name))), using: ForeignKey([\(literal(column))]))
-                            """
+                                \(access)static let \(name) = hasMany(\(typeName).\(source.typeName).Record.self, \
+                        key: \(literal(Self.plain(name))), using: ForeignKey([\(literal(column))]))
+                        """
                     ]
                 }
             }

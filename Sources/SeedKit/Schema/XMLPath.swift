@@ -146,9 +146,9 @@ enum XMLValuePath: Hashable, Sendable {
                 path: source,
                 message:
                     """
-                        an enclosing element's value is one of its attributes (../@id, ancestor::Name/@id): its text \
-                        is not complete while the record inside it is read
-                        """
+                    an enclosing element's value is one of its attributes (../@id, ancestor::Name/@id): its text \
+                    is not complete while the record inside it is read
+                    """
             )
         }
         let name = String(last.dropFirst())

@@ -220,9 +220,9 @@ public final class IssueLog: @unchecked Sendable {
                 let code = group.code.map { " [\($0)]" } ?? ""
                 lines.append(
                     """
-                        \(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(code)\(field); first \
-                        \(group.examples.count):
-                        """
+                    \(label): \(group.file): \(group.count) × \(group.kind.rawValue)\(code)\(field); first \
+                    \(group.examples.count):
+                    """
                 )
                 for example in group.examples { lines.append("  " + example.text(showingCode: false)) }
             }

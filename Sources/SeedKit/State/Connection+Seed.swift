@@ -34,9 +34,9 @@ extension Connection {
         var indexes: [(name: String, kind: QueryIndexCost.Kind, table: String?)] = []
         for row in try rows(
             """
-                SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY \
-                rowid
-                """
+            SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY \
+            rowid
+            """
         ) {
             guard let name = row[0].text, let sql = row[1].text else { continue }
             if sql.range(of: "USING fts5(", options: .caseInsensitive) != nil {

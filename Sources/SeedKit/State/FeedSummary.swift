@@ -78,7 +78,7 @@ extension Connection {
         func column(_ name: String) -> String { columns.contains(name) ? quoted(name) : "NULL" }
         let sql =
             "SELECT name, source, \(column("feed_publisher_name")), \(column("feed_version")), "
-                + "\(column("start_date")), "
+            + "\(column("start_date")), "
             + "\(column("end_date")), row_counts FROM \(quoted(schema)).\(quoted(Schema.feedsTable)) ORDER BY id"
         return try rows(sql).map { row in
             FeedSummary(

@@ -29,9 +29,9 @@ struct InternalFailure: Sendable {
             code: .internalFailure,
             message: "\(object): seedgen could not store this object "
                 + """
-                    (SQLite error \(error.code), \(error.codeDescription)). This is a bug in seedgen, not in the \
-                    input: please report it with this input.
-                    """,
+                (SQLite error \(error.code), \(error.codeDescription)). This is a bug in seedgen, not in the \
+                input: please report it with this input.
+                """,
             path: place, cause: error)
     }
 }

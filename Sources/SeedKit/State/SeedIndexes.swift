@@ -155,9 +155,9 @@ extension Table {
         let unique = duplicates == .merge ? "" : "UNIQUE "
         return
             """
-                CREATE \(unique)INDEX \(quoted(name + "_key")) ON \(quoted(name)) \
-                (\(key.map(quoted).joined(separator: ", ")))
-                """
+            CREATE \(unique)INDEX \(quoted(name + "_key")) ON \(quoted(name)) \
+            (\(key.map(quoted).joined(separator: ", ")))
+            """
     }
 
     /// Indexes on the reference and parent columns (so joins and foreign-key checks are fast)
@@ -182,8 +182,8 @@ extension Table {
     /// `CREATE [UNIQUE] INDEX` for a declared index.
     func statement(for index: Index) -> String {
         """
-            CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) \
-            (\(index.columns.map(quoted).joined(separator: ", ")))
-            """
+        CREATE \(index.unique ? "UNIQUE " : "")INDEX \(quoted(index.name)) ON \(quoted(name)) \
+        (\(index.columns.map(quoted).joined(separator: ", ")))
+        """
     }
 }

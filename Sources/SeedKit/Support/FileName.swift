@@ -39,7 +39,7 @@ public enum FileName {
     /// The message for a name that is not UTF-8.
     public static let notUTF8 =
         """
-            the name is not valid UTF-8 (shown with \\xHH for its other bytes); seedgen reads and writes UTF-8 file \
-            names only: rename it
-            """
+        the name is not valid UTF-8 (shown with \\xHH for its other bytes); seedgen reads and writes UTF-8 file \
+        names only: rename it
+        """
 }

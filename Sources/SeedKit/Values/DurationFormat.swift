@@ -43,19 +43,19 @@ struct DurationFormat: Sendable, Equatable {
                     throw FormatError(
                         message:
                             """
-                                duration format '\(pattern)': \
-                                '\(String(repeating: Character(UnicodeScalar(byte)), count: run))' is not a token (use \
-                                h, hh, m, mm, s, ss)
-                                """
+                            duration format '\(pattern)': \
+                            '\(String(repeating: Character(UnicodeScalar(byte)), count: run))' is not a token (use \
+                            h, hh, m, mm, s, ss)
+                            """
                     )
                 }
                 guard unit < lastUnit, lastUnit == .max || lastUnit == unit * 60 else {
                     throw FormatError(
                         message:
                             """
-                                duration format '\(pattern)': the fields go from hours to seconds without a gap \
-                                (h:mm:ss, m:ss, H:mm)
-                                """
+                            duration format '\(pattern)': the fields go from hours to seconds without a gap \
+                            (h:mm:ss, m:ss, H:mm)
+                            """
                     )
                 }
                 lastUnit = unit
@@ -64,9 +64,9 @@ struct DurationFormat: Sendable, Equatable {
                 throw FormatError(
                     message:
                         """
-                            duration format '\(pattern)': '\(Character(UnicodeScalar(byte)))' is not a token (use h, \
-                            hh, m, mm, s, ss)
-                            """
+                        duration format '\(pattern)': '\(Character(UnicodeScalar(byte)))' is not a token (use h, \
+                        hh, m, mm, s, ss)
+                        """
                 )
             } else {
                 for _ in 0..<run { tokens.append(.literal(byte)) }

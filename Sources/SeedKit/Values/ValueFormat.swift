@@ -49,9 +49,9 @@ public struct ValueFormat: Sendable, Equatable {
                 throw FormatError(
                     message:
                         """
-                            format '\(pattern)': '\(String(repeating: Character(UnicodeScalar(byte)), count: n))' is \
-                            not a token (use yyyy, MM, M, dd, d, HH, H, mm, ss, SSS, Z)
-                            """
+                        format '\(pattern)': '\(String(repeating: Character(UnicodeScalar(byte)), count: n))' is \
+                        not a token (use yyyy, MM, M, dd, d, HH, H, mm, ss, SSS, Z)
+                        """
                 )
             default:
                 for _ in 0..<n { tokens.append(.literal(byte)) }

@@ -276,9 +276,9 @@ final class GeoJSONFeatureReader {
         guard valueCount + count <= maximumValueBytes else {
             throw failure(
                 """
-                    \(what) starting here is longer than \(maximumValueBytes) bytes (the limit; raise it with \
-                    --max-record-size)
-                    """,
+                \(what) starting here is longer than \(maximumValueBytes) bytes (the limit; raise it with \
+                --max-record-size)
+                """,
                 at: start)
         }
         if valueCount + count > valueCapacity {

@@ -126,7 +126,7 @@ final class XMLPushParser {
                 parser.refuse(
                     "entity references expand to more than \(XMLEntityTable.expansionLimit(read: parser.bytesPushed)) "
                         + "bytes "
-                        + """
+                            + """
                             after \(parser.bytesPushed) bytes of the document; refused, so that no expansion can \
                             exhaust memory
                             """
@@ -138,9 +138,9 @@ final class XMLPushParser {
         sax.unparsedEntityDecl = { context, name, _, _, _ in
             XMLPushParser.from(context).refuse(
                 """
-                    the document declares the unparsed entity '\(name.map { String(cString: $0) } ?? "?")'; entity \
-                    declarations are refused
-                    """
+                the document declares the unparsed entity '\(name.map { String(cString: $0) } ?? "?")'; entity \
+                declarations are refused
+                """
             )
         }
         sax.serror = { context, error in

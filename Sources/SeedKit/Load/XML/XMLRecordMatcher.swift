@@ -154,9 +154,9 @@ struct XMLRecordMatcher {
                     file: parser.file, line: parser.line, column: parser.column,
                     message:
                         """
-                            the text of \(path)\(mapping.tables[table].slotPaths[capture.slot]) is longer than \
-                            \(Self.maximumValueLength) bytes
-                            """
+                        the text of \(path)\(mapping.tables[table].slotPaths[capture.slot]) is longer than \
+                        \(Self.maximumValueLength) bytes
+                        """
                 ))
             return
         }

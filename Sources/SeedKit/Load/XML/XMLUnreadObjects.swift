@@ -134,18 +134,18 @@ extension XMLUnreadObjects {
                         separator: ", ")
                     inside =
                         """
-                            , with \(total) \(total == 1 ? "object" : "objects") inside \(count == 1 ? "it" : "them") \
-                            (\(names))
-                            """
+                        , with \(total) \(total == 1 ? "object" : "objects") inside \(count == 1 ? "it" : "them") \
+                        (\(names))
+                        """
                 }
                 issues.record(
                     BuildIssue(
                         kind: .unreadObjects, file: file, field: name,
                         message:
                             """
-                                \(count) \(count == 1 ? "object" : "objects") not read\(more)\(inside): no table of \
-                                schema '\(schema)' reads them
-                                """
+                            \(count) \(count == 1 ? "object" : "objects") not read\(more)\(inside): no table of \
+                            schema '\(schema)' reads them
+                            """
                     ))
             }
         }
