@@ -75,13 +75,9 @@ package struct DeltaPatch {
         }
         trace.mark("copy the base seed")
         let (connection, pageLimit) = try open(output)
-        var base: ContentDigest.Tree?
         if !baseIsProven {
             let digest: String
-            do {
-                base = try ContentDigest.tree(connection)
-                digest = base?.root ?? ""
-            } catch {
+            do { digest = try ContentDigest.compute(connection) } catch {
                 throw .baseMismatch("its content cannot be read (\(error.message))")
             }
             guard digest == header.from.contentSHA256 else {
@@ -94,9 +90,8 @@ package struct DeltaPatch {
             }
             trace.mark("prove the base seed's content")
         }
-        let touched: TouchedRows
         do {
-            touched = try patch(connection, changedTables: changedTables, trace: &trace)
+            try patch(connection, changedTables: changedTables, trace: &trace)
         } catch .sqlite(let error, let table) where error.isDiskFull {
             // SQLITE_FULL also means the copy reached max_page_count: the delta, not the disk.
             if let used = try? connection.scalar("PRAGMA page_count")?.integer, used >= pageLimit {
@@ -105,18 +100,9 @@ package struct DeltaPatch {
             }
             throw .sqlite(error, table: table)
         }
-        let touchedTree = try rehash(connection, touched: touched, base: base)
-        var result = touchedTree.root
-        trace.mark("prove the result's content (the chunks it touched)")
-        if result != header.to.contentSHA256 {
-            // Every chunk hashed again: a change the row log did not see must not fail a good patch.
-            let tree = try rehash(connection, touched: nil, base: nil)
-            result = tree.root
-            let differ = zip(touchedTree.tables, tree.tables).filter { $0 != $1 }.map {
-                "\($0.0.name): \(touched.rowids[$0.0.name]?.count ?? 0) rowids touched"
-            }
-            trace.mark("prove the result's content again (every chunk; \(differ) differed)")
-        }
+        let result: String
+        do { result = try ContentDigest.compute(connection) } catch { throw .sqlite(error, table: nil) }
+        trace.mark("prove the result's content")
         guard result == header.to.contentSHA256 else {
             throw .resultMismatch(
                 """
@@ -153,19 +139,13 @@ package struct DeltaPatch {
     }
 
     /// Clears what the changed tables feed, applies the records, derives again: one transaction.
-    /// - Returns: the tables whose rows may have changed (those of the delta, and what they feed)
-    ///   and the rowids the delta's records touched.
-    private func patch(
-        _ connection: Connection, changedTables: Set<String>, trace: inout PatchTrace
-    ) throws(Failure) -> TouchedRows {
-        var touched = TouchedRows(tables: changedTables)
+    private func patch(_ connection: Connection, changedTables: Set<String>, trace: inout PatchTrace) throws(Failure) {
         let reader: DeltaReader
         do { reader = try DeltaReader(path: path) } catch { throw .format(error) }
         do {
             try connection.execute("BEGIN")
             let before = try DeriveRecipe.read(connection)
             for recipe in DeriveRecipe.affected(before, byChangesTo: changedTables).reversed() {
-                touched.derived.insert(recipe.target)
                 try recipe.clear(connection)
             }
         } catch {
@@ -173,8 +153,6 @@ package struct DeltaPatch {
         }
         trace.mark("clear what the changes feed")
         var editor: DeltaTableEditor?
-        let log = RowChangeLog(connection)
-        defer { log.stop() }
         loop: while true {
             let record: DeltaRecord
             do { record = try reader.next() } catch { throw .format(error) }
@@ -192,14 +170,11 @@ package struct DeltaPatch {
                 break loop
             }
         }
-        log.stop()
-        touched.rowids = log.rowids
         trace.mark("apply the changes")
         var current = ""
         do {
             for recipe in DeriveRecipe.affected(try DeriveRecipe.read(connection), byChangesTo: changedTables) {
                 current = recipe.target
-                touched.derived.insert(recipe.target)
                 try recipe.derive(connection)
             }
             current = ""
@@ -208,7 +183,6 @@ package struct DeltaPatch {
             throw .sqlite(error, table: current.isEmpty ? nil : current)
         }
         trace.mark("derive again")
-        return touched
     }
 
     /// Why patching failed.

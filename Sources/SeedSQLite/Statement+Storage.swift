@@ -49,21 +49,19 @@ extension Statement {
 }
 
 extension Statement {
-    /// Writes the current row's values (result columns `first..<columns`) to `buffer`, each as
-    /// its storage class's tag and its bytes: `N` (NULL); `I` and 8 bytes big-endian (INTEGER);
-    /// `F` and the 8 bytes of the IEEE 754 binary64 value, big-endian (REAL); `T` or `B`, a 4-byte
-    /// big-endian length and the bytes as stored (TEXT, BLOB). The encoding of a content digest's
-    /// rows (`Documentation/content-digest.md`), here so that the loop over millions of values
-    /// calls SQLite directly and writes into raw memory.
+    /// Writes the current row's values to `buffer`, each as its storage class's tag and its
+    /// bytes: `N` (NULL); `I` and 8 bytes big-endian (INTEGER); `F` and the 8 bytes of the IEEE
+    /// 754 binary64 value, big-endian (REAL); `T` or `B`, a 4-byte big-endian length and the bytes
+    /// as stored (TEXT, BLOB). The encoding of a content digest's rows
+    /// (`Documentation/content-digest.md`), here so that the loop over millions of values calls
+    /// SQLite directly and writes into raw memory.
     /// - Returns: the bytes written, or nil when the row needs more than `buffer.count` (nothing
     ///   is then to be used: call again with a bigger buffer).
-    package func encodeCanonicalRow(
-        into buffer: UnsafeMutableRawBufferPointer, columns: Int32, from first: Int32 = 0
-    ) -> Int? {
+    package func encodeCanonicalRow(into buffer: UnsafeMutableRawBufferPointer, columns: Int32) -> Int? {
         guard let base = buffer.baseAddress else { return nil }
         let capacity = buffer.count
         var offset = 0
-        for index in first..<columns {
+        for index in 0..<columns {
             guard offset + 13 <= capacity else { return nil }
             let type = sqlite3_column_type(handle, index)
             switch type {

@@ -3,8 +3,8 @@ import SeedDeltas
 import SeedSQLite
 
 /// The last stage: records what the seed is (versions, inputs, the `--previous` chain, the
-/// derive recipes), computes its content digest and records it (and its chunks' hashes), then
-/// analyzes, compacts and renames the scratch database over the output (`SeedDatabase.complete`).
+/// derive recipes), computes its content digest and records it, then analyzes, compacts and
+/// renames the scratch database over the output (`SeedDatabase.complete`).
 struct FinishStage: BuildStage {
     /// A digest of everything the content depends on: the tool, the schema, the inputs and,
     /// with `--previous`, the previous seed's version (its ids). It changes exactly when the
@@ -26,22 +26,12 @@ struct FinishStage: BuildStage {
             schema: state.schema, seedVersion: state.seedVersion, inputs: state.records, extra: state.previousMetadata)
         try DeriveRecipe.write(state.recipes, to: connection)
         state.progress?.phase("content digest")
-        let tree = try Self.contentTree(connection)
-        try ContentChunkRecord.write(tree.tables, to: connection)
-        state.contentDigest = tree.root
+        state.contentDigest = try ContentDigest.compute(connection)
         try connection.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
             .run([.text(ContentDigest.metadataKey), .text(state.contentDigest)])
         state.timer.mark("content digest")
         state.timer.endStage("digest")
         try state.database.complete(timer: state.timer) { state.progress?.phase($0) }
         state.costs = QueryIndexCost.measure(state.costs, seed: state.options.output)
-    }
-
-    /// The scratch database's content tree, hashed on two cores: the build's exclusive lock is
-    /// released while a second, read-only connection hashes the second half of each large table.
-    static func contentTree(_ connection: Connection) throws -> ContentDigest.Tree {
-        try connection.execute("PRAGMA locking_mode = NORMAL; SELECT count(*) FROM sqlite_schema;")
-        defer { try? connection.execute("PRAGMA locking_mode = EXCLUSIVE") }
-        return try ContentDigest.treeOnTwoCores(connection)
     }
 }
