@@ -70,6 +70,7 @@ other-sqlites:
 
 test: deps test-deps other-sqlites
 	python3 scripts/public-api.py --check SeedInstaller SeedUpdater
+	python3 scripts/source-limits.py --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/check-versioned-dependency.sh
