@@ -31,8 +31,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEEDGEN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/seedgen")
 OUT = os.path.join(ROOT, "Tests/Fuzz/delta")
 
-source = open(os.path.join(ROOT, "Sources/SeedKit/Support/FuzzEntry.swift"), encoding="utf-8").read()
+source = open(os.path.join(ROOT, "Sources/SeedKit/Builder/FuzzEntry.swift"), encoding="utf-8").read()
 BASE_SQL = re.search(r'static let deltaBaseSQL = """\n(.*?)\n\s*"""', source, re.S).group(1)
+# A line that ends with a backslash continues on the next (Swift's multi-line string literal).
+BASE_SQL = re.sub(r"\\\n *", "", BASE_SQL)
 
 VERSIONS = {
     "changes": """
