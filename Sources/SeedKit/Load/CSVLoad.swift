@@ -42,7 +42,7 @@ struct CSVLoad {
             let table = source.table
             let createsTable = createdByLoader.contains(table.name)
             if !createsTable {
-                try queue.sync { connection throws(SQLiteError) in
+                try queue.sync { [context] connection throws(SQLiteError) in
                     try context.indexes.createBeforeLoading(table, on: connection)
                 }
             }

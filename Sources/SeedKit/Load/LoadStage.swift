@@ -61,18 +61,14 @@ struct LoadStage: BuildStage {
         let schema = state.schema, options = state.options, issues = state.issues
         let progress = state.progress
         return try state.database.withWriteQueue { queue in
+            // XML rows may repeat a key (copies merged by the writer): their ids are the stable-ids stage's.
+            let previousIDs = try state.previous.flatMap { schema.format == .csv ? try PreviousIDs(previous: $0) : nil }
             let context = BuildContext(
                 writeQueue: queue, schema: schema, issues: issues,
                 allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
-                limits: options.limits)
+                limits: options.limits, lenient: options.lenient, strict: options.strict,
+                idMapCapacity: options.idMapCapacity, previousIDs: previousIDs)
             loading = context
-            context.lenient = options.lenient
-            context.strict = options.strict
-            context.idMaps = IDMaps(schema: schema, capacity: options.idMapCapacity)
-            // XML rows may repeat a key (copies merged by the writer): their ids are the stable-ids stage's.
-            if let previous = state.previous, schema.format == .csv {
-                context.previousIDs = try PreviousIDs(previous: previous)
-            }
             switch schema.format {
             case .csv:
                 try CSVLoad(state: state, context: context).run()

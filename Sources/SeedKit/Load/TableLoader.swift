@@ -307,12 +307,7 @@ final class TableLoader {
             (writer.rowCount, try writer.finish())
         }
         accepted = rowCount
-        // A region's table is loaded file by file: its statistics add up.
-        context.referenceStatistics.merge(statistics) { a, b in
-            ReferenceStatistics(
-                hits: a.hits + b.hits, misses: a.misses + b.misses, created: a.created + b.created,
-                unresolved: a.unresolved + b.unresolved)
-        }
+        context.addReferenceStatistics(statistics)
     }
 
     /// After `finish()`: the rows of the file left out as copies of an earlier row (`DuplicateKeys`).

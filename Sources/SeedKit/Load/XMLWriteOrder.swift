@@ -54,10 +54,10 @@ struct XMLWriteOrder {
             }
         }
         try collect(table, String(parentID))
-        let idMaps = context.idMaps
+        let (idMaps, deletions) = (context.idMaps, statements)
         let nestedNames = statements.isEmpty ? [] : descendants(of: table).map { mapping.tables[$0].table.name }
         try context.writeQueue.submit { connection throws(SQLiteError) in
-            for statement in statements { try connection.execute(statement) }
+            for statement in deletions { try connection.execute(statement) }
             for name in nestedNames { idMaps.discard(name) } // their maps may hold the deleted rows
         }
     }

@@ -5,7 +5,8 @@ import Foundation
 /// table's writer (which records each row it inserts) and the resolvers of references to
 /// it (which look keys up before trying the cache and a query). The maps themselves are used
 /// on the writer thread only; handing them out is thread-safe.
-final class IDMaps {
+final class IDMaps: @unchecked Sendable {
+    // @unchecked: `maps` is behind `lock`; each IDMap is used on the writer thread only.
     /// The most keys each map keeps; 0 keeps no map.
     let capacity: Int
     /// Per mappable table, its key column's index in `Table.columns`.

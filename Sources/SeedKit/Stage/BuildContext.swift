@@ -3,9 +3,10 @@ import Foundation
 
 /// What the loaders of one build share: the writer thread (the only way to the database),
 /// the issue log, the next row id of every table, and the options that change how rows are
-/// treated. Its variables belong to the reader's thread; the writer reads `idMaps`,
-/// `schema` and the options.
-final class BuildContext {
+/// treated. Shared by the reader's thread and the writer thread: what is fixed is `let`, what
+/// changes is behind one of its locks.
+final class BuildContext: @unchecked Sendable {
+    // @unchecked: every `var` is behind `idLock` or `droppedLock` (the compiler cannot see a lock).
     /// The writer thread every loader hands its rows to; it owns the database connection.
     let writeQueue: WriteQueue
     let schema: Schema
@@ -17,9 +18,9 @@ final class BuildContext {
     /// Bounds on record, key and nesting sizes.
     let limits: InputLimits
     /// Data errors leave the value NULL or the row out, as warnings (`BuildOptions.lenient`).
-    var lenient = false
+    let lenient: Bool
     /// CSV syntax repairs are errors (`BuildOptions.strict`).
-    var strict = false
+    let strict: Bool
     // Guarded by idLock. Per table that allocated ids, its name and next id; found by a scan
     // from the last one used (a reader asks for the same few tables' ids row after row; a
     // String-keyed dictionary would hash the name on every row).
@@ -30,13 +31,28 @@ final class BuildContext {
     /// The build's indexes: which are made while loading, which after.
     let indexes: SeedIndexes
     /// Row ids by integer key of the tables references look up (`BuildOptions.idMapCapacity`).
-    var idMaps: IDMaps
+    let idMaps: IDMaps
     /// With `--previous`, in a CSV build: the ids rows keep, found while they are read.
-    var previousIDs: PreviousIDs?
+    let previousIDs: PreviousIDs?
     /// The entries the lookup caches of all references hold together (writer thread).
     let referenceCacheBudget: ReferenceCacheBudget
-    /// Statistics of every resolver, by `table.column`, for the summary.
-    var referenceStatistics: [String: ReferenceStatistics] = [:]
+    /// Statistics of every resolver, by `table.column`. Guarded by droppedLock.
+    private var storedReferenceStatistics: [String: ReferenceStatistics] = [:]
+
+    /// Statistics of every resolver, by `table.column`, for the summary. Thread-safe.
+    var referenceStatistics: [String: ReferenceStatistics] { droppedLock.withLock { storedReferenceStatistics } }
+
+    /// Adds a loader's resolver statistics (a region's table is loaded file by file: they add
+    /// up). Thread-safe.
+    func addReferenceStatistics(_ statistics: [String: ReferenceStatistics]) {
+        droppedLock.withLock {
+            storedReferenceStatistics.merge(statistics) { a, b in
+                ReferenceStatistics(
+                    hits: a.hits + b.hits, misses: a.misses + b.misses, created: a.created + b.created,
+                    unresolved: a.unresolved + b.unresolved)
+            }
+        }
+    }
     /// Tables some of whose rows were not inserted (left out, merged copies): rows nested in
     /// them may have been written under an id no row has (see `NestedRowCleanup`).
     private var droppedRowTables: Set<String> = []
@@ -76,15 +92,19 @@ final class BuildContext {
 
     init(
         writeQueue: WriteQueue, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?,
-        limits: InputLimits = InputLimits()
+        limits: InputLimits = InputLimits(), lenient: Bool = false, strict: Bool = false,
+        idMapCapacity: Int = IDMap.defaultCapacity, previousIDs: PreviousIDs? = nil
     ) {
         self.limits = limits
+        self.lenient = lenient
+        self.strict = strict
+        self.previousIDs = previousIDs
         self.writeQueue = writeQueue
         self.schema = schema
         self.issues = issues
         self.allowDangling = allowDangling
         self.cacheSize = cacheSize
-        idMaps = IDMaps(schema: schema, capacity: IDMap.defaultCapacity)
+        idMaps = IDMaps(schema: schema, capacity: idMapCapacity)
         referenceCacheBudget = ReferenceCacheBudget(schema: schema, cacheSize: cacheSize)
         indexes = SeedIndexes(schema: schema)
     }

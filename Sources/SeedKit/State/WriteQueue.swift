@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedSystem
 
 /// The one thread that writes to the seed while the readers parse on the calling thread.
 /// It owns the build's `Connection` (opened without SQLite's own locking) until `stop()`:
@@ -9,7 +10,7 @@ import SeedSQLite
 final class WriteQueue: @unchecked Sendable {
     // @unchecked: the job list and flags are behind `condition`; the connection is used on the writer thread only.
     /// A piece of work on the database, run on the writer thread.
-    typealias Job = (Connection) throws(SQLiteError) -> Void
+    typealias Job = @Sendable (Connection) throws(SQLiteError) -> Void
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -47,11 +48,17 @@ final class WriteQueue: @unchecked Sendable {
     /// Runs `job` on the writer thread after the queued jobs and returns its result. Its
     /// error is thrown to the caller only (later jobs still run); the failure of an earlier
     /// job is thrown instead of running it.
-    func sync<Output>(_ job: @escaping (Connection) throws(SQLiteError) -> Output) throws(SQLiteError) -> Output {
-        var outcome: Result<Output, SQLiteError>?
-        try submit { connection in outcome = Result { () throws(SQLiteError) in try job(connection) } }
+    func sync<Output>(
+        _ job: @escaping @Sendable (Connection) throws(SQLiteError) -> sending Output
+    ) throws(SQLiteError) -> sending Output {
+        let outcome = JobOutcome<Output>()
+        try submit { connection in
+            do throws(SQLiteError) { outcome.store(.success(try job(connection))) } catch {
+                outcome.store(.failure(error))
+            }
+        }
         try drain()
-        return try outcome!.get() // written on the writer thread before `drain` saw it idle
+        return try outcome.take().get()
     }
 
     /// Runs `sql` (statements that return no rows) on the writer thread, as `sync` does.
@@ -106,6 +113,25 @@ final class WriteQueue: @unchecked Sendable {
             if failure != nil { jobs.removeAll() }
             condition.broadcast()
             condition.unlock()
+        }
+    }
+}
+
+/// What a `WriteQueue.sync` job returns, handed from the writer thread to the caller.
+private final class JobOutcome<Output>: @unchecked Sendable {
+    // @unchecked: stored once by the job, taken by the caller after `drain()`; `lock` orders the two.
+    private let lock = Lock()
+    private var result: Result<Output, SQLiteError>?
+
+    func store(_ result: sending Result<Output, SQLiteError>) {
+        lock.withLock { self.result = result }
+    }
+
+    func take() -> sending Result<Output, SQLiteError> {
+        lock.withLock {
+            // The caller takes it after `drain()` saw the job run, so it is there.
+            guard let result = self.result.take() else { preconditionFailure("a sync job left no result") }
+            return result
         }
     }
 }

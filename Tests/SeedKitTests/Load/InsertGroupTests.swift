@@ -55,8 +55,8 @@ private func load(_ stopTimesText: String, groups: Bool, lenient: Bool = false) 
         try database.execute("PRAGMA journal_mode = OFF; PRAGMA page_size = 4096")
         let queue = WriteQueue(connection: database)
         defer { queue.stop() }
-        let context = BuildContext(writeQueue: queue, schema: schema, issues: issues, allowDangling: lenient, cacheSize: nil)
-        context.lenient = lenient
+        let context = BuildContext(
+            writeQueue: queue, schema: schema, issues: issues, allowDangling: lenient, cacheSize: nil, lenient: lenient)
         for (table, text) in [(schema.table(named: "trips")!, tripsFile), (schema.table(named: "stop_times")!, stopTimesText)] {
             try queue.execute(table.createStatement)
             if let statement = table.keyIndexStatement { try queue.execute(statement) }

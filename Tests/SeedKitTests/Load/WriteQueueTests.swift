@@ -1,5 +1,6 @@
 import Foundation
 import SeedSQLite
+import SeedSystem
 import Testing
 @testable import SeedKit
 
@@ -15,15 +16,16 @@ struct WriteQueueTests {
     func jobsRunInOrderOnTheWriterThread() throws {
         let queue = try makeQueue()
         defer { queue.stop() }
-        var threads: [pthread_t] = [] // appended to by the jobs, one at a time, read after `sync`
+        let seen = Seen<pthread_t>() // appended to by the jobs, read after `sync`
         for k in 1...50 {
             try queue.submit { connection throws(SQLiteError) in
-                threads.append(pthread_self())
+                seen.append(pthread_self())
                 try connection.execute("INSERT INTO t VALUES (\(k), 'v')")
             }
         }
         let rows = try queue.sync { connection throws(SQLiteError) in try connection.rows("SELECT k FROM t ORDER BY rowid") }
-        threads.append(try queue.sync { _ in pthread_self() })
+        seen.append(try queue.sync { _ in pthread_self() })
+        let threads = seen.all
         #expect(rows == (1...50).map { [Value.integer(Int64($0))] })
         #expect(threads.count == 51 && threads.allSatisfy { pthread_equal($0, threads[0]) != 0 }, "one thread")
         #expect(pthread_equal(threads[0], pthread_self()) == 0, "not the caller's")
@@ -40,9 +42,9 @@ struct WriteQueueTests {
         try queue.submit { connection throws(SQLiteError) in try connection.execute("INSERT INTO t VALUES (1, 'again')") }
         let failed = #expect(throws: SQLiteError.self) { try queue.drain() }
         #expect(failed?.isUniqueViolation == true, "the original error, with its code: \(String(describing: failed))")
-        var ran = false
-        let later = #expect(throws: SQLiteError.self) { try queue.sync { _ in ran = true } }
-        #expect(later?.code == failed?.code && !ran, "jobs after a failure are not run; the failure is thrown instead")
+        let ran = Seen<Bool>()
+        let later = #expect(throws: SQLiteError.self) { try queue.sync { _ in ran.append(true) } }
+        #expect(later?.code == failed?.code && ran.all.isEmpty, "jobs after a failure are not run; the failure is thrown instead")
     }
 
     @Test("stop ends the thread and hands the connection back")
@@ -53,6 +55,16 @@ struct WriteQueueTests {
         #expect(try connection.scalar("SELECT v FROM t WHERE k = 7") == .text("seven"))
         #expect(queue.stop() == nil, "handed back once")
     }
+}
+
+/// What jobs on the writer thread saw, read by the test afterwards.
+private final class Seen<Element>: @unchecked Sendable {
+    // @unchecked: `items` is behind `lock`.
+    private let lock = Lock()
+    private var items: [Element] = []
+
+    func append(_ item: Element) { lock.withLock { items.append(item) } }
+    var all: [Element] { lock.withLock { items } }
 }
 
 @Suite("SQLite result codes have names")
