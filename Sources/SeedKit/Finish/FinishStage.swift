@@ -25,13 +25,12 @@ struct FinishStage: BuildStage {
         try state.database.writeMetadata(
             schema: state.schema, seedVersion: state.seedVersion, inputs: state.records, extra: state.previousMetadata)
         try DeriveRecipe.write(state.recipes, to: connection)
-        state.progress?.phase("content digest")
-        state.contentDigest = try ContentDigest.compute(connection)
-        try connection.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
-            .run([.text(ContentDigest.metadataKey), .text(state.contentDigest)])
-        state.timer.mark("content digest")
+        state.contentDigest = try state.database.compact(
+            digest: { path throws(SQLiteError) in try ContentDigest.compute(path: path) },
+            recordingAs: ContentDigest.metadataKey, timer: state.timer
+        ) { state.progress?.phase($0) }
         state.timer.endStage("digest")
-        try state.database.complete(timer: state.timer) { state.progress?.phase($0) }
+        try state.database.publish(timer: state.timer)
         state.costs = QueryIndexCost.measure(state.costs, seed: state.options.output)
     }
 }

@@ -118,20 +118,42 @@ package final class SeedDatabase {
         }
     }
 
-    /// ANALYZE, compact into the final file, flush it and rename it over the output.
-    func complete(timer: PhaseTimer, phase: (String) -> Void) throws(BuildError) {
-        guard let connection else { return }
+    /// ANALYZE, then the two jobs that only read the scratch file, on two cores: `VACUUM INTO`
+    /// compacts it into the final file on this thread while `digest` reads it through a
+    /// connection of its own on another. Records the digest in the final file's
+    /// `seedgen_metadata` under `key` (after the copy: no scratch row waits for it) and returns
+    /// it. `publish()` then puts the final file in place.
+    func compact(
+        digest: @escaping @Sendable (String) throws(SQLiteError) -> String, recordingAs key: String,
+        timer: PhaseTimer, phase: (String) -> Void
+    ) throws(BuildError) -> String {
+        guard let connection else { preconditionFailure("the scratch database is closed or lent") }
         do {
             phase("analyzing")
             try connection.execute("ANALYZE")
             timer.mark("analyze")
-            phase("vacuuming")
-            try connection.execute("VACUUM INTO \(quotedLiteral(finished.path))")
-            timer.mark("vacuum into")
+            // The build's exclusive lock goes with the next read: the digest's connection may read too.
+            try connection.execute("PRAGMA locking_mode = NORMAL; SELECT count(*) FROM sqlite_schema")
+            phase("content digest and vacuuming")
+            let reader = BackgroundJob { [path = scratch.path] () throws(SQLiteError) in try digest(path) }
+            let copied = Result { () throws(SQLiteError) in
+                try connection.execute("VACUUM INTO \(quotedLiteral(finished.path))")
+            }
+            let value = try reader.wait()
+            try copied.get()
+            timer.mark("content digest beside vacuum into")
+            let final = try Connection(path: finished.path, mode: .readWrite)
+            try final.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            try final.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)").run([.text(key), .text(value)])
+            return value
         } catch {
             throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)", cause: error)
         }
-        self.connection = nil
+    }
+
+    /// After `compact`: flushes the final file and renames it over the output.
+    func publish(timer: PhaseTimer) throws(BuildError) {
+        connection = nil
         scratch.remove()
         do { try FileSystem.syncFile(finished.path) } catch {
             throw BuildError.output(
