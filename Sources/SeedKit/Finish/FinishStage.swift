@@ -27,10 +27,10 @@ struct FinishStage: BuildStage {
         try DeriveRecipe.write(state.recipes, to: connection)
         state.contentDigest = try state.database.compact(
             digest: { path throws(SQLiteError) in try ContentDigest.compute(path: path) },
-            recordingAs: ContentDigest.metadataKey, timer: state.timer
+            recordingAs: ContentDigest.metadataKey,
+            whileDigesting: { state.costs = QueryIndexCost.measure(state.costs, seed: $0) }, timer: state.timer
         ) { state.progress?.phase($0) }
         state.timer.endStage("digest")
         try state.database.publish(timer: state.timer)
-        state.costs = QueryIndexCost.measure(state.costs, seed: state.options.output)
     }
 }

@@ -120,12 +120,13 @@ package final class SeedDatabase {
 
     /// ANALYZE, then the two jobs that only read the scratch file, on two cores: `VACUUM INTO`
     /// compacts it into the final file on this thread while `digest` reads it through a
-    /// connection of its own on another. Records the digest in the final file's
-    /// `seedgen_metadata` under `key` (after the copy: no scratch row waits for it) and returns
-    /// it. `publish()` then puts the final file in place.
+    /// connection of its own on another; `whileDigesting` then reads the final file (the digest
+    /// takes longer than the copy). Records the digest in the final file's `seedgen_metadata`
+    /// under `key` (after the copy: no scratch row waits for it) and returns it. `publish()`
+    /// then puts the final file in place.
     func compact(
         digest: @escaping @Sendable (String) throws(SQLiteError) -> String, recordingAs key: String,
-        timer: PhaseTimer, phase: (String) -> Void
+        whileDigesting: (String) -> Void, timer: PhaseTimer, phase: (String) -> Void
     ) throws(BuildError) -> String {
         guard let connection else { preconditionFailure("the scratch database is closed or lent") }
         do {
@@ -139,6 +140,7 @@ package final class SeedDatabase {
             let copied = Result { () throws(SQLiteError) in
                 try connection.execute("VACUUM INTO \(quotedLiteral(finished.path))")
             }
+            if case .success = copied { whileDigesting(finished.path) }
             let value = try reader.wait()
             try copied.get()
             timer.mark("content digest beside vacuum into")
