@@ -83,10 +83,13 @@ let package = Package(
         // What every test target shares: temporary folders, the repository and its real data,
         // a process runner, the built tool (as swift-collections' _CollectionsTestSupport).
         .target(name: "SeedTestSupport", path: "Tests/SeedTestSupport"),
+        // What the builder's and the shipping tests share: a minimal feed, the querying guide's SQL.
+        .target(name: "SeedKitTestSupport", dependencies: ["SeedKit", "SeedSQLite", "SeedTestSupport"], path: "Tests/SeedKitTestSupport"),
         .testTarget(name: "SeedTestSupportTests", dependencies: ["SeedTestSupport"]),
         .testTarget(name: "SeedArchiveTests", dependencies: ["SeedArchive", "SeedSystem", "SeedTestSupport"]),
         .testTarget(name: "SeedDeltasTests", dependencies: ["SeedDeltas", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
-        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedShip", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport"]),
+        .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedShip", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport", "SeedKitTestSupport"]),
+        .testTarget(name: "SeedShipTests", dependencies: ["SeedShip", "SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport", "SeedKitTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedTestSupport"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
         .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedArchive", "SeedDeltas", "SeedTestSupport", "ChannelTestSupport"]),

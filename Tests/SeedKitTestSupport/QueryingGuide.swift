@@ -4,11 +4,11 @@ import SeedTestSupport
 
 /// The SQL of Documentation/querying.md, read from the guide itself (so the guide cannot
 /// drift from what is tested): each ```sql block starts with `-- name: ...`.
-enum QueryingGuide {
-    static let path = Repository.path("Documentation/querying.md")
+public enum QueryingGuide {
+    public static let path = Repository.path("Documentation/querying.md")
 
     /// The blocks by name.
-    static let queries: [String: String] = {
+    public static let queries: [String: String] = {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
         var queries: [String: String] = [:]
         for block in text.components(separatedBy: "```sql\n").dropFirst() {
@@ -22,16 +22,16 @@ enum QueryingGuide {
 
     /// Runs the query `name` with its `:parameters` bound to `values` (every parameter must be
     /// given: a parameter the test does not know is a failure, not a NULL).
-    static func run(_ name: String, on connection: Connection, _ values: [String: Value]) throws -> [[Value]] {
+    public static func run(_ name: String, on connection: Connection, _ values: [String: Value]) throws -> [[Value]] {
         guard let sql = queries[name] else { throw Missing(what: "no query '\(name)' in \(path)") }
         return try run(sql: sql, on: connection, values)
     }
 
     /// The name of a query's one-feed form in the guide (`departures (one feed)`).
-    static func oneFeed(_ name: String) -> String { name + " (one feed)" }
+    public static func oneFeed(_ name: String) -> String { name + " (one feed)" }
 
     /// Runs `sql` with its `:parameters` bound to `values`, as `run(_:on:_:)` does.
-    static func run(sql: String, on connection: Connection, _ values: [String: Value]) throws -> [[Value]] {
+    public static func run(sql: String, on connection: Connection, _ values: [String: Value]) throws -> [[Value]] {
         // SQLite numbers named parameters in order of first appearance: bind them in that order.
         var order: [String] = []
         var positional = ""
@@ -65,8 +65,8 @@ enum QueryingGuide {
         return try connection.rows(positional, arguments)
     }
 
-    struct Missing: Error, CustomStringConvertible {
-        var what: String
-        var description: String { what }
+    public struct Missing: Error, CustomStringConvertible {
+        public var what: String
+        public var description: String { what }
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import SeedSQLite
 import SeedTestSupport
-@testable import SeedKit
+import SeedKit
 
 /// A minimal valid GTFS feed; tests change one file to make one point.
-enum MinimalFeed {
-    static let files: [String: String] = [
+public enum MinimalFeed {
+    public static let files: [String: String] = [
         "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Agency,http://a.example,Europe/Berlin\n",
         "stops.txt": "stop_id,stop_name,stop_lat,stop_lon,parent_station\nS1,One,52.5,13.4,\nS2,Two,52.6,13.5,\n",
         "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A,1,3\n",
@@ -15,7 +15,7 @@ enum MinimalFeed {
     ]
 
     /// Writes the feed into `folder`, with `changes` replacing (or, with nil, removing) files.
-    static func write(into folder: TemporaryFolder, _ changes: [String: String?] = [:]) {
+    public static func write(into folder: TemporaryFolder, _ changes: [String: String?] = [:]) {
         var all = files.mapValues { Optional($0) }
         for (name, text) in changes { all[name] = text }
         for (name, text) in all { if let text { folder.write("feed/" + name, text) } }
@@ -24,19 +24,19 @@ enum MinimalFeed {
 
 extension SeedBuilder {
     /// Builds `inputs` into `output` with default options.
-    static func build(_ inputs: [String], to output: String, schema: String? = nil, allowDangling: Bool = false) throws(BuildError) -> BuildSummary {
+    public static func build(_ inputs: [String], to output: String, schema: String? = nil, allowDangling: Bool = false) throws(BuildError) -> BuildSummary {
         try SeedBuilder(options: BuildOptions(inputs: inputs, output: output, schemaPath: schema, allowDangling: allowDangling)).build()
     }
 }
 
 extension Connection {
-    func int(_ sql: String) throws -> Int64 { try scalar(sql)?.integer ?? -1 }
-    func text(_ sql: String) throws -> String? { try scalar(sql)?.text }
+    public func int(_ sql: String) throws -> Int64 { try scalar(sql)?.integer ?? -1 }
+    public func text(_ sql: String) throws -> String? { try scalar(sql)?.text }
 }
 
 extension BuildError {
     /// The grouped issues of an invalid-input failure.
-    var issues: [BuildIssue] {
+    public var issues: [BuildIssue] {
         code == .invalidInput ? issueLog?.groups.flatMap(\.examples) ?? [] : []
     }
 }

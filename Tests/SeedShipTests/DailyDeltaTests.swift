@@ -1,6 +1,7 @@
 import Foundation
 import SeedDeltas
 import SeedInstaller
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing
@@ -14,8 +15,7 @@ import Testing
 /// guide's queries answer alike.
 @Suite("Daily deltas of a real feed", .realData("gtfs-daily-renfe-ld"), .serialized)
 struct DailyDeltaTests {
-    static let days = (try? FileManager.default.contentsOfDirectory(atPath: RealData.path("gtfs-daily-renfe-ld")))?
-        .filter { $0.hasSuffix(".zip") }.sorted().map { RealData.path("gtfs-daily-renfe-ld/" + $0) } ?? []
+    static let days = DailyArchives.renfe
 
     let folder = TemporaryFolder()
 

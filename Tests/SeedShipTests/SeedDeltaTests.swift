@@ -2,6 +2,7 @@ import Foundation
 import SeedArchive
 import SeedDeltas
 import SeedInstaller
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import SeedArchive
 import SeedDeltas
+import SeedKitTestSupport
 import SeedSQLite
 import SeedSystem
 import SeedTestSupport

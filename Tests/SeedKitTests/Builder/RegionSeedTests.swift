@@ -1,6 +1,7 @@
 import Foundation
 import SeedDeltas
 import SeedInstaller
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing
@@ -276,7 +277,7 @@ struct RegionSeedRealDataTests {
     @Test("Renfe's next day beside the other nine feeds: the region's delta is at most 1.1 × the feed's own; the others keep every row and id",
           .realData("gtfs-daily-renfe-ld"))
     func dailyDeltaOfOneFeed() throws {
-        let days = DailyDeltaTests.days
+        let days = DailyArchives.renfe
         try #require(days.count >= 2)
         let others = Self.feedOptions(GTFSWorld.feeds.filter { $0 != "udine" }) // nine with rideconnection, zakroczym, ...
         func region(_ day: String, _ name: String, previous: String?) throws -> String {

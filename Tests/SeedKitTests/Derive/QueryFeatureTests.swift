@@ -1,6 +1,7 @@
 import Foundation
 import SeedDeltas
 import SeedInstaller
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import SeedKitTestSupport
 import SeedSQLite
 import Testing
 @testable import SeedKit

@@ -1,4 +1,5 @@
 import Foundation
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing
@@ -136,15 +137,7 @@ struct HostileCSVTests {
     @Test("repairs and unknown header fields give the character column, not the byte or field number")
     func characterColumns() throws {
         let folder = TemporaryFolder()
-        let schema = folder.write("notes.yaml", """
-            name: notes
-            schemaVersion: 1
-            tables:
-              - name: notes
-                columns:
-                  - { name: name, source: näme }
-                  - { name: text }
-            """)
+        let schema = NotesSchema.write(into: folder, columns: ["{ name: name, source: näme }", "{ name: text }"])
         folder.write("in/notes.txt", "näme,zzz,text\nÜü,x,\"quoted\" tail\n")
         let summary = try SeedBuilder(options: BuildOptions(inputs: [folder.file("in")], output: folder.file("s.sqlite"), schemaPath: schema)).build()
         #expect(summary.warningReport.contains("notes.txt:1:6: zzz: is not in the schema"), "\(summary.warningReport)")

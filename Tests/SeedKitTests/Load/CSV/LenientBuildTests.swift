@@ -1,4 +1,5 @@
 import Foundation
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing
@@ -30,15 +31,7 @@ struct LenientBuildTests {
     @Test("trim: false keeps a value exactly")
     func trimFalse() throws {
         let folder = TemporaryFolder()
-        let schema = folder.write("notes.yaml", """
-            name: notes
-            schemaVersion: 1
-            tables:
-              - name: notes
-                columns:
-                  - { name: kept, trim: false }
-                  - { name: trimmed }
-            """)
+        let schema = NotesSchema.write(into: folder, columns: ["{ name: kept, trim: false }", "{ name: trimmed }"])
         folder.write("in/notes.txt", "kept,trimmed\n  a  ,  b  \n")
         _ = try SeedBuilder(options: BuildOptions(inputs: [folder.file("in")], output: folder.file("s.sqlite"), schemaPath: schema)).build()
         let db = try Connection(path: folder.file("s.sqlite"), mode: .readOnly)

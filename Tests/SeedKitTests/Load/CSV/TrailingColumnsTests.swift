@@ -1,4 +1,5 @@
 import Foundation
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing
@@ -154,15 +155,7 @@ struct TrailingColumnsTests {
     @Test("CSV: a $file column stores the file name even as the table's last column (created before loading)")
     func fileColumnLast() throws {
         let folder = TemporaryFolder()
-        let schema = folder.write("notes.yaml", """
-            name: notes
-            schemaVersion: 1
-            tables:
-              - name: notes
-                columns:
-                  - { name: text }
-                  - { name: file, source: $file }
-            """)
+        let schema = NotesSchema.write(into: folder, columns: ["{ name: text }", "{ name: file, source: $file }"])
         folder.write("in/notes.txt", "text\na\nb\n")
         _ = try SeedBuilder(options: BuildOptions(inputs: [folder.file("in")], output: folder.file("s.sqlite"), schemaPath: schema)).build()
         let db = try Connection(path: folder.file("s.sqlite"), mode: .readOnly)

@@ -1,5 +1,6 @@
 import Foundation
 import SeedDeltas
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing

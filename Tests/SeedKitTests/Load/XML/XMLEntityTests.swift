@@ -1,4 +1,5 @@
 import Foundation
+import SeedKitTestSupport
 import SeedSQLite
 import SeedTestSupport
 import Testing
