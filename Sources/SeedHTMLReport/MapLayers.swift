@@ -1,0 +1,122 @@
+import Foundation
+import SeedKit
+import SeedSQLite
+
+/// What the map draws of one table: its points (stops, nodes, quays) or its lines (shapes,
+/// grouped by a column and ordered by another).
+struct MapLayer {
+    enum Kind { case points, lines }
+
+    let table: String
+    let kind: Kind
+    let lat: String
+    let lon: String
+    /// Lines: the column whose values name a line (`shape_id`), and the one that orders its points.
+    var groupBy: String?
+    var order: String?
+    /// Points: the column a mark's hover text comes from.
+    var label: String?
+
+    /// The layers of `seed`: each table with a spatial index in its schema (`spatial:`), and
+    /// each other table with a pair of coordinate columns (`lat`/`lon`, `latitude`/`longitude`,
+    /// `X_lat`/`X_lon`); lines first, so that points are drawn over them.
+    static func find(in seed: ReportSeed) throws(SQLiteError) -> [MapLayer] {
+        var layers: [MapLayer] = []
+        for table in seed.schema?.tables ?? [] where seed.tables.contains(table.name) {
+            guard let spatial = table.spatial else { continue }
+            let columns = try seed.columns(of: table.name)
+            if let groupBy = spatial.groupBy {
+                let order = table.key.last.flatMap { $0 == groupBy ? nil : $0 } ?? table.rowID
+                layers.append(
+                    MapLayer(
+                        table: table.name, kind: .lines, lat: spatial.lat, lon: spatial.lon, groupBy: groupBy,
+                        order: order))
+            } else {
+                layers.append(
+                    MapLayer(
+                        table: table.name, kind: .points, lat: spatial.lat, lon: spatial.lon,
+                        label: label(in: columns)))
+            }
+        }
+        let covered = Set(layers.map(\.table))
+        for table in seed.tables.sorted() where !covered.contains(table) {
+            let columns = try seed.columns(of: table)
+            let pairs =
+                [("lat", "lon"), ("latitude", "longitude")]
+                + columns.filter { $0.hasSuffix("_lat") }.map {
+                    ($0, String($0.dropLast(4)) + "_lon")
+                }
+            if let pair = pairs.first(where: { columns.contains($0.0) && columns.contains($0.1) }) {
+                layers.append(
+                    MapLayer(table: table, kind: .points, lat: pair.0, lon: pair.1, label: label(in: columns)))
+            }
+        }
+        return layers.sorted { $0.kind == .lines && $1.kind == .points }
+    }
+
+    /// The column that names a row best: a name, else an id.
+    private static func label(in columns: [String]) -> String? {
+        let preferred = ["stop_name", "name", "quay_name", "stop_id", "osm_id", "id"]
+        return preferred.first(where: columns.contains) ?? columns.first { $0.hasSuffix("_name") }
+    }
+}
+
+/// A point in Web Mercator, x and y from 0 to 1 (y down, as SVG draws).
+struct MercatorPoint {
+    var x: Double
+    var y: Double
+
+    init(lat: Double, lon: Double) {
+        let clamped = max(-85.05, min(85.05, lat)) * .pi / 180
+        x = (lon + 180) / 360
+        y = (1 - log(tan(clamped) + 1 / cos(clamped)) / .pi) / 2
+    }
+}
+
+/// The box the map shows: the box holding 96 % of the points (2nd to 98th percentile in each
+/// direction), with a margin, fitted into a view 1000 units wide.
+struct MapFrame {
+    let minX: Double, minY: Double, maxX: Double, maxY: Double
+    let scale: Double
+    let width = 1000.0
+    let height: Double
+    /// Points outside this box (the frame's box widened by half its size on each side) are
+    /// outliers.
+    let outerMinX: Double, outerMinY: Double, outerMaxX: Double, outerMaxY: Double
+
+    init(points: [MercatorPoint]) {
+        func quantiles(_ values: [Double]) -> (Double, Double) {
+            guard !values.isEmpty else { return (0.5, 0.5) }
+            let sorted = values.sorted()
+            let low = sorted[Int(Double(sorted.count - 1) * 0.02)]
+            let high = sorted[Int((Double(sorted.count - 1) * 0.98).rounded(.up))]
+            return (low, high)
+        }
+        let (x0, x1) = quantiles(points.map(\.x)), (y0, y1) = quantiles(points.map(\.y))
+        let spanX = max(x1 - x0, 1e-6), spanY = max(y1 - y0, 1e-6)
+        outerMinX = x0 - spanX / 2
+        outerMaxX = x1 + spanX / 2
+        outerMinY = y0 - spanY / 2
+        outerMaxY = y1 + spanY / 2
+        let marginX = spanX * 0.05, marginY = spanY * 0.05
+        minX = x0 - marginX
+        maxX = x1 + marginX
+        minY = y0 - marginY
+        maxY = y1 + marginY
+        height = max(300, min(700, (maxY - minY) / (maxX - minX) * 1000)).rounded()
+        scale = min(width / (maxX - minX), height / (maxY - minY))
+    }
+
+    /// `point` in the view's units.
+    func project(_ point: MercatorPoint) -> (x: Double, y: Double) {
+        (
+            (point.x - (minX + maxX) / 2) * scale + width / 2,
+            (point.y - (minY + maxY) / 2) * scale + height / 2
+        )
+    }
+
+    /// True when `point` is far outside the box most points are in.
+    func isOutlier(_ point: MercatorPoint) -> Bool {
+        point.x < outerMinX || point.x > outerMaxX || point.y < outerMinY || point.y > outerMaxY
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import SeedTestSupport
+import Testing
+
+/// `seedgen report` and `seedgen build --report`, each page opened in headless Chromium by
+/// scripts/report-check.py: no console message, nothing fetched, the stops' dots and the
+/// calendar's days as the seed has them, and a screenshot in .build/report-screenshots/.
+@Suite("Report command in Chromium", .serialized)
+struct ReportCommandTests {
+    static let screenshots = Repository.path(".build/report-screenshots")
+
+    /// Runs scripts/report-check.py on `report`; returns what it checked (its JSON line).
+    @discardableResult
+    static func check(_ report: String, seed: String, name: String, diff: String? = nil) throws -> [String: Any] {
+        try FileManager.default.createDirectory(atPath: screenshots, withIntermediateDirectories: true)
+        #expect(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
+            "Chromium is missing: make test-deps installs it")
+        var arguments = [
+            Repository.path("scripts/report-check.py"), report, "--seed", seed, "--screenshot",
+            screenshots + "/\(name).png",
+        ]
+        if let diff { arguments += ["--diff-json", diff] }
+        let result = try ChildProcess.run("/usr/bin/python3", arguments, timeout: .seconds(300))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").last.map(String.init))
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    static func seedgen(_ arguments: [String]) throws -> String {
+        let result = try SeedgenTool.run(arguments)
+        #expect(result.status == 0, "seedgen \(arguments.joined(separator: " ")): \(result.stderr)")
+        return result.stdout
+    }
+
+    @Test("Cairns, written by build --report with the build's notices", .realData("gtfs-cairns-2014/feed"))
+    func cairns() throws {
+        let scratch = TemporaryFolder()
+        let seed = scratch.file("cairns.sqlite"), report = scratch.file("cairns.html")
+        let out = try Self.seedgen([
+            "build", RealData.path("gtfs-cairns-2014/feed"), "--out", seed, "--report", report, "--quiet",
+        ])
+        #expect(out.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: report + ".notices.json"), "the notices kept for the page")
+        let facts = try Self.check(report, seed: seed, name: "cairns")
+        #expect(facts["stop_marks"] as? Int == 416)
+        #expect(facts["calendar_dates_checked"] as? Int == 3)
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        for section in ["summary", "map", "calendar", "notices", "changes", "samples"] {
+            #expect(html.contains("<section id=\"\(section)\""), "section \(section)")
+        }
+        #expect(html.contains("0 errors, 0 warnings in 0 codes"))
+
+        // Notices grouped by severity and code, errors first, each with its meaning and first rows.
+        let notices = scratch.write(
+            "notices.json",
+            """
+            {"built": false, "errors": 2, "warnings": 1, "counts": {}, "notices": [
+              {"code": "unknown_column", "severity": "WARNING", "file": "stops.txt", "line": 1, "column": 9,
+               "field": "platform", "value": null, "message": "not read"},
+              {"code": "foreign_key_violation", "severity": "ERROR", "file": "trips.txt", "line": 7, "column": 2,
+               "field": "route_id", "value": "R<9>", "message": "no route R<9>"},
+              {"code": "foreign_key_violation", "severity": "ERROR", "file": "trips.txt", "line": 8, "column": 2,
+               "field": "route_id", "value": "R10", "message": "no route R10"}]}
+            """)
+        let grouped = scratch.file("grouped.html")
+        _ = try Self.seedgen(["report", seed, "--notices", notices, "--out", grouped, "--quiet"])
+        let page = try String(contentsOfFile: grouped, encoding: .utf8)
+        let error = try #require(page.range(of: "<td>ERROR</td><td>foreign_key_violation</td><td class=\"num\">2</td>"))
+        let warning = try #require(page.range(of: "<td>WARNING</td><td>unknown_column</td><td class=\"num\">1</td>"))
+        #expect(error.lowerBound < warning.lowerBound)
+        #expect(page.contains("A reference to a row that does not exist."))
+        #expect(page.contains("<td>R&lt;9&gt;</td>"))
+        #expect(page.contains("the build failed"))
+        try Self.check(grouped, seed: seed, name: "cairns-notices")
+    }
+
+    @Test(
+        "A region seed of three small gtfs-world feeds: a calendar per feed",
+        .realData("gtfs-world/lagos-rail/feed", "gtfs-world/detroit-people-mover/feed", "gtfs-world/zakroczym/feed"))
+    func region() throws {
+        let scratch = TemporaryFolder()
+        let seed = scratch.file("region.sqlite"), report = scratch.file("region.html")
+        let feeds = ["lagos-rail", "detroit-people-mover", "zakroczym"].flatMap {
+            ["--feed", "\($0)=" + RealData.path("gtfs-world/\($0)/feed")]
+        }
+        _ = try Self.seedgen(["build"] + feeds + ["--out", seed, "--quiet"])
+        _ = try Self.seedgen(["report", seed, "--out", report, "--quiet"])
+        let facts = try Self.check(report, seed: seed, name: "region")
+        #expect(facts["calendar_dates_checked"] as? Int ?? 0 >= 7)
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.contains("<h3>Feed zakroczym</h3>"))
+    }
+
+    /// The NeTEx fixtures hold no coordinates and no calendar: Entur's Nordic sample (shapes and
+    /// a calendar) stands in for them; the OSM fixture's nodes are drawn as points.
+    @Test(
+        "A NeTEx seed (Nordic sample: shapes, calendar) and an OSM seed (fixture: nodes)",
+        .realData("xml-transit/netex-nordic-flb/rb_flb-aggregated-netex.zip"))
+    func netexAndOSM() throws {
+        let scratch = TemporaryFolder()
+        for (name, input) in [
+            ("netex", RealData.path("xml-transit/netex-nordic-flb/rb_flb-aggregated-netex.zip")),
+            ("osm", Repository.path("Tests/Fixtures/xml/osm")),
+        ] {
+            let seed = scratch.file("\(name).sqlite"), report = scratch.file("\(name).html")
+            _ = try SeedgenTool.run(["build", input, "--out", seed, "--quiet", "--lenient"])
+            #expect(FileManager.default.fileExists(atPath: seed), "\(name) seed")
+            _ = try Self.seedgen(["report", seed, "--out", report, "--quiet"])
+            let facts = try Self.check(report, seed: seed, name: name)
+            let html = try String(contentsOfFile: report, encoding: .utf8)
+            if name == "osm" {
+                #expect((facts["layers"] as? [String: Int])?["node"] ?? 0 > 0, "\(facts)")
+                #expect(html.contains("No service calendar: it needs the transit tables"))
+            } else {
+                #expect(html.contains("<g class=\"lines\" data-table=\"shapes\""))
+                #expect(facts["calendar_dates_checked"] as? Int ?? 0 >= 2, "\(facts)")
+            }
+        }
+    }
+
+    /// Renfe's 03-17 against 03-16: the page's rows added, removed and changed per table equal
+    /// `seedgen diff`'s. Slower (two builds of 60,000 stop_times): set SEEDGEN_REPORT_RENFE=1.
+    @Test(
+        "Renfe 03-17 with --previous 03-16 equals seedgen diff",
+        .enabled(if: ProcessInfo.processInfo.environment["SEEDGEN_REPORT_RENFE"] == "1"),
+        .realData("gtfs-daily-renfe-ld/renfe-ld-2026-03-16.zip", "gtfs-daily-renfe-ld/renfe-ld-2026-03-17.zip"))
+    func renfePrevious() throws {
+        let scratch = TemporaryFolder()
+        let old = scratch.file("0316.sqlite"), new = scratch.file("0317.sqlite"), report = scratch.file("renfe.html")
+        for (day, seed) in [("16", old), ("17", new)] {
+            _ = try Self.seedgen([
+                "build", RealData.path("gtfs-daily-renfe-ld/renfe-ld-2026-03-\(day).zip"), "--out", seed, "--quiet",
+            ])
+        }
+        let diff = scratch.write("diff.json", try Self.seedgen(["diff", old, new, "--json"]))
+        _ = try Self.seedgen(["report", new, "--previous", old, "--out", report, "--quiet"])
+        let facts = try Self.check(report, seed: new, name: "renfe-previous", diff: diff)
+        let changed = try #require(facts["changed"] as? [String: [String: Int]])
+        #expect(changed["trips"] != nil && changed["routes"] != nil, "\(changed)")
+    }
+}
