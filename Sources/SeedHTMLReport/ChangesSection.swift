@@ -8,7 +8,11 @@ import SeedShip
 enum ChangesSection {
     static let listLimit = 200
 
-    static func html(_ seed: ReportSeed, previous: String?) throws(ShipError) -> (html: String, overlay: MapOverlay?) {
+    /// The section, and the stops added and removed for the map. `scratch` is where the delta
+    /// measured is written (then removed).
+    static func html(
+        _ seed: ReportSeed, previous: String?, scratch: String
+    ) throws(ShipError) -> (html: String, overlay: MapOverlay?) {
         guard let previous else {
             let note = HTMLText.note("No previous seed given (seedgen report --previous OLD.sqlite).")
             return (HTMLText.section(id: "changes", title: "What changed", body: note), nil)
@@ -18,9 +22,15 @@ enum ChangesSection {
         var html = HTMLText.note(
             """
             From \(previous) (seed version \(diff.old.seedVersion ?? "?")) to this seed (seed version \
-            \(diff.new.seedVersion ?? "?")), rows matched by natural key as seedgen diff matches them. \
-            The delta's size against the full .gz: seedgen delta \(previous) \(seed.path).
+            \(diff.new.seedVersion ?? "?")), rows matched by natural key as seedgen diff matches them.
             """)
+        if let oldPath = old.databasePath, let newPath = new.databasePath {
+            do {
+                html += HTMLText.note(try DeltaSize.measure(old: oldPath, new: newPath, scratchBeside: scratch).text)
+            } catch {
+                html += HTMLText.note("No delta: \(error.message)")
+            }
+        }
         html += tableChanges(diff)
         if let feeds = diff.feeds { html += feedChanges(feeds) }
         var overlay: MapOverlay?

@@ -38,10 +38,13 @@ package enum HTMLReport {
         package var calendarDays: Int
     }
 
-    /// The page about the seed at `seed` (a .sqlite or .sqlite.gz).
-    package static func page(seed path: String, options: Options) throws(ShipError) -> (String, Figures) {
+    /// The page about the seed at `seed` (a .sqlite or .sqlite.gz); with a previous seed, the
+    /// delta measured is written beside `scratch` and removed.
+    package static func page(
+        seed path: String, options: Options, scratch: String
+    ) throws(ShipError) -> (String, Figures) {
         let seed = try ReportSeed(path: path)
-        let (changes, overlay) = try ChangesSection.html(seed, previous: options.previous)
+        let (changes, overlay) = try ChangesSection.html(seed, previous: options.previous, scratch: scratch)
         let (map, stopMarks) = try MapSection.html(seed, overlay: overlay, maxPoints: options.maxPoints)
         let (calendar, days) = try CalendarSection.html(seed)
         let sections: [(id: String, title: String, html: String)] = [
@@ -60,7 +63,7 @@ package enum HTMLReport {
     /// Writes the page about `seed` to `out` (beside it first, then renamed into place).
     @discardableResult
     package static func write(seed: String, options: Options, to out: String) throws(ShipError) -> Figures {
-        let (html, figures) = try page(seed: seed, options: options)
+        let (html, figures) = try page(seed: seed, options: options, scratch: out)
         do {
             try Data(html.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
         } catch {

@@ -73,8 +73,9 @@ struct MercatorPoint {
     }
 }
 
-/// The box the map shows: the box holding 96 % of the points (2nd to 98th percentile in each
-/// direction), with a margin, fitted into a view 1000 units wide.
+/// The box the map shows: every point but the outliers, with a margin, fitted into a view 1000
+/// units wide. An outlier is a point outside the box holding 96 % of the points (2nd to 98th
+/// percentile in each direction) widened by half its size on each side.
 struct MapFrame {
     let minX: Double, minY: Double, maxX: Double, maxY: Double
     let scale: Double
@@ -98,11 +99,18 @@ struct MapFrame {
         outerMaxX = x1 + spanX / 2
         outerMinY = y0 - spanY / 2
         outerMaxY = y1 + spanY / 2
-        let marginX = spanX * 0.05, marginY = spanY * 0.05
-        minX = x0 - marginX
-        maxX = x1 + marginX
-        minY = y0 - marginY
-        maxY = y1 + marginY
+        // The view holds every point that is not an outlier, with a margin.
+        var low = (x: x0, y: y0), high = (x: x1, y: y1)
+        for point in points
+        where point.x >= outerMinX && point.x <= outerMaxX && point.y >= outerMinY && point.y <= outerMaxY {
+            low = (min(low.x, point.x), min(low.y, point.y))
+            high = (max(high.x, point.x), max(high.y, point.y))
+        }
+        let marginX = max(high.x - low.x, 1e-6) * 0.03, marginY = max(high.y - low.y, 1e-6) * 0.03
+        minX = low.x - marginX
+        maxX = high.x + marginX
+        minY = low.y - marginY
+        maxY = high.y + marginY
         height = max(300, min(700, (maxY - minY) / (maxX - minX) * 1000)).rounded()
         scale = min(width / (maxX - minX), height / (maxY - minY))
     }

@@ -44,7 +44,7 @@ enum MapSection {
         var svg = ""
         var captions: [String] = []
         var outliers: [(String, MapMark)] = []
-        for data in lines {
+        for data in lines where !data.lines.isEmpty {
             let (text, caption) = linesSVG(data, frame: frame)
             svg += text
             captions.append(caption)
