@@ -71,7 +71,8 @@ report-screenshot: release test-deps
 	@mkdir -p out
 	$(RELEASE_BIN) build examples/cairns --out out/cairns.sqlite --notices out/cairns-notices.json --quiet
 	$(RELEASE_BIN) report out/cairns.sqlite --notices out/cairns-notices.json --out out/cairns-report.html
-	python3 scripts/report-check.py out/cairns-report.html --seed out/cairns.sqlite --screenshot Documentation/report.png
+	python3 scripts/report-check.py out/cairns-report.html --seed out/cairns.sqlite --screenshot Documentation/report.png \
+	  --window-size 1200,2300
 
 # Two SQLite versions besides the system's, for the tests that apply deltas with another SQLite
 # (LD_PRELOAD): .venv-sqlite/libraries.txt lists them. See scripts/other-sqlites.sh.

@@ -17,7 +17,8 @@ Checks, each a failure (exit 1) when it does not hold:
     services and trips equal what the transit schema's `services-on-a-date` gives on the seed;
   - with --diff-json (`seedgen diff --json OLD NEW`): each table's added, removed and changed
     rows on the page equal the diff's.
-Prints one JSON line of what was checked. --screenshot writes a PNG of the page (1200 px wide).
+Prints one JSON line of what was checked. --screenshot writes a PNG of the page's top
+(--window-size, default 1200,1800).
 """
 
 import argparse
@@ -59,11 +60,12 @@ class Page(html.parser.HTMLParser):
         if tag in ("g", "div", "svg"):
             self.stack.append((tag, a))
             if tag == "g" and a.get("class") == "points":
-                self.layers[a["data-table"]] = {"attrs": a, "circles": 0}
+                # A region's page has a map per feed: a layer of each table per map.
+                self.layers.setdefault(a["data-table"], []).append({"attrs": a, "circles": 0})
         if tag == "circle":
             layer = next((x for t, x in reversed(self.stack) if t == "g"), None)
             if layer and layer.get("class") == "points":
-                self.layers[layer["data-table"]]["circles"] += 1
+                self.layers[layer["data-table"]][-1]["circles"] += 1
         if tag == "rect" and "data-date" in a:
             feed = next((x.get("data-feed") for t, x in reversed(self.stack) if "data-feed" in x), "")
             self.days.append((feed, a))
@@ -142,6 +144,7 @@ def main():
     parser.add_argument("--seed", required=True)
     parser.add_argument("--screenshot")
     parser.add_argument("--diff-json")
+    parser.add_argument("--window-size", default="1200,1800", help="the screenshot's width,height in pixels")
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "chromium"))
     options = parser.parse_args()
     problems = []
@@ -166,15 +169,18 @@ def main():
     db = sqlite3.connect(f"file:{os.path.abspath(options.seed)}?mode=ro", uri=True)
     stops = page.layers.get("stops")
     if stops is not None:
-        attrs = stops["attrs"]
         located = db.execute("SELECT count(*) FROM stops WHERE stop_lat IS NOT NULL AND stop_lon IS NOT NULL").fetchone()[0]
-        step = int(attrs["data-step"])
-        want = (located + step - 1) // step
-        if not (stops["circles"] == int(attrs["data-drawn"]) == want and int(attrs["data-total"]) == located):
-            problems.append(f"stop dots: {stops['circles']} drawn, page says {attrs['data-drawn']} of "
-                            f"{attrs['data-total']} (1 in {step}), seed has {located} located stops")
-        facts.update(stop_marks=stops["circles"], stops=located, step=step)
-    facts["layers"] = {table: layer["circles"] for table, layer in page.layers.items()}
+        circles = sum(layer["circles"] for layer in stops)
+        drawn = sum(int(layer["attrs"]["data-drawn"]) for layer in stops)
+        total = sum(int(layer["attrs"]["data-total"]) for layer in stops)
+        step = max(int(layer["attrs"]["data-step"]) for layer in stops)
+        want = sum((int(x["attrs"]["data-total"]) + int(x["attrs"]["data-step"]) - 1) // int(x["attrs"]["data-step"])
+                   for x in stops)
+        if not (circles == drawn == want and total == located):
+            problems.append(f"stop dots: {circles} drawn, page says {drawn} of {total} (sampling 1 in up to "
+                            f"{step}), seed has {located} located stops")
+        facts.update(stop_marks=circles, stops=located, step=step, maps=len(stops))
+    facts["layers"] = {table: sum(x["circles"] for x in layers) for table, layers in page.layers.items()}
     if page.days:
         facts["calendar_days"] = len(page.days)
         facts["calendar_dates_checked"] = check_calendar(page, db, problems)
@@ -190,7 +196,7 @@ def main():
         facts["changed"] = {t: c for t, c in page.diff.items() if any(c.values())}
     if options.screenshot:
         shot = chromium(options.chromium, [f"--screenshot={os.path.abspath(options.screenshot)}",
-                                           "--window-size=1200,1800", "--hide-scrollbars"], url)
+                                           f"--window-size={options.window_size}", "--hide-scrollbars"], url)
         if shot.returncode != 0 or not os.path.exists(options.screenshot):
             problems.append(f"no screenshot: {shot.stderr[-2000:]}")
         facts["screenshot"] = options.screenshot

@@ -27,8 +27,8 @@ enum CalendarSection {
         var body = HTMLText.note(
             """
             Trips a day over each feed's validity, from the services that run that day (the \
-            services-on-a-date query). Darker is more trips; a crossed square has no service; a \
-            ringed square is a date of calendar_dates.
+            services-on-a-date query). Darker is more trips; a pale red square \
+            has no service; an orange-ringed square is a date of calendar_dates.
             """)
         for calendar in calendars { body += feedHTML(calendar) }
         let days = calendars.reduce(0) { $0 + $1.days.count }

@@ -19,10 +19,15 @@ struct PointsData {
     let step: Int
     let marks: [MapMark]
 
-    init(_ layer: MapLayer, in seed: ReportSeed, limit: Int) throws(SQLiteError) {
+    /// The rows of `layer`, of the feed `feed` (`feeds.id`) when given and the table has a feed column.
+    init(_ layer: MapLayer, in seed: ReportSeed, feed: Int64?, limit: Int) throws(SQLiteError) {
         self.layer = layer
         let lat = quoted(layer.lat), lon = quoted(layer.lon), table = quoted(layer.table)
-        let located = "\(lat) IS NOT NULL AND \(lon) IS NOT NULL"
+        let located =
+            "\(lat) IS NOT NULL AND \(lon) IS NOT NULL"
+            + (try feed.flatMap { id throws(SQLiteError) in
+                try seed.columns(of: layer.table).contains(Schema.feedColumn) ? " AND feed_ref = \(id)" : nil
+            } ?? "")
         total = Int(try seed.connection.scalar("SELECT count(*) FROM \(table) WHERE \(located)")?.integer ?? 0)
         step = max(1, (total + limit - 1) / max(limit, 1))
         let label = layer.label.map(quoted) ?? "NULL"
@@ -57,7 +62,8 @@ struct LinesData {
     /// Points read (with both coordinates).
     let pointCount: Int
 
-    init(_ layer: MapLayer, in seed: ReportSeed) throws(SQLiteError) {
+    /// The lines of `layer`, of the feed `feed` (`feeds.id`) when given and the table has a feed column.
+    init(_ layer: MapLayer, in seed: ReportSeed, feed: Int64?) throws(SQLiteError) {
         self.layer = layer
         guard let groupBy = layer.groupBy else {
             lines = []
@@ -72,7 +78,9 @@ struct LinesData {
         let statement = try seed.connection.prepare(
             """
             SELECT \(scope.isEmpty ? "''" : scope[0]), \(quoted(groupBy)), \(lat), \(lon) FROM \(quoted(layer.table)) \
-            WHERE \(lat) IS NOT NULL AND \(lon) IS NOT NULL ORDER BY \(group), \(quoted(layer.order ?? "rowid"))
+            WHERE \(lat) IS NOT NULL AND \(lon) IS NOT \
+            NULL\(feed.map { scope.isEmpty ? "" : " AND feed_ref = \($0)" } ?? "") \
+            ORDER BY \(group), \(quoted(layer.order ?? "rowid"))
             """)
         var lines: [Line] = []
         var count = 0

@@ -11,31 +11,53 @@ struct MapOverlay {
 /// (points as dots with their names on hover, lines in their route's colour), the outliers
 /// marked and listed. The page's script pans and zooms it by changing the view box.
 enum MapSection {
-    /// The section, and the number of dots drawn for the layer named `stops` (for the tests).
+    /// The section, and the number of dots drawn for the layer named `stops` (for the tests). A
+    /// region seed gets a map per feed, each over its feed's extent.
     static func html(
         _ seed: ReportSeed, overlay: MapOverlay?, maxPoints: Int
     ) throws(ShipError) -> (html: String, stopMarks: Int) {
         let layers: [MapLayer]
-        var points: [PointsData] = []
-        var lines: [LinesData] = []
-        do {
-            layers = try MapLayer.find(in: seed)
-            for layer in layers {
-                if layer.kind == .points {
-                    points.append(try PointsData(layer, in: seed, limit: maxPoints))
-                } else {
-                    lines.append(try LinesData(layer, in: seed))
+        do { layers = try MapLayer.find(in: seed) } catch { throw seed.failure("the map's layers", error) }
+        let feeds: [(id: Int64, name: String)?] = seed.isRegion ? seed.feeds.map { $0 } : [nil]
+        var body = "", stopMarks = 0
+        for (index, feed) in feeds.enumerated() {
+            var points: [PointsData] = []
+            var lines: [LinesData] = []
+            do {
+                for layer in layers {
+                    if layer.kind == .points {
+                        points.append(try PointsData(layer, in: seed, feed: feed?.id, limit: maxPoints))
+                    } else {
+                        lines.append(try LinesData(layer, in: seed, feed: feed?.id))
+                    }
                 }
+            } catch {
+                throw seed.failure("the map's coordinates", error)
             }
-        } catch {
-            throw seed.failure("the map's coordinates", error)
+            if let feed { body += "<h3>Feed \(HTMLText.escape(feed.name))</h3>\n" }
+            let map = figure(points: points, lines: lines, overlay: feed == nil ? overlay : nil, number: index)
+            body += map.html ?? HTMLText.note(noMap(layers))
+            stopMarks += map.stopMarks
         }
+        if seed.isRegion, let overlay, !(overlay.added.isEmpty && overlay.removed.isEmpty) {
+            body += HTMLText.note(
+                "Stops added since the previous seed: \(overlay.added.count); removed: \(overlay.removed.count).")
+        }
+        return (HTMLText.section(id: "map", title: "Map", body: body), stopMarks)
+    }
+
+    private static func noMap(_ layers: [MapLayer]) -> String {
+        layers.isEmpty
+            ? "No map: the seed has no table with coordinates (no spatial index, no lat and lon columns)."
+            : "No map: the tables with coordinates (\(layers.map(\.table).joined(separator: ", "))) have no rows."
+    }
+
+    /// One map: its figure and its outliers' table (nil when nothing has coordinates), and its stops' dots.
+    private static func figure(
+        points: [PointsData], lines: [LinesData], overlay: MapOverlay?, number: Int
+    ) -> (html: String?, stopMarks: Int) {
         guard points.contains(where: { !$0.marks.isEmpty }) || lines.contains(where: { !$0.lines.isEmpty }) else {
-            let why =
-                layers.isEmpty
-                ? "No map: the seed has no table with coordinates (no spatial index, no lat and lon columns)."
-                : "No map: the tables with coordinates (\(layers.map(\.table).joined(separator: ", "))) have no rows."
-            return (HTMLText.section(id: "map", title: "Map", body: HTMLText.note(why)), 0)
+            return (nil, 0)
         }
         let framePoints =
             points.contains(where: { !$0.marks.isEmpty })
@@ -66,11 +88,10 @@ enum MapSection {
                 """)
         }
         let stopMarks = points.first { $0.layer.table == "stops" }?.marks.count ?? 0
-        let body = figure(svg: svg, frame: frame, captions: captions) + outlierTable(outliers)
-        return (HTMLText.section(id: "map", title: "Map", body: body), stopMarks)
+        return (figure(svg: svg, frame: frame, captions: captions, number: number) + outlierTable(outliers), stopMarks)
     }
 
-    private static func figure(svg: String, frame: MapFrame, captions: [String]) -> String {
+    private static func figure(svg: String, frame: MapFrame, captions: [String], number: Int) -> String {
         let height = HTMLText.number(frame.height)
         let summary = captions.joined(separator: " ")
         return """
@@ -79,10 +100,10 @@ enum MapSection {
             <button type="button" data-zoom="in" aria-label="Zoom in">+</button>\
             <button type="button" data-zoom="out" aria-label="Zoom out">&#8722;</button>\
             <button type="button" data-zoom="reset">Reset view</button></div>
-            <svg id="map-svg" viewBox="0 0 1000 \(height)" data-width="1000" data-height="\(height)" \
-            role="img" aria-labelledby="map-title map-desc">
-            <title id="map-title">Map of the seed's points and lines (Web Mercator)</title>
-            <desc id="map-desc">\(HTMLText.escape(summary))</desc>
+            <svg class="map-svg" id="map-\(number)" viewBox="0 0 1000 \(height)" data-width="1000" \
+            data-height="\(height)" role="img" aria-labelledby="map-\(number)-title map-\(number)-desc">
+            <title id="map-\(number)-title">Map of the seed's points and lines (Web Mercator)</title>
+            <desc id="map-\(number)-desc">\(HTMLText.escape(summary))</desc>
             \(svg)</svg>
             <figcaption>\(HTMLText.escape(summary)) Drag to pan, scroll or use the buttons to zoom; \
             hover a mark for its name. Outliers (far outside the box holding 96 % of the points) are \

@@ -54,18 +54,20 @@ enum ReportPage {
         table{border-collapse:collapse;margin:.6em 0 1em;font-size:.92em}
         caption{text-align:left;font-weight:600;padding:.2em 0}
         th,td{border:1px solid #d4d4d4;padding:.2em .5em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-        thead th{background:#f1f1f1}.num{text-align:right;font-variant-numeric:tabular-nums}
+        thead th{background:#f1f1f1}
+        .num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
         .note{color:#444}details{margin:.3em 0}summary{cursor:pointer}
         .notice.error>summary{color:#a00000}.notice.warning>summary{color:#8a5a00}
         figure{margin:0}figcaption{font-size:.9em;color:#444}
-        #map-svg{width:100%;height:auto;border:1px solid #bbb;background:#f6f8fa;touch-action:none;cursor:grab}
-        #map-svg path{fill:none;stroke:#5a7ca8;stroke-width:1.5;vector-effect:non-scaling-stroke;opacity:.8}
-        #map-svg path.off{stroke-dasharray:4 3}
-        #map-svg circle{r:calc(2.2px * var(--k, 1));fill:#1f4e8c;stroke:#fff;stroke-width:.4;\
+        svg.map-svg{width:100%;height:auto;border:1px solid #bbb;background:#f6f8fa;touch-action:none;cursor:grab}
+        svg.map-svg path{fill:none;stroke-width:1.5;vector-effect:non-scaling-stroke;opacity:.8}
+        svg.map-svg path:not([stroke]){stroke:#5a7ca8}
+        svg.map-svg path.off{stroke-dasharray:4 3}
+        svg.map-svg circle{r:calc(2.2px * var(--k, 1));fill:#1f4e8c;stroke:#fff;stroke-width:.4;\
         vector-effect:non-scaling-stroke}
-        #map-svg circle.o{fill:#e66b00;r:calc(5px * var(--k, 1))}
-        #map-svg .added circle{fill:none;stroke:#0a8f3c;stroke-width:2;r:calc(5px * var(--k, 1))}
-        #map-svg .removed circle{fill:none;stroke:#c8102e;stroke-width:2;r:calc(5px * var(--k, 1))}
+        svg.map-svg circle.o{fill:#e66b00;r:calc(5px * var(--k, 1))}
+        svg.map-svg .added circle{fill:none;stroke:#0a8f3c;stroke-width:2;r:calc(5px * var(--k, 1))}
+        svg.map-svg .removed circle{fill:none;stroke:#c8102e;stroke-width:2;r:calc(5px * var(--k, 1))}
         .map-tools{margin:.3em 0}.map-tools button{font:inherit;min-width:2.2em;margin-right:.3em}
         .calendar svg{width:100%;max-width:760px;height:auto;display:block;margin:.4em 0}
         .calendar text{font-size:9px;fill:#444}.calendar .yl{font-weight:600}
@@ -77,7 +79,7 @@ enum ReportPage {
         """
 
     static let script = """
-        (function(){var svg=document.getElementById('map-svg');if(!svg)return;
+        document.querySelectorAll('svg.map-svg').forEach(function(svg){
         var W=+svg.dataset.width,H=+svg.dataset.height,v={x:0,y:0,w:W,h:H},drag=null;
         function set(){svg.setAttribute('viewBox',[v.x,v.y,v.w,v.h].join(' '));\
         svg.style.setProperty('--k',String(v.w/W));}
@@ -93,9 +95,9 @@ enum ReportPage {
         v.x-=(e.clientX-drag.x)/r.width*v.w;v.y-=(e.clientY-drag.y)/r.height*v.h;\
         drag={x:e.clientX,y:e.clientY};set();});
         svg.addEventListener('pointerup',function(){drag=null;});
-        document.querySelectorAll('[data-zoom]').forEach(function(b){b.addEventListener('click',function(){\
-        var k=b.dataset.zoom;if(k==='reset'){v={x:0,y:0,w:W,h:H};set();}\
-        else{zoom(k==='in'?0.5:2,v.x+v.w/2,v.y+v.h/2);}});});
-        set();})();
+        svg.closest('figure').querySelectorAll('[data-zoom]').forEach(function(b){\
+        b.addEventListener('click',function(){var k=b.dataset.zoom;\
+        if(k==='reset'){v={x:0,y:0,w:W,h:H};set();}else{zoom(k==='in'?0.5:2,v.x+v.w/2,v.y+v.h/2);}});});
+        set();});
         """
 }
