@@ -74,31 +74,32 @@ struct MercatorPoint {
 }
 
 /// The box the map shows: every point but the outliers, with a margin, fitted into a view 1000
-/// units wide. An outlier is a point outside the box holding 96 % of the points (2nd to 98th
-/// percentile in each direction) widened by half its size on each side.
+/// units wide. An outlier is a point far outside the box of the middle half of the points (the
+/// first to the third quartile in each direction): more than three times that box's size beyond
+/// it (Tukey's far-out fences), which holds for a few points as for many.
 struct MapFrame {
     let minX: Double, minY: Double, maxX: Double, maxY: Double
     let scale: Double
     let width = 1000.0
     let height: Double
-    /// Points outside this box (the frame's box widened by half its size on each side) are
-    /// outliers.
+    /// Points outside this box are outliers.
     let outerMinX: Double, outerMinY: Double, outerMaxX: Double, outerMaxY: Double
 
     init(points: [MercatorPoint]) {
-        func quantiles(_ values: [Double]) -> (Double, Double) {
+        func quartiles(_ values: [Double]) -> (Double, Double) {
             guard !values.isEmpty else { return (0.5, 0.5) }
             let sorted = values.sorted()
-            let low = sorted[Int(Double(sorted.count - 1) * 0.02)]
-            let high = sorted[Int((Double(sorted.count - 1) * 0.98).rounded(.up))]
+            let low = sorted[Int(Double(sorted.count - 1) * 0.25)]
+            let high = sorted[Int((Double(sorted.count - 1) * 0.75).rounded(.up))]
             return (low, high)
         }
-        let (x0, x1) = quantiles(points.map(\.x)), (y0, y1) = quantiles(points.map(\.y))
-        let spanX = max(x1 - x0, 1e-6), spanY = max(y1 - y0, 1e-6)
-        outerMinX = x0 - spanX / 2
-        outerMaxX = x1 + spanX / 2
-        outerMinY = y0 - spanY / 2
-        outerMaxY = y1 + spanY / 2
+        let (x0, x1) = quartiles(points.map(\.x)), (y0, y1) = quartiles(points.map(\.y))
+        // At least 2e-5 of the world's width (about 800 m): points on one street are not outliers.
+        let spanX = max(x1 - x0, 2e-5), spanY = max(y1 - y0, 2e-5)
+        outerMinX = x0 - spanX * 3
+        outerMaxX = x1 + spanX * 3
+        outerMinY = y0 - spanY * 3
+        outerMaxY = y1 + spanY * 3
         // The view holds every point that is not an outlier, with a margin.
         var low = (x: x0, y: y0), high = (x: x1, y: y1)
         for point in points

@@ -106,8 +106,8 @@ enum MapSection {
             <desc id="map-\(number)-desc">\(HTMLText.escape(summary))</desc>
             \(svg)</svg>
             <figcaption>\(HTMLText.escape(summary)) Drag to pan, scroll or use the buttons to zoom; \
-            hover a mark for its name. Outliers (far outside the box holding 96 % of the points) are \
-            drawn in orange.</figcaption>
+            hover a mark for its name. Outliers (more than three times the size of the box of the middle \
+            half of the points beyond it) are drawn in orange.</figcaption>
             </figure>
 
             """

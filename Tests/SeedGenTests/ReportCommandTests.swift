@@ -96,6 +96,56 @@ struct ReportCommandTests {
         #expect(html.contains("<caption>Notices by severity and code</caption>"))
     }
 
+    /// A stop far from all others is marked and listed as an outlier; names are escaped; a day
+    /// without service is marked; the page of a small feed is small.
+    @Test("Outliers, escaped names and days without service")
+    func outliers() throws {
+        let scratch = TemporaryFolder()
+        let files = [
+            "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Transit,http://a,UTC\n",
+            "routes.txt": "route_id,agency_id,route_type,route_color\nR1,A,3,FF8800\n",
+            "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR1,WD,T2\n",
+            "stops.txt": """
+                stop_id,stop_name,stop_lat,stop_lon
+                1,Main <Square>,52.52,13.40
+                2,Station,52.53,13.41
+                3,Park,52.51,13.42
+                4,Harbour,52.50,13.39
+                5,Lost at sea,10.0,-30.0
+
+                """,
+            "stop_times.txt": """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                T1,08:00:00,08:00:00,1,1
+                T1,08:05:00,08:05:00,2,2
+                T2,09:00:00,09:00:00,3,1
+                T2,09:05:00,09:05:00,4,2
+
+                """,
+            "calendar.txt": """
+                service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+                WD,1,1,1,1,1,0,0,20250106,20250119
+
+                """,
+            "calendar_dates.txt": "service_id,date,exception_type\nWD,20250108,2\n",
+        ]
+        for (name, text) in files { scratch.write("feed/\(name)", text) }
+        let seed = scratch.file("seed.sqlite"), report = scratch.file("seed.html")
+        _ = try Self.seedgen(["build", scratch.file("feed"), "--out", seed, "--quiet"])
+        _ = try Self.seedgen(["report", seed, "--out", report, "--quiet"])
+        let facts = try Self.check(report, seed: seed, name: "outliers")
+        #expect(facts["stop_marks"] as? Int == 5)
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.contains("<title>Main &lt;Square&gt;</title>"))
+        #expect(html.components(separatedBy: "<circle class=\"o\"").count == 2, "one outlier")
+        #expect(html.contains("<td>Lost at sea</td><td>10.0</td><td>-30.0</td>"))
+        // 2025-01-08 removed, the weekends without service: 14 days, 9 with 2 trips each.
+        #expect(html.contains("data-date=\"2025-01-08\" data-services=\"0\" data-trips=\"0\""))
+        #expect(html.contains("class=\"l4\" x=") && html.contains("class=\"l0 none x\""))
+        #expect(facts["calendar_days"] as? Int == 14)
+        #expect(html.utf8.count < 60_000)
+    }
+
     /// The NeTEx fixtures hold no coordinates and no calendar: Entur's Nordic sample (shapes and
     /// a calendar) stands in for them; the OSM fixture's nodes are drawn as points.
     @Test(
