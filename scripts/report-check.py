@@ -9,7 +9,8 @@ Checks, each a failure (exit 1) when it does not hold:
     fragment (#...), no attribute naming an http(s) URL or url(), no URL in the style sheet or the
     script, in the file or in the DOM after its script ran (URLs in the data, an agency's, are
     text: counted as urls_in_text); Chromium runs with every host name unresolvable
-    (--host-resolver-rules), so a request could not leave;
+    (--host-resolver-rules), so a request could not leave, and its network log (--log-net-log)
+    must hold no request but the file's own and Chromium's (its google.com/googleapis.com ones);
   - no console message at all (errors, CSP violations), read from Chromium's log;
   - the map: the dots of the `stops` layer are as many as the page says it drew (data-drawn), and
     that is the seed's located stops, or one in data-step of them when the page says it sampled;
@@ -83,12 +84,28 @@ class Page(html.parser.HTMLParser):
             self.stack.pop()
 
 
+# Chromium's own requests (component updates, accounts, dictionaries), in its network log
+# whatever the page does; any other URL there is the page's.
+BROWSER_HOSTS = ("google.com", "googleapis.com", "gvt1.com", "gstatic.com")
+
+
 def chromium(binary, args, url, timeout=120):
+    """Runs Chromium headless on `url` with every host name unresolvable; returns the finished
+    process and the URLs of its network log that are not Chromium's own."""
     with tempfile.TemporaryDirectory() as profile:
+        netlog = os.path.join(profile, "netlog.json")
         command = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                    "--host-resolver-rules=MAP * ~NOTFOUND", "--enable-logging=stderr", "--v=0",
-                   f"--user-data-dir={profile}"] + args + [url]
-        return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                   "--disable-extensions", f"--log-net-log={netlog}",
+                   f"--user-data-dir={os.path.join(profile, 'user')}"] + args + [url]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        logged = open(netlog, encoding="utf-8", errors="replace").read() if os.path.exists(netlog) else ""
+        urls = set(re.findall(r'"url":"([^"]+)"', logged))
+        requests = sorted(u for u in urls if not u.startswith(("file:", "data:", "about:", "chrome"))
+                          and not re.match(r"https?://([^/]*\.)?(" + "|".join(map(re.escape, BROWSER_HOSTS))
+                                           + r")(:\d+)?/", u))
+        return run, requests
 
 
 def services_sql():
@@ -154,7 +171,8 @@ def main():
     static.feed(source)
     problems += [f"a URL in the file: {u}" for u in static.urls]
     url = "file://" + os.path.abspath(options.report)
-    run = chromium(options.chromium, ["--dump-dom"], url)
+    run, requests = chromium(options.chromium, ["--dump-dom"], url)
+    problems += [f"a request left the page: {u}" for u in requests]
     if run.returncode != 0 or "<html" not in run.stdout:
         problems.append(f"chromium failed ({run.returncode}): {run.stderr[-2000:]}")
     console = [line for line in run.stderr.splitlines() if "CONSOLE" in line or "Refused to" in line]
@@ -195,8 +213,9 @@ def main():
         facts["diff_tables"] = len(diff["tables"])
         facts["changed"] = {t: c for t, c in page.diff.items() if any(c.values())}
     if options.screenshot:
-        shot = chromium(options.chromium, [f"--screenshot={os.path.abspath(options.screenshot)}",
+        shot, requests = chromium(options.chromium, [f"--screenshot={os.path.abspath(options.screenshot)}",
                                            f"--window-size={options.window_size}", "--hide-scrollbars"], url)
+        problems += [f"a request left the page: {u}" for u in requests]
         if shot.returncode != 0 or not os.path.exists(options.screenshot):
             problems.append(f"no screenshot: {shot.stderr[-2000:]}")
         facts["screenshot"] = options.screenshot
