@@ -137,7 +137,8 @@ enum ChangesSection {
                 let marks = rows.compactMap { row -> MapMark? in
                     guard let lat = row[3].double, let lon = row[4].double else { return nil }
                     return MapMark(
-                        label: row[2].description, lat: lat, lon: lon, point: MercatorPoint(lat: lat, lon: lon))
+                        label: row[2].description, lat: lat, lon: lon, point: MercatorPoint(lat: lat, lon: lon),
+                        feed: row[0].description)
                 }
                 if kind == "added" { overlay.added = marks } else { overlay.removed = marks }
             }

@@ -7,6 +7,8 @@ struct MapMark {
     var lat: Double
     var lon: Double
     var point: MercatorPoint
+    /// The feed's name in a region seed ("" otherwise): for the stops added and removed.
+    var feed = ""
 }
 
 /// The rows of a points layer the map draws: all of them, or one in `step` when there are more

@@ -35,13 +35,13 @@ enum MapSection {
                 throw seed.failure("the map's coordinates", error)
             }
             if let feed { body += "<h3>Feed \(HTMLText.escape(feed.name))</h3>\n" }
-            let map = figure(points: points, lines: lines, overlay: feed == nil ? overlay : nil, number: index)
+            let name = feed?.name ?? ""
+            let ownOverlay = overlay.map {
+                MapOverlay(added: $0.added.filter { $0.feed == name }, removed: $0.removed.filter { $0.feed == name })
+            }
+            let map = figure(points: points, lines: lines, overlay: ownOverlay, number: index)
             body += map.html ?? HTMLText.note(noMap(layers))
             stopMarks += map.stopMarks
-        }
-        if seed.isRegion, let overlay, !(overlay.added.isEmpty && overlay.removed.isEmpty) {
-            body += HTMLText.note(
-                "Stops added since the previous seed: \(overlay.added.count); removed: \(overlay.removed.count).")
         }
         return (HTMLText.section(id: "map", title: "Map", body: body), stopMarks)
     }

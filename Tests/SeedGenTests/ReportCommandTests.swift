@@ -94,6 +94,22 @@ struct ReportCommandTests {
         let html = try String(contentsOfFile: report, encoding: .utf8)
         #expect(html.contains("<h3>Feed zakroczym</h3>"))
         #expect(html.contains("<caption>Notices by severity and code</caption>"))
+
+        // Against a previous seed of three of the feeds: the other feeds' stops are added, drawn
+        // on their own feed's map.
+        let old = scratch.file("old.sqlite"), changes = scratch.file("changes.html")
+        let three = ["lagos-rail", "detroit-people-mover", "zakroczym"].flatMap {
+            ["--feed", "\($0)=" + RealData.path("gtfs-world/\($0)/feed")]
+        }
+        _ = try Self.seedgen(["build"] + three + ["--out", old, "--quiet"])
+        _ = try Self.seedgen(["report", seed, "--previous", old, "--out", changes, "--quiet"])
+        let diff = scratch.write("diff.json", try Self.seedgen(["diff", old, seed, "--json"]))
+        try Self.check(changes, seed: seed, name: "region-previous", diff: diff)
+        let page = try String(contentsOfFile: changes, encoding: .utf8)
+        let added = page.components(separatedBy: "<g class=\"added\" data-count=\"").dropFirst().compactMap {
+            Int($0.prefix { $0.isNumber })
+        }
+        #expect(added.count == 10 && added.filter { $0 > 0 }.count == 7, "\(added)")
     }
 
     /// A stop far from all others is marked and listed as an outlier; names are escaped; a day
