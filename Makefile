@@ -2,17 +2,19 @@
 SWIFT        ?= swift
 APT_PACKAGES := libxml2-dev libsqlite3-dev zlib1g-dev pkg-config sqlite3 time
 RELEASE_BIN  := .build/release/seedgen
-# What `make test` needs besides: Python's venv and a C compiler (scripts/other-sqlites.sh).
-TEST_APT_PACKAGES := python3-venv gcc
+# What `make test` needs besides: Python's venv and a C compiler (scripts/other-sqlites.sh), and
+# Chromium, which opens `seedgen report`'s pages headless (scripts/report-check.py).
+TEST_APT_PACKAGES := python3-venv gcc chromium
 # The reference tools `make bench` runs beside seedgen: osmium (OSM to OPL, and the PBF inputs),
 # xmllint --stream, spatialite_osm_raw (OSM PBF to SQLite).
 BENCH_APT_PACKAGES := osmium-tool libxml2-utils spatialite-bin
 
-.PHONY: help deps test-deps bench-deps other-sqlites build release example readme test regress outcomes app fuzz sanitize bench clean
+.PHONY: help deps test-deps bench-deps other-sqlites build release example readme report-screenshot test regress outcomes app fuzz sanitize bench clean
 
 help:
 	@echo "make example  install what is missing, build seedgen, build the bundled Cairns feed"
 	@echo "make readme   write the summary make example prints into README.md (a test compares them)"
+	@echo "make report-screenshot  write Documentation/report.png, README's picture of seedgen report's page"
 	@echo "make test     run every test (unit and end-to-end), the sample app, and each fuzz target for 15 s"
 	@echo "make regress  build every real input of the golden record (Tests/RealData/outcomes.json), the large ones too"
 	@echo "make outcomes record what every real input gives now in Tests/RealData/outcomes.json (commit it with the change)"
@@ -62,6 +64,15 @@ example: release
 # README's example output is what `make example` prints, written by this (ReadmeTests compares them).
 readme: release
 	scripts/readme-example.py $(RELEASE_BIN)
+
+# README's screenshot of a report (Documentation/report.png): the bundled Cairns feed's page, opened
+# in headless Chromium by scripts/report-check.py, which checks it on the way.
+report-screenshot: release test-deps
+	@mkdir -p out
+	$(RELEASE_BIN) build examples/cairns --out out/cairns.sqlite --notices out/cairns-notices.json --quiet
+	$(RELEASE_BIN) report out/cairns.sqlite --notices out/cairns-notices.json --out out/cairns-report.html
+	python3 scripts/report-check.py out/cairns-report.html --seed out/cairns.sqlite --screenshot Documentation/report.png \
+	  --window-size 1200,2300
 
 # Two SQLite versions besides the system's, for the tests that apply deltas with another SQLite
 # (LD_PRELOAD): .venv-sqlite/libraries.txt lists them. See scripts/other-sqlites.sh.

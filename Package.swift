@@ -69,9 +69,13 @@ let package = Package(
             dependencies: ["SeedKit", "SeedSystem", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedInstaller"]
         ),
 
+        // `seedgen report`: one self-contained HTML page about a seed (summary, map, service
+        // calendar, notices, changes). Above SeedShip, whose inspect and diff it reuses.
+        .target(name: "SeedHTMLReport", dependencies: ["SeedKit", "SeedShip", "SeedSQLite", "SeedArchive"]),
+
         .executableTarget(
             name: "seedgen",
-            dependencies: ["SeedKit", "SeedShip", "SeedSystem", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SeedKit", "SeedShip", "SeedHTMLReport", "SeedSystem", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeedHTMLReport
 import SeedKit
 import SeedShip
 import SeedSQLite
@@ -180,6 +181,15 @@ extension SeedGen {
                 valueName: "file.json"))
         var notices: String?
 
+        @Option(
+            help: ArgumentHelp(
+                """
+                Also write the seed's HTML report (see seedgen report), with the build's notices and, with \
+                --previous, what changed since the previous seed.
+                """,
+                valueName: "report.html"))
+        var report: String?
+
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
         var gzip = false
 
@@ -213,6 +223,9 @@ extension SeedGen {
             if let notices, notices.isEmpty || notices == out {
                 throw ValidationError("--notices needs a file of its own (not --out).")
             }
+            if let report, report.isEmpty || report == out || report == notices {
+                throw ValidationError("--report needs a file of its own (not --out or --notices).")
+            }
         }
 
         func run() throws {
@@ -228,7 +241,12 @@ extension SeedGen {
             options.feeds = feed
             options.idMapCapacity = idMapSize
             options.previous = previous
-            options.notices = notices
+            // The report shows the build's notices: kept beside it while the build runs when not asked for.
+            let reportNotices = notices ?? report.map { $0 + ".notices.json" }
+            options.notices = reportNotices
+            defer {
+                if notices == nil, let reportNotices { try? FileManager.default.removeItem(atPath: reportNotices) }
+            }
             options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {
@@ -242,10 +260,25 @@ extension SeedGen {
                 FileHandle.standardError.write(Data((error.description + "\n" + (hint.map { $0 + "\n" } ?? "")).utf8))
                 throw ExitCode(1)
             }
+            if let report {
+                try Self.writeReport(report, seed: out, previous: previous, notices: reportNotices, quiet: quiet)
+            }
             if gzip {
                 do { let packed = try SeedPacker().pack(seed: out); if !quiet { print(Pack.summary(packed)) } } catch {
                     throw ShipText.fail(error)
                 }
+            }
+        }
+
+        /// Writes `seedgen report`'s page about the seed just built.
+        static func writeReport(_ path: String, seed: String, previous: String?, notices: String?, quiet: Bool) throws {
+            let start = Date()
+            do {
+                let figures = try HTMLReport.write(
+                    seed: seed, options: HTMLReport.Options(previous: previous, notices: notices), to: path)
+                if !quiet { print(Report.line(out: path, figures, seconds: Date().timeIntervalSince(start))) }
+            } catch {
+                throw ShipText.fail(error)
             }
         }
 

@@ -1,0 +1,56 @@
+import SeedKit
+import SeedSQLite
+import SeedShip
+
+/// The seed a report is about: its open connection, what `seedgen inspect` says of it, its
+/// tables and, for a region seed, its feeds.
+struct ReportSeed {
+    /// The file, as given.
+    let path: String
+    let connection: Connection
+    /// `seedgen inspect`'s facts.
+    let inspection: SeedReport
+    /// The data tables.
+    let tables: Set<String>
+    /// A region seed's feeds (`feeds.id`, `feeds.name`), in id order; empty for a seed of one feed.
+    let feeds: [(id: Int64, name: String)]
+    /// The built-in schema the seed was built with (by its recorded name), when it is one.
+    let schema: Schema?
+
+    init(path: String) throws(ShipError) {
+        self.path = path
+        let file = try SeedFile(path: path)
+        inspection = try SeedInspector.report(for: file)
+        connection = try file.open()
+        do {
+            tables = Set(try connection.seedTables())
+            feeds =
+                tables.contains(Schema.feedsTable)
+                ? try connection.rows("SELECT id, name FROM feeds ORDER BY id").map {
+                    ($0[0].integer ?? 0, $0[1].description)
+                } : []
+        } catch {
+            throw ShipError(code: .sqlite, path: path, message: "cannot read the seed: \(error)", cause: error)
+        }
+        let name = inspection.schemaName
+        schema = SchemaLocator.builtIns.first { $0.name == name }.flatMap { try? $0.load() }
+    }
+
+    /// True when the seed holds the transit tables the map's stops and the calendar read.
+    var hasTransit: Bool { ["stops", "trips", "service_days", "routes"].allSatisfy(tables.contains) }
+
+    /// True for a region seed (several feeds).
+    var isRegion: Bool { !feeds.isEmpty }
+
+    /// The column names of `table`, in order.
+    func columns(of table: String) throws(SQLiteError) -> [String] {
+        try connection.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map {
+            $0[0].description
+        }
+    }
+
+    /// Wraps a SQLite failure while reading the seed for `what`.
+    func failure(_ what: String, _ error: any Error) -> ShipError {
+        ShipError(code: .sqlite, path: path, message: "cannot read \(what): \(error)", cause: error)
+    }
+}
