@@ -36,14 +36,7 @@ final class PBFImporter: PBFEntityHandler {
         self.context = context
         self.progress = progress
         fileName = Array(file.name.utf8)
-        let name = OSMPBFFile.patternName(of: file)
-        var active: [Bool] = []
-        for table in mapping.tables {
-            active.append(
-                table.parent.map { active[$0] } ?? table.filePattern.map { XMLImporter.name(name, matches: $0) }
-                    ?? false)
-        }
-        self.active = active
+        active = mapping.activeTables(forFileNamed: OSMPBFFile.patternName(of: file))
         order = XMLWriteOrder(mapping: mapping, loaders: loaders, context: context)
         matchedColumns = mapping.tables.map { Array(repeating: false, count: $0.columns.count) }
         positions = Array(repeating: 0, count: mapping.tables.count)
