@@ -161,7 +161,7 @@ public struct SeedBuilder {
             let names = inputs.files.map(OSMPBFFile.patternName(of:))
             for table in schema.tables where !table.optional && table.element != nil && table.parent == nil {
                 let pattern = table.file ?? "*.xml"
-                if !names.contains(where: { XMLImporter.name($0, matches: pattern) }) {
+                if !names.contains(where: { XMLMapping.file($0, matches: pattern) }) {
                     issues.record(
                         BuildIssue(
                             kind: .missingFile, file: pattern,

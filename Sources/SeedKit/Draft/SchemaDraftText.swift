@@ -200,7 +200,7 @@ struct SchemaDraftText {
         }
         var first: (String, [String])?
         for pattern in patterns {
-            let unread = structure.unreadFiles.filter { XMLImporter.name($0, matches: pattern) }
+            let unread = structure.unreadFiles.filter { XMLMapping.file($0, matches: pattern) }
             if unread.isEmpty { return (pattern, []) }
             if first == nil { first = (pattern, unread) }
         }

@@ -1,11 +1,14 @@
 import SeedSQLite
 
 /// The values one PBF object (or one of its items: a tag, a node of a way, a member) gives
-/// the columns of a row, as the text OSM XML writes for them (`PBFText`), so they convert to
-/// the same column values as from XML. An empty string is no value, as an empty attribute is.
+/// the columns of a row: what the text OSM XML writes for them (`PBFText`) converts to, so a
+/// column holds the same value from either input. Numbers go to integer and real columns as
+/// numbers (`TableLoader.setInteger`, `setReal`), to other columns as their text. An empty
+/// string is no value, as an empty attribute is.
+///
+/// The object is a parameter, not a stored property: a value made per row would copy the
+/// entity's arrays (a retain and a release each).
 struct PBFValue {
-    let entity: PBFEntity
-    let strings: PBFStringTable
     /// The item's part, or nil for the object itself.
     let part: PBFTablePlan.Part?
     /// The item's 0-based index (for the object itself: its row's index among its table's).
@@ -16,16 +19,24 @@ struct PBFValue {
     private static let trueText = Array("true".utf8)
     private static let falseText = Array("false".utf8)
     private static let memberTypes = PBFEntity.memberTypeNames.map { Array($0.utf8) }
+    /// Nanodegrees below this magnitude are exact doubles: divided by 10^9 they give the double
+    /// `ValueConverter` reads from their decimal text (one correctly rounded division of the
+    /// same exact quotient).
+    private static let exactNanodegrees: UInt64 = 1 << 53
 
-    /// Sets `column` of `loader`'s row to `field`'s value when `store` (else only looks);
-    /// returns false when there is no value (nothing set).
+    /// Sets `column` of `loader`'s row to `field`'s value of `entity` when `store` (else only
+    /// looks); returns false when there is no value (nothing set).
     @inline(__always)
     func set(
-        _ field: PBFTablePlan.Field, into column: Int, of loader: TableLoader, store: Bool
+        _ field: PBFTablePlan.Field, of entity: PBFEntity, strings: PBFStringTable, into column: Int,
+        of loader: TableLoader, store: Bool
     ) throws(SQLiteError) -> Bool {
         func decimal(_ value: Int64?) throws(SQLiteError) -> Bool {
             guard let value else { return false }
-            if store {
+            guard store else { return true }
+            if loader.columnTypes[column] == .integer {
+                loader.setInteger(column, value)
+            } else {
                 try XMLText.withDecimal(Int(value)) { digits throws(SQLiteError) in try loader.set(column, digits) }
             }
             return true
@@ -40,7 +51,10 @@ struct PBFValue {
         }
         func coordinate(_ value: Int64) throws(SQLiteError) -> Bool {
             guard entity.kind == .node else { return false }
-            if store {
+            guard store else { return true }
+            if loader.columnTypes[column] == .real, value.magnitude < Self.exactNanodegrees {
+                loader.setReal(column, Double(value) / 1_000_000_000)
+            } else {
                 try PBFText.withCoordinate(value) { digits throws(SQLiteError) in try loader.set(column, digits) }
             }
             return true

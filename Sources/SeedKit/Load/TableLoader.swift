@@ -39,6 +39,8 @@ final class TableLoader {
     /// Columns of `table.layout` created so far; nil until the table exists (see `createTable`).
     private(set) var createdColumnCount: Int?
     private let converters: [ValueConverter]
+    /// Per column: the type its values convert to (`setInteger`, `setReal`).
+    let columnTypes: [ColumnType]
     private let defaults: [[UInt8]?]
     private let required: [Bool]
     /// Per column: the longest value accepted (`InputLimits.keyBytes` for key and reference
@@ -92,6 +94,7 @@ final class TableLoader {
         let columns = table.columns
         fields = SourceFields(file: file, table: table)
         converters = columns.map(ValueConverter.init(column:))
+        columnTypes = converters.map(\.type)
         defaults = columns.map { $0.defaultValue.map { Array($0.utf8) } }
         required = columns.map(\.required)
         let keyNames = Set(table.key + table.references.flatMap(\.from))
@@ -172,6 +175,22 @@ final class TableLoader {
             }
             batch.tags[rowBase + index] = RowBatch.Tag.null.rawValue
         }
+    }
+
+    /// Sets `integer` column `index` to `value`: what `set` stores from its decimal text, without
+    /// the text (a PBF reader holds numbers). Only for a column whose `columnTypes` is `integer`.
+    @inline(__always)
+    func setInteger(_ index: Int, _ value: Int64) {
+        batch.tags[rowBase + index] = RowBatch.Tag.integer.rawValue
+        batch.words[rowBase + index] = value
+    }
+
+    /// Sets `real` column `index` to `value`, which must be what `ValueConverter` reads from the
+    /// text the reader would have given `set` (the same double, correctly rounded).
+    @inline(__always)
+    func setReal(_ index: Int, _ value: Double) {
+        batch.tags[rowBase + index] = RowBatch.Tag.real.rawValue
+        batch.words[rowBase + index] = Int64(bitPattern: value.bitPattern)
     }
 
     /// Stores a converted value; false when it is empty (the caller decides what empty means).

@@ -44,23 +44,10 @@ final class XMLImporter: XMLEventHandler {
         self.loaders = loaders
         self.context = context
         self.progress = progress
-        var active: [Bool] = []
-        for table in mapping.tables {
-            if let parent = table.parent {
-                active.append(active[parent])
-            } else {
-                active.append(table.filePattern.map { Self.name(file.name, matches: $0) } ?? false)
-            }
-        }
-        self.active = active
+        active = mapping.activeTables(forFileNamed: file.name)
         matcher = XMLRecordMatcher(mapping: mapping, active: active, maximumDepth: context.limits.xmlDepth)
         writer = XMLRecordWriter(mapping: mapping, loaders: loaders, fileName: file.name, context: context)
         unreadObjects = context.schema.reportUnreadObjects ? XMLUnreadObjects() : nil
-    }
-
-    /// True when a top-level table reading `pattern` (a name, or `*` wildcards) reads `name`.
-    static func name(_ name: String, matches pattern: String) -> Bool {
-        fnmatch(pattern.lowercased(), name.lowercased(), 0) == 0
     }
 
     /// The tables this file feeds, for progress and planning.

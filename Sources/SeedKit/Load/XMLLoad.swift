@@ -160,7 +160,7 @@ struct XMLLoad {
             let name = OSMPBFFile.patternName(of: file)
             patternNames[file.displayPath] = name
             let tops = mapping.tables.indices.filter {
-                mapping.tables[$0].filePattern.map { XMLImporter.name(name, matches: $0) } ?? false
+                mapping.tables[$0].filePattern.map { XMLMapping.file(name, matches: $0) } ?? false
             }
             guard !tops.isEmpty else { continue }
             candidates.append(file)
@@ -171,7 +171,7 @@ struct XMLLoad {
             let name = patternNames[file.displayPath] ?? file.name
             for index in mapping.tables.indices {
                 guard let pattern = mapping.tables[root[index]].filePattern,
-                    XMLImporter.name(name, matches: pattern)
+                    XMLMapping.file(name, matches: pattern)
                 else { continue }
                 for reference in mapping.tables[index].table.references {
                     guard let target = tableIndex[reference.to] else { continue }

@@ -90,17 +90,13 @@ struct PBFBlockDecoder {
 
     private mutating func decodeNode(_ message: ProtobufCursor, into handler: some PBFEntityHandler) throws {
         var cursor = message
-        entity.reset(.node)
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        begin(.node)
         var latitude: Int64 = 0
         var longitude: Int64 = 0
         while let (number, wire) = try cursor.nextField() {
             switch (number, wire) {
             case (1, .varint): entity.id = try cursor.signedVarint()
-            case (2, _): try readStrings(&cursor, wire, into: &keys)
-            case (3, _): try readStrings(&cursor, wire, into: &values)
-            case (4, .lengthDelimited): try decodeInfo(try cursor.message())
+            case (2...4, _): try readSharedField(number, wire, &cursor)
             case (8, .varint): latitude = try cursor.signedVarint()
             case (9, .varint): longitude = try cursor.signedVarint()
             default: try cursor.skip(wire)
@@ -114,15 +110,11 @@ struct PBFBlockDecoder {
 
     private mutating func decodeWay(_ message: ProtobufCursor, into handler: some PBFEntityHandler) throws {
         var cursor = message
-        entity.reset(.way)
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        begin(.way)
         while let (number, wire) = try cursor.nextField() {
             switch (number, wire) {
             case (1, .varint): entity.id = try cursor.int64()
-            case (2, _): try readStrings(&cursor, wire, into: &keys)
-            case (3, _): try readStrings(&cursor, wire, into: &values)
-            case (4, .lengthDelimited): try decodeInfo(try cursor.message())
+            case (2...4, _): try readSharedField(number, wire, &cursor)
             case (8, .lengthDelimited):
                 var refs = try cursor.message()
                 var ref: Int64 = 0
@@ -139,15 +131,11 @@ struct PBFBlockDecoder {
 
     private mutating func decodeRelation(_ message: ProtobufCursor, into handler: some PBFEntityHandler) throws {
         var cursor = message
-        entity.reset(.relation)
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        begin(.relation)
         while let (number, wire) = try cursor.nextField() {
             switch (number, wire) {
             case (1, .varint): entity.id = try cursor.int64()
-            case (2, _): try readStrings(&cursor, wire, into: &keys)
-            case (3, _): try readStrings(&cursor, wire, into: &values)
-            case (4, .lengthDelimited): try decodeInfo(try cursor.message())
+            case (2...4, _): try readSharedField(number, wire, &cursor)
             case (8, _): try readStrings(&cursor, wire, into: &entity.memberRoles)
             case (9, .lengthDelimited):
                 var ids = try cursor.message()
@@ -175,6 +163,26 @@ struct PBFBlockDecoder {
         }
         try pairTags()
         try handler.handle(entity, strings: strings)
+    }
+
+    /// Starts an object of `kind`: the entity and the tag keys and values cleared.
+    private mutating func begin(_ kind: PBFEntity.Kind) {
+        entity.reset(kind)
+        keys.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads field 2, 3 or 4 of a `Node`, `Way` or `Relation` (tag keys, tag values, `Info`),
+    /// which the three messages share.
+    private mutating func readSharedField(
+        _ number: UInt64, _ wire: ProtobufCursor.WireType, _ cursor: inout ProtobufCursor
+    ) throws(PBFError) {
+        switch (number, wire) {
+        case (2, _): try readStrings(&cursor, wire, into: &keys)
+        case (3, _): try readStrings(&cursor, wire, into: &values)
+        case (4, .lengthDelimited): try decodeInfo(try cursor.message())
+        default: try cursor.skip(wire)
+        }
     }
 
     /// An `Info` message into the entity's version, timestamp, changeset, uid, user, visible.
