@@ -219,6 +219,21 @@ public final class IssueLog: @unchecked Sendable {
     /// True once an error was recorded: the build fails.
     public var hasErrors: Bool { lock.withLock { storedGroups.contains { $0.kind.isError } } }
 
+    /// The count of each notice code, errors then warnings, each in code order:
+    /// `errors: foreign_key_violation 2, invalid_date 1; warnings: expired_calendar 4`.
+    public func countsByCode() -> String {
+        let groups = self.groups
+        func counts(errors: Bool) -> String {
+            var counts: [String: Int] = [:]
+            for group in groups where group.kind.isError == errors {
+                counts[group.code ?? group.kind.noticeCode, default: 0] += group.count
+            }
+            return counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        let errors = counts(errors: true), warnings = counts(errors: false)
+        return "errors: " + (errors.isEmpty ? "none" : errors) + "; warnings: " + (warnings.isEmpty ? "none" : warnings)
+    }
+
     /// The issues as text: each group once, with its count and examples.
     public func report(errors: Bool) -> String {
         var lines: [String] = []
