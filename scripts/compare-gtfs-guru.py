@@ -35,7 +35,8 @@ KNOWN = {
     "empty_file": "seedgen: a 0-byte optional file is read as absent (a warning)",
     "missing_required_column": "seedgen: optional files of an older form (GTFS-JP translations.txt, "
     "rider_categories.txt without its newer columns) keep their columns as extras (no notice)",
-    "missing_required_field": "seedgen: rider_categories.is_default_fare_category empty is read as 0 (no notice)",
+    "missing_required_field": "seedgen: rider_categories.is_default_fare_category is optional in the transit "
+    "schema (stored NULL when empty, no notice)",
     "missing_required_agency_id": "seedgen: a warning (--strict: error): consumers take the feed's agency",
     "invalid_url": "seedgen: a warning (--strict: error): the link is not followed, nothing else changes",
     "decreasing_or_equal_stop_time_distance": "seedgen: a warning (--strict: error): distances are "
@@ -55,8 +56,8 @@ KNOWN = {
     "gtfs-guru's is the days of most trips",
     "missing_recommended_field": "seedgen also reports an empty value in a column the header has (feed_info's "
     "dates and version); gtfs-guru only a column the header lacks",
-    "mixed_case_recommended_field": "heuristics differ on names with apostrophes and initials "
-    "(\"A l'ecole\"); counts may differ",
+    "mixed_case_recommended_field": "heuristics differ: gtfs-guru also flags names in scripts without case "
+    "that hold a digit (a Japanese stop name with a block number) and names with apostrophes; counts may differ",
     "feed_expiration_date7_days": "not checked by seedgen (feed_info's dates against today: left for later)",
     "non_ascii_or_non_printable_char": "not checked by seedgen (ids with non-ASCII characters)",
     "missing_bike_allowance": "not checked by seedgen (ferries' bikes_allowed)",

@@ -87,8 +87,10 @@ struct BuildCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("calendar.txt:2:51: end_date: '20140931' is not a valid date: 31 September does not exist [invalid_date]"),
                 "\(result.stderr)")
+        // The counts by code end the error (calendar.txt had an error: no date-relative rule ran).
         #expect(result.stderr.hasSuffix("""
             1 error; no seed was written.
+            errors: invalid_date 1; warnings: missing_recommended_field 23, missing_recommended_file 1
             To build the seed anyway, add --lenient: each of these errors becomes a warning, its value stored as NULL \
             (or kept as written) or its row left out (counted in the summary).
 
