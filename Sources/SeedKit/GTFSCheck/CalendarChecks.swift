@@ -52,10 +52,10 @@ struct CalendarChecks {
                 guard placed.insert(key[0]).inserted else { return }
                 checks.issues.record(
                     BuildIssue(
-                        kind: .misleadingData, file: file.displayPath, line: row.line,
+                        kind: .bestPractice, file: file.displayPath, line: row.line,
                         column: row.fields["service_id"]?.column, field: "service_id", value: key[0],
                         message:
-                            "runs last on \(lastDay[key[0]] ?? "?"), before today (\(today)): the service has expired",
+                            "runs last on \(lastDay[key[0]] ?? "?"), before today (--today): the service has expired",
                         code: NoticeCode.expiredCalendar))
             }
         }
@@ -75,10 +75,10 @@ struct CalendarChecks {
         let file = checks.file(of: calendar ? "calendar" : "calendar_dates")
         checks.issues.record(
             BuildIssue(
-                kind: .misleadingData, file: file?.displayPath ?? "calendar.txt",
+                kind: .bestPractice, file: file?.displayPath ?? "calendar.txt",
                 message:
                     """
-                    the trips run from \(first) to \(last), which does not cover today (\(today)) and the 7 days \
+                    the trips run from \(first) to \(last), which does not cover today (--today) and the 7 days \
                     after it
                     """,
                 code: NoticeCode.tripCoverageNotActiveForNext7Days))

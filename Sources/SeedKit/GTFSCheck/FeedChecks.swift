@@ -29,7 +29,7 @@ struct FeedChecks {
         guard let file = checks.file(of: "feed_info") else {
             checks.issues.record(
                 BuildIssue(
-                    kind: .misleadingData, file: "feed_info.txt",
+                    kind: .bestPractice, file: "feed_info.txt",
                     message: "is missing: it says who publishes the feed, for which dates, in which version",
                     code: NoticeCode.missingRecommendedFile))
             return
@@ -51,7 +51,7 @@ struct FeedChecks {
         ) { _, row in
             checks.issues.record(
                 BuildIssue(
-                    kind: .misleadingData, file: file.displayPath, line: row.line, field: "feed_contact_email",
+                    kind: .bestPractice, file: file.displayPath, line: row.line, field: "feed_contact_email",
                     message: "and feed_contact_url are both empty: riders and consumers have no one to tell",
                     code: NoticeCode.missingFeedContactEmailAndURL))
         }
@@ -168,7 +168,7 @@ struct FeedChecks {
                 Set(values.map { [CSVRowLocator.key($0[0])] }), field: "route_short_name", of: "routes", file: file
             ) { row in
                 BuildIssue(
-                    kind: .misleadingData, file: file.displayPath, line: row.line,
+                    kind: .bestPractice, file: file.displayPath, line: row.line,
                     column: row.fields["route_short_name"]?.column, field: "route_short_name",
                     value: row.fields["route_short_name"]?.text,
                     message: "is longer than 12 characters: a short name is what fits on a sign; use route_long_name",
@@ -182,7 +182,7 @@ struct FeedChecks {
             let single = Set(values.map { CSVRowLocator.key($0[0]) }.filter(Self.isSingleCase).map { [$0] })
             try place(single, field: field, of: table, file: file) { row in
                 BuildIssue(
-                    kind: .misleadingData, file: file.displayPath, line: row.line, column: row.fields[field]?.column,
+                    kind: .bestPractice, file: file.displayPath, line: row.line, column: row.fields[field]?.column,
                     field: field, value: row.fields[field]?.text,
                     message: "is all capitals or all small letters: the validator wants names in mixed case",
                     code: NoticeCode.mixedCaseRecommendedField)
@@ -205,7 +205,7 @@ struct FeedChecks {
     /// Records `code` for every row of `file` (table `table`) whose `field` is empty, when the
     /// loaded table has such rows.
     private func placeEmpty(
-        _ field: String, of table: String, file: InputFile, code: String, kind: BuildIssue.Kind = .misleadingData,
+        _ field: String, of table: String, file: InputFile, code: String, kind: BuildIssue.Kind = .bestPractice,
         message: () -> String
     ) throws {
         guard checks.has(table: table, column: field) else { return }

@@ -131,7 +131,7 @@ struct StopTimeChecks {
             key, row in
             checks.issues.record(
                 BuildIssue(
-                    kind: .misleadingData, file: file.displayPath, line: row.line,
+                    kind: .bestPractice, file: file.displayPath, line: row.line,
                     column: row.fields["stop_id"]?.column, field: "stop_id", value: key[0],
                     message: "is served by no stop time: a stop no trip calls at", code: NoticeCode.stopWithoutStopTime)
             )

@@ -65,6 +65,9 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// it `misleadingDataError`. See `Validate/`.
         case misleadingData = "data an app would show wrongly"
         case misleadingDataError = "data an app would show wrongly (--strict)"
+        /// What MobilityData's validator warns of as a best practice (names in mixed case, a
+        /// feed_info.txt, a calendar not expired): a warning whatever the flags.
+        case bestPractice = "best practice"
         /// `--lenient` (or `--allow-dangling`): a data error found after loading (a GTFS id that
         /// names nothing) in a row that is kept as written.
         case errorKept = "data error kept as written"
@@ -79,7 +82,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .repeatedRow, .otherVersion,
                 .unreadObjects, .ambiguousReference,
                 .sharedKey, .derivedRows,
-                .misleadingData, .errorKept, .fileLeftOut:
+                .misleadingData, .errorKept, .fileLeftOut, .bestPractice:
                 return false
             default: return true
             }

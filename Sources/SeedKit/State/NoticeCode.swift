@@ -142,7 +142,7 @@ extension BuildIssue.Kind {
         case .unreadObjects: NoticeCode.objectsNotRead
         case .ambiguousReference, .ambiguousDocumentReference: NoticeCode.referenceNamesSeveralObjects
         case .derivedRows: NoticeCode.derivedRows
-        case .misleadingData, .misleadingDataError: NoticeCode.misleadingData
+        case .misleadingData, .misleadingDataError, .bestPractice: NoticeCode.misleadingData
         case .errorKept: NoticeCode.foreignKeyViolation
         case .fileLeftOut: NoticeCode.fileLeftOut
         }
