@@ -190,6 +190,16 @@ extension SeedGen {
                 valueName: "report.html"))
         var report: String?
 
+        @Option(
+            help: ArgumentHelp(
+                """
+                The day GTFS's date-relative rules take as today (a calendar that ended before it is \
+                expired_calendar; a week from it without trips, trip_coverage_not_active_for_next7_days): \
+                default the build's date (UTC). Written in the notices report, not in the seed.
+                """,
+                valueName: "YYYY-MM-DD"))
+        var today: String?
+
         @Flag(help: "Also pack the seed: OUT.gz and OUT.manifest.json beside it (see seedgen pack).")
         var gzip = false
 
@@ -219,6 +229,7 @@ extension SeedGen {
             if !(1...10_000_000).contains(maxXmlDepth) {
                 throw ValidationError("--max-xml-depth must be between 1 and 10000000.")
             }
+            if let today, !Self.isDate(today) { throw ValidationError("--today needs a date as YYYY-MM-DD.") }
             if let seedVersion, seedVersion.isEmpty { throw ValidationError("--seed-version must not be empty.") }
             if let notices, notices.isEmpty || notices == out {
                 throw ValidationError("--notices needs a file of its own (not --out).")
@@ -247,6 +258,7 @@ extension SeedGen {
             defer {
                 if notices == nil, let reportNotices { try? FileManager.default.removeItem(atPath: reportNotices) }
             }
+            options.today = today
             options.limits = InputLimits(recordBytes: maxRecordSize, keyBytes: maxKeySize, xmlDepth: maxXmlDepth)
             let display = !quiet && isatty(STDERR_FILENO) == 1 ? TerminalProgress() : nil
             do {
@@ -280,6 +292,17 @@ extension SeedGen {
             } catch {
                 throw ShipText.fail(error)
             }
+        }
+
+        /// Whether `text` is a day of the calendar written `YYYY-MM-DD`.
+        static func isDate(_ text: String) -> Bool {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard text.utf8.count == 10, parts.count == 3, parts.map(\.count) == [4, 2, 2],
+                let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1...12).contains(month)
+            else { return false }
+            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+            return (1...days).contains(day) && parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
         }
 
         /// What to do after data errors that `--lenient` turns into warnings (bad values, empty

@@ -87,8 +87,10 @@ struct BuildCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("calendar.txt:2:51: end_date: '20140931' is not a valid date: 31 September does not exist [invalid_date]"),
                 "\(result.stderr)")
+        // The counts by code end the error (calendar.txt had an error: no date-relative rule ran).
         #expect(result.stderr.hasSuffix("""
             1 error; no seed was written.
+            errors: invalid_date 1; warnings: missing_recommended_field 23, missing_recommended_file 1
             To build the seed anyway, add --lenient: each of these errors becomes a warning, its value stored as NULL \
             (or kept as written) or its row left out (counted in the summary).
 
@@ -169,12 +171,14 @@ struct NoticesCommandTests {
     func notices() throws {
         let scratch = TemporaryFolder()
         let sample = "Tests/Fixtures/gtfs/sample-feed"
-        let built = try SeedgenTool.run(["build", sample, "--out", scratch.file("s.sqlite"), "--notices", scratch.file("n.json")])
+        let built = try SeedgenTool.run(["build", sample, "--out", scratch.file("s.sqlite"), "--notices", scratch.file("n.json"), "--today", "2026-06-01"])
         #expect(built.status == 0, "\(built.stderr)")
         #expect(built.stdout.contains("stop_times.txt: 13 × repaired CSV syntax [invalid_row_length]; first 5:"), "\(built.stdout)")
         #expect(built.stdout.contains("stop_times.txt:17:40: 'AB2,12:15:00,12:15:00,BEATTY_AIRPORT,2' has 5 fields, the header has 9"))
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.file("n.json")))) as? [String: Any])
-        #expect(report["built"] as? Bool == true && report["counts"] as? [String: Int] == ["invalid_row_length": 13])
+        #expect(report["built"] as? Bool == true && report["today"] as? String == "2026-06-01")
+        #expect(report["counts"] as? [String: Int] == ["invalid_row_length": 13, "expired_calendar": 2, "missing_recommended_file": 1, "missing_recommended_field": 2,
+                                                      "trip_coverage_not_active_for_next7_days": 1], "\(report)")
 
         for (name, text) in [
             "agency.txt": "agency_name,agency_url,agency_timezone\nA,http://a,Nowhere/Nowhere\n",
@@ -184,12 +188,17 @@ struct NoticesCommandTests {
             "calendar_dates.txt": "service_id,date,exception_type\nWD,20260101,1\n",
             "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT1,08:00:00,08:00:00,S1,1\n",
         ] { scratch.write("feed/" + name, text) }
-        let failed = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("f.sqlite"), "--notices", scratch.file("f.json")])
+        let failed = try SeedgenTool.run(["build", scratch.file("feed"), "--out", scratch.file("f.sqlite"), "--notices", scratch.file("f.json"), "--today", "2026-01-01"])
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("trips.txt:2:10: shape_id: 'SH1' names no shape_id in shapes.txt"), "\(failed.stderr)")
         let failure = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.file("f.json")))) as? [String: Any])
         #expect(failure["built"] as? Bool == false)
-        #expect(failure["counts"] as? [String: Int] == ["foreign_key_violation": 1, "invalid_timezone": 1], "\(failure)")
+        #expect(failure["counts"] as? [String: Int] == ["foreign_key_violation": 1, "invalid_timezone": 1, "missing_recommended_file": 1, "missing_recommended_field": 2,
+                                                       "trip_coverage_not_active_for_next7_days": 1], "\(failure)")
+        #expect(failed.stderr.contains("no seed was written.\nerrors: foreign_key_violation 1; warnings: invalid_timezone 1, missing_recommended_field 2, missing_recommended_file 1, "
+                                           + "trip_coverage_not_active_for_next7_days 1\n"), "\(failed.stderr)")
+        let badDay = try SeedgenTool.run(["build", sample, "--out", scratch.file("d.sqlite"), "--today", "2026-02-30"])
+        #expect(badDay.status != 0 && badDay.stderr.contains("--today needs a date as YYYY-MM-DD"), "\(badDay.stderr)")
         let notices = try #require(failure["notices"] as? [[String: Any]])
         #expect(notices.contains { $0["code"] as? String == "invalid_timezone" && $0["severity"] as? String == "WARNING" && $0["line"] as? Int == 2
                     && $0["column"] as? Int == 12 && $0["field"] as? String == "agency_timezone" && $0["value"] as? String == "Nowhere/Nowhere" })

@@ -29,7 +29,9 @@ struct ReadmeTests {
         // `make example`'s command, from a folder of its own.
         let result = try SeedgenTool.run(["build", Repository.path("examples/cairns"), "--out", "out/cairns.sqlite"], in: scratch.path)
         #expect(result.status == 0, "\(result.stderr)")
-        let printed = result.stdout.components(separatedBy: "\n").dropLast().map(Self.timeless)
+        // The feed's warnings name its files by the path given: the reader's is `examples/cairns`.
+        let printed = result.stdout.replacingOccurrences(of: Repository.path("examples/cairns"), with: "examples/cairns")
+            .components(separatedBy: "\n").dropLast().map(Self.timeless)
         #expect(printed == lines[(marker + 2)..<end].map(Self.timeless), "README.md's example output is not what seedgen prints: run make readme")
     }
 

@@ -21,7 +21,7 @@ public struct SeedBuilder {
     /// With `options.notices`, the notices report is written either way.
     public func build() throws(BuildError) -> BuildSummary {
         guard let path = options.notices else { return try build(issues: IssueLog()) }
-        let report = try NoticeReport(path: path)
+        let report = try NoticeReport(path: path, today: options.effectiveToday)
         let summary: BuildSummary
         do { summary = try build(issues: IssueLog(observer: { report.record($0) })) } catch {
             try? report.finish(built: false) // the build's own failure is the one to report
@@ -73,6 +73,7 @@ public struct SeedBuilder {
         let state = BuildState(
             options: options, schema: schema, feeds: feeds, issues: issues, database: database, previous: previous,
             progress: progress, timer: timer)
+        state.loadsPastErrors = GTFSChecks.applies(to: schema)
         try runStages(state, database: database)
         let written: FileStatus?
         do { written = try FileSystem.status(options.output) } catch {

@@ -17,12 +17,14 @@ struct GTFSCheckStage: BuildStage {
         guard state.feeds.isRegion else {
             try GTFSChecks(
                 schema: state.schema, inputs: state.inputs, connection: connection, issues: state.issues,
-                options: state.options
+                options: state.options, failed: state.failedTables, skipped: state.skippedTables
             ).run()
             state.timer.mark("GTFS checks")
             if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
             return
         }
+        // A region whose loading failed is not checked feed by feed (a table not loaded has no view).
+        if !state.failedTables.isEmpty || !state.skippedTables.isEmpty { throw BuildError.invalidInput(state.issues) }
         let scoped = state.feedScopedTables
         for feed in state.feeds.feeds {
             for table in scoped {

@@ -13,13 +13,23 @@ import SeedSQLite
 /// - What the seed can hold but an app would show wrongly (warnings; errors under `--strict`):
 ///   a feed with neither calendar file, time zones that do not exist, and along each trip
 ///   (`StopTimeChecks`): negative stop_sequence, an arrival without a departure or the
-///   reverse, a first or last stop without times, times that run backwards.
+///   reverse, a first or last stop without times, times that run backwards, distances that do
+///   not increase; invalid URLs and routes or fares naming no agency of several (`FeedChecks`).
+/// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
+///   serves (`StopTimeChecks`), recommended files and fields, names (`FeedChecks`), expired
+///   calendars and trips not covering the next 7 days (`CalendarChecks`, against `--today`).
 struct GTFSChecks {
     let schema: Schema
     let inputs: InputSet
     let connection: Connection
     let issues: IssueLog
     let options: BuildOptions
+    /// Tables with data errors while loading, some of their rows perhaps left out
+    /// (`BuildState.failedTables`): their own rows are checked, but no check takes their rows
+    /// for all there are (a key naming one of the rows left out is not reported again).
+    var failed: Set<String> = []
+    /// Tables not loaded, since they refer to a failed one: no check reads them.
+    var skipped: Set<String> = []
 
     /// Whether the schema is the transit schema (built in, or a copy of it given with `--schema`).
     static func applies(to schema: Schema) -> Bool { schema.name == "transit" && schema.format == .csv }
@@ -50,6 +60,8 @@ struct GTFSChecks {
         if has(table: "stop_times"), has(table: "trips"), let file = file(of: "stop_times") {
             try StopTimeChecks(checks: self, file: file).run()
         }
+        try FeedChecks(checks: self).run()
+        try CalendarChecks(checks: self, today: options.effectiveToday).run()
     }
 
     // MARK: Foreign keys
@@ -97,7 +109,9 @@ struct GTFSChecks {
     }()
 
     private func check(_ key: ForeignKey) throws {
-        guard has(table: key.table, column: key.field), let file = file(of: key.table) else { return }
+        guard has(table: key.table, column: key.field), let file = file(of: key.table),
+            !key.targets.contains(where: { failed.contains($0.table) || skipped.contains($0.table) })
+        else { return }
         let targets = key.targets.filter { has(table: $0.table, column: $0.field) }
         guard !targets.isEmpty else { return }
         let known = targets.map {
@@ -181,8 +195,11 @@ struct GTFSChecks {
 
     // MARK: Schema and inputs
 
+    /// Whether table `name` was loaded with every row of its file (no data errors).
+    func isWhole(_ name: String) -> Bool { !failed.contains(name) && !skipped.contains(name) }
+
     func has(table name: String, column: String? = nil) -> Bool {
-        guard let table = schema.table(named: name) else { return false }
+        guard !skipped.contains(name), let table = schema.table(named: name) else { return false }
         return column.map { column in table.columns.contains { $0.name == column && $0.stored } } ?? true
     }
 

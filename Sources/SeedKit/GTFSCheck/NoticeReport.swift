@@ -2,11 +2,13 @@ import SeedSystem
 
 /// Writes the notices report of a build (`seedgen build --notices FILE.json`): every issue
 /// recorded, each with its code, severity, file, line, column, field, value and message, and
-/// the count of each code, so that CI can keep and compare reports as it does a validator's.
+/// the count of each code, and the day the date-relative rules took as today (`--today`), so
+/// that CI can keep and compare reports as it does a validator's.
 ///
 /// ```json
 /// {
 ///   "built": false,
+///   "today": "2026-03-20",
 ///   "errors": 1,
 ///   "warnings": 1,
 ///   "counts": { "foreign_key_violation": 1, "invalid_row_length": 1 },
@@ -25,6 +27,8 @@ public final class NoticeReport: @unchecked Sendable {
     // @unchecked: `record` runs under the IssueLog's lock; `finish` after the build.
     /// Where the report goes.
     public let path: String
+    /// The day the date-relative rules took as today (`YYYY-MM-DD`).
+    public let today: String
     private let notices: ScratchFile
     private let noticesFile: FileDescriptor
     private var pending: [UInt8] = []
@@ -33,9 +37,11 @@ public final class NoticeReport: @unchecked Sendable {
     private var warnings = 0
     private var writeFailure: SystemCallError?
 
-    /// Prepares the report at `path`; nothing is there until `finish`.
-    public init(path: String) throws(BuildError) {
+    /// Prepares the report at `path`, for a build whose date-relative rules take `today` as
+    /// today; nothing is there until `finish`.
+    public init(path: String, today: String) throws(BuildError) {
         self.path = path
+        self.today = today
         notices = ScratchFile(beside: path, kind: "notices")
         do { noticesFile = try FileSystem.create(notices.path) } catch {
             throw .output(path: path, message: "cannot write the notices report: \(error.reason)", cause: error)
@@ -94,7 +100,10 @@ public final class NoticeReport: @unchecked Sendable {
             let countText = counts.sorted { $0.key < $1.key }.map { "    \"\($0.key)\": \($0.value)" }.joined(
                 separator: ",\n")
             let head =
-                "{\n  \"built\": \(built),\n  \"errors\": \(errors),\n  \"warnings\": \(warnings),\n  \"counts\": {"
+                """
+                {\n  \"built\": \(built),\n  \"today\": \"\(today)\",\n  \"errors\": \(errors),\n  \"warnings\": \
+                \(warnings),\n  \"counts\": {
+                """
                 + (countText.isEmpty ? "" : "\n" + countText + "\n  ") + "},\n  \"notices\": ["
                 + (errors + warnings > 0 ? "\n" : "")
             try Self.write(Array(head.utf8), to: out)

@@ -6,7 +6,8 @@ import SeedSQLite
 /// in batches (`CSVRowLocator`), so memory stays bounded however broken the feed.
 ///
 /// All are warnings (errors under `--strict`): the seed holds such rows, an app would show
-/// them wrongly.
+/// them wrongly. The same pass notes the stops served, so that stops.txt's stops (location_type
+/// 0 or empty) no stop time serves are `stop_without_stop_time` (a warning whatever the flags).
 struct StopTimeChecks {
     let checks: GTFSChecks
     let file: InputFile
@@ -19,6 +20,7 @@ struct StopTimeChecks {
         case arrivalOnly, departureOnly
         case missingEdge(last: Bool)
         case backwards(previousSequence: Int64, previousDeparture: Int64)
+        case distanceNotIncreasing(previousSequence: Int64, previousDistance: Double)
     }
 
     private struct Finding {
@@ -31,15 +33,20 @@ struct StopTimeChecks {
 
     func run() throws {
         let table = checks.schema.table(named: "stop_times")!
-        let window = ["start_pickup_drop_off_window", "end_pickup_drop_off_window"].map { name in
-            table.columns.contains { $0.name == name && $0.stored } ? quoted(name) : "NULL"
-        }
+        let stored = ["start_pickup_drop_off_window", "end_pickup_drop_off_window", "stop_ref", "shape_dist_traveled"]
+            .map { name in
+                table.columns.contains { $0.name == name && $0.stored }
+                    || table.references.contains { $0.column == name }
+                    ? quoted(name) : "NULL"
+            }
         let statement = try checks.connection.prepare(
             """
-            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(window[0]) IS NOT NULL OR \(window[1]) IS \
-            NOT NULL
+            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(stored[0]) IS NOT NULL OR \(stored[1]) IS \
+            NOT NULL, \(stored[2]), \(stored[3])
             FROM stop_times ORDER BY trip_ref, stop_sequence
             """)
+        var served: [Bool] = []
+        var distance: (sequence: Int64, value: Double)? = nil
         var findings: [Finding] = []
         var trip: Int64? = nil
         var previous: (sequence: Int64, departure: Int64)? = nil
@@ -66,6 +73,7 @@ struct StopTimeChecks {
                 rowsOfTrip = 0
                 trip = rowTrip
                 previous = nil
+                distance = nil
                 edge(row, trip: rowTrip, last: false)
                 last = nil
             }
@@ -81,6 +89,18 @@ struct StopTimeChecks {
                 add(.backwards(previousSequence: previous.sequence, previousDeparture: previous.departure))
             }
             if let departure { previous = (sequence, departure) }
+            if statement.storageClass(at: 5) != .null {
+                let stop = Int(statement.int64(at: 5))
+                if stop >= served.count { served += Array(repeating: false, count: max(stop + 1 - served.count, 1024)) }
+                if stop >= 0 { served[stop] = true }
+            }
+            if statement.storageClass(at: 6) != .null {
+                let value = statement.double(at: 6)
+                if let distance, value <= distance.value {
+                    add(.distanceNotIncreasing(previousSequence: distance.sequence, previousDistance: distance.value))
+                }
+                distance = (sequence, value)
+            }
             last = row
             rowsOfTrip += 1
             if findings.count >= Self.batchSize { try report(findings); findings.removeAll() }
@@ -88,6 +108,34 @@ struct StopTimeChecks {
         // A trip of one stop is its own first and last: reported once.
         if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
         try report(findings)
+        try reportStops(servedOnly: served)
+    }
+
+    /// Records `stop_without_stop_time` for each stop of stops.txt (location_type 0 or empty)
+    /// whose row id is not marked in `served`.
+    private func reportStops(servedOnly served: [Bool]) throws {
+        guard checks.isWhole("stop_times"), checks.has(table: "stops", column: "location_type"),
+            let file = checks.file(of: "stops"),
+            let stops = checks.schema.table(named: "stops")
+        else { return }
+        let rows = try checks.connection.rows(
+            "SELECT \(quoted(stops.rowID)), stop_id FROM stops WHERE coalesce(location_type, 0) = 0")
+        var unserved = Set<[String]>()
+        for row in rows {
+            guard case .integer(let id) = row[0], id < 0 || Int(id) >= served.count || !served[Int(id)] else {
+                continue
+            }
+            unserved.insert([CSVRowLocator.key(row[1])])
+        }
+        try checks.locator(file, "stops").locate(matching: ["stop_id"], keys: unserved, showing: ["stop_id"]) {
+            key, row in
+            checks.issues.record(
+                BuildIssue(
+                    kind: .bestPractice, file: file.displayPath, line: row.line,
+                    column: row.fields["stop_id"]?.column, field: "stop_id", value: key[0],
+                    message: "is served by no stop time: a stop no trip calls at", code: NoticeCode.stopWithoutStopTime)
+            )
+        }
     }
 
     /// The trip_id of each finding's trip, and the rows of stop_times.txt the findings name.
@@ -106,9 +154,10 @@ struct StopTimeChecks {
             let trip = tripIDs[finding.trip] ?? ""
             keys.insert([trip, String(finding.sequence)])
             if case .backwards(let sequence, _) = finding.problem { keys.insert([trip, String(sequence)]) }
+            if case .distanceNotIncreasing(let sequence, _) = finding.problem { keys.insert([trip, String(sequence)]) }
         }
         var rows: [[String]: CSVRowLocator.Row] = [:]
-        let shown = ["arrival_time", "departure_time", "stop_sequence"]
+        let shown = ["arrival_time", "departure_time", "stop_sequence", "shape_dist_traveled"]
         try checks.locator(file, "stop_times").locate(
             matching: ["trip_id", "stop_sequence"], keys: keys, showing: shown
         ) { key, row in
@@ -174,6 +223,15 @@ struct StopTimeChecks {
                     "is before departure_time '\(previousText)' of the previous stop (stop_sequence "
                     + "\(previousSequence)\(previousLine)) "
                     + "on trip_id '\(trip)': times run backwards"
+            case .distanceNotIncreasing(let previousSequence, let previousDistance):
+                (field, value, code) = (
+                    "shape_dist_traveled", row?.fields["shape_dist_traveled"]?.text,
+                    NoticeCode.decreasingStopTimeDistance
+                )
+                let previousLine = rows[[trip, String(previousSequence)]].map { " on line \($0.line)" } ?? ""
+                message =
+                    "is not above \(previousDistance), the previous stop's (stop_sequence \(previousSequence)"
+                    + "\(previousLine)) on trip_id '\(trip)': distances along a trip must increase"
             }
             checks.issues.record(
                 BuildIssue(

@@ -23,6 +23,11 @@ struct CSVLoad {
         let schema = state.schema, feeds = state.feeds, issues = state.issues, progress = state.progress
         let queue = context.writeQueue
         let sources = self.sources()
+        // A GTFS feed goes on loading past a file with errors, so that one build reports all of
+        // them; the checks stage fails the build after its own checks. A table that refers to
+        // a table with errors is not loaded (its references to the rows left out would be
+        // errors of their own), nor checked: `state.failedTables`.
+        let keepsGoing = state.loadsPastErrors
         // A table read from one CSV file is created by its loader (see above).
         let createdByLoader = Set(
             feeds.isRegion
@@ -40,6 +45,14 @@ struct CSVLoad {
         }
         for source in sources {
             let table = source.table
+            let errorsBefore = keepsGoing ? issues.errorCount : 0
+            if keepsGoing
+                && table.references.contains(where: { state.failedTables.union(state.skippedTables).contains($0.to) })
+            {
+                state.skippedTables.insert(table.name)
+                state.readFiles += source.files.map(\.file)
+                continue
+            }
             let createsTable = createdByLoader.contains(table.name)
             if !createsTable {
                 try queue.sync { [context] connection throws(SQLiteError) in
@@ -65,12 +78,13 @@ struct CSVLoad {
                 try queue.execute("COMMIT")
                 count += loader.rowCount
                 if record.rejected > 0 { state.rejected[table.name, default: 0] += record.rejected }
-                if issues.hasErrors { break }
+                if issues.hasErrors && !keepsGoing { break }
             }
             if !source.files.isEmpty { state.timer.mark("load \(table.name)") }
             state.rows.append(
                 (table.name, table.name == Schema.feedsTable && feeds.isRegion ? feeds.feeds.count : count))
-            if issues.hasErrors { throw BuildError.invalidInput(issues) }
+            if issues.hasErrors && !keepsGoing { throw BuildError.invalidInput(issues) }
+            if keepsGoing && issues.errorCount > errorsBefore { state.failedTables.insert(table.name) }
         }
     }
 

@@ -32,7 +32,9 @@ struct LoadStage: BuildStage {
                 strict: options.strict, issues: issues, findings: findings
             ).run()
         }
-        if issues.hasErrors { throw BuildError.invalidInput(issues) }
+        // A GTFS feed with data errors still gets the checks that read the rows loaded (one run
+        // says all that is wrong): the checks stage fails the build after them.
+        if issues.hasErrors && !state.loadsPastErrors { throw BuildError.invalidInput(issues) }
         for file in inputs.files
         where !readFiles.contains(file.displayPath) && file.name != SchemaLocator.folderSchemaName
             && !extraFiles.contains(file.displayPath)

@@ -28,6 +28,9 @@ final class BuildState {
     weak var progress: BuildProgress?
 
     // Load.
+    /// Load every file past data errors, and fail after the checks stage (GTFS feeds, set by
+    /// the builder: `GTFSChecks.applies`), so that one build reports every problem.
+    var loadsPastErrors = false
     /// The tables of the CSV inputs no table of the schema reads (`extraFiles`).
     var extraTables: [ExtraFiles.Source] = []
     /// The loaders' shared state: reference statistics, indexes created while loading.
@@ -35,6 +38,10 @@ final class BuildState {
     var records: [InputRecord] = []
     /// The input files read, in the order they were read (`records` names them).
     var readFiles: [InputFile] = []
+    /// GTFS: the tables with data errors while loading (rows may be left out), and those not
+    /// loaded because they refer to one (`CSVLoad`); see `GTFSChecks.failed`.
+    var failedTables: Set<String> = []
+    var skippedTables: Set<String> = []
     /// Rows per table, in load order (derived tables' counts are set by the derive stage).
     var rows: [(name: String, rows: Int)] = []
     var filtered: [String: Int] = [:]

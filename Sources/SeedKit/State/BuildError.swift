@@ -86,6 +86,7 @@ public struct BuildError: Error, CustomStringConvertible {
             guard let issueLog else { return "error: \(message)" }
             let count = issueLog.errorCount
             return issueLog.report(errors: true) + "\n\(count) error\(count == 1 ? "" : "s"); no seed was written."
+                + "\n" + issueLog.countsByCode()
         default:
             return "error: \(path ?? "the output"): \(message)"
         }

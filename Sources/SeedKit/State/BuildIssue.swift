@@ -65,6 +65,9 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         /// it `misleadingDataError`. See `Validate/`.
         case misleadingData = "data an app would show wrongly"
         case misleadingDataError = "data an app would show wrongly (--strict)"
+        /// What MobilityData's validator warns of as a best practice (names in mixed case, a
+        /// feed_info.txt, a calendar not expired): a warning whatever the flags.
+        case bestPractice = "best practice"
         /// `--lenient` (or `--allow-dangling`): a data error found after loading (a GTFS id that
         /// names nothing) in a row that is kept as written.
         case errorKept = "data error kept as written"
@@ -79,7 +82,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
                 .repairedSyntax, .emptyFile, .invalidValueAsNull, .rowLeftOut, .repeatedRow, .otherVersion,
                 .unreadObjects, .ambiguousReference,
                 .sharedKey, .derivedRows,
-                .misleadingData, .errorKept, .fileLeftOut:
+                .misleadingData, .errorKept, .fileLeftOut, .bestPractice:
                 return false
             default: return true
             }
@@ -218,6 +221,21 @@ public final class IssueLog: @unchecked Sendable {
     }
     /// True once an error was recorded: the build fails.
     public var hasErrors: Bool { lock.withLock { storedGroups.contains { $0.kind.isError } } }
+
+    /// The count of each notice code, errors then warnings, each in code order:
+    /// `errors: foreign_key_violation 2, invalid_date 1; warnings: expired_calendar 4`.
+    public func countsByCode() -> String {
+        let groups = self.groups
+        func counts(errors: Bool) -> String {
+            var counts: [String: Int] = [:]
+            for group in groups where group.kind.isError == errors {
+                counts[group.code ?? group.kind.noticeCode, default: 0] += group.count
+            }
+            return counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        }
+        let errors = counts(errors: true), warnings = counts(errors: false)
+        return "errors: " + (errors.isEmpty ? "none" : errors) + "; warnings: " + (warnings.isEmpty ? "none" : warnings)
+    }
 
     /// The issues as text: each group once, with its count and examples.
     public func report(errors: Bool) -> String {

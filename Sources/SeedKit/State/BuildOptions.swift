@@ -1,3 +1,5 @@
+import Foundation
+
 /// What to build and how.
 public struct BuildOptions: Sendable {
     /// Input folders, `.zip` archives or files.
@@ -37,6 +39,20 @@ public struct BuildOptions: Sendable {
     /// Where to write the notices report (`--notices`, see `NoticeReport`): every issue with its
     /// code, severity and place, written whether the build succeeds or fails. nil: none.
     public var notices: String?
+    /// The day the GTFS date-relative rules take as today (`--today`, `YYYY-MM-DD`): a calendar
+    /// that ended before it is `expired_calendar`, a week from it without trips is
+    /// `trip_coverage_not_active_for_next7_days`. nil: the build's date (UTC). Recorded in the
+    /// notices report, not in the seed, so a seed's bytes do not depend on it.
+    public var today: String?
+
+    /// `today`, or the build's date (UTC), as `YYYY-MM-DD`.
+    public var effectiveToday: String {
+        if let today { return today }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date())
+    }
 
     /// Options for building `inputs` into `output`; the defaults are those of `seedgen build`.
     public init(

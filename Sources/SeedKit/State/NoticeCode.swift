@@ -53,6 +53,28 @@ public enum NoticeCode {
     public static let onlyArrivalOrDeparture = "stop_time_with_only_arrival_or_departure_time"
     /// A stop time that arrives before the previous stop's departure.
     public static let arrivalBeforePreviousDeparture = "stop_time_with_arrival_before_previous_departure_time"
+    /// A URL field that is not an http or https URL.
+    public static let invalidURL = "invalid_url"
+    /// A route or fare without agency_id in a feed of several agencies.
+    public static let missingRequiredAgencyID = "missing_required_agency_id"
+    /// A stop time whose shape_dist_traveled is not above the previous stop's.
+    public static let decreasingStopTimeDistance = "decreasing_or_equal_stop_time_distance"
+    /// A file the validator recommends (feed_info.txt) is absent.
+    public static let missingRecommendedFile = "missing_recommended_file"
+    /// An empty value in a field the validator recommends.
+    public static let missingRecommendedField = "missing_recommended_field"
+    /// feed_info.txt without feed_contact_email and feed_contact_url.
+    public static let missingFeedContactEmailAndURL = "missing_feed_contact_email_and_url"
+    /// A route_short_name of more than 12 characters.
+    public static let routeShortNameTooLong = "route_short_name_too_long"
+    /// A name in all capitals or all small letters.
+    public static let mixedCaseRecommendedField = "mixed_case_recommended_field"
+    /// A stop no stop time serves.
+    public static let stopWithoutStopTime = "stop_without_stop_time"
+    /// A service whose last day is before today (`--today`).
+    public static let expiredCalendar = "expired_calendar"
+    /// Trips whose days do not cover today and the 7 days after it (`--today`).
+    public static let tripCoverageNotActiveForNext7Days = "trip_coverage_not_active_for_next7_days"
 
     // seedgen's own, for what the validator has no code for.
     /// A field repaired as Python's csv module reads it (a stray quote, spaces before a quote).
@@ -120,7 +142,7 @@ extension BuildIssue.Kind {
         case .unreadObjects: NoticeCode.objectsNotRead
         case .ambiguousReference, .ambiguousDocumentReference: NoticeCode.referenceNamesSeveralObjects
         case .derivedRows: NoticeCode.derivedRows
-        case .misleadingData, .misleadingDataError: NoticeCode.misleadingData
+        case .misleadingData, .misleadingDataError, .bestPractice: NoticeCode.misleadingData
         case .errorKept: NoticeCode.foreignKeyViolation
         case .fileLeftOut: NoticeCode.fileLeftOut
         }

@@ -128,6 +128,7 @@ extension RealInput {
         options.feeds = feeds.map { "\($0.name)=\(Self.resolved($0.path))" }
         options.previous = previous
         options.notices = folder.file("notices.json")
+        options.today = RealInput.today
         switch schema {
         case .recognised: break
         case .file(let file): options.schemaPath = Repository.path(file)

@@ -31,6 +31,12 @@ struct RealInput: Sendable, CustomStringConvertible {
 
     var description: String { name }
 
+    /// The day GTFS inputs are built as of (`--today`), so that the date-relative rules
+    /// (`expired_calendar`, ...) give the same outcome whatever day the record is compared.
+    static let today = "2026-03-20"
+    /// Whether the input is a GTFS feed (its command shows `--today`).
+    var isGTFS: Bool { name.contains("gtfs") || name.contains("cairns") }
+
     /// The command a user would type, for the record's reader.
     var command: String {
         var words = ["seedgen"]
@@ -44,6 +50,7 @@ struct RealInput: Sendable, CustomStringConvertible {
         case .drafted: words += ["--schema", "draft.yaml"]
         }
         if lenient { words.append("--lenient") }
+        if isGTFS { words += ["--today", Self.today] }
         if !previousChain.isEmpty { words += ["--previous", "<the seed of the input before, built the same way>"] }
         return words.joined(separator: " ")
     }

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Compares seedgen's notices with gtfs-guru's (an independent implementation of MobilityData's
+GTFS validator rules, `pip install gtfs-guru`, its Python API) on the shared feeds and the fixtures.
+
+Run it with a Python that has gtfs-guru, after a build of seedgen:
+
+    python3 -m venv /tmp/guru && /tmp/guru/bin/pip install gtfs-guru
+    swift build -c release --product seedgen
+    /tmp/guru/bin/python scripts/compare-gtfs-guru.py --today 2026-11-28 [--seedgen PATH] [FEED ...]
+
+For each feed, each notice code either reports, with its severity on each side: codes both
+report ("both"), codes only gtfs-guru reports ("guru only") and codes only seedgen reports
+("seedgen only"), each with the reason when it is a known difference (the GTFS guide's table,
+Documentation/gtfs.md). Not part of `make test`: it needs gtfs-guru and takes a minute.
+Exit status 1 when gtfs-guru raises an ERROR code that seedgen does not report at all and that
+is not a listed difference.
+"""
+
+import argparse
+import collections
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DATA = os.path.join(os.path.dirname(ROOT), "shared", "data")
+
+# Known differences, by code: why one side reports it and the other not, or at another severity.
+KNOWN = {
+    "invalid_row_length": "seedgen: a row short of trailing empty fields is read as Python's csv reads it "
+    "(a warning; --strict: error)",
+    "empty_file": "seedgen: a 0-byte optional file is read as absent (a warning)",
+    "missing_required_column": "seedgen: optional files of an older form (GTFS-JP translations.txt, "
+    "rider_categories.txt without its newer columns) keep their columns as extras (no notice)",
+    "missing_required_field": "seedgen: rider_categories.is_default_fare_category is optional in the transit "
+    "schema (stored NULL when empty, no notice)",
+    "missing_required_agency_id": "seedgen: a warning (--strict: error): consumers take the feed's agency",
+    "invalid_url": "seedgen: a warning (--strict: error): the link is not followed, nothing else changes",
+    "decreasing_or_equal_stop_time_distance": "seedgen: a warning (--strict: error): distances are "
+    "only read to place vehicles along shapes",
+    "stop_time_with_arrival_before_previous_departure_time": "seedgen: a warning (--strict: error), in "
+    "stop_sequence order after duplicate rows are left out; gtfs-guru compares rows in file order",
+    "stop_time_with_only_arrival_or_departure_time": "seedgen: a warning (--strict: error)",
+    "missing_trip_edge": "seedgen: a warning (--strict: error)",
+    "missing_calendar_and_calendar_date_files": "seedgen: a warning (--strict: error)",
+    "invalid_timezone": "seedgen: a warning (--strict: error)",
+    "invalid_character": "seedgen: a warning (--strict: error): invalid UTF-8 is repaired",
+    "number_out_of_range": "seedgen: a warning (--strict: error)",
+    "unknown_column": "INFO in gtfs-guru; a warning in seedgen (the column goes to extras)",
+    "unknown_file": "INFO in gtfs-guru; a warning in seedgen",
+    "repaired_csv_syntax": "seedgen only: CSV Python's csv module reads, read the same way",
+    "trip_coverage_not_active_for_next7_days": "seedgen: the window is the trips' first to last day; "
+    "gtfs-guru's is the days of most trips",
+    "missing_recommended_field": "seedgen also reports an empty value in a column the header has (feed_info's "
+    "dates and version); gtfs-guru only a column the header lacks",
+    "mixed_case_recommended_field": "heuristics differ: gtfs-guru also flags names in scripts without case "
+    "that hold a digit (a Japanese stop name with a block number) and names with apostrophes; counts may differ",
+    "feed_expiration_date7_days": "not checked by seedgen (feed_info's dates against today: left for later)",
+    "non_ascii_or_non_printable_char": "not checked by seedgen (ids with non-ASCII characters)",
+    "missing_bike_allowance": "not checked by seedgen (ferries' bikes_allowed)",
+    "missing_timepoint_value": "not checked by seedgen",
+    "duplicate_route_name": "not checked by seedgen",
+    "route_long_name_contains_short_name": "not checked by seedgen",
+    "same_route_and_agency_url": "not checked by seedgen",
+    "unused_shape": "not checked by seedgen",
+    "unused_trip": "not checked by seedgen",
+    "unusable_trip": "not checked by seedgen",
+    "stop_too_far_from_shape": "not checked by seedgen (geometry: left for later)",
+    "stop_too_far_from_shape_using_user_distance": "not checked by seedgen (geometry)",
+    "stops_match_shape_out_of_order": "not checked by seedgen (geometry)",
+    "equal_shape_distance_same_coordinates": "not checked by seedgen (geometry)",
+    "fast_travel_between_consecutive_stops": "not checked by seedgen (speeds)",
+    "fast_travel_between_far_stops": "not checked by seedgen (speeds)",
+}
+
+
+def feeds():
+    found = [os.path.join(ROOT, "Tests/Fixtures/gtfs", name) for name in ("dst-berlin", "sample-feed")]
+    found.append(os.path.join(DATA, "gtfs-cairns-2014/feed"))
+    found += sorted(glob.glob(os.path.join(DATA, "gtfs-world/*/feed")))
+    found += sorted(glob.glob(os.path.join(DATA, "gtfs-daily-renfe-ld/*.zip")))[:1]
+    return found
+
+
+def seedgen_codes(seedgen, feed, today):
+    with tempfile.TemporaryDirectory() as folder:
+        notices = os.path.join(folder, "notices.json")
+        command = [seedgen, "build", feed, "--out", os.path.join(folder, "seed.sqlite"), "--notices", notices,
+                   "--today", today, "--quiet"]
+        run = subprocess.run(command, capture_output=True, text=True)
+        if not os.path.exists(notices):
+            raise SystemExit(f"seedgen wrote no notices for {feed}: {run.stderr}")
+        report = json.load(open(notices))
+    codes = collections.defaultdict(collections.Counter)
+    for notice in report["notices"]:
+        codes[notice["code"]][notice["severity"]] += 1
+    return report["built"], codes
+
+
+def guru_codes(feed, today):
+    import gtfs_guru
+
+    result = gtfs_guru.validate(feed, date=today)
+    codes = collections.defaultdict(collections.Counter)
+    for notice in result.notices:
+        codes[notice.code][notice.severity] += 1
+    return codes
+
+
+def shown(counter):
+    return "/".join(f"{severity} {count}" for severity, count in sorted(counter.items()))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seedgen", default=os.path.join(ROOT, ".build/release/seedgen"))
+    parser.add_argument("--today", required=True)
+    parser.add_argument("--json", help="also write the comparison here")
+    parser.add_argument("feeds", nargs="*")
+    args = parser.parse_args()
+    unexplained = 0
+    summary = []
+    totals = collections.Counter()
+    for feed in args.feeds or feeds():
+        built, ours = seedgen_codes(args.seedgen, feed, args.today)
+        theirs = guru_codes(feed, args.today)
+        name = os.path.relpath(feed, os.path.dirname(ROOT)) if feed.startswith(DATA) else os.path.relpath(feed, ROOT)
+        guru_errors = any("ERROR" in c for c in theirs.values())
+        print(f"== {name}: seedgen {'builds' if built else 'fails'}; gtfs-guru {'ERROR' if guru_errors else 'no ERROR'}")
+        if built is False and not guru_errors:
+            print("   !! a feed gtfs-guru finds no ERROR in does not build")
+            unexplained += 1
+        rows = []
+        for code in sorted(set(ours) | set(theirs)):
+            theirs_reported = {s: n for s, n in theirs[code].items() if s != "INFO"} if code in theirs else {}
+            if code in theirs and not theirs_reported and code not in ours:
+                continue  # INFO only, not ours
+            if code in ours and code in theirs:
+                side = "both"
+            elif code in theirs:
+                side = "guru only"
+            else:
+                side = "seedgen only"
+            totals[side] += 1
+            reason = KNOWN.get(code, "")
+            if side == "guru only" and "ERROR" in theirs[code] and not reason:
+                reason = "!! unexplained"
+                unexplained += 1
+            rows.append({"code": code, "side": side, "seedgen": dict(ours.get(code, {})),
+                         "guru": dict(theirs.get(code, {})), "reason": reason})
+            print(f"   {side:13} {code:55} seedgen {shown(ours.get(code, {})) or '-':16} "
+                  f"guru {shown(theirs.get(code, {})) or '-':16} {reason}")
+        summary.append({"feed": name, "built": built, "guruErrors": guru_errors, "codes": rows})
+    print(f"codes (feed by feed): both {totals['both']}, gtfs-guru only {totals['guru only']}, "
+          f"seedgen only {totals['seedgen only']}; unexplained {unexplained}")
+    if args.json:
+        json.dump(summary, open(args.json, "w"), indent=1)
+    return 1 if unexplained else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
