@@ -307,21 +307,31 @@ class Network:
             best = start + initial[end_stop]
         reached = set()
         connections = self.connections(start)
-        first = bisect.bisect_left(connections, (start,))
-        for dep, arr, a, b, pickup, drop, instance in connections[first:]:
-            if dep >= best:
-                break
-            if instance not in reached:
-                if not pickup or ready.get(a, INF) > dep:
-                    continue
-                reached.add(instance)
-            if not drop:
-                continue
-            if b in final:
-                best = min(best, arr + final[b])
-            ready[b] = min(ready.get(b, INF), arr + self.change.get(b, 0))
-            for other, time in self.paths_from(b).items():
-                ready[other] = min(ready.get(other, INF), arr + time)
+        i = bisect.bisect_left(connections, (start,))
+        # Connections leaving at the same second are scanned until nothing changes: a trip may
+        # be boarded at the second another one arrives, and both may take no time.
+        while i < len(connections) and connections[i][0] < best:
+            j = i
+            while j < len(connections) and connections[j][0] == connections[i][0]:
+                j += 1
+            changed = True
+            while changed:
+                changed = False
+                for dep, arr, a, b, pickup, drop, instance in connections[i:j]:
+                    if instance not in reached:
+                        if not pickup or ready.get(a, INF) > dep:
+                            continue
+                        reached.add(instance)
+                        changed = True
+                    if not drop:
+                        continue
+                    if b in final and arr + final[b] < best:
+                        best = arr + final[b]
+                    for other, time in [(b, self.change.get(b, 0))] + list(self.paths_from(b).items()):
+                        if arr + time < ready.get(other, INF):
+                            ready[other] = arr + time
+                            changed = True
+            i = j
         return None if best == INF else int(best)
 
     def paths_from(self, key):

@@ -75,7 +75,11 @@ public final class JourneyPlanner {
                     departureZone: names.zone, arrivalZone: names.destinationZone, routeID: nil, tripID: nil)
                 result.append(Journey(departure: walk.departure, arrival: walk.arrival, transfers: 0, legs: [walk]))
             } else {
-                result.append(search.journey(round: k, names: names))
+                // Round k may arrive earlier with fewer rides than k (a stop's label from an
+                // earlier round): it then dominates the journeys found before with as many.
+                let journey = search.journey(round: k, names: names)
+                result.removeAll { $0.transfers >= journey.transfers }
+                result.append(journey)
             }
         }
         return result

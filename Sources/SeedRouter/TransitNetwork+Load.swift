@@ -131,8 +131,7 @@ extension TransitNetwork {
             coalesce(departure_time, arrival_time, -1), pickup_type IS 1, drop_off_type IS 1 \
             FROM stop_times ORDER BY trip_ref, stop_sequence
             """)
-        var seedStop: [Int64: Int32] = [:]
-        for (i, id) in stopSeedIDs.enumerated() { seedStop[id] = Int32(i) }
+        let seedStop = SeedIDs(stopSeedIDs)
         tripEventStart = Array(repeating: 0, count: tripIDs.count)
         tripEventEnd = Array(repeating: 0, count: tripIDs.count)
         var currentRef: Int64 = .min
@@ -153,7 +152,7 @@ extension TransitNetwork {
                 if current >= 0 { tripEventStart[Int(current)] = Int32(eventStop.count) }
             }
             let arrival = statement.int64(at: 2), departure = statement.int64(at: 3)
-            guard current >= 0, arrival >= 0, let stop = seedStop[statement.int64(at: 1)] else { continue }
+            guard current >= 0, arrival >= 0, let stop = seedStop.index(of: statement.int64(at: 1)) else { continue }
             eventStop.append(stop)
             eventArrival.append(Int32(truncatingIfNeeded: arrival))
             eventDeparture.append(Int32(truncatingIfNeeded: departure))
@@ -209,5 +208,30 @@ extension TransitNetwork {
             guard let a = seedStop[row[0].integer ?? -1], let b = seedStop[row[1].integer ?? -1] else { return nil }
             return (a, b, row[2].integer ?? 0, row[3].integer)
         }
+    }
+}
+
+/// Seed ids (`INTEGER PRIMARY KEY`s, dense in a built seed) to indexes: an array when the ids
+/// are dense enough, else a dictionary.
+struct SeedIDs {
+    private var table: [Int32] = []
+    private var map: [Int64: Int32] = [:]
+
+    init(_ ids: [Int64]) {
+        let top = ids.max() ?? 0
+        if top >= 0 && top <= Int64(4 * ids.count + 1024) && (ids.min() ?? 0) >= 0 {
+            table = Array(repeating: -1, count: Int(top) + 1)
+            for (i, id) in ids.enumerated() { table[Int(id)] = Int32(i) }
+        } else {
+            for (i, id) in ids.enumerated() { map[id] = Int32(i) }
+        }
+    }
+
+    /// The index of the row with id `id`, if there is one.
+    func index(of id: Int64) -> Int32? {
+        if table.isEmpty { return map[id] }
+        guard id >= 0 && id < Int64(table.count) else { return nil }
+        let index = table[Int(id)]
+        return index >= 0 ? index : nil
     }
 }

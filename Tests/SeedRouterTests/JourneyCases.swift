@@ -31,10 +31,12 @@ struct JourneySeed {
         let db = try Connection(path: seed, mode: .readOnly)
         let region = try db.scalar("SELECT count(*) FROM pragma_table_info('stops') WHERE name = 'feed_ref'") != .integer(0)
         let name = region ? "(SELECT name FROM feeds WHERE id = s.feed_ref) || ':' || s.stop_id" : "s.stop_id"
+        let feed = region ? "s.feed_ref" : "0"
         let stops = try db.rows("""
-            SELECT \(name), s.stop_lat, s.stop_lon FROM stops AS s
+            SELECT \(name), s.stop_lat, s.stop_lon, \(feed) FROM stops AS s
              WHERE s.id IN (SELECT stop_ref FROM stop_times) ORDER BY s.id
             """)
+        let busiest = dates.isEmpty ? try busiestDates(db, region: region) : [:]
         var random = state
         func next(_ n: Int) -> Int {
             random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -47,9 +49,32 @@ struct JourneySeed {
         }
         return (0..<count).map { _ in
             let hour = next(24), minute = next(60)
-            let at = "\(dates[next(dates.count)])T\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
-            return (place(), place(), at)
+            let origin = stops[next(stops.count)]
+            let days = dates.isEmpty ? busiest[origin[3].integer ?? 0] ?? ["2000-01-01"] : dates
+            let at = "\(days[next(days.count)])T\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
+            // In a region, four destinations in five are of the origin's feed.
+            var destination = place()
+            if region && next(5) > 0 {
+                let same = stops.filter { $0[3] == origin[3] }
+                destination = same[next(same.count)][0].text ?? destination
+            }
+            return (next(5) == 0 ? place() : origin[0].text ?? "", destination, at)
         }
+    }
+
+    /// Each feed's three dates with the most services running (a seed of one feed: feed 0).
+    func busiestDates(_ db: Connection, region: Bool) throws -> [Int64: [String]] {
+        let days = """
+            WITH RECURSIVE bit(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM bit WHERE i < 255)
+            SELECT \(region ? "feed_ref" : "0") AS feed, date(block * 256 + i - 0.5) AS date FROM service_days, bit
+             WHERE (CASE i / 64 WHEN 0 THEN days0 WHEN 1 THEN days1 WHEN 2 THEN days2 ELSE days3 END >> (i % 64)) & 1
+            """
+        var out: [Int64: [String]] = [:]
+        for row in try db.rows("SELECT feed, date, count(*) AS n FROM (\(days)) GROUP BY feed, date ORDER BY feed, n DESC, date") {
+            let feed = row[0].integer ?? 0
+            if out[feed, default: []].count < 3 { out[feed, default: []].append(row[1].text ?? "") }
+        }
+        return out
     }
 
     /// The reference's earliest arrival (seconds since 1970) for each case, or nil.
