@@ -393,14 +393,18 @@ def check(network, journeys):
 def main():
     command, arguments = sys.argv[1], sys.argv[2:]
     network = Network(feeds(arguments))
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        case = json.loads(line)
-        if command == 'batch':
-            arrival = network.earliest(case['from'], case['to'], case['at'])
-            print('none' if arrival is None else arrival, flush=True)
-        elif command == 'check':
+    cases = [json.loads(line) for line in sys.stdin if line.strip()]
+    if command == 'batch':
+        # Cases of one date and origin feed share their connections: plan them together.
+        order = sorted(range(len(cases)), key=lambda i: (cases[i]['at'][:10], cases[i]['from'].split(':')[0], i))
+        answers = {}
+        for i in order:
+            answers[i] = network.earliest(cases[i]['from'], cases[i]['to'], cases[i]['at'])
+        for i in range(len(cases)):
+            print('none' if answers[i] is None else answers[i])
+        return
+    for case in cases:
+        if command == 'check':
             problem = check(network, case['journeys'])
             print(problem or 'ok', flush=True)
 
