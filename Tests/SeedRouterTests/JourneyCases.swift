@@ -92,7 +92,7 @@ struct JourneySeed {
         let feedArguments = feeds.map { "--feed '\($0)'" }.joined(separator: " ")
         let script = Repository.path("scripts/journey_reference.py")
         let result = try ChildProcess.shell("python3 '\(script)' \(command) \(feedArguments) < '\(input)'",
-                                            timeout: .seconds(600))
+                                            timeout: .seconds(3600))
         guard result.status == 0 else { throw ReferenceFailure(text: result.description) }
         return result.stdout
     }

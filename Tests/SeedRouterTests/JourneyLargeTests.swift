@@ -2,7 +2,8 @@ import Foundation
 import SeedTestSupport
 import Testing
 
-/// The large comparison of the issue, run by hand (about ten minutes in debug):
+/// The large comparison of the issue, run by hand (the ten feeds one by one: a minute in debug; the
+/// region: the reference rebuilds every feed's connections per date and feed, over ten minutes):
 /// `SEEDGEN_JOURNEYS_LARGE=1 swift test --filter JourneyLargeTests`. Every shared GTFS feed,
 /// and the ten gtfs-world feeds as one region seed.
 @Suite("Journeys on every shared feed and a region of the ten gtfs-world feeds, against the reference",
