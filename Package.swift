@@ -12,6 +12,8 @@ let package = Package(
         // Over the network: a separate product, so that SeedInstaller stays free of networking.
         .library(name: "SeedUpdater", targets: ["SeedUpdater"]),
         .library(name: "SeedKit", targets: ["SeedKit"]),
+        // Journeys planned offline over a transit seed (RAPTOR); links neither the builder nor networking.
+        .library(name: "SeedRouter", targets: ["SeedRouter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -50,6 +52,10 @@ let package = Package(
         // SeedInstaller: URLSession (FoundationNetworking on Linux).
         .target(name: "SeedUpdater", dependencies: ["SeedInstaller", "SeedArchive", "SeedSystem"]),
 
+        // Run time: plans journeys over a transit seed (RAPTOR over patterns and footpaths it
+        // derives when it opens the seed). SQLite through SeedSQLite, nothing else.
+        .target(name: "SeedRouter", dependencies: ["SeedSQLite"]),
+
         // Build time: readers, schema, mapping, resolver, writer. It links the installer so that
         // `seedgen delta` proves each delta with the code apps apply it with.
         .target(
@@ -75,7 +81,7 @@ let package = Package(
 
         .executableTarget(
             name: "seedgen",
-            dependencies: ["SeedKit", "SeedShip", "SeedHTMLReport", "SeedSystem", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SeedKit", "SeedShip", "SeedHTMLReport", "SeedSystem", "SeedDeltas", "SeedInstaller", "SeedUpdater", "SeedSQLite", "SeedRouter", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Fuzz targets (`make fuzz`); built normally it replays a corpus (`make test`).
@@ -83,6 +89,9 @@ let package = Package(
 
         // Benchmark probe (`make bench`): times one SeedInstaller.install() in a fresh process.
         .executableTarget(name: "seedprobe", dependencies: ["SeedInstaller"]),
+
+        // Benchmark probe (`make bench`, job journeys): opens a seed with SeedRouter and times journeys.
+        .executableTarget(name: "journeyprobe", dependencies: ["SeedRouter"]),
 
         // What every test target shares: temporary folders, the repository and its real data,
         // a process runner, the built tool (as swift-collections' _CollectionsTestSupport).
@@ -94,6 +103,7 @@ let package = Package(
         .testTarget(name: "SeedDeltasTests", dependencies: ["SeedDeltas", "SeedSQLite", "SeedArchive", "SeedTestSupport"]),
         .testTarget(name: "SeedKitTests", dependencies: ["SeedKit", "SeedShip", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport", "SeedKitTestSupport"]),
         .testTarget(name: "SeedShipTests", dependencies: ["SeedShip", "SeedKit", "SeedSQLite", "SeedSystem", "SeedArchive", "SeedDeltas", "SeedInstaller", "SeedTestSupport", "SeedKitTestSupport"]),
+        .testTarget(name: "SeedRouterTests", dependencies: ["SeedRouter", "SeedKit", "SeedSQLite", "SeedTestSupport"]),
         .testTarget(name: "SeedInstallerTests", dependencies: ["SeedInstaller", "SeedSQLite", "SeedArchive", "SeedDeltas", "SeedTestSupport"]),
         .testTarget(name: "SeedGenTests", dependencies: ["SeedSQLite", "SeedArchive", "SeedTestSupport", "ChannelTestSupport"]),
         .testTarget(name: "SeedUpdaterTests", dependencies: ["SeedUpdater", "SeedArchive", "SeedDeltas", "SeedTestSupport", "ChannelTestSupport"]),

@@ -11,7 +11,8 @@ node); netex: the Nordic NeTEx
 export repeated to --netex-mb and to a quarter of it (scripts/make_netex.py), built with no
 flags (the built-in schema), for flat memory; install: installing a packed seed; delta: a
 day's delta of a generated feed (and of a real daily archive) beside installing the full
-seed; queries: the guide's departures on the 3M seed; region: the ten gtfs-world feeds as one
+seed; queries: the guide's departures on the 3M seed; journeys: SeedRouter's journeys on it
+(scripts' journeyprobe, release); region: the ten gtfs-world feeds as one
 seed beside the ten single builds; geojson: the Cairns feed with a generated locations.geojson
 beside Python's json.load of that file. Each command is measured
 with GNU time, best of --reps runs in rotating order. It prints a table and the targets of
@@ -1222,6 +1223,63 @@ def run_queries_job(bench):
                              + f"; total {total / MB:.2f} MB = {total / size:.1%} of the {size / MB:.1f} MB seed")
 
 
+# Issue 43: journeys planned with SeedRouter on the 3M seed, beside the departures query.
+MAX_FIRST_JOURNEY_S = 1.0       # opening the seed and the first journey
+MAX_JOURNEY_MEDIAN_MS = 50.0    # each next journey, one core
+MAX_JOURNEY_P95_MS = 150.0
+MAX_JOURNEY_RSS_MB = 100.0
+
+
+def run_journeys_job(bench):
+    """Issue 43: `journeyprobe` (release) opens the 3M seed with SeedRouter and plans 300
+    journeys between random stops that trips serve, from random times of the busiest weekday,
+    one after the other on one thread: the first after opening, then the median and p95 of the
+    others, and the process's peak RSS."""
+    import random
+    import sqlite3
+    args = bench.args
+    n = parse_size(args.sizes.split(",")[0]) if args.sizes else 3_000_000
+    label = f"gtfs-{size_label(n)}"
+    feed = os.path.join(WORK, label)
+    seed = os.path.join(WORK, label + ".journeys.sqlite")
+    try:
+        generate_cached("gtfs", feed, ["--stop-times", str(n), "--out", feed, "--seed", str(args.seed)],
+                        os.path.join(ROOT, "scripts", "generate_gtfs.py"))
+        run_seedgen([feed], seed, label, n, "rows/s")
+        subprocess.run(["swift", "build", "-c", "release", "--product", "journeyprobe"], cwd=ROOT, check=True,
+                       capture_output=True)
+    except (CommandFailed, subprocess.CalledProcessError) as e:
+        bench.failures.append(e if isinstance(e, CommandFailed) else CommandFailed("journeyprobe build", e.stderr or str(e)))
+        return
+    bin_path = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    db = sqlite3.connect(f"file:{seed}?mode=ro", uri=True)
+    days = ("WITH RECURSIVE bit(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM bit WHERE i < 255) "
+            "SELECT date(block * 256 + i - 0.5) AS date FROM service_days, bit "
+            "WHERE (CASE i / 64 WHEN 0 THEN days0 WHEN 1 THEN days1 WHEN 2 THEN days2 ELSE days3 END >> (i % 64)) & 1")
+    date, = db.execute(f"SELECT date FROM ({days}) WHERE strftime('%w', date) BETWEEN '1' AND '5' "
+                       "GROUP BY date ORDER BY count(*) DESC, date LIMIT 1").fetchone()
+    stops = [r[0] for r in db.execute("SELECT stop_id FROM stops WHERE id IN (SELECT DISTINCT stop_ref FROM stop_times) "
+                                      "ORDER BY id")]
+    rng = random.Random(args.seed)
+    cases = os.path.join(WORK, label + ".journeys.tsv")
+    with open(cases, "w") as f:
+        for _ in range(300):
+            f.write(f"{rng.choice(stops)}\t{rng.choice(stops)}\t{date}T{rng.randint(6, 21):02d}:{rng.randint(0, 59):02d}\n")
+    out = subprocess.run([os.path.join(bin_path, "journeyprobe"), seed, cases], capture_output=True, text=True,
+                         check=True).stdout
+    numbers = {key: float(value) for key, value in re.findall(r"(open \+ first|median|p95|peak RSS) ([0-9.]+)", out)}
+    first, median_ms, p95, rss = (numbers.get("open + first", 0), numbers.get("median", 0), numbers.get("p95", 0),
+                                  numbers.get("peak RSS", 0))
+    bench.metric(f"{label}: first journey after opening", first, "s")
+    bench.metric(f"{label}: next journey median", median_ms, "ms")
+    ok = first <= MAX_FIRST_JOURNEY_S and median_ms <= MAX_JOURNEY_MEDIAN_MS and p95 <= MAX_JOURNEY_P95_MS \
+        and rss <= MAX_JOURNEY_RSS_MB
+    bench.targets.append(f"{'PASS' if ok else 'MISS'}  journeys on the {label} seed (SeedRouter, one core): first after "
+                         f"opening <= {MAX_FIRST_JOURNEY_S:g} s, next median <= {MAX_JOURNEY_MEDIAN_MS:g} ms, p95 <= "
+                         f"{MAX_JOURNEY_P95_MS:g} ms, peak RSS <= {MAX_JOURNEY_RSS_MB:g} MB: {out.strip()}")
+
+
 def build_sample_app():
     """The sample app (examples/App), optimized, for timing the generated Swift API."""
     app_dir = os.path.join(ROOT, "examples", "App")
@@ -1356,6 +1414,7 @@ JOBS = {
     "install": run_install_job,
     "delta": run_delta_job,
     "queries": run_queries_job,
+    "journeys": run_journeys_job,
     "region": run_region_job,
     "geojson": run_geojson_job,
 }

@@ -40,7 +40,8 @@ let package = Package(
         .executableTarget(name: "BuilderTool", dependencies: [.product(name: "SeedKit", package: "seedgen")]),
         // The sample app's sources and resources, as examples/App/Package.swift declares them.
         .executableTarget(name: "App",
-                          dependencies: [.product(name: "SeedUpdater", package: "seedgen"), .product(name: "GRDB", package: "GRDB.swift")],
+                          dependencies: [.product(name: "SeedUpdater", package: "seedgen"), .product(name: "SeedRouter", package: "seedgen"),
+                                         .product(name: "GRDB", package: "GRDB.swift")],
                           resources: [.copy("Resources/seed.sqlite.gz"), .copy("Resources/seed.sqlite.manifest.json")]),
     ]
 )

@@ -57,6 +57,7 @@ for run in "$first" "$second"; do
 done
 expect "$first" "departure board at 750118 "
 expect "$first" "^  07:5"
+expect "$first" "^journey from 750118 to 750053: "
 
 # The board of the generated API against an independent answer (Python's zoneinfo): Cairns on
 # an ordinary morning, and a Berlin feed around both changes of the clocks in 2026.

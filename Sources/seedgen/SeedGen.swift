@@ -18,7 +18,7 @@ struct SeedGen: AsyncParsableCommand {
         version: SeedKit.toolVersion,
         subcommands: [
             Build.self, Install.self, Pack.self, Delta.self, Publish.self, Keygen.self, Update.self, Channel.self,
-            Inspect.self, Verify.self, Diff.self, Report.self, SchemaCommand.self
+            Inspect.self, Verify.self, Diff.self, Report.self, SchemaCommand.self, Journeys.self
         ]
     )
 }

@@ -19,6 +19,8 @@ let package = Package(
             dependencies: [
                 // SeedUpdater brings SeedInstaller with it: one import for installing and updating.
                 .product(name: "SeedUpdater", package: "seedgen"),
+                // Journeys planned on the device, over the same seed.
+                .product(name: "SeedRouter", package: "seedgen"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // The seed and its manifest, as `seedgen build ... --gzip` writes them.

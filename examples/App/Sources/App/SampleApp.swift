@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SeedRouter
 import SeedUpdater   // the installer and the channel's key type come with it
 
 /// Installs the shipped seed, updates it from a channel when one is configured, reads it with
@@ -123,7 +124,21 @@ struct SampleApp {
                          departure.row.routeShortName ?? "", departure.row.tripHeadsign ?? departure.row.tripID))
         }
 
-        // 4. User data lives in its own database and survives seed updates; it reads the seed
+        // 4. A journey planned offline (SeedRouter): to Smithfield Shopping Centre from 07:50,
+        //    the earliest arrival for each number of transfers.
+        let planner = try JourneyPlanner(path: path)
+        let journeys = try planner.journeys(from: .stop(stop.stopID), to: .stop("750053"), departingAt: now)
+        for journey in journeys {
+            let (leaves, arrives) = (brisbane.dateComponents([.hour, .minute], from: journey.departure),
+                                     brisbane.dateComponents([.hour, .minute], from: journey.arrival))
+            print(String(format: "journey from %@ to 750053: %02d:%02d -> %02d:%02d, %d transfers", stop.stopID,
+                         leaves.hour ?? 0, leaves.minute ?? 0, arrives.hour ?? 0, arrives.minute ?? 0, journey.transfers))
+            for leg in journey.legs {
+                print("  \(leg.mode.rawValue) \(leg.from) -> \(leg.to)\(leg.tripID.map { " on trip " + $0 } ?? "")")
+            }
+        }
+
+        // 5. User data lives in its own database and survives seed updates; it reads the seed
         //    through ATTACH, read-only.
         let userPath = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("user.sqlite").path
         let user = try DatabaseQueue(path: userPath)
