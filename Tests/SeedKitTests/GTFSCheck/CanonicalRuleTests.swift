@@ -1,4 +1,5 @@
 import Foundation
+import SeedKitTestSupport
 import SeedTestSupport
 import Testing
 @testable import SeedKit
