@@ -38,7 +38,11 @@ struct BuildErrorTests {
         let error = try failure(BuildOptions(inputs: [folder.file("feed")], output: folder.file("seed.sqlite")))
         let log = try #require(error.issueLog)
         #expect(error.code == .invalidInput && error.cause == nil && log.errorCount == 1)
-        #expect(error.description == log.report(errors: true) + "\n1 error; no seed was written.")
+        #expect(
+            error.description
+                == log.report(errors: true)
+                + "\n1 error; no seed was written.\nerrors: invalid_float 1; warnings: missing_recommended_file 1",
+            "the issues, then the counts by code")
         #expect(error.description.contains("'north'"))
     }
 

@@ -143,6 +143,9 @@ enum RealInputs {
     static let fixtures: [RealInput] = [
         RealInput(name: "Tests/Fixtures/gtfs/dst-berlin", paths: ["repo:Tests/Fixtures/gtfs/dst-berlin"]),
         RealInput(name: "Tests/Fixtures/gtfs/sample-feed", paths: ["repo:Tests/Fixtures/gtfs/sample-feed"]),
+        // Two operators whose riders change from one to the other: a region seed, as the journeys tests build it.
+        RealInput(name: "Tests/Fixtures/gtfs/two-operators",
+                  feeds: ["north", "south"].map { ($0, "repo:Tests/Fixtures/gtfs/two-operators/\($0)") }),
         RealInput(name: "Tests/Fixtures/xml/library", paths: ["repo:Tests/Fixtures/xml/library"], schema: .file("Schema/library.yaml")),
         RealInput(name: "Tests/Fixtures/xml/netex-ordered-siblings", paths: ["repo:Tests/Fixtures/xml/netex-ordered-siblings"]),
         RealInput(name: "Tests/Fixtures/xml/netex-two-versions", paths: ["repo:Tests/Fixtures/xml/netex-two-versions"]),
