@@ -57,6 +57,11 @@ struct LinesData {
         var name: String
         var color: String?
         var points: [MercatorPoint]
+        /// Where the line's route runs: the box of the stops one of its trips serves, when known.
+        var route: RouteBox?
+
+        /// Whether `point` lies off the line's route (see `RouteBox`).
+        func isOffRoute(_ point: MercatorPoint) -> Bool { route.map { !$0.contains(point) } ?? false }
     }
 
     let layer: MapLayer
@@ -76,6 +81,7 @@ struct LinesData {
         let scope = columns.contains(Schema.feedColumn) ? [quoted(Schema.feedColumn)] : []
         let group = (scope + [quoted(groupBy)]).joined(separator: ", ")
         let colors = try Self.colors(layer, seed: seed, scoped: !scope.isEmpty)
+        let routes = try RouteBox.boxes(layer, seed: seed, scoped: !scope.isEmpty)
         let lat = quoted(layer.lat), lon = quoted(layer.lon)
         let statement = try seed.connection.prepare(
             """
@@ -94,7 +100,8 @@ struct LinesData {
             let feed = statement.value(at: 0).description, name = statement.value(at: 1).description
             if current?.feed != feed || current?.name != name {
                 current = (feed, name)
-                lines.append(Line(name: name, color: colors[feed + "\u{1F}" + name], points: []))
+                let key = feed + "\u{1F}" + name
+                lines.append(Line(name: name, color: colors[key], points: [], route: routes[key]))
             }
             lines[lines.count - 1].points.append(MercatorPoint(lat: latitude, lon: longitude))
             count += 1

@@ -122,7 +122,7 @@ enum MapSection {
             var last: (x: Double, y: Double)?
             var off = 0
             for (index, point) in line.points.enumerated() {
-                if frame.isOutlier(point) { off += 1 }
+                if frame.isOutlier(point) || line.isOffRoute(point) { off += 1 }
                 let projected = frame.project(point)
                 if let last, index < line.points.count - 1,
                     abs(projected.x - last.x) + abs(projected.y - last.y) < 0.25
@@ -145,7 +145,8 @@ enum MapSection {
             """
             \(data.layer.table): \(HTMLText.count(data.lines.count)) lines of \(HTMLText.count(data.pointCount)) \
             points (\(HTMLText.count(drawnPoints)) drawn), in their route's colour; \
-            \(HTMLText.count(offPoints)) points of \(linesOff) lines are outliers.
+            \(HTMLText.count(offPoints)) points of \(linesOff) lines are outliers or off their route (outside \
+            the box of the stops their trips serve, grown by a quarter and at least 0.01°), drawn dashed.
             """
         let open =
             """

@@ -112,15 +112,27 @@ struct ReportCommandTests {
         #expect(added.count == 10 && added.filter { $0 > 0 }.count == 7, "\(added)")
     }
 
-    /// A stop far from all others is marked and listed as an outlier; names are escaped; a day
-    /// without service is marked; the page of a small feed is small.
+    /// A stop far from all others is marked and listed as an outlier; a shape point off its
+    /// route's stops is drawn dashed; names are escaped; a day without service is marked; the page
+    /// of a small feed is small.
     @Test("Outliers, escaped names and days without service")
     func outliers() throws {
         let scratch = TemporaryFolder()
         let files = [
             "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Transit,http://a,UTC\n",
             "routes.txt": "route_id,agency_id,route_type,route_color\nR1,A,3,FF8800\n",
-            "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR1,WD,T2\n",
+            "trips.txt": "route_id,service_id,trip_id,shape_id\nR1,WD,T1,S1\nR1,WD,T2,S2\n",
+            // S2's second point is at the Station, among the other lines: no outlier of the map, but
+            // off T2's route (Park and Harbour, some 2 km south).
+            "shapes.txt": """
+                shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence
+                S1,52.52,13.40,1
+                S1,52.53,13.41,2
+                S2,52.51,13.42,1
+                S2,52.53,13.41,2
+                S2,52.50,13.39,3
+
+                """,
             "stops.txt": """
                 stop_id,stop_name,stop_lat,stop_lon
                 1,Main <Square>,52.52,13.40
@@ -155,6 +167,10 @@ struct ReportCommandTests {
         #expect(html.contains("<title>Main &lt;Square&gt;</title>"))
         #expect(html.components(separatedBy: "<circle class=\"o\"").count == 2, "one outlier")
         #expect(html.contains("<td>Lost at sea</td><td>10.0</td><td>-30.0</td>"))
+        let lines = html.components(separatedBy: "\n").first { $0.contains("<g class=\"lines\"") }
+        #expect(lines?.contains("data-outliers=\"1\"") == true, "\(lines ?? "no lines")")
+        #expect(html.components(separatedBy: "<path class=\"off\"").count == 2, "S2 only, drawn dashed")
+        #expect(html.contains("1 points of 1 lines are outliers or off their route"))
         // 2025-01-08 removed, the weekends without service: 14 days, 9 with 2 trips each.
         #expect(html.contains("data-date=\"2025-01-08\" data-services=\"0\" data-trips=\"0\""))
         #expect(html.contains("class=\"l4\" x=") && html.contains("class=\"l0 none x\""))
