@@ -141,8 +141,11 @@ package final class SeedDatabase {
                 try connection.execute("VACUUM INTO \(quotedLiteral(finished.path))")
             }
             if case .success = copied { whileDigesting(finished.path) }
-            let value = try reader.wait()
+            // The digest's thread has ended before either failure is thrown; the copy's (a full
+            // disk) is the one to tell first.
+            let digested = Result { () throws(SQLiteError) in try reader.wait() }
             try copied.get()
+            let value = try digested.get()
             timer.mark("content digest beside vacuum into")
             let final = try Connection(path: finished.path, mode: .readWrite)
             try final.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
