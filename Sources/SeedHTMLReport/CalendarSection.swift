@@ -1,4 +1,5 @@
 import SeedKit
+import SeedSQLite
 
 /// The service calendar as a heat map: a square a day (weeks in columns, Monday on top), one
 /// picture per year and feed, months labelled, the trips of the day in its shade, days without

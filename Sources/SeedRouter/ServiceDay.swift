@@ -1,4 +1,5 @@
 import Foundation
+import SeedSQLite
 
 /// A service date of one feed as a search sees it: its Julian day number, and the instant its
 /// times count from (noon in the feed's time zone minus 12 hours, which is midnight except on
@@ -16,26 +17,10 @@ struct ServiceDay {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         return (today - back...today + 1).map { days in
-            let (y, m, d) = Civil.date(days)
+            let (y, m, d) = CivilDate.civil(Int(days))
             let noon = calendar.date(from: DateComponents(year: y, month: m, day: d, hour: 12))
             let origin = Int((noon?.timeIntervalSince1970 ?? Double(days * 86400 + 43200)).rounded()) - 43200
             return ServiceDay(julianDay: days + 2_440_588, origin: origin)
         }
     }
-}
-
-/// Days since 1970-01-01 and proleptic Gregorian dates (H. Hinnant's algorithms).
-enum Civil {
-    static func date(_ days: Int64) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (Int(yoe + era * 400 + (m <= 2 ? 1 : 0)), Int(m), Int(d))
-    }
-
 }

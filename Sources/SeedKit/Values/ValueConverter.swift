@@ -1,4 +1,5 @@
 import Foundation
+import SeedSQLite
 
 /// The result of converting one source value to its column's type.
 public enum ConvertedValue: Equatable, Sendable {
@@ -228,10 +229,11 @@ public struct ValueConverter: Sendable {
         if let zone = f.zoneSeconds, zone != 0 {
             // Normalize to UTC through the day count, so month and year boundaries are right.
             var seconds =
-                Self.daysFromCivil(f.year, f.month, f.day) * 86_400 + f.hour * 3600 + f.minute * 60 + f.second - zone
+                CivilDate.days(year: f.year, month: f.month, day: f.day) * 86_400 + f.hour * 3600 + f.minute * 60
+                + f.second - zone
             let days = Int((Double(seconds) / 86_400).rounded(.down))
             seconds -= days * 86_400
-            (f.year, f.month, f.day) = Self.civilFromDays(days)
+            (f.year, f.month, f.day) = CivilDate.civil(days)
             f.hour = seconds / 3600; f.minute = seconds % 3600 / 60; f.second = seconds % 60
         }
         // One width for every value, so that text order is time order.
@@ -325,27 +327,5 @@ public struct ValueConverter: Sendable {
         ][f.month - 1]
         if f.month == 2 && f.day == 29 { return "29 February \(f.year) does not exist (\(f.year) is not a leap year)" }
         return "\(f.day) \(month) does not exist"
-    }
-
-    // Howard Hinnant's algorithms: days since 1970-01-01 in the proleptic Gregorian calendar.
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
