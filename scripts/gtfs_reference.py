@@ -28,25 +28,11 @@ trip goes on (not its last stop), an arrival one where the rider may alight (dro
 headway_secs from start_time while the start is before end_time, at the pattern's offsets from
 the trip's first stop.
 """
-import csv
 import datetime
-import os
 import sys
 import zoneinfo
 
-csv.field_size_limit(sys.maxsize)
-
-
-def read(folder, name):
-    path = os.path.join(folder, name)
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return []
-    with open(path, newline='', encoding='utf-8-sig', errors='replace') as f:
-        rows = [row for row in csv.reader(f) if row]
-    if not rows:
-        return []
-    header = [name.strip() for name in rows[0]]
-    return [dict(zip(header, (value.strip() for value in row))) for row in rows[1:]]
+from gtfs_csv import read
 
 
 def day(text):

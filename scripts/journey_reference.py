@@ -33,32 +33,19 @@ A PLACE is a stop_id (FEED:STOP_ID when more than one feed is given) or LAT,LON.
 --feed DIR (no NAME=) is a seed of one feed.
 """
 import bisect
-import csv
 import datetime
 import json
 import math
-import os
 import sys
 import zoneinfo
+
+from gtfs_csv import read
 
 RADIUS = 400.0
 SPEED = 1.2
 INF = float('inf')
 FLAGS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
 
-csv.field_size_limit(sys.maxsize)
-
-
-def read(folder, name):
-    path = os.path.join(folder, name)
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return []
-    with open(path, newline='', encoding='utf-8-sig', errors='replace') as f:
-        rows = [row for row in csv.reader(f) if row]
-    if not rows:
-        return []
-    header = [name.strip() for name in rows[0]]
-    return [dict(zip(header, (value.strip() for value in row))) for row in rows[1:]]
 
 
 def seconds(text):
