@@ -7,6 +7,7 @@ import SeedSQLite
 /// same way). Both kinds are filled in id order, so the same rows give the same bytes.
 struct IndexStage: BuildStage {
     func run(_ state: BuildState) throws {
+        try state.database.beginFinishing()
         guard let indexes = state.context?.indexes else { return }
         let connection = state.connection
         state.progress?.phase("indexing")
