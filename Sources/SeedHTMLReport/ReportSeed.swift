@@ -7,6 +7,8 @@ import SeedShip
 struct ReportSeed {
     /// The file, as given.
     let path: String
+    /// The seed file, kept open: a gzipped seed's decompressed copy lives as long as it.
+    let file: SeedFile
     let connection: Connection
     /// `seedgen inspect`'s facts.
     let inspection: SeedReport
@@ -20,6 +22,7 @@ struct ReportSeed {
     init(path: String) throws(ShipError) {
         self.path = path
         let file = try SeedFile(path: path)
+        self.file = file
         inspection = try SeedInspector.report(for: file)
         connection = try file.open()
         do {
