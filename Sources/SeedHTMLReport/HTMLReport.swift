@@ -56,9 +56,11 @@ package enum HTMLReport {
     package static func page(
         seed path: String, options: Options, scratch: String
     ) throws(ShipError) -> (String, Figures) {
-        let seed = try ReportSeed(path: path)
+        let opened = try ReportSeed.Opened(path: path)
         // Without a notices file the GTFS checks run over the seed, on the other core meanwhile.
-        let recomputing = options.notices == nil ? RecomputedNotices.begin(seed, today: options.effectiveToday) : nil
+        let recomputing =
+            options.notices == nil ? RecomputedNotices.begin(opened, today: options.effectiveToday) : nil
+        let seed = try ReportSeed(opened)
         let (changes, overlay) = try ChangesSection.html(seed, previous: options.previous, scratch: scratch)
         let (map, stopMarks) = try MapSection.html(seed, overlay: overlay, maxPoints: options.maxPoints)
         let (calendar, days) = try CalendarSection.html(seed)

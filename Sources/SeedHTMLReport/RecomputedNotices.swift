@@ -25,10 +25,10 @@ enum RecomputedNotices {
     }
 
     /// Starts the checks over `seed` (on a connection and a thread of their own, while the
-    /// report draws its other sections), when they apply to it.
-    static func begin(_ seed: ReportSeed, today: String) -> Begun {
+    /// report gathers `seedgen inspect`'s facts and draws its other sections), when they apply.
+    static func begin(_ seed: ReportSeed.Opened, today: String) -> Begun {
         guard let schema = seed.schema, SeedNotices.apply(to: schema) else {
-            let name = seed.inspection.schemaName.map { "'\($0)'" } ?? "unknown"
+            let name = seed.schemaName.map { "'\($0)'" } ?? "unknown"
             return Begun(
                 today: today, pending: nil,
                 absent: """
@@ -37,7 +37,7 @@ enum RecomputedNotices {
                     notices: \(elsewhere).
                     """)
         }
-        guard seed.inspection.schemaSha256 == schema.sha256, let database = seed.file.databasePath else {
+        guard seed.schemaSHA256 == schema.sha256, let database = seed.file.databasePath else {
             return Begun(
                 today: today, pending: nil,
                 absent: """
