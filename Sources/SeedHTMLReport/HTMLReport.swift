@@ -21,10 +21,23 @@ package enum HTMLReport {
         package var maxPoints = 25_000
         /// Rows shown per table in the samples.
         package var sampleRows = 5
+        /// Without `notices`, the day the recomputed notices' date-relative rules take as today
+        /// (`--today`, `YYYY-MM-DD`); nil: today's date (UTC).
+        package var today: String?
 
-        package init(previous: String? = nil, notices: String? = nil) {
+        package init(previous: String? = nil, notices: String? = nil, today: String? = nil) {
             self.previous = previous
             self.notices = notices
+            self.today = today
+        }
+
+        /// `today`, or today's date (UTC).
+        var effectiveToday: String {
+            if let today { return today }
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate]
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            return formatter.string(from: Date())
         }
     }
 
@@ -43,7 +56,11 @@ package enum HTMLReport {
     package static func page(
         seed path: String, options: Options, scratch: String
     ) throws(ShipError) -> (String, Figures) {
-        let seed = try ReportSeed(path: path)
+        let opened = try ReportSeed.Opened(path: path)
+        // Without a notices file the GTFS checks run over the seed, on the other core meanwhile.
+        let recomputing =
+            options.notices == nil ? RecomputedNotices.begin(opened, today: options.effectiveToday) : nil
+        let seed = try ReportSeed(opened)
         let (changes, overlay) = try ChangesSection.html(seed, previous: options.previous, scratch: scratch)
         let (map, stopMarks) = try MapSection.html(seed, overlay: overlay, maxPoints: options.maxPoints)
         let (calendar, days) = try CalendarSection.html(seed)
@@ -51,7 +68,7 @@ package enum HTMLReport {
             ("summary", "Summary", SummarySection.html(seed)),
             ("map", "Map", map),
             ("calendar", "Service calendar", calendar),
-            ("notices", "Notices", try NoticesSection.html(path: options.notices)),
+            ("notices", "Notices", try NoticesSection.html(seed, path: options.notices, recomputing: recomputing)),
             ("changes", "What changed", changes),
             ("samples", "Sample rows", try SamplesSection.html(seed, rows: options.sampleRows))
         ]

@@ -1,9 +1,11 @@
 import Foundation
 import SeedKit
+import SeedShip
 
 /// The notices of a build (`seedgen build --notices FILE.json`), grouped by code and severity
 /// as MobilityData's validator report groups them: each code with its count, what it means and
-/// its first rows.
+/// its first rows. Without a notices file, the GTFS checks run again over the seed's tables
+/// (`RecomputedNotices`).
 enum NoticesSection {
     /// One notice of the report.
     struct Notice: Decodable {
@@ -12,6 +14,8 @@ enum NoticesSection {
         var file: String?
         var feed: String?
         var line: Int?
+        /// A notice recomputed from the seed: the row's key in its table (`stop_id 'S1'`).
+        var row: String?
         var column: Int?
         var field: String?
         var value: String?
@@ -25,16 +29,23 @@ enum NoticesSection {
         var notices: [Notice]
     }
 
+    /// The notices of one severity and code: how many, and the first `samples`.
+    struct Group {
+        var severity: String
+        var code: String
+        var count: Int
+        var samples: [Notice]
+    }
+
     static let samples = 5
 
-    static func html(path: String?) throws(ShipError) -> String {
+    /// The section: the notices of `path`, or without one those `recomputing` finds in the seed.
+    static func html(
+        _ seed: ReportSeed, path: String?, recomputing: RecomputedNotices.Begun?
+    ) throws(ShipError) -> String {
         guard let path else {
-            let note = HTMLText.note(
-                """
-                No notices file was given (seedgen report --notices FILE.json, or seedgen build --report, \
-                which passes the build's own): a seed does not keep its build's notices.
-                """)
-            return HTMLText.section(id: "notices", title: "Notices", body: note)
+            let body = try recomputing.map { begun throws(ShipError) in try RecomputedNotices.html(seed, begun) }
+            return HTMLText.section(id: "notices", title: "Notices", body: body ?? "")
         }
         let report: Report
         do {
@@ -48,48 +59,54 @@ enum NoticesSection {
     }
 
     static func body(_ report: Report, path: String) -> String {
-        var groups: [String: [Notice]] = [:]
-        for notice in report.notices { groups[notice.severity + "\u{1F}" + notice.code, default: []].append(notice) }
-        let order = ["ERROR": 0, "WARNING": 1, "INFO": 2]
-        let keys = groups.keys.sorted { left, right in
-            let l = groups[left]![0], r = groups[right]![0]
-            return (order[l.severity] ?? 3, l.code) < (order[r.severity] ?? 3, r.code)
+        var groups: [String: Group] = [:]
+        for notice in report.notices {
+            let key = notice.severity + "\u{1F}" + notice.code
+            var group = groups[key] ?? Group(severity: notice.severity, code: notice.code, count: 0, samples: [])
+            group.count += 1
+            if group.samples.count < samples { group.samples.append(notice) }
+            groups[key] = group
         }
         let errors = report.errors ?? report.notices.filter { $0.severity == "ERROR" }.count
         let warnings = report.warnings ?? report.notices.filter { $0.severity == "WARNING" }.count
-        var html = HTMLText.note(
+        let html = HTMLText.note(
             """
             \(URL(fileURLWithPath: path).lastPathComponent): \(HTMLText.count(errors)) errors, \
-            \(HTMLText.count(warnings)) warnings in \(keys.count) codes\
+            \(HTMLText.count(warnings)) warnings in \(groups.count) codes\
             \(report.built == false ? "; the build failed" : "").
             """)
-        guard !keys.isEmpty else { return html + HTMLText.note("No notices: nothing to report.") }
-        let summary = keys.map { key in
-            let notice = groups[key]![0]
-            return [notice.severity, notice.code, HTMLText.count(groups[key]!.count), meaning(notice.code)]
-        }
-        html += HTMLText.table(
+        return html + grouped(Array(groups.values), recomputed: false)
+    }
+
+    /// `groups` in order (errors first, then by code): a table of the counts, then each code's
+    /// first rows (their file and line; recomputed, their table and row).
+    static func grouped(_ groups: [Group], recomputed: Bool) -> String {
+        let order = ["ERROR": 0, "WARNING": 1, "INFO": 2]
+        let groups = groups.sorted { ((order[$0.severity] ?? 3), $0.code) < ((order[$1.severity] ?? 3), $1.code) }
+        guard !groups.isEmpty else { return HTMLText.note("No notices: nothing to report.") }
+        let summary = groups.map { [$0.severity, $0.code, HTMLText.count($0.count), meaning($0.code)] }
+        var html = HTMLText.table(
             caption: "Notices by severity and code", headers: ["severity", "code", "count", "what it means"],
             rows: summary, numeric: [2])
-        for key in keys {
-            let notices = groups[key]!
-            let first = notices[0]
+        for group in groups {
             html +=
                 """
-                <details class="notice \(first.severity.lowercased())">
-                <summary>\(HTMLText.escape(first.severity)) \(HTMLText.escape(first.code)): \
-                \(HTMLText.count(notices.count))</summary>
+                <details class="notice \(group.severity.lowercased())">
+                <summary>\(HTMLText.escape(group.severity)) \(HTMLText.escape(group.code)): \
+                \(HTMLText.count(group.count))</summary>
 
                 """
-            let rows = notices.prefix(samples).map { notice in
+            let rows = group.samples.map { notice in
                 [
-                    (notice.feed.map { $0 + ": " } ?? "") + (notice.file ?? ""), notice.line.map(String.init) ?? "",
+                    (notice.feed.map { $0 + ": " } ?? "") + (notice.file ?? ""),
+                    recomputed ? notice.row ?? "" : notice.line.map(String.init) ?? "",
                     notice.field ?? "", notice.value ?? "", notice.message ?? ""
                 ]
             }
             html += HTMLText.table(
-                caption: "The first \(rows.count) of \(notices.count) \(first.code) notices",
-                headers: ["file", "line", "field", "value", "message"], rows: rows, numeric: [1])
+                caption: "The first \(rows.count) of \(group.count) \(group.code) notices",
+                headers: [recomputed ? "table" : "file", recomputed ? "row" : "line", "field", "value", "message"],
+                rows: rows, numeric: recomputed ? [] : [1])
             html += "</details>\n"
         }
         return html
@@ -124,6 +141,17 @@ enum NoticesSection {
         NoticeCode.missingTripEdge: "A trip's first or last stop without arrival and departure times.",
         NoticeCode.onlyArrivalOrDeparture: "A stop time with an arrival or a departure time, not both.",
         NoticeCode.arrivalBeforePreviousDeparture: "A stop time that arrives before the previous stop's departure.",
+        NoticeCode.invalidURL: "A URL field that is not an http or https URL.",
+        NoticeCode.missingRequiredAgencyID: "A route or fare without agency_id in a feed of several agencies.",
+        NoticeCode.decreasingStopTimeDistance: "A shape_dist_traveled not above the previous stop's.",
+        NoticeCode.missingRecommendedFile: "A file the validator recommends (feed_info.txt) is absent.",
+        NoticeCode.missingRecommendedField: "An empty value in a field the validator recommends.",
+        NoticeCode.missingFeedContactEmailAndURL: "feed_info.txt without feed_contact_email and feed_contact_url.",
+        NoticeCode.routeShortNameTooLong: "A route_short_name of more than 12 characters.",
+        NoticeCode.mixedCaseRecommendedField: "A name in all capitals or all small letters.",
+        NoticeCode.stopWithoutStopTime: "A stop no stop time serves.",
+        NoticeCode.expiredCalendar: "A service whose last day is before today (--today).",
+        NoticeCode.tripCoverageNotActiveForNext7Days: "Trips whose days do not cover today and the 7 days after it.",
         NoticeCode.repairedCSVSyntax: "A field repaired as Python's csv module reads it.",
         NoticeCode.utf16Encoding: "A file in UTF-16, read as such.",
         NoticeCode.invalidValue: "A value its column cannot store.",

@@ -7,6 +7,8 @@ import SeedShip
 struct ReportSeed {
     /// The file, as given.
     let path: String
+    /// The seed file, kept open: a gzipped seed's decompressed copy lives as long as it.
+    let file: SeedFile
     let connection: Connection
     /// `seedgen inspect`'s facts.
     let inspection: SeedReport
@@ -17,24 +19,57 @@ struct ReportSeed {
     /// The built-in schema the seed was built with (by its recorded name), when it is one.
     let schema: Schema?
 
-    init(path: String) throws(ShipError) {
-        self.path = path
-        let file = try SeedFile(path: path)
-        inspection = try SeedInspector.report(for: file)
-        connection = try file.open()
-        do {
-            tables = Set(try connection.seedTables())
-            feeds =
-                tables.contains(Schema.feedsTable)
-                ? try connection.rows("SELECT id, name FROM feeds ORDER BY id").map {
-                    ($0[0].integer ?? 0, $0[1].description)
-                } : []
-        } catch {
-            throw ShipError(code: .sqlite, path: path, message: "cannot read the seed: \(error)", cause: error)
+    /// The seed opened, before `seedgen inspect`'s facts are gathered (they read the whole file):
+    /// enough to start the work that runs meanwhile (`RecomputedNotices.begin`).
+    struct Opened {
+        let path: String
+        let file: SeedFile
+        let connection: Connection
+        let tables: Set<String>
+        let feeds: [(id: Int64, name: String)]
+        /// `seedgen_metadata`'s schema_name and schema_sha256.
+        let schemaName: String?
+        let schemaSHA256: String?
+        let schema: Schema?
+
+        init(path: String) throws(ShipError) {
+            self.path = path
+            file = try SeedFile(path: path)
+            connection = try file.open()
+            do {
+                tables = Set(try connection.seedTables())
+                feeds =
+                    tables.contains(Schema.feedsTable)
+                    ? try connection.rows("SELECT id, name FROM feeds ORDER BY id").map {
+                        ($0[0].integer ?? 0, $0[1].description)
+                    } : []
+                let hasMetadata = try !connection.rows(
+                    "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'seedgen_metadata'"
+                ).isEmpty
+                let metadata =
+                    hasMetadata
+                    ? try connection.rows(
+                        "SELECT key, value FROM seedgen_metadata WHERE key IN ('schema_name', 'schema_sha256')")
+                    : []
+                let values = Dictionary(metadata.map { ($0[0].description, $0[1].description) }) { a, _ in a }
+                (schemaName, schemaSHA256) = (values["schema_name"], values["schema_sha256"])
+            } catch {
+                throw ShipError(code: .sqlite, path: path, message: "cannot read the seed: \(error)", cause: error)
+            }
+            let name = schemaName
+            schema = SchemaLocator.builtIns.first { $0.name == name }.flatMap { try? $0.load() }
         }
-        let name = inspection.schemaName
-        schema = SchemaLocator.builtIns.first { $0.name == name }.flatMap { try? $0.load() }
     }
+
+    /// The seed `opened`, with what `seedgen inspect` says of it.
+    init(_ opened: Opened) throws(ShipError) {
+        (path, file, connection, tables, feeds, schema) = (
+            opened.path, opened.file, opened.connection, opened.tables, opened.feeds, opened.schema
+        )
+        inspection = try SeedInspector.report(for: opened.file)
+    }
+
+    init(path: String) throws(ShipError) { try self.init(Opened(path: path)) }
 
     /// True when the seed holds the transit tables the map's stops and the calendar read.
     var hasTransit: Bool { ["stops", "trips", "service_days", "routes"].allSatisfy(tables.contains) }

@@ -14,7 +14,11 @@ extension SeedGen {
                 (or of any table with coordinates) in Web Mercator, with pan, zoom, names on hover \
                 and the outliers marked; the service calendar (trips a day over the validity, from \
                 the services-on-a-date query, per feed); the notices of --notices grouped by code \
-                and severity; with --previous, what changed (seedgen diff's counts per table and \
+                and severity (without --notices, those the build's GTFS checks find are recomputed \
+                from the seed's tables against --today, each named by its table and row key; those \
+                about the files themselves, such as CSV repairs, row lengths, encodings and unknown \
+                columns, cannot be, and the page lists them); with --previous, what changed (seedgen diff's counts per \
+                table and \
                 feed, the routes and stops added and removed); and the first rows of each table. \
                 Sections that need the transit tables say why they are absent in a seed of another \
                 schema.
@@ -37,18 +41,33 @@ extension SeedGen {
         @Option(help: ArgumentHelp("The build's notices (seedgen build --notices FILE.json).", valueName: "file.json"))
         var notices: String?
 
+        @Option(
+            help: ArgumentHelp(
+                """
+                Without --notices: the day the recomputed notices' date-relative rules take as today \
+                (expired_calendar, trip_coverage_not_active_for_next7_days), as seedgen build --today: \
+                default today's date (UTC).
+                """,
+                valueName: "YYYY-MM-DD"))
+        var today: String?
+
         @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "report.html"))
         var out: String
 
         @Flag(name: .shortAndLong, help: "Print nothing but errors.")
         var quiet = false
 
+        func validate() throws {
+            if let today, !Build.isDate(today) { throw ValidationError("--today needs a date as YYYY-MM-DD.") }
+        }
+
         func run() throws {
             let start = Date()
             let figures: HTMLReport.Figures
             do {
                 figures = try HTMLReport.write(
-                    seed: seed, options: HTMLReport.Options(previous: previous, notices: notices), to: out)
+                    seed: seed, options: HTMLReport.Options(previous: previous, notices: notices, today: today),
+                    to: out)
             } catch {
                 throw ShipText.fail(error)
             }

@@ -47,12 +47,12 @@ struct CalendarChecks {
         for table in [calendar ? "calendar" : nil, dates ? "calendar_dates" : nil].compactMap({ $0 }) {
             guard let file = checks.file(of: table) else { continue }
             let keys = Set(lastDay.keys.filter { !placed.contains($0) }.map { [$0] })
-            try checks.locator(file, table).locate(matching: ["service_id"], keys: keys, showing: ["service_id"]) {
+            try checks.places.locate(table, matching: ["service_id"], keys: keys, showing: ["service_id"]) {
                 key, row in
                 guard placed.insert(key[0]).inserted else { return }
                 checks.issues.record(
                     BuildIssue(
-                        kind: .bestPractice, file: file.displayPath, line: row.line,
+                        kind: .bestPractice, file: file, line: row.line, row: row.key,
                         column: row.fields["service_id"]?.column, field: "service_id", value: key[0],
                         message:
                             "runs last on \(lastDay[key[0]] ?? "?"), before today (--today): the service has expired",
@@ -75,7 +75,7 @@ struct CalendarChecks {
         let file = checks.file(of: calendar ? "calendar" : "calendar_dates")
         checks.issues.record(
             BuildIssue(
-                kind: .bestPractice, file: file?.displayPath ?? "calendar.txt",
+                kind: .bestPractice, file: file ?? "calendar.txt",
                 message:
                     """
                     the trips run from \(first) to \(last), which does not cover today (--today) and the 7 days \

@@ -46,12 +46,12 @@ struct FeedChecks {
             AND coalesce(feed_contact_url, '') = ''
             """)
         guard case .integer(let count) = rows.first?.first, count > 0 else { return }
-        try checks.locator(file, "feed_info").locate(
-            matching: ["feed_contact_email", "feed_contact_url"], keys: [["", ""]], showing: []
+        try checks.places.locate(
+            "feed_info", matching: ["feed_contact_email", "feed_contact_url"], keys: [["", ""]], showing: []
         ) { _, row in
             checks.issues.record(
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row.line, field: "feed_contact_email",
+                    kind: .bestPractice, file: file, line: row.line, row: row.key, field: "feed_contact_email",
                     message: "and feed_contact_url are both empty: riders and consumers have no one to tell",
                     code: NoticeCode.missingFeedContactEmailAndURL))
         }
@@ -116,7 +116,7 @@ struct FeedChecks {
             let invalid = Set(values.map { CSVRowLocator.key($0[0]) }.filter { !Self.isURL($0) }.map { [$0] })
             try place(invalid, field: field, of: table, file: file) { row in
                 BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file.displayPath, line: row.line,
+                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
                     column: row.fields[field]?.column, field: field, value: row.fields[field]?.text,
                     message: "is not a URL (http:// or https://, then a host): an app cannot open it",
                     code: NoticeCode.invalidURL)
@@ -168,7 +168,7 @@ struct FeedChecks {
                 Set(values.map { [CSVRowLocator.key($0[0])] }), field: "route_short_name", of: "routes", file: file
             ) { row in
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row.line,
+                    kind: .bestPractice, file: file, line: row.line, row: row.key,
                     column: row.fields["route_short_name"]?.column, field: "route_short_name",
                     value: row.fields["route_short_name"]?.text,
                     message: "is longer than 12 characters: a short name is what fits on a sign; use route_long_name",
@@ -182,7 +182,7 @@ struct FeedChecks {
             let single = Set(values.map { CSVRowLocator.key($0[0]) }.filter(Self.isSingleCase).map { [$0] })
             try place(single, field: field, of: table, file: file) { row in
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row.line, column: row.fields[field]?.column,
+                    kind: .bestPractice, file: file, line: row.line, row: row.key, column: row.fields[field]?.column,
                     field: field, value: row.fields[field]?.text,
                     message: "is all capitals or all small letters: the validator wants names in mixed case",
                     code: NoticeCode.mixedCaseRecommendedField)
@@ -194,10 +194,10 @@ struct FeedChecks {
 
     /// Records `issue(row)` for every row of `file` (table `table`) whose `field` is one of `values`.
     private func place(
-        _ values: Set<[String]>, field: String, of table: String, file: InputFile,
-        issue: (CSVRowLocator.Row) -> BuildIssue
+        _ values: Set<[String]>, field: String, of table: String, file: String,
+        issue: (PlacedRow) -> BuildIssue
     ) throws {
-        try checks.locator(file, table).locate(matching: [field], keys: values, showing: [field]) { _, row in
+        try checks.places.locate(table, matching: [field], keys: values, showing: [field]) { _, row in
             checks.issues.record(issue(row))
         }
     }
@@ -205,7 +205,7 @@ struct FeedChecks {
     /// Records `code` for every row of `file` (table `table`) whose `field` is empty, when the
     /// loaded table has such rows.
     private func placeEmpty(
-        _ field: String, of table: String, file: InputFile, code: String, kind: BuildIssue.Kind = .bestPractice,
+        _ field: String, of table: String, file: String, code: String, kind: BuildIssue.Kind = .bestPractice,
         message: () -> String
     ) throws {
         guard checks.has(table: table, column: field) else { return }
@@ -213,10 +213,10 @@ struct FeedChecks {
             "SELECT count(*) FROM \(quoted(table)) WHERE coalesce(\(quoted(field)), '') = ''")
         guard case .integer(let count) = rows.first?.first, count > 0 else { return }
         let text = message()
-        try checks.locator(file, table).locate(matching: [field], keys: [[""]], showing: [field]) { _, row in
+        try checks.places.locate(table, matching: [field], keys: [[""]], showing: [field]) { _, row in
             checks.issues.record(
                 BuildIssue(
-                    kind: kind, file: file.displayPath, line: row.line, column: row.fields[field]?.column,
+                    kind: kind, file: file, line: row.line, row: row.key, column: row.fields[field]?.column,
                     field: field, value: nil, message: text, code: code))
         }
     }

@@ -16,8 +16,8 @@ struct GTFSCheckStage: BuildStage {
         let connection = state.connection
         guard state.feeds.isRegion else {
             try GTFSChecks(
-                schema: state.schema, inputs: state.inputs, connection: connection, issues: state.issues,
-                options: state.options, failed: state.failedTables, skipped: state.skippedTables
+                schema: state.schema, places: places(state.inputs, state), connection: connection,
+                issues: state.issues, options: state.options, failed: state.failedTables, skipped: state.skippedTables
             ).run()
             state.timer.mark("GTFS checks")
             if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
@@ -27,22 +27,36 @@ struct GTFSCheckStage: BuildStage {
         if !state.failedTables.isEmpty || !state.skippedTables.isEmpty { throw BuildError.invalidInput(state.issues) }
         let scoped = state.feedScopedTables
         for feed in state.feeds.feeds {
-            for table in scoped {
-                try connection.execute(
-                    """
-                    CREATE TEMP VIEW \(quoted(table.name)) AS SELECT * FROM main.\(quoted(table.name)) WHERE \
-                    \(Self.rowsOf(feed.id, in: table, schema: state.schema))
-                    """
-                )
+            try Self.readingFeed(feed.id, of: scoped, schema: state.schema, connection: connection) {
+                try GTFSChecks(
+                    schema: state.schema, places: places(feed.inputs, state), connection: connection,
+                    issues: state.issues, options: state.options
+                ).run()
             }
-            defer { for table in scoped { try? connection.execute("DROP VIEW IF EXISTS temp.\(quoted(table.name))") } }
-            try GTFSChecks(
-                schema: state.schema, inputs: feed.inputs, connection: connection, issues: state.issues,
-                options: state.options
-            ).run()
         }
         state.timer.mark("GTFS checks")
         if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
+    }
+
+    private func places(_ inputs: InputSet, _ state: BuildState) -> InputFilePlaces {
+        InputFilePlaces(schema: state.schema, inputs: inputs, limits: state.options.limits)
+    }
+
+    /// Runs `body` with each of `tables` read as feed `feed`'s rows only: a temporary view of
+    /// the same name, which SQLite finds before the table, dropped after.
+    static func readingFeed(
+        _ feed: Int64, of tables: [Table], schema: Schema, connection: Connection, body: () throws -> Void
+    ) throws {
+        defer { for table in tables { try? connection.execute("DROP VIEW IF EXISTS temp.\(quoted(table.name))") } }
+        for table in tables {
+            try connection.execute(
+                """
+                CREATE TEMP VIEW \(quoted(table.name)) AS SELECT * FROM main.\(quoted(table.name)) WHERE \
+                \(rowsOf(feed, in: table, schema: schema))
+                """
+            )
+        }
+        try body()
     }
 
     /// The condition on a row of `table` that it is of feed `feed`, as an index can answer it:

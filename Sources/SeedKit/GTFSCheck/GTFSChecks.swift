@@ -3,7 +3,7 @@ import SeedSQLite
 
 /// The checks of MobilityData's GTFS validator that the transit schema cannot declare, run on
 /// the loaded tables before the seed is finished, each reported with the validator's notice
-/// code and placed in its file (`CSVRowLocator`):
+/// code and placed in its file (`CheckPlaces`: a line of the input, or a built seed's row by its key):
 ///
 /// - Data errors (fail the build; `--lenient` or `--allow-dangling` keep the row as written, a
 ///   warning): GTFS ids that name nothing but are not references of the schema, since they may
@@ -20,7 +20,8 @@ import SeedSQLite
 ///   calendars and trips not covering the next 7 days (`CalendarChecks`, against `--today`).
 struct GTFSChecks {
     let schema: Schema
-    let inputs: InputSet
+    /// Where each table's rows came from and how what is found is placed in them.
+    let places: any CheckPlaces
     let connection: Connection
     let issues: IssueLog
     let options: BuildOptions
@@ -123,10 +124,10 @@ struct GTFSChecks {
         let missing = Set(try connection.rows(sql).map { [CSVRowLocator.key($0[0])] })
         guard !missing.isEmpty else { return }
         let names = key.targets.map { "\($0.field) in \($0.table).txt" }.joined(separator: " or ")
-        try locator(file, key.table).locate(matching: [key.field], keys: missing, showing: [key.field]) { _, row in
+        try places.locate(key.table, matching: [key.field], keys: missing, showing: [key.field]) { _, row in
             let place = row.fields[key.field]
             dataError(
-                file: file, line: row.line, column: place?.column, field: key.field, value: place?.text,
+                file: file, row: row, column: place?.column, field: key.field, value: place?.text,
                 message: "names no \(names)", code: NoticeCode.foreignKeyViolation, kind: .danglingReference)
         }
     }
@@ -134,13 +135,13 @@ struct GTFSChecks {
     /// A data error found after loading: an error, or with `--lenient`/`--allow-dangling` a
     /// warning, the row kept as written.
     func dataError(
-        file: InputFile, line: Int?, column: Int?, field: String?, value: String?, message: String, code: String,
+        file: String, row: PlacedRow, column: Int?, field: String?, value: String?, message: String, code: String,
         kind: BuildIssue.Kind
     ) {
         let keeps = options.lenient || options.allowDangling
         issues.record(
             BuildIssue(
-                kind: keeps ? .errorKept : kind, file: file.displayPath, line: line, column: column, field: field,
+                kind: keeps ? .errorKept : kind, file: file, line: row.line, row: row.key, column: column, field: field,
                 value: value, message: message + (keeps ? "; the row is kept as written" : ""),
                 code: code == (keeps ? BuildIssue.Kind.errorKept : kind).noticeCode ? nil : code))
     }
@@ -153,11 +154,11 @@ struct GTFSChecks {
             "SELECT DISTINCT \(quoted(field)) FROM \(quoted(table)) WHERE \(quoted(field)) IS NOT NULL ORDER BY 1")
         let invalid = Set(
             values.map { CSVRowLocator.key($0[0]) }.filter { TimeZone(identifier: $0) == nil }.map { [$0] })
-        try locator(file, table).locate(matching: [field], keys: invalid, showing: [field]) { _, row in
+        try places.locate(table, matching: [field], keys: invalid, showing: [field]) { _, row in
             let place = row.fields[field]
             issues.record(
                 BuildIssue(
-                    kind: .misleading(strict: options.strict), file: file.displayPath, line: row.line,
+                    kind: .misleading(strict: options.strict), file: file, line: row.line, row: row.key,
                     column: place?.column,
                     field: field, value: place?.text,
                     message:
@@ -203,12 +204,7 @@ struct GTFSChecks {
         return column.map { column in table.columns.contains { $0.name == column && $0.stored } } ?? true
     }
 
-    /// The input file of table `name`, when the feed has it.
-    func file(of name: String) -> InputFile? {
-        schema.table(named: name)?.file.flatMap { inputs.file(named: $0) }
-    }
-
-    func locator(_ file: InputFile, _ table: String) -> CSVRowLocator {
-        CSVRowLocator(file: file, table: schema.table(named: table)!, limits: options.limits)
-    }
+    /// What notices about table `name` name as their place (its input file, or in a built seed
+    /// the table), when the feed has its file.
+    func file(of name: String) -> String? { places.source(of: name) }
 }

@@ -10,7 +10,7 @@ import SeedSQLite
 /// 0 or empty) no stop time serves are `stop_without_stop_time` (a warning whatever the flags).
 struct StopTimeChecks {
     let checks: GTFSChecks
-    let file: InputFile
+    let file: String
 
     /// Findings placed per pass over the file.
     static let batchSize = 20_000
@@ -127,11 +127,11 @@ struct StopTimeChecks {
             }
             unserved.insert([CSVRowLocator.key(row[1])])
         }
-        try checks.locator(file, "stops").locate(matching: ["stop_id"], keys: unserved, showing: ["stop_id"]) {
+        try checks.places.locate("stops", matching: ["stop_id"], keys: unserved, showing: ["stop_id"]) {
             key, row in
             checks.issues.record(
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row.line,
+                    kind: .bestPractice, file: file, line: row.line, row: row.key,
                     column: row.fields["stop_id"]?.column, field: "stop_id", value: key[0],
                     message: "is served by no stop time: a stop no trip calls at", code: NoticeCode.stopWithoutStopTime)
             )
@@ -141,7 +141,7 @@ struct StopTimeChecks {
     /// The trip_id of each finding's trip, and the rows of stop_times.txt the findings name.
     private func locate(
         _ findings: [Finding]
-    ) throws -> (tripIDs: [Int64: String], rows: [[String]: CSVRowLocator.Row]) {
+    ) throws -> (tripIDs: [Int64: String], rows: [[String]: PlacedRow]) {
         var tripIDs: [Int64: String] = [:]
         let lookup = try checks.connection.prepare("SELECT trip_id FROM trips WHERE id = ?")
         for trip in Set(findings.map(\.trip)) {
@@ -156,10 +156,10 @@ struct StopTimeChecks {
             if case .backwards(let sequence, _) = finding.problem { keys.insert([trip, String(sequence)]) }
             if case .distanceNotIncreasing(let sequence, _) = finding.problem { keys.insert([trip, String(sequence)]) }
         }
-        var rows: [[String]: CSVRowLocator.Row] = [:]
+        var rows: [[String]: PlacedRow] = [:]
         let shown = ["arrival_time", "departure_time", "stop_sequence", "shape_dist_traveled"]
-        try checks.locator(file, "stop_times").locate(
-            matching: ["trip_id", "stop_sequence"], keys: keys, showing: shown
+        try checks.places.locate(
+            "stop_times", matching: ["trip_id", "stop_sequence"], keys: keys, showing: shown
         ) { key, row in
             if rows[key] == nil { rows[key] = row } // a repeated key: the row kept is the first
         }
@@ -215,7 +215,7 @@ struct StopTimeChecks {
             case .backwards(let previousSequence, let previousDeparture):
                 let before = rows[[trip, String(previousSequence)]]
                 let previousText = before?.fields["departure_time"]?.text ?? SourceText.time(previousDeparture)
-                let previousLine = before.map { " on line \($0.line)" } ?? ""
+                let previousLine = before?.line.map { " on line \($0)" } ?? ""
                 (field, value, code) = (
                     "arrival_time", written("arrival_time", finding.arrival), NoticeCode.arrivalBeforePreviousDeparture
                 )
@@ -228,14 +228,14 @@ struct StopTimeChecks {
                     "shape_dist_traveled", row?.fields["shape_dist_traveled"]?.text,
                     NoticeCode.decreasingStopTimeDistance
                 )
-                let previousLine = rows[[trip, String(previousSequence)]].map { " on line \($0.line)" } ?? ""
+                let previousLine = rows[[trip, String(previousSequence)]]?.line.map { " on line \($0)" } ?? ""
                 message =
                     "is not above \(previousDistance), the previous stop's (stop_sequence \(previousSequence)"
                     + "\(previousLine)) on trip_id '\(trip)': distances along a trip must increase"
             }
             checks.issues.record(
                 BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file.displayPath, line: row?.line,
+                    kind: .misleading(strict: checks.options.strict), file: file, line: row?.line, row: row?.key,
                     column: row?.fields[field]?.column, field: field, value: value, message: message, code: code))
         }
     }

@@ -95,6 +95,9 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     public var file: String
     /// 1-based line, when the issue is in a line.
     public var line: Int?
+    /// In a notice recomputed from a built seed (`seedgen report`), which has no lines: the
+    /// row's key in its table (`stop_id 'S1'`).
+    public var row: String?
     /// 1-based character column where the offending field (CSV) or element (XML) begins.
     public var column: Int?
     /// The field (CSV header name, XML path) or schema column concerned.
@@ -112,13 +115,14 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
     /// An issue of `kind` at a place of `file`, about `field` and its `value`, saying `message`; `code` when not its
     /// kind's own.
     public init(
-        kind: Kind, file: String, line: Int? = nil, column: Int? = nil, field: String? = nil,
+        kind: Kind, file: String, line: Int? = nil, row: String? = nil, column: Int? = nil, field: String? = nil,
         value: String? = nil, message: String, code: String? = nil
     ) {
         self.kind = kind
         self.code = code
         self.file = file
         self.line = line
+        self.row = row
         self.column = column
         self.field = field
         self.value = value
@@ -133,6 +137,7 @@ public struct BuildIssue: Sendable, CustomStringConvertible {
         var text = file
         if let line { text += ":\(line)" }
         if let line = line, let column, line > 0 { text += ":\(column)" }
+        if let row { text += ": \(row)" }
         text += ":"
         if let field { text += " \(field):" }
         if let value { text += " '\(Self.shorten(value))'" }
