@@ -68,7 +68,8 @@ KNOWN = {
     "unused_shape": "not checked by seedgen",
     "unused_trip": "not checked by seedgen",
     "unusable_trip": "not checked by seedgen",
-    "stop_too_far_from_shape": "not checked by seedgen (geometry: left for later)",
+    "stop_too_far_from_shape": "both: once per (shape, stop); distances on an equirectangular projection "
+    "(gtfs-guru takes the segment nearest in degrees), so a stop within a metre of the limit may differ",
     "stop_too_far_from_shape_using_user_distance": "not checked by seedgen (geometry)",
     "stops_match_shape_out_of_order": "not checked by seedgen (geometry)",
     "equal_shape_distance_same_coordinates": "not checked by seedgen (geometry)",

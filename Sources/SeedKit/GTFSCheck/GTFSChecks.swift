@@ -16,7 +16,8 @@ import SeedSQLite
 ///   reverse, a first or last stop without times, times that run backwards, distances that do
 ///   not increase; invalid URLs and routes or fares naming no agency of several (`FeedChecks`).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
-///   serves (`StopTimeChecks`), recommended files and fields, names (`FeedChecks`), expired
+///   serves (`StopTimeChecks`), stops far from their trips' shapes (`ShapeDistanceCheck`),
+///   recommended files and fields, names (`FeedChecks`), expired
 ///   calendars and trips not covering the next 7 days (`CalendarChecks`, against `--today`).
 struct GTFSChecks {
     let schema: Schema

@@ -69,6 +69,8 @@ public enum NoticeCode {
     public static let routeShortNameTooLong = "route_short_name_too_long"
     /// A name in all capitals or all small letters.
     public static let mixedCaseRecommendedField = "mixed_case_recommended_field"
+    /// A stop more than 100 m from the shape of a trip that serves it.
+    public static let stopTooFarFromShape = "stop_too_far_from_shape"
     /// A stop no stop time serves.
     public static let stopWithoutStopTime = "stop_without_stop_time"
     /// A service whose last day is before today (`--today`).
