@@ -90,7 +90,7 @@ struct BuildCommandTests {
         // The counts by code end the error (calendar.txt had an error: no date-relative rule ran).
         #expect(result.stderr.hasSuffix("""
             1 error; no seed was written.
-            errors: invalid_date 1; warnings: missing_recommended_field 23, missing_recommended_file 1
+            errors: invalid_date 1; warnings: missing_recommended_field 23, missing_recommended_file 1, stop_too_far_from_shape 5
             To build the seed anyway, add --lenient: each of these errors becomes a warning, its value stored as NULL \
             (or kept as written) or its row left out (counted in the summary).
 
