@@ -49,6 +49,12 @@ KNOWN = {
     "invalid_timezone": "seedgen: a warning (--strict: error)",
     "invalid_character": "seedgen: a warning (--strict: error): invalid UTF-8 is repaired",
     "number_out_of_range": "seedgen: a warning (--strict: error)",
+    "wrong_parent_location_type": "seedgen: a warning (--strict: error): only the station hierarchy is off",
+    "station_with_parent_station": "seedgen: a warning (--strict: error)",
+    "location_without_parent_station": "seedgen: a warning (--strict: error)",
+    "translation_foreign_key_violation": "seedgen: a warning (--strict: error): a translation of nothing is never shown",
+    "route_networks_specified_in_more_than_one_file": "seedgen: a warning (--strict: error), when routes.network_id "
+    "has values",
     "unknown_column": "INFO in gtfs-guru; a warning in seedgen (the column goes to extras)",
     "unknown_file": "INFO in gtfs-guru; a warning in seedgen",
     "repaired_csv_syntax": "seedgen only: CSV Python's csv module reads, read the same way",
@@ -58,15 +64,11 @@ KNOWN = {
     "dates and version); gtfs-guru only a column the header lacks",
     "mixed_case_recommended_field": "heuristics differ: gtfs-guru also flags names in scripts without case "
     "that hold a digit (a Japanese stop name with a block number) and names with apostrophes; counts may differ",
-    "feed_expiration_date7_days": "not checked by seedgen (feed_info's dates against today: left for later)",
     "non_ascii_or_non_printable_char": "not checked by seedgen (ids with non-ASCII characters)",
     "missing_bike_allowance": "not checked by seedgen (ferries' bikes_allowed)",
     "missing_timepoint_value": "not checked by seedgen",
-    "duplicate_route_name": "not checked by seedgen",
     "route_long_name_contains_short_name": "not checked by seedgen",
     "same_route_and_agency_url": "not checked by seedgen",
-    "unused_shape": "not checked by seedgen",
-    "unused_trip": "not checked by seedgen",
     "unusable_trip": "not checked by seedgen",
     "stop_too_far_from_shape": "both: once per (shape, stop); distances on an equirectangular projection "
     "(gtfs-guru takes the segment nearest in degrees), so a stop within a metre of the limit may differ",

@@ -32,7 +32,9 @@ struct StopTimeChecks {
         var problem: Problem
     }
 
-    func run() throws {
+    /// Runs the checks; returns how many stop times each trip has (for `UsageChecks`).
+    func run() throws -> TripUsage {
+        var usage = TripUsage()
         let statement = try checks.connection.prepare(Self.selection(of: checks.schema.table(named: "stop_times")!))
         var served: [Bool] = []
         var distance: (sequence: Int64, value: Double)? = nil
@@ -59,6 +61,7 @@ struct StopTimeChecks {
                 sequence: sequence, arrival: arrival, departure: departure, windowed: statement.int64(at: 4) != 0
             )
             if rowTrip != trip {
+                if let trip { usage.note(trip: trip, stopTimes: rowsOfTrip) }
                 if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
                 rowsOfTrip = 0
                 trip = rowTrip
@@ -98,10 +101,12 @@ struct StopTimeChecks {
         }
         // A trip of one stop is its own first and last: reported once.
         if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
+        if let trip { usage.note(trip: trip, stopTimes: rowsOfTrip) }
         try report(findings)
         try reportStops(servedOnly: served)
         shapeStops?.endTrip()
         if let shapeStops { try ShapeDistanceCheck(checks: checks, file: file, shapeStops: shapeStops).run() }
+        return usage
     }
 
     /// The query of the pass: each row's trip, sequence, times, whether it has a pickup window,
