@@ -55,6 +55,10 @@ KNOWN = {
     "translation_foreign_key_violation": "seedgen: a warning (--strict: error): a translation of nothing is never shown",
     "route_networks_specified_in_more_than_one_file": "seedgen: a warning (--strict: error), when routes.network_id "
     "has values",
+    "route_both_short_and_long_name_missing": "seedgen: a warning (--strict: error)",
+    "missing_stop_name": "seedgen: a warning (--strict: error)",
+    "stop_without_location": "seedgen: a warning (--strict: error)",
+    "invalid_color": "seedgen: a warning (--strict: error)",
     "unknown_column": "INFO in gtfs-guru; a warning in seedgen (the column goes to extras)",
     "unknown_file": "INFO in gtfs-guru; a warning in seedgen",
     "repaired_csv_syntax": "seedgen only: CSV Python's csv module reads, read the same way",

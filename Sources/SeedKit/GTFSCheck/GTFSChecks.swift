@@ -15,7 +15,8 @@ import SeedSQLite
 ///   (`StopTimeChecks`): negative stop_sequence, an arrival without a departure or the
 ///   reverse, a first or last stop without times, times that run backwards, distances that do
 ///   not increase; invalid URLs and routes or fares naming no agency of several (`FeedChecks`);
-///   stations' hierarchy, translations of nothing, networks given twice (`StructureChecks`).
+///   stations' hierarchy, translations of nothing, networks given twice (`StructureChecks`);
+///   routes without names, stops without a name or a place, colors that are not (`RecordChecks`).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
 ///   serves (`StopTimeChecks`), stops far from their trips' shapes (`ShapeDistanceCheck`),
 ///   recommended files and fields, names (`FeedChecks`), expired
@@ -66,6 +67,7 @@ struct GTFSChecks {
         try UsageChecks(checks: self, trips: usage).run()
         try FeedChecks(checks: self).run()
         try StructureChecks(checks: self).run()
+        try RecordChecks(checks: self).run()
         try CalendarChecks(checks: self, today: options.effectiveToday).run()
     }
 

@@ -81,6 +81,14 @@ public enum NoticeCode {
     public static let translationForeignKeyViolation = "translation_foreign_key_violation"
     /// routes.txt's network_id beside route_networks.txt.
     public static let routeNetworksInMoreThanOneFile = "route_networks_specified_in_more_than_one_file"
+    /// A route with neither route_short_name nor route_long_name.
+    public static let routeBothNamesMissing = "route_both_short_and_long_name_missing"
+    /// A stop, station or entrance without stop_name.
+    public static let missingStopName = "missing_stop_name"
+    /// A stop, station or entrance without stop_lat and stop_lon.
+    public static let stopWithoutLocation = "stop_without_location"
+    /// A route_color or route_text_color that is not six hexadecimal digits.
+    public static let invalidColor = "invalid_color"
     /// A trip no stop time names.
     public static let unusedTrip = "unused_trip"
     /// A shape no trip names.

@@ -105,4 +105,31 @@ struct StructureRuleTests {
         let early = try Build(["feed_info.txt": feedInfo], today: "2026-06-01")
         #expect(early.found(NoticeCode.feedExpirationDate30Days).isEmpty && early.found(NoticeCode.feedExpirationDate7Days).isEmpty)
     }
+
+    @Test("route_both_short_and_long_name_missing, missing_stop_name, stop_without_location, invalid_color")
+    func records() throws {
+        let stops = """
+            stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station
+            S1,One,52.5,13.4,,
+            S2,,52.6,13.5,,
+            S3,Three,,,0,
+            N1,,,,3,ST
+            ST,Station,52.5,13.4,1,
+
+            """
+        let routes = """
+            route_id,agency_id,route_short_name,route_long_name,route_type,route_color,route_text_color
+            R1,A,1,,3,FF00AA,000000
+            R2,A,,,3,red,FFF
+
+            """
+        let build = try Build(["stops.txt": stops, "routes.txt": routes, "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR2,WD,T2\n"])
+        #expect(build.built)
+        #expect(build.found(NoticeCode.missingStopName).map(\.line) == [3], "a generic node needs no name")
+        #expect(build.found(NoticeCode.stopWithoutLocation).map(\.value) == ["S3"] && build.found(NoticeCode.stopWithoutLocation).first?.severity == "WARNING")
+        #expect(build.found(NoticeCode.routeBothNamesMissing).map(\.line) == [3])
+        #expect(Set(build.found(NoticeCode.invalidColor).compactMap(\.value)) == ["red", "FFF"])
+        let strict = try Build(["stops.txt": stops, "routes.txt": routes], strict: true)
+        #expect(!strict.built && strict.found(NoticeCode.invalidColor).first?.severity == "ERROR")
+    }
 }
