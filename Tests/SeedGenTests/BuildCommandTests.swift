@@ -90,7 +90,7 @@ struct BuildCommandTests {
         // The counts by code end the error (calendar.txt had an error: no date-relative rule ran).
         #expect(result.stderr.hasSuffix("""
             1 error; no seed was written.
-            errors: invalid_date 1; warnings: missing_recommended_field 23, missing_recommended_file 1
+            errors: invalid_date 1; warnings: missing_recommended_field 23, missing_recommended_file 1, stop_too_far_from_shape 5
             To build the seed anyway, add --lenient: each of these errors becomes a warning, its value stored as NULL \
             (or kept as written) or its row left out (counted in the summary).
 
@@ -194,8 +194,10 @@ struct NoticesCommandTests {
         let failure = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.file("f.json")))) as? [String: Any])
         #expect(failure["built"] as? Bool == false)
         #expect(failure["counts"] as? [String: Int] == ["foreign_key_violation": 1, "invalid_timezone": 1, "missing_recommended_file": 1, "missing_recommended_field": 2,
+                                                       "route_both_short_and_long_name_missing": 1, "stop_without_location": 1,
                                                        "trip_coverage_not_active_for_next7_days": 1], "\(failure)")
         #expect(failed.stderr.contains("no seed was written.\nerrors: foreign_key_violation 1; warnings: invalid_timezone 1, missing_recommended_field 2, missing_recommended_file 1, "
+                                           + "route_both_short_and_long_name_missing 1, stop_without_location 1, "
                                            + "trip_coverage_not_active_for_next7_days 1\n"), "\(failed.stderr)")
         let badDay = try SeedgenTool.run(["build", sample, "--out", scratch.file("d.sqlite"), "--today", "2026-02-30"])
         #expect(badDay.status != 0 && badDay.stderr.contains("--today needs a date as YYYY-MM-DD"), "\(badDay.stderr)")

@@ -49,7 +49,7 @@ struct ReportCommandTests {
         for section in ["summary", "map", "calendar", "notices", "changes", "samples"] {
             #expect(html.contains("<section id=\"\(section)\""), "section \(section)")
         }
-        #expect(html.contains("0 errors, 29 warnings in 4 codes"), "the build's notices: Cairns has best-practice warnings")
+        #expect(html.contains("0 errors, 34 warnings in 5 codes"), "the build's notices: Cairns has best-practice warnings")
 
         // Notices grouped by severity and code, errors first, each with its meaning and first rows.
         let notices = scratch.write(

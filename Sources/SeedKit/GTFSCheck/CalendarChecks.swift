@@ -9,12 +9,15 @@ import SeedSQLite
 ///   row when calendar.txt does not define it.
 /// - `trip_coverage_not_active_for_next7_days`: the days the trips' services run, from the
 ///   first to the last, do not cover today and the 7 days after it.
+/// - `feed_expiration_date7_days`, `feed_expiration_date30_days`: feed_info.txt's
+///   feed_end_date is at most 7 (or 30) days after today.
 struct CalendarChecks {
     let checks: GTFSChecks
     /// Today, `YYYY-MM-DD` (dates are stored so).
     let today: String
 
     func run() throws {
+        try checkFeedExpiration()
         let calendar = checks.has(table: "calendar") && checks.file(of: "calendar") != nil
         let dates = checks.has(table: "calendar_dates") && checks.file(of: "calendar_dates") != nil
         guard calendar || dates, ["calendar", "calendar_dates"].allSatisfy(checks.isWhole) else { return }
@@ -82,5 +85,30 @@ struct CalendarChecks {
                     after it
                     """,
                 code: NoticeCode.tripCoverageNotActiveForNext7Days))
+    }
+
+    private func checkFeedExpiration() throws {
+        guard checks.has(table: "feed_info", column: "feed_end_date"), let file = checks.file(of: "feed_info") else {
+            return
+        }
+        let rows = try checks.connection.rows(
+            """
+            SELECT DISTINCT feed_end_date, feed_end_date <= date(?, '+7 days') FROM feed_info \
+            WHERE feed_end_date <= date(?, '+30 days')
+            """, [.text(today), .text(today)])
+        let soon = Dictionary(
+            rows.map { (CSVRowLocator.key($0[0]), $0[1].integer == 1) }, uniquingKeysWith: { a, _ in a })
+        try checks.locator(file, "feed_info").locate(
+            matching: ["feed_end_date"], keys: Set(soon.keys.map { [$0] }), showing: ["feed_end_date"]
+        ) { key, row in
+            let week = soon[key[0]] ?? false
+            checks.issues.record(
+                BuildIssue(
+                    kind: .bestPractice, file: file.displayPath, line: row.line,
+                    column: row.fields["feed_end_date"]?.column, field: "feed_end_date",
+                    value: row.fields["feed_end_date"]?.text,
+                    message: "is at most \(week ? 7 : 30) days after today (--today): the feed expires soon",
+                    code: week ? NoticeCode.feedExpirationDate7Days : NoticeCode.feedExpirationDate30Days))
+        }
     }
 }

@@ -14,9 +14,12 @@ import SeedSQLite
 ///   a feed with neither calendar file, time zones that do not exist, and along each trip
 ///   (`StopTimeChecks`): negative stop_sequence, an arrival without a departure or the
 ///   reverse, a first or last stop without times, times that run backwards, distances that do
-///   not increase; invalid URLs and routes or fares naming no agency of several (`FeedChecks`).
+///   not increase; invalid URLs and routes or fares naming no agency of several (`FeedChecks`);
+///   stations' hierarchy, translations of nothing, networks given twice (`StructureChecks`);
+///   routes without names, stops without a name or a place, colors that are not (`RecordChecks`).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
-///   serves (`StopTimeChecks`), recommended files and fields, names (`FeedChecks`), expired
+///   serves (`StopTimeChecks`), stops far from their trips' shapes (`ShapeDistanceCheck`),
+///   recommended files and fields, names (`FeedChecks`), expired
 ///   calendars and trips not covering the next 7 days (`CalendarChecks`, against `--today`).
 struct GTFSChecks {
     let schema: Schema
@@ -58,10 +61,14 @@ struct GTFSChecks {
         }
         try checkTimeZones(table: "agency", field: "agency_timezone")
         try checkTimeZones(table: "stops", field: "stop_timezone")
+        var usage: TripUsage? = nil
         if has(table: "stop_times"), has(table: "trips"), let file = file(of: "stop_times") {
-            try StopTimeChecks(checks: self, file: file).run()
+            usage = try StopTimeChecks(checks: self, file: file).run()
         }
+        try UsageChecks(checks: self, trips: usage).run()
         try FeedChecks(checks: self).run()
+        try StructureChecks(checks: self).run()
+        try RecordChecks(checks: self).run()
         try CalendarChecks(checks: self, today: options.effectiveToday).run()
     }
 

@@ -7,7 +7,8 @@ import SeedSQLite
 ///
 /// All are warnings (errors under `--strict`): the seed holds such rows, an app would show
 /// them wrongly. The same pass notes the stops served, so that stops.txt's stops (location_type
-/// 0 or empty) no stop time serves are `stop_without_stop_time` (a warning whatever the flags).
+/// 0 or empty) no stop time serves are `stop_without_stop_time` (a warning whatever the flags),
+/// and the shapes' stops (`ShapeStops`), for `stop_too_far_from_shape` (`ShapeDistanceCheck`).
 struct StopTimeChecks {
     let checks: GTFSChecks
     let file: String
@@ -31,20 +32,10 @@ struct StopTimeChecks {
         var problem: Problem
     }
 
-    func run() throws {
-        let table = checks.schema.table(named: "stop_times")!
-        let stored = ["start_pickup_drop_off_window", "end_pickup_drop_off_window", "stop_ref", "shape_dist_traveled"]
-            .map { name in
-                table.columns.contains { $0.name == name && $0.stored }
-                    || table.references.contains { $0.column == name }
-                    ? quoted(name) : "NULL"
-            }
-        let statement = try checks.connection.prepare(
-            """
-            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(stored[0]) IS NOT NULL OR \(stored[1]) IS \
-            NOT NULL, \(stored[2]), \(stored[3])
-            FROM stop_times ORDER BY trip_ref, stop_sequence
-            """)
+    /// Runs the checks; returns how many stop times each trip has (for `UsageChecks`).
+    func run() throws -> TripUsage {
+        var usage = TripUsage()
+        let statement = try checks.connection.prepare(Self.selection(of: checks.schema.table(named: "stop_times")!))
         var served: [Bool] = []
         var distance: (sequence: Int64, value: Double)? = nil
         var findings: [Finding] = []
@@ -52,6 +43,7 @@ struct StopTimeChecks {
         var previous: (sequence: Int64, departure: Int64)? = nil
         var last: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool)? = nil
         var rowsOfTrip = 0
+        var shapeStops = try ShapeStops(checks: checks)
         func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool), trip: Int64, last: Bool)
         {
             guard !row.windowed, row.arrival == nil || row.departure == nil else { return }
@@ -69,6 +61,7 @@ struct StopTimeChecks {
                 sequence: sequence, arrival: arrival, departure: departure, windowed: statement.int64(at: 4) != 0
             )
             if rowTrip != trip {
+                if let trip { usage.note(trip: trip, stopTimes: rowsOfTrip) }
                 if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
                 rowsOfTrip = 0
                 trip = rowTrip
@@ -93,6 +86,7 @@ struct StopTimeChecks {
                 let stop = Int(statement.int64(at: 5))
                 if stop >= served.count { served += Array(repeating: false, count: max(stop + 1 - served.count, 1024)) }
                 if stop >= 0 { served[stop] = true }
+                shapeStops?.add(trip: rowTrip, sequence: sequence, stop: Int64(stop))
             }
             if statement.storageClass(at: 6) != .null {
                 let value = statement.double(at: 6)
@@ -107,8 +101,28 @@ struct StopTimeChecks {
         }
         // A trip of one stop is its own first and last: reported once.
         if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
+        if let trip { usage.note(trip: trip, stopTimes: rowsOfTrip) }
         try report(findings)
         try reportStops(servedOnly: served)
+        shapeStops?.endTrip()
+        if let shapeStops { try ShapeDistanceCheck(checks: checks, file: file, shapeStops: shapeStops).run() }
+        return usage
+    }
+
+    /// The query of the pass: each row's trip, sequence, times, whether it has a pickup window,
+    /// stop and distance, by trip and stop_sequence (NULL for a column the table does not store).
+    private static func selection(of table: Table) -> String {
+        let stored = ["start_pickup_drop_off_window", "end_pickup_drop_off_window", "stop_ref", "shape_dist_traveled"]
+            .map { name in
+                table.columns.contains { $0.name == name && $0.stored }
+                    || table.references.contains { $0.column == name }
+                    ? quoted(name) : "NULL"
+            }
+        return """
+            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(stored[0]) IS NOT NULL OR \(stored[1]) IS \
+            NOT NULL, \(stored[2]), \(stored[3])
+            FROM stop_times ORDER BY trip_ref, stop_sequence
+            """
     }
 
     /// Records `stop_without_stop_time` for each stop of stops.txt (location_type 0 or empty)

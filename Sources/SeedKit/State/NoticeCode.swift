@@ -69,6 +69,36 @@ public enum NoticeCode {
     public static let routeShortNameTooLong = "route_short_name_too_long"
     /// A name in all capitals or all small letters.
     public static let mixedCaseRecommendedField = "mixed_case_recommended_field"
+    /// A stop more than 100 m from the shape of a trip that serves it.
+    public static let stopTooFarFromShape = "stop_too_far_from_shape"
+    /// A stop whose parent_station is of the wrong location_type.
+    public static let wrongParentLocationType = "wrong_parent_location_type"
+    /// A station (location_type 1) with a parent_station.
+    public static let stationWithParentStation = "station_with_parent_station"
+    /// An entrance, a generic node or a boarding area without a parent_station.
+    public static let locationWithoutParentStation = "location_without_parent_station"
+    /// A translation whose record_id names no row of its table_name.
+    public static let translationForeignKeyViolation = "translation_foreign_key_violation"
+    /// routes.txt's network_id beside route_networks.txt.
+    public static let routeNetworksInMoreThanOneFile = "route_networks_specified_in_more_than_one_file"
+    /// A route with neither route_short_name nor route_long_name.
+    public static let routeBothNamesMissing = "route_both_short_and_long_name_missing"
+    /// A stop, station or entrance without stop_name.
+    public static let missingStopName = "missing_stop_name"
+    /// A stop, station or entrance without stop_lat and stop_lon.
+    public static let stopWithoutLocation = "stop_without_location"
+    /// A route_color or route_text_color that is not six hexadecimal digits.
+    public static let invalidColor = "invalid_color"
+    /// A trip no stop time names.
+    public static let unusedTrip = "unused_trip"
+    /// A shape no trip names.
+    public static let unusedShape = "unused_shape"
+    /// A route with the names, route_type and agency of an earlier one.
+    public static let duplicateRouteName = "duplicate_route_name"
+    /// feed_info.txt's feed_end_date at most 7 days after today (`--today`).
+    public static let feedExpirationDate7Days = "feed_expiration_date7_days"
+    /// feed_info.txt's feed_end_date at most 30 days after today (`--today`).
+    public static let feedExpirationDate30Days = "feed_expiration_date30_days"
     /// A stop no stop time serves.
     public static let stopWithoutStopTime = "stop_without_stop_time"
     /// A service whose last day is before today (`--today`).

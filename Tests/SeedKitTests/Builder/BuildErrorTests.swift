@@ -41,7 +41,8 @@ struct BuildErrorTests {
         #expect(
             error.description
                 == log.report(errors: true)
-                + "\n1 error; no seed was written.\nerrors: invalid_float 1; warnings: missing_recommended_file 1",
+                + "\n1 error; no seed was written.\nerrors: invalid_float 1; warnings: missing_recommended_file 1, "
+                + "stop_without_location 1",
             "the issues, then the counts by code")
         #expect(error.description.contains("'north'"))
     }

@@ -107,6 +107,55 @@ struct CanonicalRuleTests {
         #expect(!strict.built)
     }
 
+    @Test("stop_too_far_from_shape: each (shape, stop) once, at the first stop time; rail termini get 400 m")
+    func stopsFarFromShape() throws {
+        // SH1 runs straight from S1 to S2; S3 is 200 m off its middle, S4 60 m, S5 250 m before its start.
+        let stops = """
+            stop_id,stop_name,stop_lat,stop_lon,parent_station
+            S1,One,52.5,13.4,
+            S2,Two,52.6,13.5,
+            S3,Three,52.550935,13.447476,
+            S4,Four,52.550281,13.449243,
+            S5,Five,52.497752,13.4,
+            P5,Platform,,,S5
+
+            """
+        let shapes = "shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence\nSH1,52.5,13.4,1\nSH1,52.6,13.5,2\n"
+        let trips = "route_id,service_id,trip_id,shape_id\nR1,WD,T1,SH1\nR1,WD,T2,SH1\nR2,WD,T3,SH1\n"
+        let stopTimes = """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,08:00:00,08:00:00,S1,1
+            T1,08:05:00,08:05:00,S4,2
+            T1,08:06:00,08:06:00,S3,3
+            T1,08:10:00,08:10:00,S2,4
+            T2,09:00:00,09:00:00,S3,1
+            T2,09:10:00,09:10:00,S2,2
+            T3,10:00:00,10:00:00,P5,1
+            T3,10:10:00,10:10:00,S2,2
+
+            """
+        func build(railType: Int) throws -> RuleBuild {
+            try RuleBuild([
+                "stops.txt": stops, "shapes.txt": shapes, "trips.txt": trips, "stop_times.txt": stopTimes,
+                "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A,1,3\nR2,A,2,\(railType)\n",
+                "feed_info.txt": feedInfo
+            ])
+        }
+        let rail = try build(railType: 2)
+        #expect(rail.built)
+        let far = rail.notices(NoticeCode.stopTooFarFromShape)
+        #expect(far.map { $0["value"] as? String } == ["S3"], "\(far)")
+        let notice = try #require(far.first)
+        #expect(notice["line"] as? Int == 4 && notice["field"] as? String == "stop_id" && notice["severity"] as? String == "WARNING")
+        #expect((notice["message"] as? String)?.hasPrefix("is 200 m from shape_id 'SH1' of trip_id 'T1'") == true, "\(notice)")
+        let bus = try build(railType: 3)
+        #expect(bus.notices(NoticeCode.stopTooFarFromShape).map { $0["value"] as? String } == ["S3", "P5"], "a platform at its station's place, 250 m off")
+        let line = Polyline(latitudes: [52.5, 52.6], longitudes: [13.4, 13.5])
+        let (segment, distance) = line.nearest(latitude: 52.550935, longitude: 13.447476, within: 100, from: 0)
+        #expect(segment == nil && abs(distance - 200) < 0.5)
+        #expect(line.nearest(latitude: 52.550281, longitude: 13.449243, within: 100, from: 5).0 == 0)
+    }
+
     @Test("--today: expired_calendar and the next 7 days' coverage follow the day given, not the clock")
     func today() throws {
         let during = try RuleBuild(["feed_info.txt": feedInfo], today: "2026-06-01")

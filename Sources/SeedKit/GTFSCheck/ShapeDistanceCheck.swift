@@ -1,0 +1,181 @@
+import Foundation
+import SeedSQLite
+
+/// The canonical validator's `stop_too_far_from_shape` (a WARNING there, a warning here
+/// whatever the flags): a stop a trip serves that is more than 100 m from the trip's shape
+/// (the polyline of its shapes.txt points in shape_pt_sequence order), or 400 m for the first
+/// and last stops of a rail trip (route_type 2: a large station's platforms are far from its
+/// coordinates). A stop without coordinates is placed at its parent station's, as the
+/// validator does. Each (shape, stop) is reported once, at the first stop time that served it.
+///
+/// Distances are on an equirectangular projection about the shape's first point (well under
+/// a metre off at a city's scale). The stops of a shape are taken in the order its trips
+/// serve them, and each search starts at the segment the previous stop was found near, so a
+/// stop on the shape costs a few segments, not all of them; only a stop far from every
+/// segment (what is reported) costs a full pass, after a bounding-box test.
+struct ShapeDistanceCheck {
+    let checks: GTFSChecks
+    let file: InputFile
+    let shapeStops: ShapeStops
+
+    /// The validator's distance, in metres.
+    static let maximumDistance = 100.0
+    /// Its multiplier for the first and last stops of a rail trip.
+    static let largeStationMultiplier = 4.0
+    /// Metres per degree of latitude (the mean Earth radius, 6,371,008.8 m).
+    static let metresPerDegree = 6_371_008.8 * Double.pi / 180
+
+    struct Far {
+        var shape: Int
+        var entry: ShapeStops.Entry
+        var distance: Double
+    }
+
+    func run() throws {
+        let stops = try stopLocations()
+        let points = try checks.connection.prepare(
+            "SELECT shape_pt_lat, shape_pt_lon FROM shapes WHERE shape_id = ? ORDER BY shape_pt_sequence")
+        var far: [Far] = []
+        var latitudes: [Double] = []
+        var longitudes: [Double] = []
+        for (shape, entries) in shapeStops.entries.enumerated() where !entries.isEmpty {
+            try points.bind([.text(shapeStops.shapeIDs[shape])])
+            latitudes.removeAll(keepingCapacity: true)
+            longitudes.removeAll(keepingCapacity: true)
+            while try points.step() {
+                guard points.storageClass(at: 0) != .null, points.storageClass(at: 1) != .null else { continue }
+                latitudes.append(points.double(at: 0))
+                longitudes.append(points.double(at: 1))
+            }
+            points.reset()
+            guard !latitudes.isEmpty else { continue }
+            let line = Polyline(latitudes: latitudes, longitudes: longitudes)
+            var hint = 0
+            for entry in entries {
+                guard let location = stops[entry.stop] else { continue }
+                let limit = Self.maximumDistance * (entry.largeStation ? Self.largeStationMultiplier : 1)
+                let (segment, distance) = line.nearest(
+                    latitude: location.latitude, longitude: location.longitude,
+                    within: limit, from: hint)
+                if let segment {
+                    hint = segment
+                } else {
+                    far.append(Far(shape: shape, entry: entry, distance: distance))
+                }
+            }
+        }
+        try report(far)
+    }
+
+    /// Each stop's coordinates, or its parent station's when it has none, by row id.
+    private func stopLocations() throws -> [Int64: (latitude: Double, longitude: Double)] {
+        guard checks.has(table: "stops", column: "stop_lat"), checks.has(table: "stops", column: "stop_lon"),
+            let table = checks.schema.table(named: "stops")
+        else { return [:] }
+        let id = quoted(table.rowID)
+        let parent = table.references.contains { $0.column == "parent_station_ref" }
+        let sql =
+            parent
+            ? """
+            SELECT s.\(id), coalesce(s.stop_lat, p.stop_lat), coalesce(s.stop_lon, p.stop_lon) FROM stops s \
+            LEFT JOIN stops p ON p.\(id) = s.parent_station_ref
+            """
+            : "SELECT \(id), stop_lat, stop_lon FROM stops"
+        let rows = try checks.connection.prepare(sql)
+        var locations: [Int64: (latitude: Double, longitude: Double)] = [:]
+        while try rows.step() {
+            guard rows.storageClass(at: 1) != .null, rows.storageClass(at: 2) != .null else { continue }
+            locations[rows.int64(at: 0)] = (rows.double(at: 1), rows.double(at: 2))
+        }
+        return locations
+    }
+
+    /// Places each far stop at the stop time that first served it on its shape, and records it.
+    private func report(_ far: [Far]) throws {
+        guard !far.isEmpty else { return }
+        var tripIDs: [Int64: String] = [:]
+        var stopIDs: [Int64: String] = [:]
+        let trip = try checks.connection.prepare("SELECT trip_id FROM trips WHERE id = ?")
+        let stop = try checks.connection.prepare(
+            "SELECT stop_id FROM stops WHERE \(quoted(checks.schema.table(named: "stops")?.rowID ?? "id")) = ?")
+        func text(_ statement: Statement, _ id: Int64) throws -> String {
+            try statement.bind([.integer(id)])
+            defer { statement.reset() }
+            return try statement.step() ? CSVRowLocator.key(statement.value(at: 0)) : ""
+        }
+        for finding in far {
+            tripIDs[finding.entry.trip] = try text(trip, finding.entry.trip)
+            stopIDs[finding.entry.stop] = try text(stop, finding.entry.stop)
+        }
+        let keys = Set(far.map { [tripIDs[$0.entry.trip] ?? "", String($0.entry.sequence)] })
+        var rows: [[String]: CSVRowLocator.Row] = [:]
+        try checks.locator(file, "stop_times").locate(
+            matching: ["trip_id", "stop_sequence"], keys: keys, showing: ["stop_id"]
+        ) { key, row in
+            if rows[key] == nil { rows[key] = row }
+        }
+        for finding in far {
+            let tripID = tripIDs[finding.entry.trip] ?? ""
+            let row = rows[[tripID, String(finding.entry.sequence)]]
+            let limit = Self.maximumDistance * (finding.entry.largeStation ? Self.largeStationMultiplier : 1)
+            checks.issues.record(
+                BuildIssue(
+                    kind: .bestPractice, file: file.displayPath, line: row?.line,
+                    column: row?.fields["stop_id"]?.column, field: "stop_id",
+                    value: row?.fields["stop_id"]?.text ?? stopIDs[finding.entry.stop],
+                    message:
+                        """
+                        is \(Int(finding.distance.rounded())) m from shape_id '\(shapeStops.shapeIDs[finding.shape])' \
+                        of trip_id '\(tripID)' (stop_sequence \(finding.entry.sequence)), more than \(Int(limit)) m: \
+                        the stop is drawn off its trip's path
+                        """,
+                    code: NoticeCode.stopTooFarFromShape))
+        }
+    }
+}
+
+/// A shape's points on an equirectangular projection about its first point, in metres.
+struct Polyline {
+    private let xs: [Double]
+    private let ys: [Double]
+    private let scale: Double
+    private let box: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
+    /// The shape of the given points (at least one), in order.
+    init(latitudes: [Double], longitudes: [Double]) {
+        let scale = cos(latitudes[0] * Double.pi / 180)
+        let xs = longitudes.map { $0 * ShapeDistanceCheck.metresPerDegree * scale }
+        let ys = latitudes.map { $0 * ShapeDistanceCheck.metresPerDegree }
+        (self.scale, self.xs, self.ys) = (scale, xs, ys)
+        box = (xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0)
+    }
+
+    /// The first segment (or the point, for a shape of one) within `limit` metres of the given
+    /// point, searched from segment `hint` on, then from the start; when there is none, nil and
+    /// the distance to the nearest segment.
+    func nearest(latitude: Double, longitude: Double, within limit: Double, from hint: Int) -> (Int?, Double) {
+        let x = longitude * ShapeDistanceCheck.metresPerDegree * scale
+        let y = latitude * ShapeDistanceCheck.metresPerDegree
+        let segments = max(xs.count - 1, 1)
+        let limitSquared = limit * limit
+        let inBox = x >= box.minX - limit && x <= box.maxX + limit && y >= box.minY - limit && y <= box.maxY + limit
+        var nearest = Double.infinity
+        for step in 0..<segments {
+            let index = (min(hint, segments - 1) + step) % segments
+            let squared = distanceSquared(x, y, segment: index)
+            if inBox && squared <= limitSquared { return (index, squared.squareRoot()) }
+            nearest = min(nearest, squared)
+        }
+        return (nil, nearest.squareRoot())
+    }
+
+    private func distanceSquared(_ x: Double, _ y: Double, segment index: Int) -> Double {
+        let (ax, ay) = (xs[index], ys[index])
+        guard index + 1 < xs.count else { return (x - ax) * (x - ax) + (y - ay) * (y - ay) }
+        let (dx, dy) = (xs[index + 1] - ax, ys[index + 1] - ay)
+        let length = dx * dx + dy * dy
+        let t = length == 0 ? 0 : max(0, min(1, ((x - ax) * dx + (y - ay) * dy) / length))
+        let (px, py) = (ax + t * dx - x, ay + t * dy - y)
+        return px * px + py * py
+    }
+}
