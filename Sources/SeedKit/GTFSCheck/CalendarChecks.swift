@@ -98,13 +98,13 @@ struct CalendarChecks {
             """, [.text(today), .text(today)])
         let soon = Dictionary(
             rows.map { (CSVRowLocator.key($0[0]), $0[1].integer == 1) }, uniquingKeysWith: { a, _ in a })
-        try checks.locator(file, "feed_info").locate(
-            matching: ["feed_end_date"], keys: Set(soon.keys.map { [$0] }), showing: ["feed_end_date"]
+        try checks.places.locate(
+            "feed_info", matching: ["feed_end_date"], keys: Set(soon.keys.map { [$0] }), showing: ["feed_end_date"]
         ) { key, row in
             let week = soon[key[0]] ?? false
             checks.issues.record(
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row.line,
+                    kind: .bestPractice, file: file, line: row.line, row: row.key,
                     column: row.fields["feed_end_date"]?.column, field: "feed_end_date",
                     value: row.fields["feed_end_date"]?.text,
                     message: "is at most \(week ? 7 : 30) days after today (--today): the feed expires soon",

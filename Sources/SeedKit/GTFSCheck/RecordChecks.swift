@@ -62,12 +62,12 @@ struct RecordChecks {
             let rows = try checks.connection.rows(
                 "SELECT DISTINCT \(key) FROM \(quoted(rule.table)) WHERE \(rule.condition)")
             let keys = Set(rows.map { [CSVRowLocator.key($0[0])] })
-            try checks.locator(file, rule.table).locate(matching: [key], keys: keys, showing: [rule.field]) {
+            try checks.places.locate(rule.table, matching: [key], keys: keys, showing: [rule.field]) {
                 key, row in
                 let value = row.fields[rule.field]?.text
                 checks.issues.record(
                     BuildIssue(
-                        kind: .misleading(strict: checks.options.strict), file: file.displayPath, line: row.line,
+                        kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
                         column: row.fields[rule.field]?.column, field: rule.field,
                         value: value?.isEmpty == false ? value : key[0], message: rule.message, code: rule.code))
             }

@@ -17,17 +17,6 @@ package enum SeedNotices {
         package var groups: [IssueLog.Group]
     }
 
-    /// The codes the checks find, and so the ones found again in a seed.
-    package static let recomputedCodes: [String] = [
-        NoticeCode.missingCalendarFiles, NoticeCode.foreignKeyViolation, NoticeCode.invalidTimezone,
-        NoticeCode.numberOutOfRange, NoticeCode.onlyArrivalOrDeparture, NoticeCode.missingTripEdge,
-        NoticeCode.arrivalBeforePreviousDeparture, NoticeCode.decreasingStopTimeDistance,
-        NoticeCode.stopWithoutStopTime, NoticeCode.missingRecommendedFile, NoticeCode.missingRecommendedField,
-        NoticeCode.missingFeedContactEmailAndURL, NoticeCode.missingRequiredAgencyID, NoticeCode.invalidURL,
-        NoticeCode.routeShortNameTooLong, NoticeCode.mixedCaseRecommendedField, NoticeCode.expiredCalendar,
-        NoticeCode.tripCoverageNotActiveForNext7Days
-    ].sorted()
-
     /// The codes of what a build finds while reading the files, which a seed does not keep:
     /// never recomputed. (`foreign_key_violation` is both: a reference the loader resolved is
     /// not checked again, the GTFS ids the schema keeps as text are.)

@@ -15,7 +15,7 @@ import SeedSQLite
 /// segment (what is reported) costs a full pass, after a bounding-box test.
 struct ShapeDistanceCheck {
     let checks: GTFSChecks
-    let file: InputFile
+    let file: String
     let shapeStops: ShapeStops
 
     /// The validator's distance, in metres.
@@ -108,9 +108,9 @@ struct ShapeDistanceCheck {
             stopIDs[finding.entry.stop] = try text(stop, finding.entry.stop)
         }
         let keys = Set(far.map { [tripIDs[$0.entry.trip] ?? "", String($0.entry.sequence)] })
-        var rows: [[String]: CSVRowLocator.Row] = [:]
-        try checks.locator(file, "stop_times").locate(
-            matching: ["trip_id", "stop_sequence"], keys: keys, showing: ["stop_id"]
+        var rows: [[String]: PlacedRow] = [:]
+        try checks.places.locate(
+            "stop_times", matching: ["trip_id", "stop_sequence"], keys: keys, showing: ["stop_id"]
         ) { key, row in
             if rows[key] == nil { rows[key] = row }
         }
@@ -120,7 +120,7 @@ struct ShapeDistanceCheck {
             let limit = Self.maximumDistance * (finding.entry.largeStation ? Self.largeStationMultiplier : 1)
             checks.issues.record(
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row?.line,
+                    kind: .bestPractice, file: file, line: row?.line, row: row?.key,
                     column: row?.fields["stop_id"]?.column, field: "stop_id",
                     value: row?.fields["stop_id"]?.text ?? stopIDs[finding.entry.stop],
                     message:

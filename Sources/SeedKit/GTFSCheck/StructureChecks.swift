@@ -67,13 +67,13 @@ struct StructureChecks {
                 }
             problems[CSVRowLocator.key(row[0])] = problem
         }
-        try checks.locator(file, "stops").locate(
-            matching: ["stop_id"], keys: Set(problems.keys.map { [$0] }), showing: ["parent_station"]
+        try checks.places.locate(
+            "stops", matching: ["stop_id"], keys: Set(problems.keys.map { [$0] }), showing: ["parent_station"]
         ) { key, row in
             guard let problem = problems[key[0]] else { return }
             checks.issues.record(
                 BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file.displayPath, line: row.line,
+                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
                     column: row.fields["parent_station"]?.column, field: "parent_station",
                     value: row.fields["parent_station"]?.text, message: "of stop_id '\(key[0])' " + problem.message,
                     code: problem.code))
@@ -119,12 +119,12 @@ struct StructureChecks {
             AND (\(conditions.joined(separator: " OR ")))
             """)
         let keys = Set(rows.map { $0.prefix(3).map(CSVRowLocator.key) })
-        try checks.locator(file, "translations").locate(
-            matching: ["table_name", "record_id", "record_sub_id"], keys: keys, showing: ["record_id"]
+        try checks.places.locate(
+            "translations", matching: ["table_name", "record_id", "record_sub_id"], keys: keys, showing: ["record_id"]
         ) { key, row in
             checks.issues.record(
                 BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file.displayPath, line: row.line,
+                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
                     column: row.fields["record_id"]?.column, field: "record_id", value: row.fields["record_id"]?.text,
                     message: "names no row of \(key[0]).txt: the translation is of nothing",
                     code: NoticeCode.translationForeignKeyViolation))
@@ -142,7 +142,7 @@ struct StructureChecks {
         guard case .integer(let count) = rows.first?.first, count > 0 else { return }
         checks.issues.record(
             BuildIssue(
-                kind: .misleading(strict: checks.options.strict), file: routes.displayPath, field: "network_id",
+                kind: .misleading(strict: checks.options.strict), file: routes, field: "network_id",
                 message:
                     """
                     is given for \(count) routes, and route_networks.txt gives routes networks too: the reference \

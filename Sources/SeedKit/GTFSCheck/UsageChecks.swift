@@ -55,12 +55,12 @@ struct UsageChecks {
             if try tripID.step() { unused.insert([CSVRowLocator.key(tripID.value(at: 0))]) }
             tripID.reset()
         }
-        try checks.locator(file, "trips").locate(
-            matching: ["trip_id"], keys: unused, showing: ["trip_id"]
+        try checks.places.locate(
+            "trips", matching: ["trip_id"], keys: unused, showing: ["trip_id"]
         ) { key, row in
             checks.issues.record(
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row.line,
+                    kind: .bestPractice, file: file, line: row.line, row: row.key,
                     column: row.fields["trip_id"]?.column, field: "trip_id", value: key[0],
                     message: "is named by no stop time: the trip goes nowhere", code: NoticeCode.unusedTrip))
         }
@@ -78,12 +78,12 @@ struct UsageChecks {
             (SELECT shape_id FROM trips WHERE shape_id IS NOT NULL)
             """)
         var unused = Set(rows.map { [CSVRowLocator.key($0[0])] })
-        try checks.locator(file, "shapes").locate(matching: ["shape_id"], keys: unused, showing: ["shape_id"]) {
+        try checks.places.locate("shapes", matching: ["shape_id"], keys: unused, showing: ["shape_id"]) {
             key, row in
             guard unused.remove(key) != nil else { return }
             checks.issues.record(
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row.line,
+                    kind: .bestPractice, file: file, line: row.line, row: row.key,
                     column: row.fields["shape_id"]?.column, field: "shape_id", value: key[0],
                     message: "is named by no trip: the shape is drawn for nothing", code: NoticeCode.unusedShape))
         }
@@ -104,12 +104,12 @@ struct UsageChecks {
             """)
         let first = Dictionary(
             rows.map { (CSVRowLocator.key($0[0]), CSVRowLocator.key($0[1])) }, uniquingKeysWith: { a, _ in a })
-        try checks.locator(file, "routes").locate(
-            matching: ["route_id"], keys: Set(first.keys.map { [$0] }), showing: ["route_id"]
+        try checks.places.locate(
+            "routes", matching: ["route_id"], keys: Set(first.keys.map { [$0] }), showing: ["route_id"]
         ) { key, row in
             checks.issues.record(
                 BuildIssue(
-                    kind: .bestPractice, file: file.displayPath, line: row.line,
+                    kind: .bestPractice, file: file, line: row.line, row: row.key,
                     column: row.fields["route_id"]?.column, field: "route_id", value: key[0],
                     message:
                         """
