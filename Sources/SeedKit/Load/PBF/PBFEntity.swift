@@ -1,3 +1,5 @@
+import SeedSQLite
+
 /// One OpenStreetMap object of a PBF block (a node, a way or a relation), decoded: deltas
 /// added up, coordinates in nanodegrees, string-table indexes checked. The decoder reuses
 /// one entity (and its arrays) for every object of a file.
@@ -139,18 +141,9 @@ enum PBFText {
     static func withTimestamp<R, E: Error>(
         _ seconds: Int64, _ body: (UnsafeRawBufferPointer) throws(E) -> R
     ) throws(E) -> R {
-        var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let time = seconds - days * 86_400
-        // Howard Hinnant's civil_from_days.
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.civil(Int(days))
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer throws(E) -> R in
             func put(_ value: Int64, at index: Int, digits: Int) {
                 var value = value
@@ -159,9 +152,9 @@ enum PBFText {
                     value /= 10
                 }
             }
-            put(year, at: 0, digits: 4)
-            put(month, at: 5, digits: 2)
-            put(day, at: 8, digits: 2)
+            put(Int64(year), at: 0, digits: 4)
+            put(Int64(month), at: 5, digits: 2)
+            put(Int64(day), at: 8, digits: 2)
             put(time / 3600, at: 11, digits: 2)
             put(time / 60 % 60, at: 14, digits: 2)
             put(time % 60, at: 17, digits: 2)
