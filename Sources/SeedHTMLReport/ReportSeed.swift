@@ -3,33 +3,32 @@ import SeedSQLite
 import SeedShip
 
 /// The seed a report is about: its open connection, what `seedgen inspect` says of it, its
-/// tables and, for a region seed, its feeds.
+/// tables and, for a region seed, its feeds (those of `Opened`, read through it).
+@dynamicMemberLookup
 struct ReportSeed {
-    /// The file, as given.
-    let path: String
-    /// The seed file, kept open: a gzipped seed's decompressed copy lives as long as it.
-    let file: SeedFile
-    let connection: Connection
+    /// The seed as opened: its file, connection, tables, feeds and schema.
+    let opened: Opened
     /// `seedgen inspect`'s facts.
     let inspection: SeedReport
-    /// The data tables.
-    let tables: Set<String>
-    /// A region seed's feeds (`feeds.id`, `feeds.name`), in id order; empty for a seed of one feed.
-    let feeds: [(id: Int64, name: String)]
-    /// The built-in schema the seed was built with (by its recorded name), when it is one.
-    let schema: Schema?
+
+    subscript<Value>(dynamicMember key: KeyPath<Opened, Value>) -> Value { opened[keyPath: key] }
 
     /// The seed opened, before `seedgen inspect`'s facts are gathered (they read the whole file):
     /// enough to start the work that runs meanwhile (`RecomputedNotices.begin`).
     struct Opened {
+        /// The file, as given.
         let path: String
+        /// The seed file, kept open: a gzipped seed's decompressed copy lives as long as it.
         let file: SeedFile
         let connection: Connection
+        /// The data tables.
         let tables: Set<String>
+        /// A region seed's feeds (`feeds.id`, `feeds.name`), in id order; empty for a seed of one feed.
         let feeds: [(id: Int64, name: String)]
         /// `seedgen_metadata`'s schema_name and schema_sha256.
         let schemaName: String?
         let schemaSHA256: String?
+        /// The built-in schema the seed was built with (by its recorded name), when it is one.
         let schema: Schema?
 
         init(path: String) throws(ShipError) {
@@ -63,29 +62,25 @@ struct ReportSeed {
 
     /// The seed `opened`, with what `seedgen inspect` says of it.
     init(_ opened: Opened) throws(ShipError) {
-        (path, file, connection, tables, feeds, schema) = (
-            opened.path, opened.file, opened.connection, opened.tables, opened.feeds, opened.schema
-        )
+        self.opened = opened
         inspection = try SeedInspector.report(for: opened.file)
     }
 
-    init(path: String) throws(ShipError) { try self.init(Opened(path: path)) }
-
     /// True when the seed holds the transit tables the map's stops and the calendar read.
-    var hasTransit: Bool { ["stops", "trips", "service_days", "routes"].allSatisfy(tables.contains) }
+    var hasTransit: Bool { ["stops", "trips", "service_days", "routes"].allSatisfy(opened.tables.contains) }
 
     /// True for a region seed (several feeds).
-    var isRegion: Bool { !feeds.isEmpty }
+    var isRegion: Bool { !opened.feeds.isEmpty }
 
     /// The column names of `table`, in order.
     func columns(of table: String) throws(SQLiteError) -> [String] {
-        try connection.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map {
+        try opened.connection.rows("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(table)]).map {
             $0[0].description
         }
     }
 
     /// Wraps a SQLite failure while reading the seed for `what`.
     func failure(_ what: String, _ error: any Error) -> ShipError {
-        ShipError(code: .sqlite, path: path, message: "cannot read \(what): \(error)", cause: error)
+        ShipError(code: .sqlite, path: opened.path, message: "cannot read \(what): \(error)", cause: error)
     }
 }
