@@ -8,8 +8,10 @@ import SeedSQLite
 /// Where they run: a feed that loaded without data errors is checked by the finish stage, on
 /// the second core beside the content digest and `VACUUM INTO` (`BuildState.readers`): nothing
 /// the stages between change is what the checks read but the ids `--previous` keeps, and the
-/// checks name rows by their keys, not their ids. A feed with data errors is checked here, and
-/// the build fails after the checks (one run says all that is wrong).
+/// checks name rows by their keys, not their ids (only "the earlier route" of
+/// `duplicate_route_name` then follows the kept ids, as `seedgen report` reads it in the seed). A
+/// feed with data errors is checked here, and the build fails after the checks (one run says all
+/// that is wrong).
 ///
 /// In a region seed the checks run feed by feed: each table read as the feed's rows only
 /// (a temporary view of the same name, which SQLite finds before the table), each finding
