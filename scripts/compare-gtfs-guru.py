@@ -68,19 +68,31 @@ KNOWN = {
     "dates and version); gtfs-guru only a column the header lacks",
     "mixed_case_recommended_field": "heuristics differ: gtfs-guru also flags names in scripts without case "
     "that hold a digit (a Japanese stop name with a block number) and names with apostrophes; counts may differ",
-    "non_ascii_or_non_printable_char": "not checked by seedgen (ids with non-ASCII characters)",
-    "missing_bike_allowance": "not checked by seedgen (ferries' bikes_allowed)",
-    "missing_timepoint_value": "not checked by seedgen",
-    "route_long_name_contains_short_name": "not checked by seedgen",
-    "same_route_and_agency_url": "not checked by seedgen",
-    "unusable_trip": "not checked by seedgen",
     "stop_too_far_from_shape": "both: once per (shape, stop); distances on an equirectangular projection "
     "(gtfs-guru takes the segment nearest in degrees), so a stop within a metre of the limit may differ",
     "stop_too_far_from_shape_using_user_distance": "not checked by seedgen (geometry)",
     "stops_match_shape_out_of_order": "not checked by seedgen (geometry)",
-    "equal_shape_distance_same_coordinates": "not checked by seedgen (geometry)",
     "fast_travel_between_consecutive_stops": "not checked by seedgen (speeds)",
     "fast_travel_between_far_stops": "not checked by seedgen (speeds)",
+    "invalid_email": "seedgen: a warning (--strict: error)",
+    "invalid_currency": "seedgen: a warning (--strict: error)",
+    "point_near_origin": "seedgen: a warning (--strict: error)",
+    "point_near_pole": "seedgen: a warning (--strict: error)",
+    "overlapping_frequency": "seedgen: a warning (--strict: error)",
+    "block_trips_with_overlapping_stop_times": "seedgen: a warning (--strict: error), once a trip (gtfs-guru: a pair)",
+    "decreasing_shape_distance": "seedgen: a warning (--strict: error)",
+    "equal_shape_distance_diff_coordinates": "seedgen: a warning (--strict: error)",
+    "pathway_to_wrong_location_type": "seedgen: a warning (--strict: error)",
+    "pathway_to_platform_with_boarding_areas": "seedgen: a warning (--strict: error)",
+    "pathway_unreachable_location": "seedgen: a warning (--strict: error)",
+    "bidirectional_exit_gate": "seedgen: a warning (--strict: error)",
+    "missing_level_id": "seedgen: a warning (--strict: error), for elevators' ends; gtfs-guru 1.0.0 does not raise "
+    "it by default",
+    "stop_time_timepoint_without_times": "seedgen: a warning (--strict: error), once a row (gtfs-guru: each time)",
+    "invalid_language_code": "seedgen: a warning (--strict: error); gtfs-guru 1.0.0 does not raise it by default",
+    "missing_timepoint_value": "seedgen report (no header in a seed): when a row gives a timepoint",
+    "non_ascii_or_non_printable_char": "seedgen: once per value and file, ids of trips and shapes where defined "
+    "only; gtfs-guru: every row",
 }
 
 

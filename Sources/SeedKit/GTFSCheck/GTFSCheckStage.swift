@@ -23,14 +23,15 @@ struct GTFSCheckStage: BuildStage {
             if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
             return
         }
-        // A region whose loading failed is not checked feed by feed (a table not loaded has no view).
-        if !state.failedTables.isEmpty || !state.skippedTables.isEmpty { throw BuildError.invalidInput(state.issues) }
-        let scoped = state.feedScopedTables
+        // After a load error too, every feed is checked (one pass, all notices): a table not loaded
+        // (`skippedTables`) has no view and no check reads it.
+        let scoped = state.feedScopedTables.filter { !state.skippedTables.contains($0.name) }
         for feed in state.feeds.feeds {
             try Self.readingFeed(feed.id, of: scoped, schema: state.schema, connection: connection) {
                 try GTFSChecks(
                     schema: state.schema, places: places(feed.inputs, state), connection: connection,
-                    issues: state.issues, options: state.options
+                    issues: state.issues, options: state.options, failed: state.failedTables,
+                    skipped: state.skippedTables, feed: feed.name
                 ).run()
             }
         }

@@ -105,6 +105,59 @@ public enum NoticeCode {
     public static let expiredCalendar = "expired_calendar"
     /// Trips whose days do not cover today and the 7 days after it (`--today`).
     public static let tripCoverageNotActiveForNext7Days = "trip_coverage_not_active_for_next7_days"
+    /// An email field that is not an email address.
+    public static let invalidEmail = "invalid_email"
+    /// A language field that is not an IETF BCP 47 tag.
+    public static let invalidLanguageCode = "invalid_language_code"
+    /// A currency field that is not an ISO 4217 code.
+    public static let invalidCurrency = "invalid_currency"
+    /// A stop or shape point within a degree of latitude and longitude 0, 0.
+    public static let pointNearOrigin = "point_near_origin"
+    /// A stop or shape point 89 degrees or more from the equator.
+    public static let pointNearPole = "point_near_pole"
+    /// A trip with fewer than two stop times.
+    public static let unusableTrip = "unusable_trip"
+    /// Two frequencies of a trip whose times overlap.
+    public static let overlappingFrequency = "overlapping_frequency"
+    /// Two trips of a block whose times overlap on a day both run.
+    public static let blockTripsWithOverlappingStopTimes = "block_trips_with_overlapping_stop_times"
+    /// A shape point whose shape_dist_traveled is below the previous point's.
+    public static let decreasingShapeDistance = "decreasing_shape_distance"
+    /// Two consecutive shape points more than 1.11 m apart with the same shape_dist_traveled.
+    public static let equalShapeDistanceDiffCoordinates = "equal_shape_distance_diff_coordinates"
+    /// Two consecutive shape points less than 1.11 m apart with the same shape_dist_traveled.
+    public static let equalShapeDistanceDiffCoordinatesBelowThreshold =
+        "equal_shape_distance_diff_coordinates_distance_below_threshold"
+    /// Two consecutive shape points at the same place with the same shape_dist_traveled.
+    public static let equalShapeDistanceSameCoordinates = "equal_shape_distance_same_coordinates"
+    /// A shape of one point.
+    public static let singleShapePoint = "single_shape_point"
+    /// A pathway from or to a station.
+    public static let pathwayToWrongLocationType = "pathway_to_wrong_location_type"
+    /// A pathway from or to a platform that has boarding areas.
+    public static let pathwayToPlatformWithBoardingAreas = "pathway_to_platform_with_boarding_areas"
+    /// A location of a station with pathways that no entrance reaches, or that reaches no exit.
+    public static let pathwayUnreachableLocation = "pathway_unreachable_location"
+    /// A generic node that pathways join to one location only.
+    public static let pathwayDanglingGenericNode = "pathway_dangling_generic_node"
+    /// A pathway from a location to itself.
+    public static let pathwayLoop = "pathway_loop"
+    /// An exit gate (pathway_mode 7) that is bidirectional.
+    public static let bidirectionalExitGate = "bidirectional_exit_gate"
+    /// An end of an elevator pathway (pathway_mode 5) without level_id.
+    public static let missingLevelID = "missing_level_id"
+    /// A stop time with times but no timepoint, in a stop_times.txt with the column.
+    public static let missingTimepointValue = "missing_timepoint_value"
+    /// A stop time with timepoint 1 but without arrival_time or departure_time.
+    public static let stopTimeTimepointWithoutTimes = "stop_time_timepoint_without_times"
+    /// A ferry trip without bikes_allowed.
+    public static let missingBikeAllowance = "missing_bike_allowance"
+    /// A route_url that is its agency's agency_url.
+    public static let sameRouteAndAgencyURL = "same_route_and_agency_url"
+    /// A route_long_name that begins with the route_short_name.
+    public static let routeLongNameContainsShortName = "route_long_name_contains_short_name"
+    /// An id with a character that is not printable ASCII.
+    public static let nonASCIIOrNonPrintableChar = "non_ascii_or_non_printable_char"
 
     // seedgen's own, for what the validator has no code for.
     /// A field repaired as Python's csv module reads it (a stray quote, spaces before a quote).
