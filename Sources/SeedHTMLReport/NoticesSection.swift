@@ -183,6 +183,38 @@ enum NoticesSection {
             "Two consecutive shape points less than 1.11 m apart with the same shape_dist_traveled.",
         NoticeCode.equalShapeDistanceSameCoordinates:
             "Two consecutive shape points at the same place with the same shape_dist_traveled.",
+        NoticeCode.forbiddenRealTimeBookingFieldValue:
+            "A real-time booking rule (booking_type 0) with a prior_notice field.",
+        NoticeCode.forbiddenSameDayBookingFieldValue:
+            "A same-day booking rule (booking_type 1) with a field it forbids.",
+        NoticeCode.forbiddenPriorDayBookingFieldValue:
+            "A prior-day booking rule (booking_type 2) with a prior notice duration.",
+        NoticeCode.missingPriorNoticeDurationMin: "A same-day booking rule without prior_notice_duration_min.",
+        NoticeCode.missingPriorNoticeLastDay: "A prior-day booking rule without prior_notice_last_day.",
+        NoticeCode.missingPriorNoticeLastTime: "A prior-day booking rule without prior_notice_last_time.",
+        NoticeCode.invalidPriorNoticeDurationMin: "A prior_notice_duration_min above prior_notice_duration_max.",
+        NoticeCode.forbiddenPriorNoticeStartDay: "A prior_notice_start_day beside prior_notice_duration_max.",
+        NoticeCode.priorNoticeLastDayAfterStartDay: "A prior_notice_last_day after prior_notice_start_day.",
+        NoticeCode.missingPriorNoticeStartTime: "A prior_notice_start_day without prior_notice_start_time.",
+        NoticeCode.forbiddenPriorNoticeStartTime: "A prior_notice_start_time without prior_notice_start_day.",
+        NoticeCode.fareTransferRuleDurationLimitTypeWithoutDurationLimit:
+            "A fare transfer rule with duration_limit_type but no duration_limit.",
+        NoticeCode.fareTransferRuleDurationLimitWithoutType:
+            "A fare transfer rule with duration_limit but no duration_limit_type.",
+        NoticeCode.fareTransferRuleInvalidTransferCount:
+            "A transfer_count that is neither -1 nor 1 or more.",
+        NoticeCode.fareTransferRuleWithForbiddenTransferCount:
+            "A transfer_count for a transfer between two leg groups.",
+        NoticeCode.fareTransferRuleWithoutTransferCount:
+            "A transfer within one leg group without transfer_count.",
+        NoticeCode.timeframeOnlyStartOrEndTimeSpecified:
+            "A timeframe with start_time or end_time, not both.",
+        NoticeCode.timeframeStartOrEndTimeGreaterThanTwentyFourHours:
+            "A timeframe time after 24:00:00.",
+        NoticeCode.timeframeOverlap:
+            "Two timeframes of one group and service whose times overlap.",
+        NoticeCode.fareProductWithMultipleDefaultRiderCategories:
+            "A fare product with several default rider categories.",
         NoticeCode.singleShapePoint: "A shape of one point.",
         NoticeCode.pathwayToWrongLocationType: "A pathway from or to a station.",
         NoticeCode.pathwayToPlatformWithBoardingAreas: "A pathway from or to a platform that has boarding areas.",

@@ -53,3 +53,24 @@ extension GTFSChecks {
         }
     }
 }
+
+extension GTFSChecks {
+    /// Records `code` at every row of `table` whose values of `fields` are those of a row that
+    /// `condition` selects (for a table without a key of one column), at `field`, with `message`.
+    func flagRows(
+        of table: String, matching fields: [String], condition: String, field: String, kind: BuildIssue.Kind,
+        code: String, message: String
+    ) throws {
+        guard fields.allSatisfy({ has(table: table, column: $0) }), let file = file(of: table) else { return }
+        let rows = try connection.rows(
+            "SELECT \(fields.map(quoted).joined(separator: ", ")) FROM \(quoted(table)) WHERE \(condition)")
+        let keys = Set(rows.map { $0.map(CSVRowLocator.key) })
+        try places.locate(table, matching: fields, keys: keys, showing: [field]) { _, row in
+            let value = row.fields[field]?.text
+            issues.record(
+                BuildIssue(
+                    kind: kind, file: file, line: row.line, row: row.key, column: row.fields[field]?.column,
+                    field: field, value: value?.isEmpty == false ? value : nil, message: message, code: code))
+        }
+    }
+}

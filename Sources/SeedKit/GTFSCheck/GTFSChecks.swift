@@ -19,7 +19,9 @@ import SeedSQLite
 ///   routes without names, stops without a name or a place, colors that are not (`RecordChecks`);
 ///   emails, languages, currencies, points at 0, 0 or a pole (`FieldFormatChecks`); pathways
 ///   (`PathwayChecks`); distances along shapes (`ShapePointChecks`); frequencies and blocks whose
-///   times overlap (`TripOverlapChecks`); timepoints (`TimepointRule`, in `StopTimeChecks`' pass).
+/// times overlap (`TripOverlapChecks`); GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`);
+/// timepoints (`TimepointRule`, in
+/// `StopTimeChecks`' pass).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
 ///   serves (`StopTimeChecks`), stops far from their trips' shapes (`ShapeDistanceCheck`),
 ///   recommended files and fields, names (`FeedChecks`), routes' URLs and names, ferries' bikes,
@@ -82,6 +84,8 @@ struct GTFSChecks {
         try PathwayChecks(checks: self).run()
         try ShapePointChecks(checks: self).run()
         try TripOverlapChecks(checks: self).run()
+        try BookingRuleChecks(checks: self).run()
+        try FareRuleChecks(checks: self).run()
     }
 
     // MARK: Foreign keys

@@ -130,6 +130,49 @@ public enum NoticeCode {
         "equal_shape_distance_diff_coordinates_distance_below_threshold"
     /// Two consecutive shape points at the same place with the same shape_dist_traveled.
     public static let equalShapeDistanceSameCoordinates = "equal_shape_distance_same_coordinates"
+    /// A real-time booking rule (booking_type 0) with a prior_notice field.
+    public static let forbiddenRealTimeBookingFieldValue = "forbidden_real_time_booking_field_value"
+    /// A same-day booking rule (booking_type 1) with a field it forbids.
+    public static let forbiddenSameDayBookingFieldValue = "forbidden_same_day_booking_field_value"
+    /// A prior-day booking rule (booking_type 2) with a prior notice duration.
+    public static let forbiddenPriorDayBookingFieldValue = "forbidden_prior_day_booking_field_value"
+    /// A same-day booking rule without prior_notice_duration_min.
+    public static let missingPriorNoticeDurationMin = "missing_prior_notice_duration_min"
+    /// A prior-day booking rule without prior_notice_last_day.
+    public static let missingPriorNoticeLastDay = "missing_prior_notice_last_day"
+    /// A prior-day booking rule without prior_notice_last_time.
+    public static let missingPriorNoticeLastTime = "missing_prior_notice_last_time"
+    /// A prior_notice_duration_min above prior_notice_duration_max.
+    public static let invalidPriorNoticeDurationMin = "invalid_prior_notice_duration_min"
+    /// A prior_notice_start_day beside prior_notice_duration_max.
+    public static let forbiddenPriorNoticeStartDay = "forbidden_prior_notice_start_day"
+    /// A prior_notice_last_day after prior_notice_start_day.
+    public static let priorNoticeLastDayAfterStartDay = "prior_notice_last_day_after_start_day"
+    /// A prior_notice_start_day without prior_notice_start_time.
+    public static let missingPriorNoticeStartTime = "missing_prior_notice_start_time"
+    /// A prior_notice_start_time without prior_notice_start_day.
+    public static let forbiddenPriorNoticeStartTime = "forbidden_prior_notice_start_time"
+    /// A fare transfer rule with duration_limit_type but no duration_limit.
+    public static let fareTransferRuleDurationLimitTypeWithoutDurationLimit =
+        "fare_transfer_rule_duration_limit_type_without_duration_limit"
+    /// A fare transfer rule with duration_limit but no duration_limit_type.
+    public static let fareTransferRuleDurationLimitWithoutType = "fare_transfer_rule_duration_limit_without_type"
+    /// A transfer_count that is neither -1 nor 1 or more.
+    public static let fareTransferRuleInvalidTransferCount = "fare_transfer_rule_invalid_transfer_count"
+    /// A transfer_count for a transfer between two leg groups.
+    public static let fareTransferRuleWithForbiddenTransferCount = "fare_transfer_rule_with_forbidden_transfer_count"
+    /// A transfer within one leg group without transfer_count.
+    public static let fareTransferRuleWithoutTransferCount = "fare_transfer_rule_without_transfer_count"
+    /// A timeframe with start_time or end_time, not both.
+    public static let timeframeOnlyStartOrEndTimeSpecified = "timeframe_only_start_or_end_time_specified"
+    /// A timeframe time after 24:00:00.
+    public static let timeframeStartOrEndTimeGreaterThanTwentyFourHours =
+        "timeframe_start_or_end_time_greater_than_twenty_four_hours"
+    /// Two timeframes of one group and service whose times overlap.
+    public static let timeframeOverlap = "timeframe_overlap"
+    /// A fare product with several default rider categories.
+    public static let fareProductWithMultipleDefaultRiderCategories =
+        "fare_product_with_multiple_default_rider_categories"
     /// A shape of one point.
     public static let singleShapePoint = "single_shape_point"
     /// A pathway from or to a station.

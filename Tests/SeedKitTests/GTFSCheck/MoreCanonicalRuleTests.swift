@@ -220,4 +220,71 @@ struct MoreCanonicalRuleTests {
         #expect(feeds(NoticeCode.missingRecommendedFile) == ["a", "b"], "feed_info.txt is missing in each feed")
         #expect(feeds(NoticeCode.expiredCalendar) == ["a", "b"], "the checks ran after the load error")
     }
+
+    @Test("booking rules: fields each booking_type forbids or needs, and the prior notice's order")
+    func bookingRules() throws {
+        let rules = """
+            booking_rule_id,booking_type,prior_notice_duration_min,prior_notice_duration_max,prior_notice_last_day,prior_notice_last_time,prior_notice_start_day,prior_notice_start_time,prior_notice_service_id
+            RT,0,30,,,,,,
+            SD,1,,,1,,,,
+            PD,2,10,,,,,,
+            MM,1,60,30,,,,,
+            SS,2,,,3,12:00:00,2,,
+            OK,1,30,,,,,,
+
+            """
+        let build = try Checked(["booking_rules.txt": rules])
+        #expect(build.built)
+        #expect(build.found(NoticeCode.forbiddenRealTimeBookingFieldValue).map(\.line) == [2])
+        #expect(build.found(NoticeCode.forbiddenSameDayBookingFieldValue).map(\.line) == [3])
+        #expect(build.found(NoticeCode.missingPriorNoticeDurationMin).map(\.line) == [3])
+        #expect(build.found(NoticeCode.forbiddenPriorDayBookingFieldValue).map(\.line) == [4])
+        #expect(build.found(NoticeCode.missingPriorNoticeLastDay).map(\.line) == [4])
+        #expect(build.found(NoticeCode.missingPriorNoticeLastTime).map(\.line) == [4])
+        #expect(build.found(NoticeCode.invalidPriorNoticeDurationMin).map(\.line) == [5])
+        #expect(build.found(NoticeCode.priorNoticeLastDayAfterStartDay).map(\.line) == [6])
+        #expect(build.found(NoticeCode.missingPriorNoticeStartTime).map(\.line) == [6])
+        #expect(!build.notices.contains { $0["line"] as? Int == 7 && ($0["file"] as? String)?.hasSuffix("booking_rules.txt") == true })
+        let strict = try Checked(["booking_rules.txt": rules], strict: true)
+        #expect(!strict.built && strict.found(NoticeCode.forbiddenRealTimeBookingFieldValue).first?.severity == "ERROR")
+    }
+
+    @Test("fares v2: transfer rules' counts and limits, timeframes, default rider categories")
+    func faresV2() throws {
+        let transfers = """
+            from_leg_group_id,to_leg_group_id,transfer_count,duration_limit,duration_limit_type,fare_transfer_type
+            G1,G2,,60,,0
+            G1,G2,,,1,0
+            G1,G1,0,,,0
+            G1,G2,2,,,0
+            G2,G2,,,,0
+            G1,G1,-1,60,1,0
+
+            """
+        let timeframes = """
+            timeframe_group_id,start_time,end_time,service_id
+            PEAK,07:00:00,,WD
+            PEAK,08:00:00,25:00:00,WD
+            OFF,00:00:00,10:00:00,WD
+            OFF,09:00:00,12:00:00,WD
+            OFF,12:00:00,13:00:00,WD
+
+            """
+        let build = try Checked([
+            "fare_transfer_rules.txt": transfers, "timeframes.txt": timeframes,
+            "fare_leg_rules.txt": "leg_group_id,fare_product_id\nG1,P1\nG2,P2\n",
+            "rider_categories.txt": "rider_category_id,rider_category_name,is_default_fare_category\nADULT,Adult,1\nSENIOR,Senior,1\nCHILD,Child,0\n",
+            "fare_products.txt": "fare_product_id,rider_category_id,amount,currency\nP1,ADULT,2,EUR\nP1,SENIOR,1,EUR\nP2,ADULT,2,EUR\nP2,CHILD,1,EUR\n"
+        ])
+        #expect(build.built)
+        #expect(build.found(NoticeCode.fareTransferRuleDurationLimitWithoutType).map(\.line) == [2])
+        #expect(build.found(NoticeCode.fareTransferRuleDurationLimitTypeWithoutDurationLimit).map(\.line) == [3])
+        #expect(build.found(NoticeCode.fareTransferRuleInvalidTransferCount).map(\.line) == [4])
+        #expect(build.found(NoticeCode.fareTransferRuleWithForbiddenTransferCount).map(\.line) == [5])
+        #expect(build.found(NoticeCode.fareTransferRuleWithoutTransferCount).map(\.line) == [6])
+        #expect(build.found(NoticeCode.timeframeOnlyStartOrEndTimeSpecified).map(\.line) == [2])
+        #expect(build.found(NoticeCode.timeframeStartOrEndTimeGreaterThanTwentyFourHours).map(\.line) == [3])
+        #expect(build.found(NoticeCode.timeframeOverlap).map(\.line) == [5], "the later of two; 12:00 after 12:00 is no overlap")
+        #expect(build.found(NoticeCode.fareProductWithMultipleDefaultRiderCategories).map(\.line) == [2, 3])
+    }
 }
