@@ -215,6 +215,24 @@ enum NoticesSection {
             "Two timeframes of one group and service whose times overlap.",
         NoticeCode.fareProductWithMultipleDefaultRiderCategories:
             "A fare product with several default rider categories.",
+        NoticeCode.startAndEndRangeOutOfOrder:
+            "A start date or time after its end.",
+        NoticeCode.startAndEndRangeEqual:
+            "A frequency whose start_time is its end_time.",
+        NoticeCode.inconsistentAgencyTimezone:
+            "An agency whose agency_timezone is not the first agency's.",
+        NoticeCode.transferWithInvalidStopLocationType:
+            "A transfer from or to a location that is not a stop or station.",
+        NoticeCode.transferWithInvalidTripAndRoute:
+            "A transfer whose trip is of another route than the one it names.",
+        NoticeCode.transferWithInvalidTripAndStop:
+            "A transfer whose trip does not serve the stop it names.",
+        NoticeCode.stopAccessSpecifiedForIncorrectLocation:
+            "A stop_access on a location that is not a stop.",
+        NoticeCode.stopAccessSpecifiedForStopWithNoParentStation:
+            "A stop_access on a stop without parent_station.",
+        NoticeCode.locationWithUnexpectedStopTime:
+            "A station, entrance, node or boarding area that stop times serve.",
         NoticeCode.singleShapePoint: "A shape of one point.",
         NoticeCode.pathwayToWrongLocationType: "A pathway from or to a station.",
         NoticeCode.pathwayToPlatformWithBoardingAreas: "A pathway from or to a platform that has boarding areas.",

@@ -86,6 +86,7 @@ struct GTFSChecks {
         try TripOverlapChecks(checks: self).run()
         try BookingRuleChecks(checks: self).run()
         try FareRuleChecks(checks: self).run()
+        try ConsistencyChecks(checks: self).run()
     }
 
     // MARK: Foreign keys

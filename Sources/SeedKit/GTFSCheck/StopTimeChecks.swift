@@ -139,8 +139,9 @@ struct StopTimeChecks {
     }
 
     /// Records `stop_without_stop_time` for each stop of stops.txt (location_type 0 or empty)
-    /// whose row id is not marked in `served`.
+    /// whose row id is not marked in `served` (and `location_with_unexpected_stop_time`).
     private func reportStops(servedOnly served: [Bool]) throws {
+        try reportUnexpectedStops(served: served)
         guard checks.isWhole("stop_times"), checks.has(table: "stops", column: "location_type"),
             let file = checks.file(of: "stops"),
             let stops = checks.schema.table(named: "stops")

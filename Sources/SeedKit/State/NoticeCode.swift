@@ -173,6 +173,25 @@ public enum NoticeCode {
     /// A fare product with several default rider categories.
     public static let fareProductWithMultipleDefaultRiderCategories =
         "fare_product_with_multiple_default_rider_categories"
+    /// A start date or time after its end.
+    public static let startAndEndRangeOutOfOrder = "start_and_end_range_out_of_order"
+    /// A frequency whose start_time is its end_time.
+    public static let startAndEndRangeEqual = "start_and_end_range_equal"
+    /// An agency whose agency_timezone is not the first agency's.
+    public static let inconsistentAgencyTimezone = "inconsistent_agency_timezone"
+    /// A transfer from or to a location that is not a stop or station.
+    public static let transferWithInvalidStopLocationType = "transfer_with_invalid_stop_location_type"
+    /// A transfer whose trip is of another route than the one it names.
+    public static let transferWithInvalidTripAndRoute = "transfer_with_invalid_trip_and_route"
+    /// A transfer whose trip does not serve the stop it names.
+    public static let transferWithInvalidTripAndStop = "transfer_with_invalid_trip_and_stop"
+    /// A stop_access on a location that is not a stop.
+    public static let stopAccessSpecifiedForIncorrectLocation = "stop_access_specified_for_incorrect_location"
+    /// A stop_access on a stop without parent_station.
+    public static let stopAccessSpecifiedForStopWithNoParentStation =
+        "stop_access_specified_for_stop_with_no_parent_station"
+    /// A station, entrance, node or boarding area that stop times serve.
+    public static let locationWithUnexpectedStopTime = "location_with_unexpected_stop_time"
     /// A shape of one point.
     public static let singleShapePoint = "single_shape_point"
     /// A pathway from or to a station.
