@@ -51,7 +51,7 @@ struct StopTimeChecks {
         var rowsOfTrip = 0
         var shapeStops = try ShapeStops(checks: checks)
         var timepoints = TimepointRule<Finding>(
-            hasColumn: try checks.places.header(of: "stop_times")?.contains("timepoint"))
+            hasColumn: (try? checks.places.header(of: "stop_times"))?.contains("timepoint"))
         func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool), trip: Int64, last: Bool)
         {
             guard !row.windowed, row.arrival == nil || row.departure == nil else { return }
