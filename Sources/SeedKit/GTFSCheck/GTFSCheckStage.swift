@@ -29,12 +29,9 @@ struct GTFSCheckStage: BuildStage {
             state.timer.runsLater(Self.name)
             return
         }
-        // A region whose loading failed is not checked feed by feed (a table not loaded has no view).
-        if !state.feeds.isRegion {
-            state.progress?.phase("checking GTFS")
-            try Self.checks(state)(state.connection)
-            state.timer.mark("GTFS checks")
-        }
+        state.progress?.phase("checking GTFS")
+        try Self.checks(state)(state.connection)
+        state.timer.mark("GTFS checks")
         throw BuildError.invalidInput(state.issues)
     }
 
@@ -42,7 +39,10 @@ struct GTFSCheckStage: BuildStage {
     /// they found data errors.
     private static func checks(_ state: BuildState) -> @Sendable (Connection) throws -> Void {
         let schema = state.schema, issues = state.issues, options = state.options, feeds = state.feeds
-        let failed = state.failedTables, skipped = state.skippedTables, scoped = state.feedScopedTables
+        let failed = state.failedTables, skipped = state.skippedTables
+        // After a load error too, every feed is checked (one pass, all notices): a table not loaded
+        // (`skippedTables`) has no view and no check reads it.
+        let scoped = state.feedScopedTables.filter { !skipped.contains($0.name) }
         @Sendable func places(_ inputs: InputSet) -> InputFilePlaces {
             InputFilePlaces(schema: schema, inputs: inputs, limits: options.limits)
         }
@@ -52,7 +52,7 @@ struct GTFSCheckStage: BuildStage {
                     try readingFeed(feed.id, of: scoped, schema: schema, connection: connection) {
                         try GTFSChecks(
                             schema: schema, places: places(feed.inputs), connection: connection, issues: issues,
-                            options: options
+                            options: options, failed: failed, skipped: skipped, feed: feed.name
                         ).run()
                     }
                 }
