@@ -91,8 +91,7 @@ struct StopTimeChecks {
             if let departure { previous = (sequence, departure) }
             if statement.storageClass(at: 5) != .null {
                 let stop = Int(statement.int64(at: 5))
-                if stop >= served.count { served += Array(repeating: false, count: max(stop + 1 - served.count, 1024)) }
-                if stop >= 0 { served[stop] = true }
+                Self.mark(stop, in: &served)
                 try shapeStops?.add(trip: rowTrip, sequence: sequence, stop: Int64(stop))
             }
             if statement.storageClass(at: 6) != .null {
@@ -119,6 +118,12 @@ struct StopTimeChecks {
         shapeStops?.endTrip()
         if let shapeStops { try ShapeDistanceCheck(checks: checks, file: file, shapeStops: shapeStops).run() }
         return usage
+    }
+
+    /// Marks stop row id `stop` served (`served` grows as needed).
+    private static func mark(_ stop: Int, in served: inout [Bool]) {
+        if stop >= served.count { served += Array(repeating: false, count: max(stop + 1 - served.count, 1024)) }
+        if stop >= 0 { served[stop] = true }
     }
 
     /// The query of the pass: each row's trip, sequence, times, whether it has a pickup window,
