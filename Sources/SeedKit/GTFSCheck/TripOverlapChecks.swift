@@ -9,7 +9,8 @@ import SeedSQLite
 /// - `block_trips_with_overlapping_stop_times`: two trips of one block_id, on a day both run,
 ///   whose first arrival to last departure overlap (unless the one ends with the times the
 ///   other starts with: a block's transfer written twice). A trip's first and last stop times
-///   are read by the clustered key of stop_times (two seeks a trip), one block at a time.
+///   are read by the clustered key of stop_times (two seeks a trip), one block at a time; what
+///   is found is placed in trips.txt in batches of `StopTimeChecks.batchSize` trips.
 struct TripOverlapChecks {
     let checks: GTFSChecks
 
@@ -95,6 +96,11 @@ struct TripOverlapChecks {
                     + "one vehicle cannot run both"
             }
             intervals.removeAll(keepingCapacity: true)
+            // A trip is of one block: what is found so far is placed in batches (memory stays bounded).
+            if found.count >= StopTimeChecks.batchSize {
+                try report(found, file: file)
+                found.removeAll()
+            }
         }
         while try statement.step() {
             let blockID = CSVRowLocator.key(statement.value(at: 0))
@@ -108,6 +114,12 @@ struct TripOverlapChecks {
                     lastDeparture: last & 0xFFFFF))
         }
         try endBlock()
+        try report(found, file: file)
+    }
+
+    /// Places each trip of `found` (trip_id: what the trip overlaps) in trips.txt and records it.
+    private func report(_ found: [String: String], file: String) throws {
+        guard !found.isEmpty else { return }
         try checks.places.locate(
             "trips", matching: ["trip_id"], keys: Set(found.keys.map { [$0] }), showing: ["block_id"]
         ) { key, row in
