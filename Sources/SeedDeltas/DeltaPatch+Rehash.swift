@@ -20,6 +20,15 @@ extension DeltaPatch {
         _ connection: Connection, touched: TouchedRows?, base: ContentDigest.Tree?
     ) throws(Failure) -> ContentDigest.Tree {
         do {
+            // A table hashed whole is hashed on two cores: a second connection reads its second
+            // half (the patch is committed; the copy's exclusive lock is let go meanwhile).
+            try connection.execute("PRAGMA locking_mode = NORMAL; SELECT count(*) FROM sqlite_schema")
+            defer { try? connection.execute("PRAGMA locking_mode = EXCLUSIVE") }
+            let helper = try? Connection(path: connection.path, mode: .readOnly)
+            let whole = { (chunker: ContentChunker) throws(SQLiteError) -> [ContentChunk] in
+                if let helper { return try chunker.chunks(connection, helper: helper) }
+                return try chunker.chunks(connection)
+            }
             let hasRecord = try ContentChunkRecord.exists(connection)
             let proven = Dictionary(uniqueKeysWithValues: (base?.tables ?? []).map { ($0.name, $0.chunks) })
             var rehashed: Set<String> = []
@@ -29,7 +38,7 @@ extension DeltaPatch {
                 let before = try recorded ? ContentChunkRecord.read(table, connection: connection) : proven[table]
                 guard let touched, let before else {
                     rehashed.insert(table)
-                    return try chunker.chunks(connection)
+                    return try whole(chunker)
                 }
                 let changed = touched.tables.contains(table) || touched.rowids[table] != nil
                 guard changed || touched.derived.contains(table) else { return before }
@@ -40,7 +49,7 @@ extension DeltaPatch {
                 {
                     return chunks
                 }
-                return try chunker.chunks(connection)
+                return try whole(chunker)
             }
             let tree = try ContentDigest.tree(connection, schema: "main", chunking: chunking)
             if hasRecord { try ContentChunkRecord.keepOnly(tree.tables.map(\.name), in: connection) }
