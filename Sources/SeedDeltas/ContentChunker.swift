@@ -60,7 +60,8 @@ struct ContentChunker {
             try connection.scalar(
                 "SELECT wr FROM pragma_table_list WHERE name = ? AND schema = ?", [.text(table), .text(schema)])?
             .integer == 1
-        let count = try connection.prepare("SELECT * FROM \(name) LIMIT 0").columnCount
+        let result = try connection.prepare("SELECT * FROM \(name) LIMIT 0")
+        let count = result.columnCount
         skipsOwnRows = table == "seedgen_metadata"
         if !isWithoutRowID {
             guard let rowid = ["rowid", "_rowid_", "oid"].first(where: { !names.contains($0) }) else {
@@ -87,7 +88,6 @@ struct ContentChunker {
                 WHERE l.origin = 'pk' AND x.key = 1 ORDER BY x.seqno
                 """, [.text(table), .text(schema)]
             )
-            let result = try connection.prepare("SELECT * FROM \(name) LIMIT 0")
             let resultNames = (0..<count).map { result.columnName(at: $0).lowercased() }
             keyIndices = try key.map { row throws(SQLiteError) in
                 guard let index = resultNames.firstIndex(of: (row[0].text ?? "").lowercased()) else {
@@ -96,13 +96,13 @@ struct ContentChunker {
                 }
                 return index
             }
-            let names = key.map { (quoted($0[0].text ?? ""), quoted($0[1].text ?? "BINARY")) }
+            let keyNames = key.map { (quoted($0[0].text ?? ""), quoted($0[1].text ?? "BINARY")) }
             hasRowID = false
             columns = count
             rowidName = ""
-            firstKeyColumn = names.first?.0
+            firstKeyColumn = keyNames.first?.0
             select = "SELECT * FROM \(name)"
-            order = " ORDER BY \(names.map { "\($0.0) COLLATE \($0.1)" }.joined(separator: ", "))"
+            order = " ORDER BY \(keyNames.map { "\($0.0) COLLATE \($0.1)" }.joined(separator: ", "))"
         }
     }
 
