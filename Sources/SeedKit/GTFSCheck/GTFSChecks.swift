@@ -83,7 +83,7 @@ struct GTFSChecks {
         try AdviceChecks(checks: self).run()
         try PathwayChecks(checks: self).run()
         try ShapePointChecks(checks: self).run()
-        try TripOverlapChecks(checks: self).run()
+        try TripOverlapChecks(checks: self, trips: usage).run()
         try BookingRuleChecks(checks: self).run()
         try FareRuleChecks(checks: self).run()
         try ConsistencyChecks(checks: self).run()
