@@ -121,6 +121,8 @@ KNOWN = {
     "stop_access_specified_for_incorrect_location": "seedgen: a warning (--strict: error)",
     "stop_access_specified_for_stop_with_no_parent_station": "seedgen: a warning (--strict: error)",
     "location_with_unexpected_stop_time": "seedgen: a warning (--strict: error), once a location",
+    "forbidden_shape_dist_traveled": "seedgen: a warning (--strict: error)",
+    "trip_distance_exceeds_shape_distance": "seedgen: a warning (--strict: error)",
     "stop_time_timepoint_without_times": "seedgen: a warning (--strict: error), once a row (gtfs-guru: each time)",
     "invalid_language_code": "seedgen: a warning (--strict: error); gtfs-guru 1.0.0 does not raise it by default",
     "missing_timepoint_value": "seedgen report (no header in a seed): when a row gives a timepoint",

@@ -233,6 +233,16 @@ enum NoticesSection {
             "A stop_access on a stop without parent_station.",
         NoticeCode.locationWithUnexpectedStopTime:
             "A station, entrance, node or boarding area that stop times serve.",
+        NoticeCode.transferDistanceTooLarge: "A transfer between two stops more than 10 km apart.",
+        NoticeCode.forbiddenShapeDistTraveled:
+            "A GTFS-Flex stop time (a location or location group) with shape_dist_traveled.",
+        NoticeCode.tripDistanceExceedsShapeDistance:
+            "A trip whose last stop time is further along its shape than the shape is long.",
+        NoticeCode.tripDistanceExceedsShapeDistanceBelowThreshold:
+            """
+        A trip whose last stop time is further along its shape than the shape is long, its stop at the shape's \
+        end.
+        """,
         NoticeCode.singleShapePoint: "A shape of one point.",
         NoticeCode.pathwayToWrongLocationType: "A pathway from or to a station.",
         NoticeCode.pathwayToPlatformWithBoardingAreas: "A pathway from or to a platform that has boarding areas.",

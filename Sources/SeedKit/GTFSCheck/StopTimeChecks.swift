@@ -91,10 +91,8 @@ struct StopTimeChecks {
                 add(.backwards(previousSequence: previous.sequence, previousDeparture: previous.departure))
             }
             if let departure { previous = (sequence, departure) }
-            if let stop = read.stop {
-                Self.mark(Int(stop), in: &served)
-                try shapeStops?.add(trip: rowTrip, sequence: sequence, stop: stop)
-            }
+            if let stop = read.stop { Self.mark(Int(stop), in: &served) }
+            try shapeStops?.add(trip: rowTrip, sequence: sequence, stop: read.stop, distance: read.distance)
             if let value = read.distance {
                 if let distance, value <= distance.value {
                     add(.distanceNotIncreasing(previousSequence: distance.sequence, previousDistance: distance.value))
@@ -107,6 +105,7 @@ struct StopTimeChecks {
             last = row
             rowsOfTrip += 1
             if findings.count >= Self.batchSize { try report(findings); findings.removeAll() }
+            if shapeStops?.beyondShape.count ?? 0 >= Self.batchSize { try reportBeyond(&shapeStops) }
         }
         // A trip of one stop is its own first and last: reported once.
         if let trip, let last, rowsOfTrip > 1 { try edge(last, trip: trip, last: true) }
@@ -115,8 +114,16 @@ struct StopTimeChecks {
         try report(findings)
         try reportStops(servedOnly: served)
         shapeStops?.endTrip()
+        try reportBeyond(&shapeStops)
         if let shapeStops { try ShapeDistanceCheck(checks: checks, file: file, shapeStops: shapeStops).run() }
         return usage
+    }
+
+    /// Reports the trips `shapeStops` found beyond their shapes (`TripShapeDistance`) and forgets them.
+    private func reportBeyond(_ shapeStops: inout ShapeStops?) throws {
+        guard let found = shapeStops?.beyondShape, !found.isEmpty else { return }
+        try TripShapeDistance(checks: checks).report(found)
+        shapeStops?.beyondShape.removeAll()
     }
 
     /// Marks stop row id `stop` served (`served` grows as needed).

@@ -192,6 +192,15 @@ public enum NoticeCode {
         "stop_access_specified_for_stop_with_no_parent_station"
     /// A station, entrance, node or boarding area that stop times serve.
     public static let locationWithUnexpectedStopTime = "location_with_unexpected_stop_time"
+    /// A transfer between two stops more than 10 km apart.
+    public static let transferDistanceTooLarge = "transfer_distance_too_large"
+    /// A GTFS-Flex stop time (a location or location group) with shape_dist_traveled.
+    public static let forbiddenShapeDistTraveled = "forbidden_shape_dist_traveled"
+    /// A trip whose last stop time is further along its shape than the shape is long.
+    public static let tripDistanceExceedsShapeDistance = "trip_distance_exceeds_shape_distance"
+    /// As `tripDistanceExceedsShapeDistance`, its last stop within 11.1 m of the shape's end.
+    public static let tripDistanceExceedsShapeDistanceBelowThreshold =
+        "trip_distance_exceeds_shape_distance_below_threshold"
     /// A shape of one point.
     public static let singleShapePoint = "single_shape_point"
     /// A pathway from or to a station.
