@@ -236,6 +236,12 @@ enum NoticesSection {
         NoticeCode.transferDistanceTooLarge: "A transfer between two stops more than 10 km apart.",
         NoticeCode.forbiddenShapeDistTraveled:
             "A GTFS-Flex stop time (a location or location group) with shape_dist_traveled.",
+        NoticeCode.forbiddenArrivalOrDepartureTime:
+            "A stop time with a pickup window and arrival_time or departure_time.",
+        NoticeCode.missingPickupOrDropOffWindow: "A stop time with one end of a pickup window without the other.",
+        NoticeCode.invalidPickupDropOffWindow: "A pickup window whose end is not after its start.",
+        NoticeCode.forbiddenPickupType: "A pickup window with a regular pickup_type (0 or empty) or 3.",
+        NoticeCode.forbiddenDropOffType: "A pickup window with a regular drop_off_type (0 or empty).",
         NoticeCode.tripDistanceExceedsShapeDistance:
             "A trip whose last stop time is further along its shape than the shape is long.",
         NoticeCode.tripDistanceExceedsShapeDistanceBelowThreshold:

@@ -20,7 +20,7 @@ import SeedSQLite
 ///   emails, languages, currencies, points at 0, 0 or a pole (`FieldFormatChecks`); pathways
 ///   (`PathwayChecks`); distances along shapes (`ShapePointChecks`); frequencies and blocks whose
 /// times overlap (`TripOverlapChecks`); GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`);
-/// distances along shapes at GTFS-Flex zones (`DistanceChecks`);
+/// distances along shapes at GTFS-Flex zones (`DistanceChecks`); pickup windows (`FlexWindowChecks`);
 /// timepoints (`TimepointRule`, in
 /// `StopTimeChecks`' pass).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
@@ -90,6 +90,7 @@ struct GTFSChecks {
         try FareRuleChecks(checks: self).run()
         try ConsistencyChecks(checks: self).run()
         try DistanceChecks(checks: self).run()
+        try FlexWindowChecks(checks: self).run()
     }
 
     // MARK: Foreign keys

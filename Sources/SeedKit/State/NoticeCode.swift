@@ -196,6 +196,16 @@ public enum NoticeCode {
     public static let transferDistanceTooLarge = "transfer_distance_too_large"
     /// A GTFS-Flex stop time (a location or location group) with shape_dist_traveled.
     public static let forbiddenShapeDistTraveled = "forbidden_shape_dist_traveled"
+    /// A stop time with a pickup window and arrival_time or departure_time.
+    public static let forbiddenArrivalOrDepartureTime = "forbidden_arrival_or_departure_time"
+    /// A stop time with one end of a pickup window without the other.
+    public static let missingPickupOrDropOffWindow = "missing_pickup_or_drop_off_window"
+    /// A pickup window whose end is not after its start.
+    public static let invalidPickupDropOffWindow = "invalid_pickup_drop_off_window"
+    /// A pickup window with a regular pickup_type (0 or empty) or 3.
+    public static let forbiddenPickupType = "forbidden_pickup_type"
+    /// A pickup window with a regular drop_off_type (0 or empty).
+    public static let forbiddenDropOffType = "forbidden_drop_off_type"
     /// A trip whose last stop time is further along its shape than the shape is long.
     public static let tripDistanceExceedsShapeDistance = "trip_distance_exceeds_shape_distance"
     /// As `tripDistanceExceedsShapeDistance`, its last stop within 11.1 m of the shape's end.

@@ -29,7 +29,7 @@ private struct Checked {
     }
 }
 
-@Suite("the canonical validator's rules on distances: transfers, GTFS-Flex zones")
+@Suite("the canonical validator's rules on distances and GTFS-Flex stop times")
 struct DistanceRuleTests {
     @Test("transfer_distance_too_large: a transfer between stops more than 10 km apart, a child at its parent's place")
     func transferDistance() throws {
@@ -117,5 +117,39 @@ struct DistanceRuleTests {
         let strict = try Checked(changes, strict: true)
         #expect(!strict.built && strict.found(NoticeCode.tripDistanceExceedsShapeDistance).first?.severity == "ERROR")
         #expect(strict.found(NoticeCode.tripDistanceExceedsShapeDistanceBelowThreshold).first?.severity == "WARNING")
+    }
+
+    @Test("GTFS-Flex pickup windows: times beside a window, half a window, a window backwards, pickup and drop-off types")
+    func flexWindows() throws {
+        let geojson = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "zone", "properties": {}, "geometry": {"type": "Point", "coordinates": [13.2, 52.2]}}]}"#
+        let stopTimes = """
+            trip_id,arrival_time,departure_time,stop_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window,pickup_type,drop_off_type
+            T1,,,,zone,1,08:00:00,20:00:00,2,1
+            T1,08:30:00,08:30:00,,zone,2,08:00:00,20:00:00,2,1
+            T1,,,,zone,3,08:00:00,,2,1
+            T1,,,,zone,4,20:00:00,08:00:00,2,1
+            T1,,,,zone,5,08:00:00,20:00:00,,3
+            T1,,,,zone,6,08:00:00,20:00:00,3,0
+            T2,08:00:00,08:00:00,S1,,1,,,0,0
+            T2,08:10:00,08:10:00,S2,,2,,,,
+
+            """
+        let changes: [String: String?] = ["locations.geojson": geojson, "stop_times.txt": stopTimes]
+        let build = try Checked(changes)
+        #expect(build.built)
+        #expect(build.found(NoticeCode.forbiddenArrivalOrDepartureTime).map(\.line) == [3])
+        #expect(build.found(NoticeCode.forbiddenArrivalOrDepartureTime).first?.field == "arrival_time")
+        let missing = build.found(NoticeCode.missingPickupOrDropOffWindow)
+        #expect(missing.map(\.line) == [4] && missing.first?.field == "end_pickup_drop_off_window")
+        #expect(build.found(NoticeCode.invalidPickupDropOffWindow).map(\.line) == [5])
+        #expect(build.found(NoticeCode.forbiddenPickupType).compactMap(\.line).sorted() == [6, 7])
+        #expect(build.found(NoticeCode.forbiddenPickupType).map(\.value).contains("3"))
+        #expect(build.found(NoticeCode.forbiddenDropOffType).map(\.line) == [7])
+        let all = [NoticeCode.forbiddenArrivalOrDepartureTime, NoticeCode.missingPickupOrDropOffWindow, NoticeCode.invalidPickupDropOffWindow, NoticeCode.forbiddenPickupType, NoticeCode.forbiddenDropOffType]
+        #expect(all.allSatisfy { build.found($0).allSatisfy { $0.severity == "WARNING" } })
+        let strict = try Checked(changes, strict: true)
+        #expect(!strict.built && strict.found(NoticeCode.forbiddenDropOffType).first?.severity == "ERROR")
+        let plain = try Checked([:])
+        #expect(all.allSatisfy { plain.found($0).isEmpty }, "no window column: nothing read")
     }
 }
