@@ -72,8 +72,9 @@ KNOWN = {
     "(gtfs-guru takes the segment nearest in degrees), so a stop within a metre of the limit may differ",
     "stop_too_far_from_shape_using_user_distance": "not checked by seedgen (geometry)",
     "stops_match_shape_out_of_order": "not checked by seedgen (geometry)",
-    "fast_travel_between_consecutive_stops": "not checked by seedgen (speeds)",
-    "fast_travel_between_far_stops": "not checked by seedgen (speeds)",
+    "fast_travel_between_consecutive_stops": "both: each pair of consecutive stop times (seedgen: at the "
+    "second's arrival_time)",
+    "fast_travel_between_far_stops": "not checked by seedgen (pairs of a trip's stops 10 km apart or more)",
     "invalid_email": "seedgen: a warning (--strict: error)",
     "invalid_currency": "seedgen: a warning (--strict: error)",
     "point_near_origin": "seedgen: a warning (--strict: error)",

@@ -242,6 +242,8 @@ enum NoticesSection {
         NoticeCode.invalidPickupDropOffWindow: "A pickup window whose end is not after its start.",
         NoticeCode.forbiddenPickupType: "A pickup window with a regular pickup_type (0 or empty) or 3.",
         NoticeCode.forbiddenDropOffType: "A pickup window with a regular drop_off_type (0 or empty).",
+        NoticeCode.fastTravelBetweenConsecutiveStops:
+            "Two consecutive stop times a vehicle would travel between faster than its route_type allows.",
         NoticeCode.tripDistanceExceedsShapeDistance:
             "A trip whose last stop time is further along its shape than the shape is long.",
         NoticeCode.tripDistanceExceedsShapeDistanceBelowThreshold:

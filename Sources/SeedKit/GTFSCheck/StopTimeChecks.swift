@@ -55,6 +55,7 @@ struct StopTimeChecks {
         var rowsOfTrip = 0
         var first: (arrival: Int64?, departure: Int64?) = (nil, nil)
         var shapeStops = try ShapeStops(checks: checks)
+        var speeds = try TravelSpeedRule(checks: checks)
         var timepoints = TimepointRule<Finding>(
             hasColumn: (try? checks.places.header(of: "stop_times"))?.contains("timepoint"))
         func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?), trip: Int64, last: Bool) throws {
@@ -93,6 +94,7 @@ struct StopTimeChecks {
             if let departure { previous = (sequence, departure) }
             if let stop = read.stop { Self.mark(Int(stop), in: &served) }
             try shapeStops?.add(trip: rowTrip, sequence: sequence, stop: read.stop, distance: read.distance)
+            try speeds?.add(trip: rowTrip, sequence: sequence, stop: read.stop, arrival: arrival, departure: departure)
             if let value = read.distance {
                 if let distance, value <= distance.value {
                     add(.distanceNotIncreasing(previousSequence: distance.sequence, previousDistance: distance.value))
@@ -104,8 +106,7 @@ struct StopTimeChecks {
             }
             last = row
             rowsOfTrip += 1
-            if findings.count >= Self.batchSize { try report(findings); findings.removeAll() }
-            if shapeStops?.beyondShape.count ?? 0 >= Self.batchSize { try reportBeyond(&shapeStops) }
+            try reportFull(&findings, &shapeStops, &speeds)
         }
         // A trip of one stop is its own first and last: reported once.
         if let trip, let last, rowsOfTrip > 1 { try edge(last, trip: trip, last: true) }
@@ -113,10 +114,29 @@ struct StopTimeChecks {
         try usage.finish()
         try report(findings)
         try reportStops(servedOnly: served)
-        shapeStops?.endTrip()
-        try reportBeyond(&shapeStops)
+        try finish(&shapeStops, &speeds)
         if let shapeStops { try ShapeDistanceCheck(checks: checks, file: file, shapeStops: shapeStops).run() }
         return usage
+    }
+
+    /// Ends the pass's last trip for `shapeStops` and `speeds` and reports what they found.
+    private func finish(_ shapeStops: inout ShapeStops?, _ speeds: inout TravelSpeedRule?) throws {
+        shapeStops?.endTrip()
+        speeds?.endTrip()
+        try reportBeyond(&shapeStops)
+        try reportSpeeds(&speeds)
+    }
+
+    /// Reports what the pass has found so far, of each kind that has a batch's worth.
+    private func reportFull(
+        _ findings: inout [Finding], _ shapeStops: inout ShapeStops?, _ speeds: inout TravelSpeedRule?
+    ) throws {
+        if findings.count >= Self.batchSize {
+            try report(findings)
+            findings.removeAll()
+        }
+        if shapeStops?.beyondShape.count ?? 0 >= Self.batchSize { try reportBeyond(&shapeStops) }
+        if speeds?.found.count ?? 0 >= Self.batchSize { try reportSpeeds(&speeds) }
     }
 
     /// Reports the trips `shapeStops` found beyond their shapes (`TripShapeDistance`) and forgets them.
