@@ -69,7 +69,7 @@ struct TripOverlapChecks {
 
     private func checkBlocks() throws {
         guard checks.has(table: "trips", column: "block_id"), checks.has(table: "stop_times"),
-            checks.isWhole("stop_times"), let file = checks.file(of: "trips"), let ends = trips?.blockEnds
+            checks.isWhole("stop_times"), let file = checks.file(of: "trips"), let trips
         else { return }
         let statement = try checks.connection.prepare(
             "SELECT block_id, trip_id, service_id, id FROM trips t WHERE coalesce(block_id, '') <> '' ORDER BY block_id"
@@ -98,12 +98,12 @@ struct TripOverlapChecks {
         while try statement.step() {
             let blockID = CSVRowLocator.key(statement.value(at: 0))
             if blockID != block { try endBlock(); block = blockID }
-            guard let end = ends[statement.int64(at: 3)] else { continue }
+            guard let end = trips.blockEnds(of: statement.int64(at: 3)) else { continue }
             intervals.append(
                 Interval(
                     trip: CSVRowLocator.key(statement.value(at: 1)), service: CSVRowLocator.key(statement.value(at: 2)),
-                    firstArrival: end.firstArrival, firstDeparture: end.firstDeparture, lastArrival: end.lastArrival,
-                    lastDeparture: end.lastDeparture))
+                    firstArrival: Int64(end.firstArrival), firstDeparture: Int64(end.firstDeparture),
+                    lastArrival: Int64(end.lastArrival), lastDeparture: Int64(end.lastDeparture)))
         }
         try endBlock()
         try report(found, file: file)

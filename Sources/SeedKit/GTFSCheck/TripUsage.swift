@@ -9,8 +9,10 @@ import SeedSQLite
 struct TripUsage {
     /// The trips with fewer than two stop times, by row id.
     private var few: [Int64: UInt8] = [:]
-    /// The ends of each trip with a block_id whose first and last stop times have both times.
-    private(set) var blockEnds: [Int64: TripEnds] = [:]
+    /// The ends of each trip with a block_id whose first and last stop times have both times, in
+    /// row id order (an array searched by halves: a dictionary of a city's blocked trips would
+    /// raise the build's peak memory by megabytes).
+    private var blockEnds: [(trip: Int64, ends: TripEnds)] = []
     /// Every trip's row id and whether it has a block_id, in order; nil once read to the end.
     private var trips: Statement?
     /// The row id `trips` stands on.
@@ -34,7 +36,7 @@ struct TripUsage {
         }
         guard let trips, next == trip else { return }
         if count < 2 { few[trip] = UInt8(count) }
-        if let ends, trips.int64(at: 1) != 0 { blockEnds[trip] = ends }
+        if let ends, trips.int64(at: 1) != 0 { blockEnds.append((trip, ends)) }
         try advance()
     }
 
@@ -44,6 +46,16 @@ struct TripUsage {
             few[next] = 0
             try advance()
         }
+    }
+
+    /// The ends of trip `id`, when it has a block_id and its ends have times (after `finish`).
+    func blockEnds(of id: Int64) -> TripEnds? {
+        var (low, high) = (0, blockEnds.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if blockEnds[middle].trip < id { low = middle + 1 } else { high = middle }
+        }
+        return low < blockEnds.count && blockEnds[low].trip == id ? blockEnds[low].ends : nil
     }
 
     /// The stop times of trip `id`, up to 2 (after `finish`).
@@ -58,8 +70,9 @@ struct TripUsage {
 /// A trip's first arrival and departure and last arrival and departure (its first and last
 /// stop times by stop_sequence).
 struct TripEnds {
-    var firstArrival: Int64, firstDeparture: Int64
-    var lastArrival: Int64, lastDeparture: Int64
+    /// Seconds (32 bits: a blocked trip's ends are kept for the whole pass).
+    var firstArrival: Int32, firstDeparture: Int32
+    var lastArrival: Int32, lastDeparture: Int32
 
     /// The ends of a trip whose first and last stop times are `first` and `last`; nil when
     /// one of them lacks a time.
@@ -68,7 +81,7 @@ struct TripEnds {
         guard let firstArrival = first.arrival, let firstDeparture = first.departure, let lastArrival = last?.arrival,
             let lastDeparture = last?.departure
         else { return nil }
-        (self.firstArrival, self.firstDeparture) = (firstArrival, firstDeparture)
-        (self.lastArrival, self.lastDeparture) = (lastArrival, lastDeparture)
+        (self.firstArrival, self.firstDeparture) = (Int32(clamping: firstArrival), Int32(clamping: firstDeparture))
+        (self.lastArrival, self.lastDeparture) = (Int32(clamping: lastArrival), Int32(clamping: lastDeparture))
     }
 }
