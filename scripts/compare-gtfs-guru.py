@@ -74,7 +74,7 @@ KNOWN = {
     "stops_match_shape_out_of_order": "not checked by seedgen (geometry)",
     "fast_travel_between_consecutive_stops": "both: each pair of consecutive stop times (seedgen: at the "
     "second's arrival_time)",
-    "fast_travel_between_far_stops": "not checked by seedgen (pairs of a trip's stops 10 km apart or more)",
+    "fast_travel_between_far_stops": "both: once a trip (seedgen: at the later stop time's arrival_time)",
     "invalid_email": "seedgen: a warning (--strict: error)",
     "invalid_currency": "seedgen: a warning (--strict: error)",
     "point_near_origin": "seedgen: a warning (--strict: error)",

@@ -244,6 +244,8 @@ enum NoticesSection {
         NoticeCode.forbiddenDropOffType: "A pickup window with a regular drop_off_type (0 or empty).",
         NoticeCode.fastTravelBetweenConsecutiveStops:
             "Two consecutive stop times a vehicle would travel between faster than its route_type allows.",
+        NoticeCode.fastTravelBetweenFarStops:
+            "Two stop times of a trip 10 km apart or more along it, travelled faster than its route_type allows.",
         NoticeCode.tripDistanceExceedsShapeDistance:
             "A trip whose last stop time is further along its shape than the shape is long.",
         NoticeCode.tripDistanceExceedsShapeDistanceBelowThreshold:

@@ -14,8 +14,10 @@ import SeedSQLite
 /// once into arrays by row id, and an equirectangular estimate (a multiplication) decides
 /// whether a pair needs the exact haversine. Reported at the second stop time's arrival_time.
 struct TravelSpeedRule {
-    /// A pair of stop times too fast for the trip's route_type.
+    /// A pair of stop times too fast for the trip's route_type: consecutive, or 10 km apart
+    /// or more along the trip (`far`).
     struct Fast {
+        var far = false
         var trip: Int64
         var sequence: Int64
         var previousSequence: Int64
@@ -43,6 +45,15 @@ struct TravelSpeedRule {
     private var limit: Double?
     private var previous: (stop: Int, sequence: Int64, departure: Int64?)?
     private var pending: [Fast] = []
+    /// For `fast_travel_between_far_stops`: an upper bound of the distance along the current trip
+    /// so far (km: each hop's |dx| + |dy|, 10 % more), the least of `along - limit * departure`
+    /// over its stop times so far, and whether a span may be too fast (a stop time's
+    /// `along - limit * arrival` above that least): only such a trip is read again and searched.
+    private var along = 0.0
+    private var lowest = Double.infinity
+    private var mayBeFast = false
+    /// A trip's stop times by trip_ref, for the search.
+    private let tripRows: Statement
     /// What the trips ended so far found.
     var found: [Fast] = []
 
@@ -71,6 +82,11 @@ struct TravelSpeedRule {
             places[index] = Place(
                 latitude: latitude, longitude: rows.double(at: 2), cosine: cos(latitude * Double.pi / 180))
         }
+        tripRows = try checks.connection.prepare(
+            """
+            SELECT stop_ref, stop_sequence, arrival_time, departure_time FROM stop_times WHERE trip_ref = ? \
+            ORDER BY stop_sequence
+            """)
         routes = try checks.connection.prepare(
             "SELECT trips.id, routes.route_type FROM trips JOIN routes ON routes.id = trips.route_ref ORDER BY trips.id"
         )
@@ -111,12 +127,21 @@ struct TravelSpeedRule {
         let here = Int(stop)
         let before = previous
         previous = (here, sequence, departure)
-        guard let before, let departure = before.departure, let arrival else { return }
+        let perSecond = limit / 3600
+        var hop: (dx: Double, dy: Double)? = nil
+        if let before {
+            let (a, b) = (places[before.stop], places[here])
+            hop = ((b.longitude - a.longitude) * a.cosine, b.latitude - a.latitude)
+            along += (abs(hop!.dx) + abs(hop!.dy)) * Double.pi * Self.earthRadius / 180 * 1.1
+        }
+        if let arrival, along - perSecond * Double(arrival) > lowest { mayBeFast = true }
+        if let departure { lowest = min(lowest, along - perSecond * Double(departure)) }
+        guard let before, let (dx, dy) = hop, let departure = before.departure, let arrival else { return }
         // The estimate in degrees against half the limit (squared, no root): most pairs stop here.
         let (a, b) = (places[before.stop], places[here])
+        let degreesPerHour = limit * 180 / (Double.pi * Self.earthRadius) / 3600
         let seconds = Double(Self.seconds(from: departure, to: arrival))
-        let (dx, dy) = ((b.longitude - a.longitude) * a.cosine, b.latitude - a.latitude)
-        let reach = limit / 2 * seconds / 3600 * 180 / (Double.pi * Self.earthRadius)
+        let reach = seconds * degreesPerHour / 2
         guard dx * dx + dy * dy > reach * reach else { return }
         try check(from: a, to: b, seconds: seconds, sequence: sequence, previousSequence: before.sequence)
     }
@@ -148,9 +173,52 @@ struct TravelSpeedRule {
 
     /// Keeps what the current trip found (all its stop times were at a place).
     mutating func endTrip() {
-        if limit != nil { found += pending }
+        if let limit {
+            found += pending
+            if mayBeFast, let far = try? farSpan(limit: limit) { found.append(far) }
+        }
         pending.removeAll(keepingCapacity: true)
-        previous = nil
+        (previous, along, lowest, mayBeFast) = (nil, 0, .infinity, false)
+    }
+
+    /// The validator's distance of far stops, in kilometres.
+    static let farDistance = 10.0
+
+    /// `fast_travel_between_far_stops`, as the validator looks for it: for each stop time in
+    /// order, the stop times before it from the nearest back, the distance the sum of the hops
+    /// between; the first span longer than 10 km that is too fast (one a trip).
+    private func farSpan(limit: Double) throws -> Fast? {
+        var rows: [(place: Int, sequence: Int64, arrival: Int64?, departure: Int64?)] = []
+        try tripRows.bind([.integer(trip)])
+        defer { tripRows.reset() }
+        while try tripRows.step() {
+            func integer(_ index: Int) -> Int64? {
+                tripRows.storageClass(at: index) == .null ? nil : tripRows.int64(at: index)
+            }
+            guard let stop = integer(0), stop >= 0, Int(stop) < places.count else { return nil }
+            rows.append((Int(stop), tripRows.int64(at: 1), integer(2), integer(3)))
+        }
+        var hops: [Double] = []
+        for (a, b) in zip(rows, rows.dropFirst()) {
+            let (from, to) = (places[a.place], places[b.place])
+            hops.append(
+                DistanceChecks.distance((from.latitude, from.longitude), (to.latitude, to.longitude)) / 6_371_008.8
+                    * Self.earthRadius)
+        }
+        for end in rows.indices {
+            guard let arrival = rows[end].arrival else { continue }
+            var kilometres = 0.0
+            for start in stride(from: end - 1, through: 0, by: -1) {
+                kilometres += hops[start]
+                guard let departure = rows[start].departure else { continue }
+                let speed = kilometres * 3600 / Double(Self.seconds(from: departure, to: arrival))
+                guard speed > limit, kilometres > Self.farDistance else { continue }
+                return Fast(
+                    far: true, trip: trip, sequence: rows[end].sequence, previousSequence: rows[start].sequence,
+                    speed: speed, kilometres: kilometres, limit: limit)
+            }
+        }
+        return nil
     }
 
     /// The route_type of trip `id` (a trips row id, met in increasing order).
@@ -175,24 +243,27 @@ extension StopTimeChecks {
             if try lookup.step() { tripIDs[trip] = CSVRowLocator.key(lookup.value(at: 0)) }
             lookup.reset()
         }
-        var byKey: [[String]: TravelSpeedRule.Fast] = [:]
-        for fast in found { byKey[[tripIDs[fast.trip] ?? "", String(fast.sequence)]] = fast }
+        var byKey: [[String]: [TravelSpeedRule.Fast]] = [:]
+        for fast in found { byKey[[tripIDs[fast.trip] ?? "", String(fast.sequence)], default: []].append(fast) }
         try checks.places.locate(
             "stop_times", matching: ["trip_id", "stop_sequence"], keys: Set(byKey.keys), showing: ["arrival_time"]
         ) { key, row in
-            guard let fast = byKey.removeValue(forKey: key) else { return }
-            checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["arrival_time"]?.column, field: "arrival_time",
-                    value: row.fields["arrival_time"]?.text,
-                    message:
-                        """
-                        is reached at \(Int(fast.speed.rounded())) km/h from the stop before (stop_sequence \
-                        \(fast.previousSequence), \((fast.kilometres * 10).rounded() / 10) km away) on trip_id \
-                        '\(key[0])': faster than the \(Int(fast.limit)) km/h of its route_type
-                        """,
-                    code: NoticeCode.fastTravelBetweenConsecutiveStops))
+            for fast in byKey.removeValue(forKey: key) ?? [] {
+                checks.issues.record(
+                    BuildIssue(
+                        kind: .bestPractice, file: file, line: row.line, row: row.key,
+                        column: row.fields["arrival_time"]?.column, field: "arrival_time",
+                        value: row.fields["arrival_time"]?.text,
+                        message:
+                            """
+                            is reached at \(Int(fast.speed.rounded())) km/h from \
+                            \(fast.far ? "a stop" : "the stop before") (stop_sequence \
+                            \(fast.previousSequence), \((fast.kilometres * 10).rounded() / 10) km away) on trip_id \
+                            '\(key[0])': faster than the \(Int(fast.limit)) km/h of its route_type
+                            """,
+                        code: fast.far
+                            ? NoticeCode.fastTravelBetweenFarStops : NoticeCode.fastTravelBetweenConsecutiveStops))
+            }
         }
     }
 }

@@ -208,6 +208,8 @@ public enum NoticeCode {
     public static let forbiddenDropOffType = "forbidden_drop_off_type"
     /// Two consecutive stop times a vehicle would travel between faster than its route_type allows.
     public static let fastTravelBetweenConsecutiveStops = "fast_travel_between_consecutive_stops"
+    /// Two stop times of a trip 10 km apart or more along it, travelled faster than its route_type allows.
+    public static let fastTravelBetweenFarStops = "fast_travel_between_far_stops"
     /// A trip whose last stop time is further along its shape than the shape is long.
     public static let tripDistanceExceedsShapeDistance = "trip_distance_exceeds_shape_distance"
     /// As `tripDistanceExceedsShapeDistance`, its last stop within 11.1 m of the shape's end.

@@ -153,7 +153,7 @@ struct DistanceRuleTests {
         #expect(all.allSatisfy { plain.found($0).isEmpty }, "no window column: nothing read")
     }
 
-    @Test("fast_travel_between_consecutive_stops: faster than the route_type allows, a trip at a stop without a place skipped")
+    @Test("fast_travel_between_consecutive_stops and _far_stops: faster than the route_type allows, a trip at a stop without a place skipped")
     func travelSpeed() throws {
         // S1 to S2 is 13.0 km.
         let stopTimes = """
@@ -167,17 +167,21 @@ struct DistanceRuleTests {
             T4,08:20:00,08:20:00,S3,3
             T5,08:00:00,08:00:00,S1,1
             T5,08:01:00,08:01:00,S2,2
+            T6,08:00:00,08:00:00,S1,1
+            T6,08:01:00,08:01:00,S5,2
 
             """
         let build = try Checked([
-            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,52.5,13.4\nS2,Two,52.6,13.5\nS3,Three,,\n",
+            "stops.txt": "stop_id,stop_name,stop_lat,stop_lon\nS1,One,52.5,13.4\nS2,Two,52.6,13.5\nS3,Three,,\nS5,Five,52.55,13.4\n",
             "routes.txt": "route_id,agency_id,route_short_name,route_type\nR1,A,1,3\nR2,A,2,2\n",
-            "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR1,WD,T2\nR1,WD,T4\nR2,WD,T5\n",
+            "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR1,WD,T2\nR1,WD,T4\nR2,WD,T5\nR1,WD,T6\n",
             "stop_times.txt": stopTimes
         ])
         #expect(build.built)
         let fast = build.found(NoticeCode.fastTravelBetweenConsecutiveStops)
-        #expect(fast.map(\.line) == [5], "T2: 195 km/h by bus; T1 71 km/h; T4 has a stop without a place; T5 is rail (390 km/h)")
+        #expect(fast.map(\.line) == [5, 12], "T2: 195 km/h by bus; T6 167; T1 71; T4 has a stop without a place; T5 is rail (390 km/h)")
+        let far = build.found(NoticeCode.fastTravelBetweenFarStops)
+        #expect(far.map(\.line) == [5] && far.first?.severity == "WARNING", "T2's 13 km; T6's hop is 5.6 km")
         #expect(fast.first?.value == "08:03:00" && fast.first?.field == "arrival_time" && fast.first?.severity == "WARNING")
         #expect(TravelSpeedRule.seconds(from: 60, to: 120) == 120 && TravelSpeedRule.seconds(from: 60, to: 61) == 1)
         #expect(TravelSpeedRule.seconds(from: 60, to: 60) == 60 && TravelSpeedRule.limit(of: 715) == 200)
