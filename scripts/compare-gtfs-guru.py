@@ -74,7 +74,8 @@ KNOWN = {
     "stops_match_shape_out_of_order": "not checked by seedgen (geometry)",
     "fast_travel_between_consecutive_stops": "both: each pair of consecutive stop times (seedgen: at the "
     "second's arrival_time)",
-    "fast_travel_between_far_stops": "both: once a trip (seedgen: at the later stop time's arrival_time)",
+    "fast_travel_between_far_stops": "seedgen: once a trip, at the later stop time's arrival_time; not "
+    "searched when stop_times did not load whole (udine: duplicate keys)",
     "invalid_email": "seedgen: a warning (--strict: error)",
     "invalid_currency": "seedgen: a warning (--strict: error)",
     "point_near_origin": "seedgen: a warning (--strict: error)",
