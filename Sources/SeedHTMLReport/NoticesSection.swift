@@ -233,6 +233,26 @@ enum NoticesSection {
             "A stop_access on a stop without parent_station.",
         NoticeCode.locationWithUnexpectedStopTime:
             "A station, entrance, node or boarding area that stop times serve.",
+        NoticeCode.transferDistanceTooLarge: "A transfer between two stops more than 10 km apart.",
+        NoticeCode.forbiddenShapeDistTraveled:
+            "A GTFS-Flex stop time (a location or location group) with shape_dist_traveled.",
+        NoticeCode.forbiddenArrivalOrDepartureTime:
+            "A stop time with a pickup window and arrival_time or departure_time.",
+        NoticeCode.missingPickupOrDropOffWindow: "A stop time with one end of a pickup window without the other.",
+        NoticeCode.invalidPickupDropOffWindow: "A pickup window whose end is not after its start.",
+        NoticeCode.forbiddenPickupType: "A pickup window with a regular pickup_type (0 or empty) or 3.",
+        NoticeCode.forbiddenDropOffType: "A pickup window with a regular drop_off_type (0 or empty).",
+        NoticeCode.fastTravelBetweenConsecutiveStops:
+            "Two consecutive stop times a vehicle would travel between faster than its route_type allows.",
+        NoticeCode.fastTravelBetweenFarStops:
+            "Two stop times of a trip 10 km apart or more along it, travelled faster than its route_type allows.",
+        NoticeCode.tripDistanceExceedsShapeDistance:
+            "A trip whose last stop time is further along its shape than the shape is long.",
+        NoticeCode.tripDistanceExceedsShapeDistanceBelowThreshold:
+            """
+        A trip whose last stop time is further along its shape than the shape is long, its stop at the shape's \
+        end.
+        """,
         NoticeCode.singleShapePoint: "A shape of one point.",
         NoticeCode.pathwayToWrongLocationType: "A pathway from or to a station.",
         NoticeCode.pathwayToPlatformWithBoardingAreas: "A pathway from or to a platform that has boarding areas.",

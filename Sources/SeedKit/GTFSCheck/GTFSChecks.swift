@@ -20,12 +20,14 @@ import SeedSQLite
 ///   emails, languages, currencies, points at 0, 0 or a pole (`FieldFormatChecks`); pathways
 ///   (`PathwayChecks`); distances along shapes (`ShapePointChecks`); frequencies and blocks whose
 /// times overlap (`TripOverlapChecks`); GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`);
+/// distances along shapes at GTFS-Flex zones (`DistanceChecks`); pickup windows (`FlexWindowChecks`);
 /// timepoints (`TimepointRule`, in
 /// `StopTimeChecks`' pass).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
 ///   serves (`StopTimeChecks`), stops far from their trips' shapes (`ShapeDistanceCheck`),
 ///   recommended files and fields, names (`FeedChecks`), routes' URLs and names, ferries' bikes,
-///   ids beyond ASCII (`AdviceChecks`), trips of fewer than two stop times (`UnusableTrip`), expired
+///   ids beyond ASCII (`AdviceChecks`), trips of fewer than two stop times (`UnusableTrip`), transfers
+///   longer than 10 km (`DistanceChecks`), expired
 ///   calendars and trips not covering the next 7 days (`CalendarChecks`, against `--today`).
 struct GTFSChecks {
     let schema: Schema
@@ -83,10 +85,12 @@ struct GTFSChecks {
         try AdviceChecks(checks: self).run()
         try PathwayChecks(checks: self).run()
         try ShapePointChecks(checks: self).run()
-        try TripOverlapChecks(checks: self).run()
+        try TripOverlapChecks(checks: self, trips: usage).run()
         try BookingRuleChecks(checks: self).run()
         try FareRuleChecks(checks: self).run()
         try ConsistencyChecks(checks: self).run()
+        try DistanceChecks(checks: self).run()
+        try FlexWindowChecks(checks: self).run()
     }
 
     // MARK: Foreign keys

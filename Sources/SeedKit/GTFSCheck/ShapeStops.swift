@@ -37,6 +37,13 @@ struct ShapeStops {
     /// The current trip's shape index and whether it is a rail trip (route_type 2); nil: no shape.
     private var shapeOfTrip: (shape: Int, rail: Bool)? = nil
     private var tripStops: [(stop: Int64, sequence: Int64)] = []
+    /// The greatest shape_dist_traveled of each shape index, when above 0 (`TripShapeDistance`).
+    private var maxima: [TripShapeDistance.Maximum?] = []
+    private var maximumOfShape: [String: TripShapeDistance.Maximum] = [:]
+    /// The current trip's last stop time, when at a stop: its stop, sequence and distance.
+    private var lastOfTrip: (stop: Int64, sequence: Int64, distance: Double?)? = nil
+    /// The trips found so far whose last stop time is beyond their shape's greatest distance.
+    var beyondShape: [TripShapeDistance.Beyond] = []
 
     /// Prepares the reading of each trip's shape_id and route_type; nil when trips have no
     /// shape_id or the feed no shapes.txt.
@@ -52,6 +59,11 @@ struct ShapeStops {
             shapes) ORDER BY trips.id
             """)
         if try !trips!.step() { trips = nil }
+        if checks.has(table: "shapes", column: "shape_dist_traveled"),
+            checks.has(table: "stop_times", column: "shape_dist_traveled")
+        {
+            maximumOfShape = try TripShapeDistance.maxima(on: checks.connection)
+        }
     }
 
     /// The shape of trip `id` (a trips row id, met in increasing order) and whether it is a rail trip.
@@ -67,26 +79,40 @@ struct ShapeStops {
                 indexOfShape[shape] = shapeIDs.count
                 shapeIDs.append(shape)
                 entries.append([])
+                maxima.append(maximumOfShape[shape])
                 return shapeIDs.count - 1
             }()
         return (index, rows.storageClass(at: 2) != .null && rows.int64(at: 2) == 2)
     }
 
-    /// Notes that stop time (`trip`, `sequence`) serves `stop` (a stops row id); rows come
-    /// trip by trip, in stop_sequence order, the trips in increasing row id.
-    mutating func add(trip: Int64, sequence: Int64, stop: Int64) throws {
+    /// Notes stop time (`trip`, `sequence`), at `stop` (a stops row id; nil: not at a stop) with
+    /// `distance`; rows come trip by trip, in stop_sequence order, the trips in increasing row id.
+    mutating func add(trip: Int64, sequence: Int64, stop: Int64?, distance: Double?) throws {
         if trip != self.trip {
             endTrip()
             self.trip = trip
             shapeOfTrip = try shape(of: trip)
         }
         guard shapeOfTrip != nil else { return }
-        tripStops.append((stop, sequence))
+        lastOfTrip = stop.map { ($0, sequence, distance) }
+        if let stop { tripStops.append((stop, sequence)) }
     }
 
-    /// Adds the current trip's stops to its shape's, when the shape has not had its pattern yet.
+    /// Adds the current trip's stops to its shape's, when the shape has not had its pattern yet,
+    /// and notes the trip when its last stop time is beyond its shape's greatest distance.
     mutating func endTrip() {
-        defer { tripStops.removeAll(keepingCapacity: true) }
+        defer {
+            tripStops.removeAll(keepingCapacity: true)
+            lastOfTrip = nil
+        }
+        if let (shape, _) = shapeOfTrip, let last = lastOfTrip, let distance = last.distance,
+            let maximum = maxima[shape], distance > maximum.distance
+        {
+            beyondShape.append(
+                TripShapeDistance.Beyond(
+                    trip: trip, shapeID: shapeIDs[shape], stop: last.stop, sequence: last.sequence, distance: distance,
+                    maximum: maximum))
+        }
         guard !tripStops.isEmpty, let (shape, rail) = shapeOfTrip else { return }
         guard patterns.insert([Int64(shape)] + tripStops.map(\.stop)).inserted else { return }
         for (position, served) in tripStops.enumerated() {

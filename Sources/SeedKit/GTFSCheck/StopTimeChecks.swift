@@ -40,42 +40,45 @@ struct StopTimeChecks {
 
     /// Runs the checks; returns how many stop times each trip has (for `UsageChecks`).
     func run() throws -> TripUsage {
-        var usage = try TripUsage(trips: checks.schema.table(named: "trips")!, on: checks.connection)
-        let statement = try checks.connection.prepare(Self.selection(of: checks.schema.table(named: "stop_times")!))
+        var usage = try TripUsage(
+            trips: checks.schema.table(named: "trips")!, blocks: checks.has(table: "trips", column: "block_id"),
+            on: checks.connection)
+        let table = checks.schema.table(named: "stop_times")!
+        let statement = try checks.connection.prepare(Self.selection(of: table))
+        let windows = try PickupWindows(table: table, on: checks.connection)
         var served: [Bool] = []
         var distance: (sequence: Int64, value: Double)? = nil
         var findings: [Finding] = []
         var trip: Int64? = nil
         var previous: (sequence: Int64, departure: Int64)? = nil
-        var last: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool)? = nil
+        var last: (sequence: Int64, arrival: Int64?, departure: Int64?)? = nil
         var rowsOfTrip = 0
+        var first: (arrival: Int64?, departure: Int64?) = (nil, nil)
         var shapeStops = try ShapeStops(checks: checks)
+        var speeds = try TravelSpeedRule(checks: checks)
         var timepoints = TimepointRule<Finding>(
             hasColumn: (try? checks.places.header(of: "stop_times"))?.contains("timepoint"))
-        func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool), trip: Int64, last: Bool)
-        {
-            guard !row.windowed, row.arrival == nil || row.departure == nil else { return }
+        func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?), trip: Int64, last: Bool) throws {
+            guard row.arrival == nil || row.departure == nil, try !windows.has(trip: trip, sequence: row.sequence)
+            else { return }
             findings.append(
                 Finding(
                     trip: trip, sequence: row.sequence, arrival: row.arrival, departure: row.departure,
                     problem: .missingEdge(last: last)))
         }
         while try statement.step() {
-            let rowTrip = statement.int64(at: 0)
-            let sequence = statement.int64(at: 1)
-            let arrival = statement.storageClass(at: 2) == .null ? nil : Optional(statement.int64(at: 2))
-            let departure = statement.storageClass(at: 3) == .null ? nil : Optional(statement.int64(at: 3))
-            let row = (
-                sequence: sequence, arrival: arrival, departure: departure, windowed: statement.int64(at: 4) != 0
-            )
+            let read = StopTimeRow(statement)
+            let (rowTrip, sequence, arrival, departure) = (read.trip, read.sequence, read.arrival, read.departure)
+            let row = (sequence: sequence, arrival: arrival, departure: departure)
             if rowTrip != trip {
-                if let trip { try usage.note(trip: trip, stopTimes: rowsOfTrip) }
-                if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
+                if let trip { try usage.note(trip: trip, stopTimes: rowsOfTrip, ends: TripEnds(first, last)) }
+                first = (arrival, departure)
+                if let trip, let last, rowsOfTrip > 1 { try edge(last, trip: trip, last: true) }
                 rowsOfTrip = 0
                 trip = rowTrip
                 previous = nil
                 distance = nil
-                edge(row, trip: rowTrip, last: false)
+                try edge(row, trip: rowTrip, last: false)
                 last = nil
             }
             func finding(_ problem: Problem) -> Finding {
@@ -89,35 +92,58 @@ struct StopTimeChecks {
                 add(.backwards(previousSequence: previous.sequence, previousDeparture: previous.departure))
             }
             if let departure { previous = (sequence, departure) }
-            if statement.storageClass(at: 5) != .null {
-                let stop = Int(statement.int64(at: 5))
-                Self.mark(stop, in: &served)
-                try shapeStops?.add(trip: rowTrip, sequence: sequence, stop: Int64(stop))
-            }
-            if statement.storageClass(at: 6) != .null {
-                let value = statement.double(at: 6)
+            if let stop = read.stop { Self.mark(Int(stop), in: &served) }
+            try shapeStops?.add(trip: rowTrip, sequence: sequence, stop: read.stop, distance: read.distance)
+            try speeds?.add(trip: rowTrip, sequence: sequence, stop: read.stop, arrival: arrival, departure: departure)
+            if let value = read.distance {
                 if let distance, value <= distance.value {
                     add(.distanceNotIncreasing(previousSequence: distance.sequence, previousDistance: distance.value))
                 }
                 distance = (sequence, value)
             }
-            let timepoint = statement.storageClass(at: 7) == .null ? nil : Optional(statement.int64(at: 7))
-            timepoints.check(timepoint, arrival: arrival, departure: departure, into: &findings) {
+            timepoints.check(read.timepoint, arrival: arrival, departure: departure, into: &findings) {
                 finding($0 ? .missingTimepoint : .timepointWithoutTimes)
             }
             last = row
             rowsOfTrip += 1
-            if findings.count >= Self.batchSize { try report(findings); findings.removeAll() }
+            try reportFull(&findings, &shapeStops, &speeds)
         }
         // A trip of one stop is its own first and last: reported once.
-        if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
-        if let trip { try usage.note(trip: trip, stopTimes: rowsOfTrip) }
+        if let trip, let last, rowsOfTrip > 1 { try edge(last, trip: trip, last: true) }
+        if let trip { try usage.note(trip: trip, stopTimes: rowsOfTrip, ends: TripEnds(first, last)) }
         try usage.finish()
         try report(findings)
         try reportStops(servedOnly: served)
-        shapeStops?.endTrip()
+        try finish(&shapeStops, &speeds)
         if let shapeStops { try ShapeDistanceCheck(checks: checks, file: file, shapeStops: shapeStops).run() }
         return usage
+    }
+
+    /// Ends the pass's last trip for `shapeStops` and `speeds` and reports what they found.
+    private func finish(_ shapeStops: inout ShapeStops?, _ speeds: inout TravelSpeedRule?) throws {
+        shapeStops?.endTrip()
+        speeds?.endTrip()
+        try reportBeyond(&shapeStops)
+        try reportSpeeds(&speeds)
+    }
+
+    /// Reports what the pass has found so far, of each kind that has a batch's worth.
+    private func reportFull(
+        _ findings: inout [Finding], _ shapeStops: inout ShapeStops?, _ speeds: inout TravelSpeedRule?
+    ) throws {
+        if findings.count >= Self.batchSize {
+            try report(findings)
+            findings.removeAll()
+        }
+        if shapeStops?.beyondShape.count ?? 0 >= Self.batchSize { try reportBeyond(&shapeStops) }
+        if speeds?.found.count ?? 0 >= Self.batchSize { try reportSpeeds(&speeds) }
+    }
+
+    /// Reports the trips `shapeStops` found beyond their shapes (`TripShapeDistance`) and forgets them.
+    private func reportBeyond(_ shapeStops: inout ShapeStops?) throws {
+        guard let found = shapeStops?.beyondShape, !found.isEmpty else { return }
+        try TripShapeDistance(checks: checks).report(found)
+        shapeStops?.beyondShape.removeAll()
     }
 
     /// Marks stop row id `stop` served (`served` grows as needed).
@@ -126,20 +152,18 @@ struct StopTimeChecks {
         if stop >= 0 { served[stop] = true }
     }
 
-    /// The query of the pass: each row's trip, sequence, times, whether it has a pickup window,
-    /// stop and distance, by trip and stop_sequence (NULL for a column the table does not store).
+    /// The query of the pass: each row's trip, sequence, times, stop, distance and timepoint, by
+    /// trip and stop_sequence (NULL for a column the table does not store). A row's pickup
+    /// windows are not read here (`PickupWindows`: only a trip's first and last rows without
+    /// both times need them).
     private static func selection(of table: Table) -> String {
-        let stored = [
-            "start_pickup_drop_off_window", "end_pickup_drop_off_window", "stop_ref", "shape_dist_traveled", "timepoint"
-        ]
-        .map { name in
+        let stored = ["stop_ref", "shape_dist_traveled", "timepoint"].map { name in
             table.columns.contains { $0.name == name && $0.stored }
                 || table.references.contains { $0.column == name }
                 ? quoted(name) : "NULL"
         }
         return """
-            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(stored[0]) IS NOT NULL OR \(stored[1]) IS \
-            NOT NULL, \(stored[2]), \(stored[3]), \(stored[4])
+            SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(stored.joined(separator: ", ")) \
             FROM stop_times ORDER BY trip_ref, stop_sequence
             """
     }

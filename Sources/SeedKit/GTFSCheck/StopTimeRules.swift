@@ -1,3 +1,5 @@
+import SeedSQLite
+
 /// The canonical validator's rules on stop_times.txt's timepoint, made in `StopTimeChecks`' pass:
 ///
 /// - `stop_time_timepoint_without_times` (an ERROR; a warning here, an error under `--strict`:
@@ -77,5 +79,61 @@ enum UnusableTrip {
             field: "trip_id", value: trip,
             message: "has \(stopTimes == 0 ? "no stop time" : "one stop time"): riders cannot board and alight on it",
             code: NoticeCode.unusableTrip)
+    }
+}
+
+/// A row of `StopTimeChecks`' pass, read with as few calls into SQLite as it takes (a call a
+/// value at millions of rows is most of the pass): a value other than 0 is not NULL, so only a
+/// 0 is asked its storage class.
+struct StopTimeRow {
+    var trip: Int64
+    var sequence: Int64
+    var arrival: Int64?
+    var departure: Int64?
+    var stop: Int64?
+    var distance: Double?
+    var timepoint: Int64?
+
+    /// The row `statement` (the pass's selection) stands on.
+    init(_ statement: Statement) {
+        func integer(_ index: Int) -> Int64? {
+            let value = statement.int64(at: index)
+            return value != 0 || statement.storageClass(at: index) != .null ? value : nil
+        }
+        (trip, sequence) = (statement.int64(at: 0), statement.int64(at: 1))
+        (arrival, departure) = (integer(2), integer(3))
+        stop = integer(4)
+        let distance = statement.double(at: 5)
+        self.distance = distance != 0 || statement.storageClass(at: 5) != .null ? distance : nil
+        timepoint = integer(6)
+    }
+}
+
+/// Whether a stop time has a GTFS-Flex pickup window (start_pickup_drop_off_window or
+/// end_pickup_drop_off_window), looked up by its key: `missing_trip_edge` asks it only of a
+/// trip's first and last stop times without both times, so the pass reads no row's windows.
+struct PickupWindows {
+    private let lookup: Statement?
+
+    /// Prepares the lookup in `table` (stop_times); none when the table stores no window.
+    init(table: Table, on connection: Connection) throws {
+        let stored = ["start_pickup_drop_off_window", "end_pickup_drop_off_window"].filter { name in
+            table.columns.contains { $0.name == name && $0.stored } || table.references.contains { $0.column == name }
+        }
+        guard !stored.isEmpty else {
+            lookup = nil
+            return
+        }
+        let windowed = stored.map { "\(quoted($0)) IS NOT NULL" }.joined(separator: " OR ")
+        lookup = try connection.prepare(
+            "SELECT 1 FROM stop_times WHERE trip_ref = ? AND stop_sequence = ? AND (\(windowed))")
+    }
+
+    /// Whether stop time (`trip`, `sequence`) has a window.
+    func has(trip: Int64, sequence: Int64) throws -> Bool {
+        guard let lookup else { return false }
+        try lookup.bind([.integer(trip), .integer(sequence)])
+        defer { lookup.reset() }
+        return try lookup.step()
     }
 }

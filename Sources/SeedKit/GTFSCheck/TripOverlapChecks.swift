@@ -9,10 +9,12 @@ import SeedSQLite
 /// - `block_trips_with_overlapping_stop_times`: two trips of one block_id, on a day both run,
 ///   whose first arrival to last departure overlap (unless the one ends with the times the
 ///   other starts with: a block's transfer written twice). A trip's first and last stop times
-///   are read by the clustered key of stop_times (two seeks a trip), one block at a time; what
-///   is found is placed in trips.txt in batches of `StopTimeChecks.batchSize` trips.
+///   are those `StopTimeChecks`' pass met (`TripUsage.blockEnds`), the trips read one block at
+///   a time; what is found is placed in trips.txt in batches of `StopTimeChecks.batchSize` trips.
 struct TripOverlapChecks {
     let checks: GTFSChecks
+    /// What the pass over stop_times found of each trip, when stop_times.txt was read.
+    let trips: TripUsage?
 
     func run() throws {
         try checkFrequencies()
@@ -67,20 +69,11 @@ struct TripOverlapChecks {
 
     private func checkBlocks() throws {
         guard checks.has(table: "trips", column: "block_id"), checks.has(table: "stop_times"),
-            checks.isWhole("stop_times"), let file = checks.file(of: "trips")
+            checks.isWhole("stop_times"), let file = checks.file(of: "trips"), let trips
         else { return }
-        // Each end as one number (arrival * 2^20 + departure; NULL when either is): two seeks a trip.
-        let end = { (order: String) in
-            """
-            (SELECT arrival_time * 1048576 + departure_time FROM stop_times WHERE trip_ref = t.id \
-            ORDER BY stop_sequence \(order) LIMIT 1)
-            """
-        }
         let statement = try checks.connection.prepare(
-            """
-            SELECT block_id, trip_id, service_id, \(end("ASC")), \(end("DESC")) FROM trips t \
-            WHERE coalesce(block_id, '') <> '' ORDER BY block_id
-            """)
+            "SELECT block_id, trip_id, service_id, id FROM trips t WHERE coalesce(block_id, '') <> '' ORDER BY block_id"
+        )
         var services = ServiceDays(connection: checks.connection, checks: checks)
         var block: String? = nil
         var intervals: [Interval] = []
@@ -105,13 +98,12 @@ struct TripOverlapChecks {
         while try statement.step() {
             let blockID = CSVRowLocator.key(statement.value(at: 0))
             if blockID != block { try endBlock(); block = blockID }
-            guard statement.storageClass(at: 3) != .null, statement.storageClass(at: 4) != .null else { continue }
-            let (first, last) = (statement.int64(at: 3), statement.int64(at: 4))
+            guard let end = trips.blockEnds(of: statement.int64(at: 3)) else { continue }
             intervals.append(
                 Interval(
                     trip: CSVRowLocator.key(statement.value(at: 1)), service: CSVRowLocator.key(statement.value(at: 2)),
-                    firstArrival: first >> 20, firstDeparture: first & 0xFFFFF, lastArrival: last >> 20,
-                    lastDeparture: last & 0xFFFFF))
+                    firstArrival: Int64(end.firstArrival), firstDeparture: Int64(end.firstDeparture),
+                    lastArrival: Int64(end.lastArrival), lastDeparture: Int64(end.lastDeparture)))
         }
         try endBlock()
         try report(found, file: file)

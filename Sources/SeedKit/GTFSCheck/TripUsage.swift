@@ -3,31 +3,40 @@ import SeedSQLite
 /// How many stop times each trip has (0, 1, or 2 for two or more), counted in `StopTimeChecks`'
 /// pass. That pass meets the trips in row id order (stop_times is ordered by `trip_ref`), so the
 /// trips table is read beside it in the same order: a trip the pass steps over has none. Only
-/// the trips with fewer than two are kept (memory grows with them, not with the feed).
+/// the trips with fewer than two are kept (memory grows with them, not with the feed), and the
+/// ends of the trips with a block_id (`blockEnds`, for `TripOverlapChecks`: read here, the
+/// pass has them, instead of two seeks of stop_times a trip).
 struct TripUsage {
     /// The trips with fewer than two stop times, by row id.
     private var few: [Int64: UInt8] = [:]
-    /// Every trip's row id, in order; nil once read to the end.
+    /// The ends of each trip with a block_id whose first and last stop times have both times, in
+    /// row id order (an array searched by halves: a dictionary of a city's blocked trips would
+    /// raise the build's peak memory by megabytes).
+    private var blockEnds: [(trip: Int64, ends: TripEnds)] = []
+    /// Every trip's row id and whether it has a block_id, in order; nil once read to the end.
     private var trips: Statement?
     /// The row id `trips` stands on.
     private var next: Int64 = 0
 
-    /// Reads the row ids of `table` (trips) on `connection`.
-    init(trips table: Table, on connection: Connection) throws {
+    /// Reads the row ids of `table` (trips) on `connection`, and whether each has a block_id
+    /// when the table has the column (`blocks`).
+    init(trips table: Table, blocks: Bool, on connection: Connection) throws {
+        let rowID = quoted(table.rowID)
         let trips = try connection.prepare(
-            "SELECT \(quoted(table.rowID)) FROM trips ORDER BY \(quoted(table.rowID))")
+            "SELECT \(rowID), \(blocks ? "coalesce(block_id, '') <> ''" : "0") FROM trips ORDER BY \(rowID)")
         self.trips = trips
         try advance()
     }
 
-    /// Notes that trip `trip` has `count` stop times; trips come in increasing row id.
-    mutating func note(trip: Int64, stopTimes count: Int) throws {
+    /// Notes that trip `trip` has `count` stop times, with `ends`; trips come in increasing row id.
+    mutating func note(trip: Int64, stopTimes count: Int, ends: TripEnds?) throws {
         while trips != nil, next < trip {
             few[next] = 0
             try advance()
         }
-        guard trips != nil, next == trip else { return }
+        guard let trips, next == trip else { return }
         if count < 2 { few[trip] = UInt8(count) }
+        if let ends, trips.int64(at: 1) != 0 { blockEnds.append((trip, ends)) }
         try advance()
     }
 
@@ -39,11 +48,40 @@ struct TripUsage {
         }
     }
 
+    /// The ends of trip `id`, when it has a block_id and its ends have times (after `finish`).
+    func blockEnds(of id: Int64) -> TripEnds? {
+        var (low, high) = (0, blockEnds.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if blockEnds[middle].trip < id { low = middle + 1 } else { high = middle }
+        }
+        return low < blockEnds.count && blockEnds[low].trip == id ? blockEnds[low].ends : nil
+    }
+
     /// The stop times of trip `id`, up to 2 (after `finish`).
     func count(of id: Int64) -> Int { few[id].map(Int.init) ?? 2 }
 
     private mutating func advance() throws {
         guard let trips else { return }
         if try trips.step() { next = trips.int64(at: 0) } else { self.trips = nil }
+    }
+}
+
+/// A trip's first arrival and departure and last arrival and departure (its first and last
+/// stop times by stop_sequence).
+struct TripEnds {
+    /// Seconds (32 bits: a blocked trip's ends are kept for the whole pass).
+    var firstArrival: Int32, firstDeparture: Int32
+    var lastArrival: Int32, lastDeparture: Int32
+
+    /// The ends of a trip whose first and last stop times are `first` and `last`; nil when
+    /// one of them lacks a time.
+    init?(_ first: (arrival: Int64?, departure: Int64?), _ last: (sequence: Int64, arrival: Int64?, departure: Int64?)?)
+    {
+        guard let firstArrival = first.arrival, let firstDeparture = first.departure, let lastArrival = last?.arrival,
+            let lastDeparture = last?.departure
+        else { return nil }
+        (self.firstArrival, self.firstDeparture) = (Int32(clamping: firstArrival), Int32(clamping: firstDeparture))
+        (self.lastArrival, self.lastDeparture) = (Int32(clamping: lastArrival), Int32(clamping: lastDeparture))
     }
 }

@@ -192,6 +192,29 @@ public enum NoticeCode {
         "stop_access_specified_for_stop_with_no_parent_station"
     /// A station, entrance, node or boarding area that stop times serve.
     public static let locationWithUnexpectedStopTime = "location_with_unexpected_stop_time"
+    /// A transfer between two stops more than 10 km apart.
+    public static let transferDistanceTooLarge = "transfer_distance_too_large"
+    /// A GTFS-Flex stop time (a location or location group) with shape_dist_traveled.
+    public static let forbiddenShapeDistTraveled = "forbidden_shape_dist_traveled"
+    /// A stop time with a pickup window and arrival_time or departure_time.
+    public static let forbiddenArrivalOrDepartureTime = "forbidden_arrival_or_departure_time"
+    /// A stop time with one end of a pickup window without the other.
+    public static let missingPickupOrDropOffWindow = "missing_pickup_or_drop_off_window"
+    /// A pickup window whose end is not after its start.
+    public static let invalidPickupDropOffWindow = "invalid_pickup_drop_off_window"
+    /// A pickup window with a regular pickup_type (0 or empty) or 3.
+    public static let forbiddenPickupType = "forbidden_pickup_type"
+    /// A pickup window with a regular drop_off_type (0 or empty).
+    public static let forbiddenDropOffType = "forbidden_drop_off_type"
+    /// Two consecutive stop times a vehicle would travel between faster than its route_type allows.
+    public static let fastTravelBetweenConsecutiveStops = "fast_travel_between_consecutive_stops"
+    /// Two stop times of a trip 10 km apart or more along it, travelled faster than its route_type allows.
+    public static let fastTravelBetweenFarStops = "fast_travel_between_far_stops"
+    /// A trip whose last stop time is further along its shape than the shape is long.
+    public static let tripDistanceExceedsShapeDistance = "trip_distance_exceeds_shape_distance"
+    /// As `tripDistanceExceedsShapeDistance`, its last stop within 11.1 m of the shape's end.
+    public static let tripDistanceExceedsShapeDistanceBelowThreshold =
+        "trip_distance_exceeds_shape_distance_below_threshold"
     /// A shape of one point.
     public static let singleShapePoint = "single_shape_point"
     /// A pathway from or to a station.

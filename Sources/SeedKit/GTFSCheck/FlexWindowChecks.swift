@@ -1,0 +1,105 @@
+import SeedSQLite
+
+/// The canonical validator's ERRORs on GTFS-Flex pickup windows (start_pickup_drop_off_window,
+/// end_pickup_drop_off_window) of stop_times.txt, reported as warnings (errors under
+/// `--strict`): the stop time is kept as written, only when riders may board is off.
+///
+/// - `forbidden_arrival_or_departure_time`: a window beside arrival_time or departure_time.
+/// - `missing_pickup_or_drop_off_window`: one end of the window without the other.
+/// - `invalid_pickup_drop_off_window`: a window whose end is not after its start.
+/// - `forbidden_pickup_type`: a window with pickup_type 0 (or empty) or 3;
+///   `forbidden_drop_off_type`: a window with drop_off_type 0 (or empty).
+///
+/// Read only when the file's header has a window column (in a built seed, whose header is not
+/// kept, always): a scan of stop_times for the windowed rows, so a feed without windows pays nothing.
+struct FlexWindowChecks {
+    let checks: GTFSChecks
+
+    private static let windows = ["start_pickup_drop_off_window", "end_pickup_drop_off_window"]
+
+    /// A finding: its code, the field it is at and what it says.
+    private struct Finding {
+        var code: String
+        var field: String
+        var message: String
+    }
+
+    func run() throws {
+        let columns = Self.windows + ["arrival_time", "departure_time", "pickup_type", "drop_off_type"]
+        guard columns.allSatisfy({ checks.has(table: "stop_times", column: $0) }), checks.has(table: "trips"),
+            let file = checks.file(of: "stop_times")
+        else { return }
+        if let header = try? checks.places.header(of: "stop_times"), !Self.windows.contains(where: header.contains) {
+            return
+        }
+        let rows = try checks.connection.rows(
+            """
+            SELECT trips.trip_id, st.stop_sequence, st.arrival_time IS NOT NULL, st.departure_time IS NOT NULL, \
+            st.start_pickup_drop_off_window IS NOT NULL, st.end_pickup_drop_off_window IS NOT NULL, \
+            st.start_pickup_drop_off_window >= st.end_pickup_drop_off_window, \
+            coalesce(st.pickup_type, 0) IN (0, 3), coalesce(st.drop_off_type, 0) = 0 \
+            FROM stop_times st JOIN trips ON trips.id = st.trip_ref \
+            WHERE st.start_pickup_drop_off_window IS NOT NULL OR st.end_pickup_drop_off_window IS NOT NULL
+            """)
+        var found: [[String]: [Finding]] = [:]
+        for row in rows {
+            let flags = row[2...].map { $0.integer == 1 }
+            found[[CSVRowLocator.key(row[0]), CSVRowLocator.key(row[1])]] = Self.findings(flags)
+        }
+        let shown = columns
+        try checks.places.locate(
+            "stop_times", matching: ["trip_id", "stop_sequence"], keys: Set(found.keys), showing: shown
+        ) {
+            key, row in
+            for finding in found[key] ?? [] {
+                let value = row.fields[finding.field]?.text
+                checks.issues.record(
+                    BuildIssue(
+                        kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
+                        column: row.fields[finding.field]?.column, field: finding.field,
+                        value: value?.isEmpty == false ? value : nil,
+                        message: "\(finding.message) (trip_id '\(key[0])', stop_sequence \(key[1]))",
+                        code: finding.code))
+            }
+        }
+    }
+
+    /// What is wrong with a windowed stop time whose flags are: arrival, departure, start and
+    /// end given, start not before end, a pickup_type and a drop_off_type that forbid a window.
+    private static func findings(_ flags: [Bool]) -> [Finding] {
+        let (arrival, departure, start, end, backwards, pickup, dropOff) =
+            (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6])
+        var findings: [Finding] = []
+        if arrival || departure {
+            findings.append(
+                Finding(
+                    code: NoticeCode.forbiddenArrivalOrDepartureTime,
+                    field: arrival ? "arrival_time" : "departure_time",
+                    message: "is given beside a pickup window: a stop time has times or a window, not both"))
+        }
+        if start != end {
+            findings.append(
+                Finding(
+                    code: NoticeCode.missingPickupOrDropOffWindow, field: windows[start ? 1 : 0],
+                    message: "is empty, but \(windows[start ? 0 : 1]) is given: a window needs both ends"))
+        } else if backwards {
+            findings.append(
+                Finding(
+                    code: NoticeCode.invalidPickupDropOffWindow, field: windows[1],
+                    message: "is not after start_pickup_drop_off_window: the window is empty"))
+        }
+        if pickup {
+            findings.append(
+                Finding(
+                    code: NoticeCode.forbiddenPickupType, field: "pickup_type",
+                    message: "is 0 (regular, also when empty) or 3 beside a pickup window: riders book or call"))
+        }
+        if dropOff {
+            findings.append(
+                Finding(
+                    code: NoticeCode.forbiddenDropOffType, field: "drop_off_type",
+                    message: "is 0 (regular, also when empty) beside a pickup window: riders book or call"))
+        }
+        return findings
+    }
+}
