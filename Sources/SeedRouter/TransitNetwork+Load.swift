@@ -2,8 +2,10 @@ import Foundation
 import SeedSQLite
 
 extension TransitNetwork {
-    /// Reads the network from an open transit seed (of one feed, or a region's).
-    init(reading db: Connection) throws(RouterError) {
+    /// Reads the network from an open transit seed (of one feed, or a region's): its patterns
+    /// and footpaths from the tables the schema derives (`trip_patterns`, `footpaths`), or, in
+    /// a seed built before the schema had them (or when `derived` is false), computed here.
+    init(reading db: Connection, derived: Bool = true) throws(RouterError) {
         do {
             let region =
                 try db.scalar("SELECT count(*) FROM pragma_table_info('stops') WHERE name = 'feed_ref'") != .integer(0)
@@ -24,8 +26,13 @@ extension TransitNetwork {
             let tripIndex = try loadTrips(db, feedColumn: feedColumn, feedIndex: feedIndex, services: services)
             try loadStopTimes(db, tripIndex: tripIndex)
             try loadFrequencies(db, tripIndex: tripIndex)
-            buildPatterns()
-            try buildFootpaths(transfers: loadTransfers(db))
+            if try derived && Self.hasDerivedTables(db) {
+                buildPatterns(derived: try loadTripPatterns(db, tripIndex: tripIndex))
+                try buildFootpaths(derived: loadFootpaths(db))
+            } else {
+                buildPatterns(derived: nil)
+                try buildFootpaths(transfers: loadTransfers(db))
+            }
         } catch {
             if let error = error as? RouterError { throw error }
             throw RouterError(
