@@ -61,7 +61,7 @@ struct DerivedNetworkTests {
         return output
     }
 
-    @Test("the fixtures: Cairns, the sample feed (headways, a station, transfers), the DST fixture, a region")
+    @Test("the fixtures: Cairns, the sample feed (headways), the DST fixture, the two-operator region")
     func fixtures() throws {
         let gtfs = Repository.path("Tests/Fixtures/gtfs")
         try compare(try build("cairns", [Repository.path("examples/cairns")]), footpaths: 1176)
