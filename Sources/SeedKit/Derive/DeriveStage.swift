@@ -18,6 +18,7 @@ struct DeriveStage: BuildStage {
         let derived = tables.filter { $0.derive != nil }
         guard !expressions.isEmpty || !derived.isEmpty else { return }
         state.progress?.phase("derived rows")
+        try state.database.beginDeriving()
         try connection.execute("BEGIN")
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         for statement in expressions { try connection.execute(statement) }

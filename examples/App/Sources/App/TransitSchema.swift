@@ -11,7 +11,7 @@ public enum TransitSchema {
     /// `PRAGMA user_version` of every seed built from this schema.
     public static let schemaVersion = 4
     /// SHA-256 of the schema file the code was generated from.
-    public static let schemaSHA256 = "b7d09ba251eeaa55ce7894f412e39827addbcb8a5b7d31882cb70c8547a2745d"
+    public static let schemaSHA256 = "8a290cf49639552a8d266c7ca8d0c7ddfb1f99b3f25af3f86857f68e2182d032"
     /// Every table, in load order (a table after the tables it references).
     public static let tables: [String] = ["agency", "routes", "calendar", "calendar_dates", "service_days", "trips", "shapes", "frequencies", "trip_patterns", "pattern_stops", "footpaths", "fare_attributes", "fare_rules", "feed_info", "timeframes", "rider_categories", "fare_media", "fare_products", "fare_transfer_rules", "areas", "fare_leg_rules", "networks", "route_networks", "levels", "stops", "transfers", "fare_leg_join_rules", "stop_areas", "pathways", "location_groups", "location_group_stops", "locations", "booking_rules", "stop_times", "translations", "attributions"]
 
