@@ -50,4 +50,83 @@ extension TransitNetwork {
         }
         return rows
     }
+
+    /// Each pattern's stops (stop indexes, in order), by pattern; nil when one is not a stop the
+    /// network knows.
+    func loadPatternStops(_ db: Connection) throws -> [Int64: [Int32]]? {
+        let seedStop = SeedIDs(stopSeedIDs)
+        var stops: [Int64: [Int32]] = [:]
+        let statement = try db.prepare("SELECT pattern, stop_ref FROM pattern_stops ORDER BY pattern, position")
+        while try statement.step() {
+            guard let stop = seedStop.index(of: statement.int64(at: 1)) else { return nil }
+            stops[statement.int64(at: 0), default: []].append(stop)
+        }
+        return stops
+    }
+
+    /// Reads the times of every trip's timed stops (the rows of `stop_times` that the recipe of
+    /// `trip_patterns` reads), each trip's stops being its pattern's (`patterns`, by trip index:
+    /// the pattern, -1 for none), so `stop_ref` is not read. The events are those
+    /// `loadStopTimes` reads: the tables are derived from `stop_times` (again by each delta),
+    /// and a trip's timed stops are trusted to be its pattern's. False where they cannot be (a
+    /// trip whose number of timed stops is not its pattern's, a pattern without stops, a time
+    /// below 0): what was read is then left to `loadStopTimes` to replace.
+    mutating func loadTimes(
+        _ db: Connection, tripIndex: [Int64: Int32], patterns: [Int64], stops: [Int64: [Int32]]
+    ) throws -> Bool {
+        let statement = try db.prepare(
+            """
+            SELECT trip_ref, coalesce(arrival_time, departure_time), coalesce(departure_time, arrival_time), \
+            (pickup_type IS 1) + 2 * (drop_off_type IS 1) FROM stop_times \
+            WHERE stop_ref IS NOT NULL AND coalesce(arrival_time, departure_time) IS NOT NULL \
+            ORDER BY trip_ref, stop_sequence
+            """)
+        tripEventStart = Array(repeating: 0, count: tripIDs.count)
+        tripEventEnd = Array(repeating: 0, count: tripIDs.count)
+        (eventStop, eventArrival, eventDeparture, eventFlags) = ([], [], [], [])
+        // The events to come, known from the patterns: the arrays are allocated once (a trip
+        // without a pattern adds one row at most, removed when its next trip begins).
+        let count = patterns.reduce(1) { $1 >= 0 ? $0 + (stops[$1]?.count ?? 0) : $0 }
+        eventStop.reserveCapacity(count)
+        eventArrival.reserveCapacity(count)
+        eventDeparture.reserveCapacity(count)
+        eventFlags.reserveCapacity(count)
+        var (currentRef, current, begin): (Int64, Int32, Int) = (.min, -1, 0)
+        var expected: [Int32] = []
+        func close() -> Bool {
+            guard current >= 0 else { return true }
+            let count = eventArrival.count - begin
+            if expected.isEmpty {
+                // No pattern: fewer than two timed stops, which make no events.
+                guard count < 2 else { return false }
+                eventArrival.removeLast(count)
+                eventDeparture.removeLast(count)
+                eventFlags.removeLast(count)
+            } else {
+                guard count == expected.count else { return false }
+                eventStop.append(contentsOf: expected)
+            }
+            (tripEventStart[Int(current)], tripEventEnd[Int(current)]) = (Int32(begin), Int32(eventArrival.count))
+            return true
+        }
+        while try statement.step() {
+            let ref = statement.int64(at: 0)
+            if ref != currentRef {
+                guard close() else { return false }
+                (currentRef, current, begin) = (ref, tripIndex[ref] ?? -1, eventArrival.count)
+                let pattern = current >= 0 ? patterns[Int(current)] : -1
+                guard pattern < 0 || stops[pattern] != nil else { return false }
+                expected = pattern >= 0 ? stops[pattern] ?? [] : []
+            }
+            guard current >= 0 else { continue }
+            let arrival = statement.int64(at: 1), departure = statement.int64(at: 2)
+            guard arrival >= 0 && departure >= 0 else { return false }
+            eventArrival.append(Int32(truncatingIfNeeded: arrival))
+            eventDeparture.append(Int32(truncatingIfNeeded: departure))
+            eventFlags.append(UInt8(statement.int64(at: 3)))
+        }
+        guard close() else { return false }
+        latestTime = max(eventArrival.max() ?? 0, eventDeparture.max() ?? 0)
+        return true
+    }
 }

@@ -24,12 +24,19 @@ extension TransitNetwork {
             try loadStops(db, feedColumn: feedColumn, feedIndex: feedIndex, region: region)
             let services = try loadServices(db, feedColumn: feedColumn, feedIndex: feedIndex)
             let tripIndex = try loadTrips(db, feedColumn: feedColumn, feedIndex: feedIndex, services: services)
-            try loadStopTimes(db, tripIndex: tripIndex)
-            try loadFrequencies(db, tripIndex: tripIndex)
             if try derived && Self.hasDerivedTables(db) {
-                buildPatterns(derived: try loadTripPatterns(db, tripIndex: tripIndex))
+                // The stops of each trip are its pattern's: stop_times is read for its times only.
+                let patterns = try loadTripPatterns(db, tripIndex: tripIndex)
+                let stops = try loadPatternStops(db)
+                if try stops == nil || !loadTimes(db, tripIndex: tripIndex, patterns: patterns, stops: stops ?? [:]) {
+                    try loadStopTimes(db, tripIndex: tripIndex)
+                }
+                try loadFrequencies(db, tripIndex: tripIndex)
+                buildPatterns(derived: patterns)
                 try buildFootpaths(derived: loadFootpaths(db))
             } else {
+                try loadStopTimes(db, tripIndex: tripIndex)
+                try loadFrequencies(db, tripIndex: tripIndex)
                 buildPatterns(derived: nil)
                 try buildFootpaths(transfers: loadTransfers(db))
             }
@@ -139,6 +146,7 @@ extension TransitNetwork {
             FROM stop_times ORDER BY trip_ref, stop_sequence
             """)
         let seedStop = SeedIDs(stopSeedIDs)
+        (eventStop, eventArrival, eventDeparture, eventFlags) = ([], [], [], [])
         tripEventStart = Array(repeating: 0, count: tripIDs.count)
         tripEventEnd = Array(repeating: 0, count: tripIDs.count)
         var currentRef: Int64 = .min

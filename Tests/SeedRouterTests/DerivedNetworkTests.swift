@@ -12,13 +12,18 @@ import Testing
 struct DerivedNetworkTests {
     let folder = TemporaryFolder()
 
-    /// The arrays of the network that patterns and footpaths fill.
+    /// The arrays of the network that patterns and footpaths fill, and the trips' events (read
+    /// with their stops from `stop_times`, or with their patterns' stops).
     struct Shape: Equatable {
         let patternStops, patternStopStart, patternTrips, patternTripStart, patternFeed: [Int32]
         let patternIsFrequency: [Bool]
         let footStart, footTo, footTime, changeTime: [Int32]
+        let tripEventStart, tripEventEnd, eventStop, eventArrival, eventDeparture: [Int32]
+        let eventFlags: [UInt8]
 
         init(_ net: TransitNetwork) {
+            (tripEventStart, tripEventEnd, eventStop) = (net.tripEventStart, net.tripEventEnd, net.eventStop)
+            (eventArrival, eventDeparture, eventFlags) = (net.eventArrival, net.eventDeparture, net.eventFlags)
             (patternStops, patternStopStart, patternTrips) = (net.patternStops, net.patternStopStart, net.patternTrips)
             (patternTripStart, patternFeed, patternIsFrequency) = (net.patternTripStart, net.patternFeed, net.patternIsFrequency)
             (footStart, footTo, footTime, changeTime) = (net.footStart, net.footTo, net.footTime, net.changeTime)
@@ -110,6 +115,24 @@ struct DerivedNetworkTests {
         try #require(feeds.count == 10)
         for feed in feeds { try compare(try build(feed, ["\(world)/\(feed)/feed"])) }
         try compare(try build("world", feeds.map { "\($0)=\(world)/\($0)/feed" }, feeds: true))
+    }
+
+    @Test("a seed whose stop_times changed after deriving (a trip's timed stop removed) is read from stop_times")
+    func changedAfterDeriving() throws {
+        let seed = try build("sample", [Repository.path("Tests/Fixtures/gtfs/sample-feed")])
+        let db = try Connection(path: seed)
+        let trip = try #require(try db.scalar("SELECT min(trip_ref) FROM trip_patterns")?.integer)
+        try db.execute(
+            """
+            DELETE FROM stop_times WHERE trip_ref = \(trip) AND stop_sequence = \
+            (SELECT max(stop_sequence) FROM stop_times WHERE trip_ref = \(trip))
+            """)
+        #expect(db.changes == 1)
+        let readOnly = try Connection(path: seed, mode: .readOnly)
+        let (derived, computed) = (try TransitNetwork(reading: readOnly), try TransitNetwork(reading: db, derived: false))
+        #expect(derived.eventStop == computed.eventStop && derived.eventArrival == computed.eventArrival)
+        #expect(derived.tripEventStart == computed.tripEventStart && derived.tripEventEnd == computed.tripEventEnd)
+        #expect(Set(derived.patternStops) == Set(computed.patternStops) && derived.patternCount == computed.patternCount)
     }
 
     @Test("a seed without the derived tables (an older seedgen's) is computed in memory, with the same journeys")
