@@ -61,7 +61,7 @@ extension TransitNetwork {
         }
         var rules: [Int64: (Int64, Int64?)] = [:]
         for (a, b, kind, time) in transfers { rules[Self.key(a, b)] = (kind, time) }
-        apply(rules, to: paths)
+        apply(rules, to: consume paths)
     }
 
     /// The same footpaths from the seed's `footpaths` (kinds 0 and 1 both ways, kind 0 checked
@@ -92,17 +92,21 @@ extension TransitNetwork {
             let feed = stopFeed
             near.pairs(among: nil, accept: { feed[Int($0)] != feed[Int($1)] }) { paths.append((Self.key($0, $1), $2)) }
         }
-        apply(rules, to: paths)
+        apply(rules, to: consume paths)
     }
 
     /// Applies `transfers`' rules (by pair: type and time) to `paths` (pairs in any order, a pair
     /// more than once with the same time), then indexes the footpaths by their first stop.
-    private mutating func apply(_ rules: [Int64: (Int64, Int64?)], to unsorted: [(pair: Int64, time: Int32)]) {
-        var paths: [(pair: Int64, time: Int32)] = []
-        paths.reserveCapacity(unsorted.count)
-        for path in unsorted.sorted(by: { $0.pair < $1.pair }) where paths.last?.pair != path.pair {
-            paths.append(path)
+    private mutating func apply(_ rules: [Int64: (Int64, Int64?)], to unsorted: consuming [(pair: Int64, time: Int32)])
+    {
+        var paths = unsorted
+        paths.sort { $0.pair < $1.pair }
+        var kept = 0
+        for i in paths.indices where kept == 0 || paths[kept - 1].pair != paths[i].pair {
+            paths[kept] = paths[i]
+            kept += 1
         }
+        paths.removeLast(paths.count - kept)
         changeTime = Array(repeating: 0, count: stopCount)
         if !rules.isEmpty { applyRules(rules, to: &paths) }
         var counts = [Int32](repeating: 0, count: stopCount + 1)
