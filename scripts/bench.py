@@ -240,8 +240,10 @@ def run_seedgen(inputs, db_path, label, work, unit, extra=(), baseline=False):
 
 
 _TIMINGS = {}
-# A stage's line of `seedgen build --timings`: name, wall s, CPU-s, peak MB.
-TIMING_LINE = re.compile(r"^\s+(\S.*?)\s+([\d.]+) s\s+([\d.]+) CPU-s\s+([\d.]+) MB peak$")
+# A stage's line of `seedgen build --timings`: name, wall s, CPU-s, peak MB, and the stage it ran
+# beside on another thread, if it did (its wall time is within that stage's).
+TIMING_LINE = re.compile(r"^\s+(\S.*?)\s+([\d.]+) s\s+([\d.]+) CPU-s\s+([\d.]+) MB peak"
+                         r"(?: \(beside (.+), on another thread\))?$")
 
 
 def has_timings(binary):
@@ -254,7 +256,8 @@ def has_timings(binary):
 
 def parse_timings(output):
     """The stages `seedgen build --timings` printed (the total left out), or None."""
-    stages = [{"stage": m[1], "wall_s": float(m[2]), "cpu_s": float(m[3]), "peak_mb": float(m[4])}
+    stages = [{"stage": m[1], "wall_s": float(m[2]), "cpu_s": float(m[3]), "peak_mb": float(m[4]),
+               **({"beside": m[5]} if m[5] else {})}
               for m in (TIMING_LINE.match(line) for line in output.splitlines()) if m and m[1] != "total"]
     return stages or None
 
@@ -262,7 +265,8 @@ def parse_timings(output):
 def stages_text(stages):
     """A build's stages on one line: wall (CPU) seconds each, and the stage where memory peaked."""
     peak = max(stages, key=lambda s: s["peak_mb"])
-    return ", ".join(f"{s['stage']} {s['wall_s']:.2f} s ({s['cpu_s']:.2f} CPU-s)" for s in stages) + \
+    return ", ".join(f"{s['stage']} {s['wall_s']:.2f} s ({s['cpu_s']:.2f} CPU-s"
+                     f"{', beside ' + s['beside'] if s.get('beside') else ''})" for s in stages) + \
         f"; peak {peak['peak_mb']:.1f} MB by the end of {peak['stage']}"
 
 

@@ -141,7 +141,7 @@ def stages_table(runs):
         if seed and seed.get("stages"):
             lines = [f"The 3M build of {when(run)} (its fastest run; peak memory at each stage's end):", "",
                      "| stage | wall s | CPU s | peak MB |", "|---|---:|---:|---:|"]
-            lines += [f"| {s['stage']} | {s['wall_s']:.2f} | {s['cpu_s']:.2f} | {s['peak_mb']:.1f} |" for s in seed["stages"]]
+            lines += [f"| {s['stage']}{' (beside ' + s['beside'] + ')' if s.get('beside') else ''} | {s['wall_s']:.2f} | {s['cpu_s']:.2f} | {s['peak_mb']:.1f} |" for s in seed["stages"]]
             lines.append(f"| total | {seed['wall_s']:.2f} | {seed['cpu_s']:.2f} | {seed['peak_rss_mb']:.1f} |")
             return "\n".join(lines) + "\n"
     return "No recorded 3M build has its stages yet (`make bench` records them since `seedgen build --timings`).\n"

@@ -321,19 +321,23 @@ extension SeedGen {
                 + "its value stored as NULL (or kept as written) or its row left out (counted in the summary)."
         }
 
-        /// The stages' timings as a table: a line a stage, then the whole build.
+        /// The stages' timings as a table: a line a stage, then the whole build. A stage that ran
+        /// beside another says so; its wall time is not added to the total's (its CPU time is).
         static func timingsText(_ stages: [StageTiming]) -> String {
             func line(_ name: String, _ wall: Double, _ cpu: Double, _ peak: Int64) -> String {
                 name.padding(toLength: 12, withPad: " ", startingAt: 0)
                     + String(format: "%8.2f s %8.2f CPU-s %7.1f MB peak", wall, cpu, Double(peak) / 1_048_576)
             }
             var lines = ["timings (wall, CPU of all threads, peak memory at the stage's end):"]
-            lines += stages.map { "  " + line($0.stage, $0.wallSeconds, $0.cpuSeconds, $0.peakMemoryBytes) }
+            lines += stages.map { stage in
+                "  " + line(stage.stage, stage.wallSeconds, stage.cpuSeconds, stage.peakMemoryBytes)
+                    + (stage.beside.map { " (beside \($0), on another thread)" } ?? "")
+            }
             lines.append(
                 "  "
                     + line(
-                        "total", stages.reduce(0) { $0 + $1.wallSeconds }, stages.reduce(0) { $0 + $1.cpuSeconds },
-                        stages.map(\.peakMemoryBytes).max() ?? 0))
+                        "total", stages.filter { $0.beside == nil }.reduce(0) { $0 + $1.wallSeconds },
+                        stages.reduce(0) { $0 + $1.cpuSeconds }, stages.map(\.peakMemoryBytes).max() ?? 0))
             return lines.joined(separator: "\n")
         }
     }

@@ -150,7 +150,8 @@ public struct SeedBuilder {
     /// The stages in the order they run, each with its name in `--timings` (the content digest,
     /// part of the finish stage, is timed on its own: `FinishStage`).
     static let stages: [(name: String, stage: any BuildStage)] = [
-        ("load", LoadStage()), ("checks", GTFSCheckStage()), ("stable ids", StableIDs()), ("derive", DeriveStage()),
+        ("load", LoadStage()), (GTFSCheckStage.name, GTFSCheckStage()), ("stable ids", StableIDs()),
+        ("derive", DeriveStage()),
         ("feeds", FeedsStage()), ("index", IndexStage()), ("finish", FinishStage())
     ]
 

@@ -4,7 +4,9 @@ import SeedSQLite
 
 /// The last stage: records what the seed is (versions, inputs, the `--previous` chain, the
 /// derive recipes), computes its content digest and records it, then analyzes, compacts and
-/// renames the scratch database over the output (`SeedDatabase.complete`).
+/// renames the scratch database over the output (`SeedDatabase.complete`). The jobs that only
+/// read the final rows (`BuildState.readers`: the GTFS checks) run beside the digest and the
+/// compaction; what they find fails the build before the rename.
 struct FinishStage: BuildStage {
     /// A digest of everything the content depends on: the tool, the schema, the inputs and,
     /// with `--previous`, the previous seed's version (its ids). It changes exactly when the
@@ -28,17 +30,21 @@ struct FinishStage: BuildStage {
         try state.database.writeMetadata(
             schema: state.schema, seedVersion: state.seedVersion, inputs: state.records, extra: state.previousMetadata)
         try DeriveRecipe.write(state.recipes, to: connection)
-        state.contentDigest = try state.database.compact(
+        let (digest, readers) = try state.database.compact(
             digest: { path throws(SQLiteError) in
                 // It reads each b-tree once, in order, beside VACUUM's own cache: a small cache serves.
                 let connection = try Connection(path: path, mode: .readOnly)
                 try connection.execute("PRAGMA cache_size = -\(Self.digestCacheKiB)")
                 return try ContentDigest.compute(connection)
             },
-            recordingAs: ContentDigest.metadataKey,
+            recordingAs: ContentDigest.metadataKey, readers: state.readers,
             whileDigesting: { state.costs = QueryIndexCost.measure(state.costs, seed: $0) }, timer: state.timer
         ) { state.progress?.phase($0) }
+        state.contentDigest = digest
+        for reader in readers { state.timer.besideCurrentStage(reader.timing) }
         state.timer.endStage("digest")
+        // What a reader found (the checks: data errors) fails the build before the seed is published.
+        for reader in readers { try reader.outcome.get() }
         try state.database.publish(timer: state.timer)
     }
 }

@@ -2,44 +2,66 @@ import SeedSQLite
 
 /// The stage after loading, for GTFS feeds only (the transit schema, `GTFSChecks.applies`): the
 /// checks of MobilityData's validator that the schema cannot declare, run over the loaded
-/// tables (`GTFSChecks`). It runs before the stable ids and before anything is derived: it reads
-/// the rows as loaded and changes nothing, so the seed is the same bytes whatever it finds.
-/// Data errors it finds fail the build here, as the loaders' do.
+/// tables (`GTFSChecks`). They read the rows and change nothing, so the seed is the same bytes
+/// whatever they find, and data errors they find fail the build, as the loaders' do.
+///
+/// Where they run: a feed that loaded without data errors is checked by the finish stage, on
+/// the second core beside the content digest and `VACUUM INTO` (`BuildState.readers`): nothing
+/// the stages between change is what the checks read but the ids `--previous` keeps, and the
+/// checks name rows by their keys, not their ids. A feed with data errors is checked here, and
+/// the build fails after the checks (one run says all that is wrong).
 ///
 /// In a region seed the checks run feed by feed: each table read as the feed's rows only
 /// (a temporary view of the same name, which SQLite finds before the table), each finding
 /// placed in the feed's own file.
 struct GTFSCheckStage: BuildStage {
+    /// Its name in `--timings`.
+    static let name = "checks"
+
     func run(_ state: BuildState) throws {
         guard GTFSChecks.applies(to: state.schema) else { return }
-        state.progress?.phase("checking GTFS")
-        let connection = state.connection
-        guard state.feeds.isRegion else {
-            try GTFSChecks(
-                schema: state.schema, places: places(state.inputs, state), connection: connection,
-                issues: state.issues, options: state.options, failed: state.failedTables, skipped: state.skippedTables
-            ).run()
-            state.timer.mark("GTFS checks")
-            if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
+        let loadFailed = state.issues.hasErrors || !state.failedTables.isEmpty || !state.skippedTables.isEmpty
+        guard loadFailed else {
+            let checks = Self.checks(state)
+            state.readers.append(ReadingJob(name: Self.name) { connection in try checks(connection) })
+            state.timer.runsLater(Self.name)
             return
         }
         // A region whose loading failed is not checked feed by feed (a table not loaded has no view).
-        if !state.failedTables.isEmpty || !state.skippedTables.isEmpty { throw BuildError.invalidInput(state.issues) }
-        let scoped = state.feedScopedTables
-        for feed in state.feeds.feeds {
-            try Self.readingFeed(feed.id, of: scoped, schema: state.schema, connection: connection) {
-                try GTFSChecks(
-                    schema: state.schema, places: places(feed.inputs, state), connection: connection,
-                    issues: state.issues, options: state.options
-                ).run()
-            }
+        if !state.feeds.isRegion {
+            state.progress?.phase("checking GTFS")
+            try Self.checks(state)(state.connection)
+            state.timer.mark("GTFS checks")
         }
-        state.timer.mark("GTFS checks")
-        if state.issues.hasErrors { throw BuildError.invalidInput(state.issues) }
+        throw BuildError.invalidInput(state.issues)
     }
 
-    private func places(_ inputs: InputSet, _ state: BuildState) -> InputFilePlaces {
-        InputFilePlaces(schema: state.schema, inputs: inputs, limits: state.options.limits)
+    /// The checks of `state`'s feeds, run on a connection to its scratch file; they throw when
+    /// they found data errors.
+    private static func checks(_ state: BuildState) -> @Sendable (Connection) throws -> Void {
+        let schema = state.schema, issues = state.issues, options = state.options, feeds = state.feeds
+        let failed = state.failedTables, skipped = state.skippedTables, scoped = state.feedScopedTables
+        @Sendable func places(_ inputs: InputSet) -> InputFilePlaces {
+            InputFilePlaces(schema: schema, inputs: inputs, limits: options.limits)
+        }
+        return { connection in
+            if feeds.isRegion {
+                for feed in feeds.feeds {
+                    try readingFeed(feed.id, of: scoped, schema: schema, connection: connection) {
+                        try GTFSChecks(
+                            schema: schema, places: places(feed.inputs), connection: connection, issues: issues,
+                            options: options
+                        ).run()
+                    }
+                }
+            } else {
+                try GTFSChecks(
+                    schema: schema, places: places(feeds.all), connection: connection, issues: issues,
+                    options: options, failed: failed, skipped: skipped
+                ).run()
+            }
+            if issues.hasErrors { throw BuildError.invalidInput(issues) }
+        }
     }
 
     /// Runs `body` with each of `tables` read as feed `feed`'s rows only: a temporary view of

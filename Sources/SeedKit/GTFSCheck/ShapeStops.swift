@@ -3,7 +3,7 @@ import SeedSQLite
 /// The distinct (shape, stop) pairs of a feed's trips, gathered during `StopTimeChecks`' pass
 /// over stop_times (trip by trip, in stop_sequence order) for `ShapeDistanceCheck`.
 ///
-/// Cheap at millions of stop times: a row of a trip without a shape costs one array read; a
+/// Cheap at millions of stop times: a row of a trip without a shape costs a comparison; a
 /// trip's stops are compared as a whole with those of the trips of the same shape already
 /// seen (most trips repeat a pattern), and only a new pattern's stops are added, each pair once.
 struct ShapeStops {
@@ -27,70 +27,68 @@ struct ShapeStops {
     private(set) var shapeIDs: [String] = []
     /// The stops of each shape index, in the order trips first serve them.
     private(set) var entries: [[Entry]] = []
-    /// The shape index of each trip row id (-1: the trip has no shape).
-    private var shapeOfTrip: [Int32] = []
-    /// Whether each trip row id is of a rail route (route_type 2).
-    private var railTrip: [Bool] = []
+    private var indexOfShape: [String: Int] = [:]
+    /// The trips with a shape, with their shape_id and route_type, in row id order: read beside
+    /// the pass, which meets the trips in that order (no per-trip memory); nil once read out.
+    private var trips: Statement?
     private var entryOfPair: [Pair: Int] = [:]
     private var patterns = Set<[Int64]>()
     private var trip: Int64 = -1
+    /// The current trip's shape index and whether it is a rail trip (route_type 2); nil: no shape.
+    private var shapeOfTrip: (shape: Int, rail: Bool)? = nil
     private var tripStops: [(stop: Int64, sequence: Int64)] = []
 
-    /// Reads each trip's shape_id and route_type; nil when trips have no shape_id or the feed no
-    /// shapes.txt.
+    /// Prepares the reading of each trip's shape_id and route_type; nil when trips have no
+    /// shape_id or the feed no shapes.txt.
     init?(checks: GTFSChecks) throws {
         guard checks.has(table: "trips", column: "shape_id"), checks.has(table: "shapes"),
             checks.isWhole("shapes"), checks.file(of: "shapes") != nil
         else { return nil }
         let routeType = checks.has(table: "routes", column: "route_type") ? "routes.route_type" : "NULL"
-        let rows = try checks.connection.prepare(
+        trips = try checks.connection.prepare(
             """
             SELECT trips.id, trips.shape_id, \(routeType) FROM trips LEFT JOIN routes ON routes.id = trips.route_ref \
             WHERE trips.shape_id IS NOT NULL AND trips.shape_id <> '' AND trips.shape_id IN (SELECT shape_id FROM \
-            shapes)
+            shapes) ORDER BY trips.id
             """)
-        var index: [String: Int32] = [:]
-        while try rows.step() {
-            let id = rows.int64(at: 0)
-            guard id >= 0, id < Int64(Int32.max) else { continue } // row ids: never so far apart
-            let shape = CSVRowLocator.key(rows.value(at: 1))
-            let shapeIndex =
-                index[shape]
-                ?? {
-                    index[shape] = Int32(shapeIDs.count)
-                    shapeIDs.append(shape)
-                    entries.append([])
-                    return Int32(shapeIDs.count - 1)
-                }()
-            if Int(id) >= shapeOfTrip.count {
-                let grown = max(Int(id) + 1, shapeOfTrip.count * 2)
-                shapeOfTrip += Array(repeating: -1, count: grown - shapeOfTrip.count)
-                railTrip += Array(repeating: false, count: grown - railTrip.count)
-            }
-            shapeOfTrip[Int(id)] = shapeIndex
-            railTrip[Int(id)] = rows.storageClass(at: 2) != .null && rows.int64(at: 2) == 2
+        if try !trips!.step() { trips = nil }
+    }
+
+    /// The shape of trip `id` (a trips row id, met in increasing order) and whether it is a rail trip.
+    private mutating func shape(of id: Int64) throws -> (shape: Int, rail: Bool)? {
+        while let rows = trips, rows.int64(at: 0) < id {
+            if try !rows.step() { trips = nil }
         }
-        guard !shapeIDs.isEmpty else { return nil }
+        guard let rows = trips, rows.int64(at: 0) == id else { return nil }
+        let shape = CSVRowLocator.key(rows.value(at: 1))
+        let index =
+            indexOfShape[shape]
+            ?? {
+                indexOfShape[shape] = shapeIDs.count
+                shapeIDs.append(shape)
+                entries.append([])
+                return shapeIDs.count - 1
+            }()
+        return (index, rows.storageClass(at: 2) != .null && rows.int64(at: 2) == 2)
     }
 
     /// Notes that stop time (`trip`, `sequence`) serves `stop` (a stops row id); rows come
-    /// trip by trip, in stop_sequence order.
-    mutating func add(trip: Int64, sequence: Int64, stop: Int64) {
+    /// trip by trip, in stop_sequence order, the trips in increasing row id.
+    mutating func add(trip: Int64, sequence: Int64, stop: Int64) throws {
         if trip != self.trip {
             endTrip()
             self.trip = trip
+            shapeOfTrip = try shape(of: trip)
         }
-        guard trip >= 0, Int(trip) < shapeOfTrip.count, shapeOfTrip[Int(trip)] >= 0 else { return }
+        guard shapeOfTrip != nil else { return }
         tripStops.append((stop, sequence))
     }
 
     /// Adds the current trip's stops to its shape's, when the shape has not had its pattern yet.
     mutating func endTrip() {
         defer { tripStops.removeAll(keepingCapacity: true) }
-        guard !tripStops.isEmpty else { return }
-        let shape = Int(shapeOfTrip[Int(trip)])
+        guard !tripStops.isEmpty, let (shape, rail) = shapeOfTrip else { return }
         guard patterns.insert([Int64(shape)] + tripStops.map(\.stop)).inserted else { return }
-        let rail = railTrip[Int(trip)]
         for (position, served) in tripStops.enumerated() {
             let large = rail && (position == 0 || position == tripStops.count - 1)
             let pair = Pair(shape: shape, stop: served.stop)

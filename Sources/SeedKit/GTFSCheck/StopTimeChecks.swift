@@ -34,7 +34,7 @@ struct StopTimeChecks {
 
     /// Runs the checks; returns how many stop times each trip has (for `UsageChecks`).
     func run() throws -> TripUsage {
-        var usage = TripUsage()
+        var usage = try TripUsage(trips: checks.schema.table(named: "trips")!, on: checks.connection)
         let statement = try checks.connection.prepare(Self.selection(of: checks.schema.table(named: "stop_times")!))
         var served: [Bool] = []
         var distance: (sequence: Int64, value: Double)? = nil
@@ -61,7 +61,7 @@ struct StopTimeChecks {
                 sequence: sequence, arrival: arrival, departure: departure, windowed: statement.int64(at: 4) != 0
             )
             if rowTrip != trip {
-                if let trip { usage.note(trip: trip, stopTimes: rowsOfTrip) }
+                if let trip { try usage.note(trip: trip, stopTimes: rowsOfTrip) }
                 if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
                 rowsOfTrip = 0
                 trip = rowTrip
@@ -86,7 +86,7 @@ struct StopTimeChecks {
                 let stop = Int(statement.int64(at: 5))
                 if stop >= served.count { served += Array(repeating: false, count: max(stop + 1 - served.count, 1024)) }
                 if stop >= 0 { served[stop] = true }
-                shapeStops?.add(trip: rowTrip, sequence: sequence, stop: Int64(stop))
+                try shapeStops?.add(trip: rowTrip, sequence: sequence, stop: Int64(stop))
             }
             if statement.storageClass(at: 6) != .null {
                 let value = statement.double(at: 6)
@@ -101,7 +101,8 @@ struct StopTimeChecks {
         }
         // A trip of one stop is its own first and last: reported once.
         if let trip, let last, rowsOfTrip > 1 { edge(last, trip: trip, last: true) }
-        if let trip { usage.note(trip: trip, stopTimes: rowsOfTrip) }
+        if let trip { try usage.note(trip: trip, stopTimes: rowsOfTrip) }
+        try usage.finish()
         try report(findings)
         try reportStops(servedOnly: served)
         shapeStops?.endTrip()

@@ -1,23 +1,5 @@
 import SeedSQLite
 
-/// How many stop times each trip has (0, 1, or 2 for two or more), by trips row id, counted
-/// in `StopTimeChecks`' pass.
-struct TripUsage {
-    private(set) var stopTimes: [UInt8] = []
-
-    mutating func note(trip: Int64, stopTimes count: Int) {
-        guard trip >= 0, trip < Int64(Int32.max) else { return } // row ids: never so far apart
-        let index = Int(trip)
-        if index >= stopTimes.count {
-            stopTimes += Array(repeating: 0, count: max(index + 1, stopTimes.count * 2) - stopTimes.count)
-        }
-        stopTimes[index] = UInt8(min(count, 2))
-    }
-
-    /// The stop times of trip `id`, up to 2.
-    func count(of id: Int64) -> Int { id >= 0 && Int(id) < stopTimes.count ? Int(stopTimes[Int(id)]) : 0 }
-}
-
 /// The canonical validator's WARNINGs about rows nothing uses or that repeat another's name,
 /// warnings here whatever the flags:
 ///

@@ -58,6 +58,9 @@ final class BuildState {
     var feedSummaries: [FeedSummary] = []
 
     // Finish.
+    /// Jobs that only read the final rows, which the finish stage runs beside the content digest
+    /// and `VACUUM INTO` (the GTFS checks of a feed that loaded without errors: `GTFSCheckStage`).
+    var readers: [ReadingJob] = []
     var seedVersion = ""
     var contentDigest = ""
 

@@ -129,16 +129,17 @@ package final class SeedDatabase {
         }
     }
 
-    /// ANALYZE, then the two jobs that only read the scratch file, on two cores: `VACUUM INTO`
+    /// ANALYZE, then the jobs that only read the scratch file, on both cores: `VACUUM INTO`
     /// compacts it into the final file on this thread while `digest` reads it through a
-    /// connection of its own on another; `whileDigesting` then reads the final file (the digest
-    /// takes longer than the copy). Records the digest in the final file's `seedgen_metadata`
-    /// under `key` (after the copy: no scratch row waits for it) and returns it. `publish()`
-    /// then puts the final file in place.
+    /// connection of its own on another, and each of `readers` on a thread and connection of
+    /// its own; `whileDigesting` then reads the final file (the digest takes longer than the
+    /// copy). Records the digest in the final file's `seedgen_metadata` under `key` (after the
+    /// copy: no scratch row waits for it) and returns it, with each reader's timing and outcome.
+    /// `publish()` then puts the final file in place.
     func compact(
         digest: @escaping @Sendable (String) throws(SQLiteError) -> String, recordingAs key: String,
-        whileDigesting: (String) -> Void, timer: PhaseTimer, phase: (String) -> Void
-    ) throws(BuildError) -> String {
+        readers: [ReadingJob] = [], whileDigesting: (String) -> Void, timer: PhaseTimer, phase: (String) -> Void
+    ) throws(BuildError) -> (digest: String, readers: [(timing: StageTiming, outcome: Result<Void, any Error>)]) {
         guard let connection else { preconditionFailure("the scratch database is closed or lent") }
         do {
             phase("analyzing")
@@ -146,8 +147,9 @@ package final class SeedDatabase {
             timer.mark("analyze")
             // The build's exclusive lock goes with the next read: the digest's connection may read too.
             try connection.execute("PRAGMA locking_mode = NORMAL; SELECT count(*) FROM sqlite_schema")
-            phase("content digest and vacuuming")
+            phase(readers.isEmpty ? "content digest and vacuuming" : "content digest, vacuuming and checks")
             let reader = BackgroundJob { [path = scratch.path] () throws(SQLiteError) in try digest(path) }
+            let running = readers.map { ReadingJob.Running($0, path: scratch.path) }
             let copied = Result { () throws(SQLiteError) in
                 try connection.execute("VACUUM INTO \(quotedLiteral(finished.path))")
             }
@@ -155,13 +157,14 @@ package final class SeedDatabase {
             // The digest's thread has ended before either failure is thrown; the copy's (a full
             // disk) is the one to tell first.
             let digested = Result { () throws(SQLiteError) in try reader.wait() }
+            let read = running.map { job in Result { () throws(SQLiteError) in try job.wait() } }
             try copied.get()
             let value = try digested.get()
             timer.mark("content digest beside vacuum into")
             let final = try Connection(path: finished.path, mode: .readWrite)
             try final.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
             try final.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)").run([.text(key), .text(value)])
-            return value
+            return (value, try read.map { result throws(SQLiteError) in try result.get() })
         } catch {
             throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)", cause: error)
         }

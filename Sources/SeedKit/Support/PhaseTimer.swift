@@ -17,6 +17,9 @@ public struct StageTiming: Sendable, Equatable, Codable {
     public var cpuSeconds: Double
     /// The process's peak resident memory at the end of the stage (it never goes down), in bytes.
     public var peakMemoryBytes: Int64
+    /// The stage this one ran beside, on a thread of its own (the checks beside the digest): its
+    /// wall time is within that stage's, its CPU time is its thread's and not in that stage's.
+    public var beside: String? = nil
 }
 
 /// Times a build: each stage's wall and CPU time and the peak memory at its end
@@ -31,9 +34,16 @@ final class PhaseTimer {
     private var stageStartCPU = PhaseTimer.cpuSeconds(PhaseTimer.usage())
     /// The stages ended so far, in order.
     private(set) var stages: [StageTiming] = []
+    /// Stages that ran beside the current one, on threads of their own (`besideCurrentStage`).
+    private var besides: [StageTiming] = []
 
-    /// Ends the current stage, naming it (a `getrusage` call: cheap enough for every build).
+    /// Stages that run later, beside another (`runsLater`): their place in the order is not a stage.
+    private var laterStages: Set<String> = []
+
+    /// Ends the current stage, naming it (a `getrusage` call: cheap enough for every build); a
+    /// stage that runs later (`runsLater`) goes on.
     func endStage(_ stage: String) {
+        guard !laterStages.contains(stage) else { return }
         let now = ContinuousClock.now
         let usage = Self.usage()
         let cpu = Self.cpuSeconds(usage)
@@ -41,9 +51,34 @@ final class PhaseTimer {
             StageTiming(
                 stage: stage, wallSeconds: (now - stageStart).seconds, cpuSeconds: cpu - stageStartCPU,
                 peakMemoryBytes: Self.peakBytes(usage)))
+        stages += besides.map {
+            var timing = $0; timing.beside = stage; return timing
+        }
+        besides = []
         stageStart = now
         stageStartCPU = cpu
     }
+
+    /// Notes that `stage` does not run in its place in the order but later, beside another
+    /// stage (`besideCurrentStage`): its place is timed with the next stage.
+    func runsLater(_ stage: String) { laterStages.insert(stage) }
+
+    /// Records `timing`, a stage that ran beside the current one on a thread of its own (its CPU
+    /// time that thread's): listed after the current stage, whose CPU time then leaves it out.
+    func besideCurrentStage(_ timing: StageTiming) {
+        besides.append(timing)
+        stageStartCPU += timing.cpuSeconds
+    }
+
+    /// The CPU time (user and system) of the calling thread so far, in seconds.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The process's peak resident memory so far, in bytes.
+    static func peakBytes() -> Int64 { peakBytes(usage()) }
 
     /// Ends the current step, naming it.
     func mark(_ step: String) {

@@ -192,6 +192,24 @@ struct GTFSValidationTests {
         #expect(try kept.seed.text("SELECT shape_id FROM trips WHERE trip_id = 'T1'") == "SH9", "kept as written")
     }
 
+    @Test("a build the checks fail (they run beside the digest) keeps the previous output and leaves no scratch file")
+    func failedChecksKeepOutput() throws {
+        let folder = TemporaryFolder()
+        MinimalFeed.write(into: folder, [:])
+        let output = folder.file("seed.sqlite")
+        _ = try SeedBuilder(options: BuildOptions(inputs: [folder.file("feed")], output: output)).build()
+        let before = try #require(FileManager.default.contents(atPath: output))
+        MinimalFeed.write(into: folder, ["trips.txt": "route_id,service_id,trip_id\nR1,XX,T1\nR1,WD,T2\n"])
+        var options = BuildOptions(inputs: [folder.file("feed")], output: output)
+        options.notices = folder.file("notices.json")
+        #expect(throws: BuildError.self) { try SeedBuilder(options: options).build() }
+        #expect(FileManager.default.contents(atPath: output) == before, "the previous seed is intact")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("seedgen-") }
+        #expect(left.isEmpty, "\(left)")
+        let notices = try #require(FileManager.default.contents(atPath: folder.file("notices.json")))
+        #expect(String(decoding: notices, as: UTF8.self).contains(NoticeCode.foreignKeyViolation))
+    }
+
     @Test("the same fare rule twice is a duplicate key (repeated whole, a warning: see RepeatedRowTests); the same zones under another fare is not")
     func repeatedFareRule() throws {
         let fares = "fare_id,price,currency_type,payment_method,transfers\nF,1,EUR,0,\nG,2,EUR,0,\n"

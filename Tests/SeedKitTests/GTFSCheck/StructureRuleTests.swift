@@ -95,6 +95,24 @@ struct StructureRuleTests {
         #expect(build.found(NoticeCode.duplicateRouteName).map(\.value) == ["R2", "R4"])
     }
 
+    @Test("unused_trip wherever the trip stands in the pass's order: first, between used trips, last")
+    func unusedTripsInOrder() throws {
+        let build = try Build([
+            "trips.txt": "route_id,service_id,trip_id\nR1,WD,T1\nR1,WD,T2\nR1,WD,T3\nR1,WD,T4\nR1,WD,T5\n",
+            "stop_times.txt": """
+                trip_id,arrival_time,departure_time,stop_id,stop_sequence
+                T4,09:00:00,09:00:00,S1,1
+                T4,09:10:00,09:10:00,S2,2
+                T2,08:00:00,08:00:00,S1,1
+                T2,08:10:00,08:10:00,S2,2
+
+                """
+        ])
+        #expect(build.built)
+        #expect(build.found(NoticeCode.unusedTrip).compactMap(\.value).sorted() == ["T1", "T3", "T5"])
+        #expect(build.found(NoticeCode.unusedTrip).compactMap(\.line).sorted() == [2, 4, 6])
+    }
+
     @Test("feed_expiration_date7_days and 30_days, against --today")
     func expiration() throws {
         let feedInfo = "feed_publisher_name,feed_publisher_url,feed_lang,feed_end_date\nP,http://p.example,en,20261231\n"
