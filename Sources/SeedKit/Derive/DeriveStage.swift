@@ -23,6 +23,7 @@ struct DeriveStage: BuildStage {
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         for statement in expressions { try connection.execute(statement) }
         let scoped = state.feeds.isRegion ? Set(state.feedScopedTables.map(\.name)) : nil
+        let planner = PlannerTables()
         for table in derived {
             guard let derive = table.derive else { continue }
             if let warnings = derive.warnings {
@@ -43,7 +44,10 @@ struct DeriveStage: BuildStage {
                 table: table, schema: state.schema, connection: connection,
                 places: { state.context?.places(of: $0) ?? [] }, issues: state.issues)
             do {
-                try recipe.derive(connection)
+                // The planner's tables in Swift (the recipe's rows, faster); any other by its SQL.
+                if try !planner.fill(table, region: scoped != nil, connection: connection) {
+                    try recipe.derive(connection)
+                }
             } catch {
                 // Rows that break a key or a required column: said in the input's terms.
                 let query = try Self.perFeed(derive.sql, scoped: scoped, connection: connection, feedColumn: false).sql

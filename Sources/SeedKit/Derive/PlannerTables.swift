@@ -1,0 +1,137 @@
+import SeedArchive
+import SeedSQLite
+
+/// The journey planner's derived tables of the transit schema (`trip_patterns`,
+/// `pattern_stops`, `footpaths`) computed in Swift by the build, instead of by their recipes'
+/// SQL: the rows each recipe gives, the same ids and values, inserted in the recipe's order,
+/// from one pass over `stop_times` in key order (`trip_patterns` in SQL groups and sorts every
+/// trip's stops as text: 0.6 CPU-s at 3M stop_times). The seed still records the recipes, and
+/// the installer derives with them after a delta: a row here that differs from the recipe's is
+/// a bug (a patched seed's digest would differ from the built one's), and the tests compare
+/// both on every shared feed.
+///
+/// Only a recipe whose text is the one written for (its SHA-256 below) is computed here; any
+/// other runs as SQL, as does a table whose inputs hold what the Swift does not model (a
+/// coordinate stored as text). It keeps each distinct pattern's stops (the rows of
+/// `pattern_stops`), nothing per trip.
+final class PlannerTables {
+    /// The SHA-256 of each recipe's SQL (`derive.sql` in Schema/transit.yaml) computed here.
+    static let recipeDigests = [
+        "trip_patterns": "b355c04a123ff9fecb10e15fc99298554921686c37aef67d33bb6668cfaa7949",
+        "pattern_stops": "02d7457808208e0658edda7b35e43b985db81556678a7e9805e55e001bed7ea0",
+        "footpaths": "bcdc1e07a2b961e660b5e12968b395e0b8842419d79ef3935b4d9f773fb261d7"
+    ]
+
+    /// A pattern: its feed (0 in a seed of one feed) and its timed stops in order.
+    private struct PatternKey: Hashable {
+        var feed: Int64
+        var stops: [Int64]
+    }
+
+    /// The patterns met in the `trip_patterns` pass, each with its id (its first trip), in
+    /// the order met (ascending ids); nil until that pass ran here.
+    private var patterns: [(key: PatternKey, id: Int64)]?
+
+    /// Whether `table`'s recipe is one this computes.
+    static func handles(_ table: Table) -> Bool {
+        guard let sql = table.derive?.sql, let digest = recipeDigests[table.name] else { return false }
+        var hash = SHA256()
+        hash.update(Array(sql.utf8))
+        return hash.hexDigest() == digest
+    }
+
+    /// Fills `table` with its recipe's rows and returns true, or returns false (nothing
+    /// written) when the recipe is to run as SQL. `region`: the seed holds several feeds, each
+    /// table a first column `feed_ref`, each feed's rows derived from its own.
+    func fill(_ table: Table, region: Bool, connection: Connection) throws(SQLiteError) -> Bool {
+        guard Self.handles(table) else { return false }
+        switch table.name {
+        case "trip_patterns":
+            try fillTripPatterns(region: region, connection: connection)
+            return true
+        case "pattern_stops":
+            guard let patterns else { return false }
+            try fillPatternStops(patterns, region: region, connection: connection)
+            return true
+        case "footpaths":
+            guard !region, let rows = try Footpaths.rows(connection) else { return false }
+            try Footpaths.insert(rows, connection: connection)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `trip_patterns`: each trip's timed stops (a stop and a time), in stop_sequence order;
+    /// a trip of two or more is given the smallest id of the trips with the same stops (of its
+    /// feed): the first met, the pass being in trip_ref order.
+    private func fillTripPatterns(region: Bool, connection: Connection) throws(SQLiteError) {
+        let read = try connection.prepare(
+            """
+            SELECT \(region ? quoted(Schema.feedColumn) : "0"), trip_ref, stop_ref FROM stop_times
+             WHERE stop_ref IS NOT NULL AND coalesce(arrival_time, departure_time) IS NOT NULL
+             ORDER BY trip_ref, stop_sequence
+            """)
+        let insert = try connection.prepare(
+            region
+                ? "INSERT INTO trip_patterns (feed_ref, trip_ref, pattern) VALUES (?, ?, ?)"
+                : "INSERT INTO trip_patterns (trip_ref, pattern) VALUES (?, ?)")
+        var ids: [PatternKey: Int64] = [:]
+        var met: [(key: PatternKey, id: Int64)] = []
+        var key = PatternKey(feed: 0, stops: [])
+        var trip: Int64?
+        func finishTrip() throws(SQLiteError) {
+            guard let trip, key.stops.count >= 2 else { return }
+            let pattern: Int64
+            if let id = ids[key] {
+                pattern = id
+            } else {
+                pattern = trip
+                ids[key] = trip
+                met.append((key, trip))
+            }
+            var column: Int32 = 1
+            if region {
+                try insert.bind(key.feed, at: column)
+                column += 1
+            }
+            try insert.bind(trip, at: column)
+            try insert.bind(pattern, at: column + 1)
+            try insert.step()
+            insert.reset()
+        }
+        while try read.step() {
+            let rowTrip = read.int64(at: 1)
+            if rowTrip != trip {
+                try finishTrip()
+                trip = rowTrip
+                key.feed = read.int64(at: 0)
+                key.stops.removeAll(keepingCapacity: true)
+            }
+            key.stops.append(read.int64(at: 2))
+        }
+        try finishTrip()
+        patterns = met
+    }
+
+    /// `pattern_stops`: each pattern's stops, positions from 0, patterns in id order.
+    private func fillPatternStops(
+        _ patterns: [(key: PatternKey, id: Int64)], region: Bool, connection: Connection
+    ) throws(SQLiteError) {
+        let insert = try connection.prepare(
+            region
+                ? "INSERT INTO pattern_stops (feed_ref, pattern, position, stop_ref) VALUES (?, ?, ?, ?)"
+                : "INSERT INTO pattern_stops (pattern, position, stop_ref) VALUES (?, ?, ?)")
+        let first: Int32 = region ? 2 : 1
+        for (key, id) in patterns.sorted(by: { $0.id < $1.id }) {
+            for (position, stop) in key.stops.enumerated() {
+                if region { try insert.bind(key.feed, at: 1) }
+                try insert.bind(id, at: first)
+                try insert.bind(Int64(position), at: first + 1)
+                try insert.bind(stop, at: first + 2)
+                try insert.step()
+                insert.reset()
+            }
+        }
+    }
+}
