@@ -25,7 +25,31 @@ final class PlannerTables {
     /// A pattern: its feed (0 in a seed of one feed) and its timed stops in order.
     private struct PatternKey: Hashable {
         var feed: Int64
-        var stops: [Int64]
+        private(set) var stops: [Int64] = []
+        /// A hash of `stops` kept as they are appended (FNV-1a over their ids): a lookup then
+        /// hashes three numbers, not every stop again.
+        private var mixed: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        init(feed: Int64) { self.feed = feed }
+
+        mutating func append(_ stop: Int64) {
+            stops.append(stop)
+            mixed = (mixed ^ UInt64(bitPattern: stop)) &* 0x100_0000_01b3
+        }
+
+        mutating func start(feed: Int64) {
+            self.feed = feed
+            stops.removeAll(keepingCapacity: true)
+            mixed = 0xcbf2_9ce4_8422_2325
+        }
+
+        static func == (a: PatternKey, b: PatternKey) -> Bool { a.feed == b.feed && a.stops == b.stops }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(feed)
+            hasher.combine(stops.count)
+            hasher.combine(mixed)
+        }
     }
 
     /// The patterns met in the `trip_patterns` pass, each with its id (its first trip), in
@@ -72,13 +96,12 @@ final class PlannerTables {
              WHERE stop_ref IS NOT NULL AND coalesce(arrival_time, departure_time) IS NOT NULL
              ORDER BY trip_ref, stop_sequence
             """)
-        let insert = try connection.prepare(
-            region
-                ? "INSERT INTO trip_patterns (feed_ref, trip_ref, pattern) VALUES (?, ?, ?)"
-                : "INSERT INTO trip_patterns (trip_ref, pattern) VALUES (?, ?)")
+        let insert = try IntegerRowInserter(
+            into: "trip_patterns", columns: (region ? [Schema.feedColumn] : []) + ["trip_ref", "pattern"],
+            connection: connection)
         var ids: [PatternKey: Int64] = [:]
         var met: [(key: PatternKey, id: Int64)] = []
-        var key = PatternKey(feed: 0, stops: [])
+        var key = PatternKey(feed: 0)
         var trip: Int64?
         func finishTrip() throws(SQLiteError) {
             guard let trip, key.stops.count >= 2 else { return }
@@ -90,27 +113,19 @@ final class PlannerTables {
                 ids[key] = trip
                 met.append((key, trip))
             }
-            var column: Int32 = 1
-            if region {
-                try insert.bind(key.feed, at: column)
-                column += 1
-            }
-            try insert.bind(trip, at: column)
-            try insert.bind(pattern, at: column + 1)
-            try insert.step()
-            insert.reset()
+            if region { try insert.insert(key.feed, trip, pattern) } else { try insert.insert(trip, pattern) }
         }
         while try read.step() {
             let rowTrip = read.int64(at: 1)
             if rowTrip != trip {
                 try finishTrip()
                 trip = rowTrip
-                key.feed = read.int64(at: 0)
-                key.stops.removeAll(keepingCapacity: true)
+                key.start(feed: read.int64(at: 0))
             }
-            key.stops.append(read.int64(at: 2))
+            key.append(read.int64(at: 2))
         }
         try finishTrip()
+        try insert.flush()
         patterns = met
     }
 
@@ -118,20 +133,18 @@ final class PlannerTables {
     private func fillPatternStops(
         _ patterns: [(key: PatternKey, id: Int64)], region: Bool, connection: Connection
     ) throws(SQLiteError) {
-        let insert = try connection.prepare(
-            region
-                ? "INSERT INTO pattern_stops (feed_ref, pattern, position, stop_ref) VALUES (?, ?, ?, ?)"
-                : "INSERT INTO pattern_stops (pattern, position, stop_ref) VALUES (?, ?, ?)")
-        let first: Int32 = region ? 2 : 1
+        let insert = try IntegerRowInserter(
+            into: "pattern_stops", columns: (region ? [Schema.feedColumn] : []) + ["pattern", "position", "stop_ref"],
+            connection: connection)
         for (key, id) in patterns.sorted(by: { $0.id < $1.id }) {
             for (position, stop) in key.stops.enumerated() {
-                if region { try insert.bind(key.feed, at: 1) }
-                try insert.bind(id, at: first)
-                try insert.bind(Int64(position), at: first + 1)
-                try insert.bind(stop, at: first + 2)
-                try insert.step()
-                insert.reset()
+                if region {
+                    try insert.insert(key.feed, id, Int64(position), stop)
+                } else {
+                    try insert.insert(id, Int64(position), stop)
+                }
             }
         }
+        try insert.flush()
     }
 }
