@@ -7,14 +7,6 @@ import SeedSQLite
 /// comparison comes out as the SQL's; kinds 1 to 3 (a station's stops, transfers.txt) by the
 /// recipe's own SQL for them, small tables.
 enum Footpaths {
-    /// One row: `from_stop_ref`, `to_stop_ref`, `kind`, `min_transfer_time`.
-    struct Row: Comparable {
-        var from, to, kind: Int64
-        var time: Value
-
-        static func < (a: Row, b: Row) -> Bool { (a.from, a.to, a.kind) < (b.from, b.to, b.kind) }
-    }
-
     /// A stop with a position, as the recipe's `placed` has it.
     private struct Placed {
         var id: Int64
@@ -49,30 +41,34 @@ enum Footpaths {
         }
     }
 
-    /// The recipe's rows in its order, or nil when a stop's coordinate is not a number (the
-    /// SQL then decides what it means).
-    static func rows(_ connection: Connection) throws(SQLiteError) -> [Row]? {
-        guard let placed = try placed(connection) else { return nil }
-        var rows = walks(placed, limit: try Constants(connection).limit)
-        for row in try connection.rows(otherKindsSQL) {
-            rows.append(
-                Row(from: row[0].integer ?? 0, to: row[1].integer ?? 0, kind: row[2].integer ?? 0, time: row[3]))
+    /// Fills `footpaths` with the recipe's rows, in its order (key order: ANALYZE's estimates
+    /// of a table's rows, in the seed, depend on the order its rows went in), and returns true;
+    /// or returns false (nothing written) when a stop's coordinate is not a number (the SQL
+    /// then decides what it means). Kind 0 is kept as pairs of ids (16 bytes a row) to sort.
+    static func fill(_ connection: Connection) throws(SQLiteError) -> Bool {
+        guard let placed = try placed(connection) else { return false }
+        var pairs: [(Int64, Int64)] = []
+        try walks(placed, limit: try Constants(connection).limit) { (from, to) throws(SQLiteError) in
+            pairs.append((from, to))
         }
-        rows.sort()
-        return rows
-    }
-
-    static func insert(_ rows: [Row], connection: Connection) throws(SQLiteError) {
-        let insert = try connection.prepare(
+        pairs.sort { $0 < $1 }
+        let walk = try IntegerRowInserter(
+            into: "footpaths", columns: ["from_stop_ref", "to_stop_ref", "kind"], connection: connection)
+        let other = try connection.prepare(
             "INSERT INTO footpaths (from_stop_ref, to_stop_ref, kind, min_transfer_time) VALUES (?, ?, ?, ?)")
-        for row in rows {
-            try insert.bind(row.from, at: 1)
-            try insert.bind(row.to, at: 2)
-            try insert.bind(row.kind, at: 3)
-            try insert.bind(row.time, at: 4)
-            try insert.step()
-            insert.reset()
+        var next = 0
+        for row in try connection.rows(otherKindsSQL + "\n ORDER BY 1, 2, 3") {
+            let key = (row[0].integer ?? 0, row[1].integer ?? 0)
+            while next < pairs.count && pairs[next] <= key {
+                try walk.insert(pairs[next].0, pairs[next].1, 0)
+                next += 1
+            }
+            try walk.flush()
+            try other.run(row)
         }
+        for pair in pairs[next...] { try walk.insert(pair.0, pair.1, 0) }
+        try walk.flush()
+        return true
     }
 
     /// The recipe's `placed`: each stop with a latitude and a longitude, in id order.
@@ -118,10 +114,11 @@ enum Footpaths {
     /// Kind 0: each stop probes its own cell (larger ids), the cells after it in its row and
     /// the next row, as far as its reach; a pair is kept when a trip serves one of the two and
     /// `dlat^2 + dlon^2 cc <= limit`.
-    private static func walks(_ placed: [Placed], limit: Double) -> [Row] {
+    private static func walks(
+        _ placed: [Placed], limit: Double, _ found: (Int64, Int64) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) {
         var cells: [Cell: [Int]] = [:]
         for (index, stop) in placed.enumerated() { cells[Cell(x: stop.x, y: stop.y), default: []].append(index) }
-        var rows: [Row] = []
         for p in placed {
             for dx: Int64 in 0...1 {
                 for d in (dx == 0 ? 0 : -p.reach)...p.reach {
@@ -133,12 +130,11 @@ enum Footpaths {
                         let dlat = q.lat - p.lat
                         let dlon = q.lon - p.lon
                         guard dlat * dlat + dlon * dlon * p.cc <= limit else { continue }
-                        rows.append(Row(from: min(p.id, q.id), to: max(p.id, q.id), kind: 0, time: .null))
+                        try found(min(p.id, q.id), max(p.id, q.id))
                     }
                 }
             }
         }
-        return rows
     }
 
     /// The recipe's kinds 1 (a station's stops, both with a position), 2 and 3 (transfers.txt).

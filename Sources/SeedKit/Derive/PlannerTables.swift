@@ -78,9 +78,8 @@ final class PlannerTables {
             try fillPatternStops(patterns, region: region, connection: connection)
             return true
         case "footpaths":
-            guard !region, let rows = try Footpaths.rows(connection) else { return false }
-            try Footpaths.insert(rows, connection: connection)
-            return true
+            guard !region else { return false }
+            return try Footpaths.fill(connection)
         default:
             return false
         }
