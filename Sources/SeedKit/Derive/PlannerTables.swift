@@ -102,6 +102,10 @@ final class PlannerTables {
         var met: [(key: PatternKey, id: Int64)] = []
         var key = PatternKey(feed: 0)
         var trip: Int64?
+        // A region seed's rows go in feed by feed, as the recipe run once per feed writes them
+        // (the order rows go in shows in the seed's ANALYZE estimates): a trip's new id may be
+        // larger than another feed's (--previous). Kept until the pass ends: the recipe's rows.
+        var regionRows: [(feed: Int64, trip: Int64, pattern: Int64)] = []
         func finishTrip() throws(SQLiteError) {
             guard let trip, key.stops.count >= 2 else { return }
             let pattern: Int64
@@ -112,7 +116,7 @@ final class PlannerTables {
                 ids[key] = trip
                 met.append((key, trip))
             }
-            if region { try insert.insert(key.feed, trip, pattern) } else { try insert.insert(trip, pattern) }
+            if region { regionRows.append((key.feed, trip, pattern)) } else { try insert.insert(trip, pattern) }
         }
         while try read.step() {
             let rowTrip = read.int64(at: 1)
@@ -124,18 +128,22 @@ final class PlannerTables {
             key.append(read.int64(at: 2))
         }
         try finishTrip()
+        for row in regionRows.sorted(by: { ($0.feed, $0.trip) < ($1.feed, $1.trip) }) {
+            try insert.insert(row.feed, row.trip, row.pattern)
+        }
         try insert.flush()
         patterns = met
     }
 
-    /// `pattern_stops`: each pattern's stops, positions from 0, patterns in id order.
+    /// `pattern_stops`: each pattern's stops, positions from 0, patterns in id order (in a
+    /// region seed, feed by feed).
     private func fillPatternStops(
         _ patterns: [(key: PatternKey, id: Int64)], region: Bool, connection: Connection
     ) throws(SQLiteError) {
         let insert = try IntegerRowInserter(
             into: "pattern_stops", columns: (region ? [Schema.feedColumn] : []) + ["pattern", "position", "stop_ref"],
             connection: connection)
-        for (key, id) in patterns.sorted(by: { $0.id < $1.id }) {
+        for (key, id) in patterns.sorted(by: { ($0.key.feed, $0.id) < ($1.key.feed, $1.id) }) {
             for (position, stop) in key.stops.enumerated() {
                 if region {
                     try insert.insert(key.feed, id, Int64(position), stop)
