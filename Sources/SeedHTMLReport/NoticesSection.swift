@@ -168,6 +168,86 @@ enum NoticesSection {
         NoticeCode.duplicateRouteName: "A route with the names, route_type and agency of an earlier one.",
         NoticeCode.feedExpirationDate7Days: "feed_info.txt's feed_end_date at most 7 days after today (--today).",
         NoticeCode.feedExpirationDate30Days: "feed_info.txt's feed_end_date at most 30 days after today (--today).",
+        NoticeCode.invalidEmail: "An email field that is not an email address.",
+        NoticeCode.invalidLanguageCode: "A language field that is not an IETF BCP 47 tag.",
+        NoticeCode.invalidCurrency: "A currency field that is not an ISO 4217 code.",
+        NoticeCode.pointNearOrigin: "A stop or shape point within a degree of latitude and longitude 0, 0.",
+        NoticeCode.pointNearPole: "A stop or shape point 89 degrees or more from the equator.",
+        NoticeCode.unusableTrip: "A trip with fewer than two stop times.",
+        NoticeCode.overlappingFrequency: "Two frequencies of a trip whose times overlap.",
+        NoticeCode.blockTripsWithOverlappingStopTimes: "Two trips of a block whose times overlap on a day both run.",
+        NoticeCode.decreasingShapeDistance: "A shape point whose shape_dist_traveled is below the previous point's.",
+        NoticeCode.equalShapeDistanceDiffCoordinates:
+            "Two consecutive shape points more than 1.11 m apart with the same shape_dist_traveled.",
+        NoticeCode.equalShapeDistanceDiffCoordinatesBelowThreshold:
+            "Two consecutive shape points less than 1.11 m apart with the same shape_dist_traveled.",
+        NoticeCode.equalShapeDistanceSameCoordinates:
+            "Two consecutive shape points at the same place with the same shape_dist_traveled.",
+        NoticeCode.forbiddenRealTimeBookingFieldValue:
+            "A real-time booking rule (booking_type 0) with a prior_notice field.",
+        NoticeCode.forbiddenSameDayBookingFieldValue:
+            "A same-day booking rule (booking_type 1) with a field it forbids.",
+        NoticeCode.forbiddenPriorDayBookingFieldValue:
+            "A prior-day booking rule (booking_type 2) with a prior notice duration.",
+        NoticeCode.missingPriorNoticeDurationMin: "A same-day booking rule without prior_notice_duration_min.",
+        NoticeCode.missingPriorNoticeLastDay: "A prior-day booking rule without prior_notice_last_day.",
+        NoticeCode.missingPriorNoticeLastTime: "A prior-day booking rule without prior_notice_last_time.",
+        NoticeCode.invalidPriorNoticeDurationMin: "A prior_notice_duration_min above prior_notice_duration_max.",
+        NoticeCode.forbiddenPriorNoticeStartDay: "A prior_notice_start_day beside prior_notice_duration_max.",
+        NoticeCode.priorNoticeLastDayAfterStartDay: "A prior_notice_last_day after prior_notice_start_day.",
+        NoticeCode.missingPriorNoticeStartTime: "A prior_notice_start_day without prior_notice_start_time.",
+        NoticeCode.forbiddenPriorNoticeStartTime: "A prior_notice_start_time without prior_notice_start_day.",
+        NoticeCode.fareTransferRuleDurationLimitTypeWithoutDurationLimit:
+            "A fare transfer rule with duration_limit_type but no duration_limit.",
+        NoticeCode.fareTransferRuleDurationLimitWithoutType:
+            "A fare transfer rule with duration_limit but no duration_limit_type.",
+        NoticeCode.fareTransferRuleInvalidTransferCount:
+            "A transfer_count that is neither -1 nor 1 or more.",
+        NoticeCode.fareTransferRuleWithForbiddenTransferCount:
+            "A transfer_count for a transfer between two leg groups.",
+        NoticeCode.fareTransferRuleWithoutTransferCount:
+            "A transfer within one leg group without transfer_count.",
+        NoticeCode.timeframeOnlyStartOrEndTimeSpecified:
+            "A timeframe with start_time or end_time, not both.",
+        NoticeCode.timeframeStartOrEndTimeGreaterThanTwentyFourHours:
+            "A timeframe time after 24:00:00.",
+        NoticeCode.timeframeOverlap:
+            "Two timeframes of one group and service whose times overlap.",
+        NoticeCode.fareProductWithMultipleDefaultRiderCategories:
+            "A fare product with several default rider categories.",
+        NoticeCode.startAndEndRangeOutOfOrder:
+            "A start date or time after its end.",
+        NoticeCode.startAndEndRangeEqual:
+            "A frequency whose start_time is its end_time.",
+        NoticeCode.inconsistentAgencyTimezone:
+            "An agency whose agency_timezone is not the first agency's.",
+        NoticeCode.transferWithInvalidStopLocationType:
+            "A transfer from or to a location that is not a stop or station.",
+        NoticeCode.transferWithInvalidTripAndRoute:
+            "A transfer whose trip is of another route than the one it names.",
+        NoticeCode.transferWithInvalidTripAndStop:
+            "A transfer whose trip does not serve the stop it names.",
+        NoticeCode.stopAccessSpecifiedForIncorrectLocation:
+            "A stop_access on a location that is not a stop.",
+        NoticeCode.stopAccessSpecifiedForStopWithNoParentStation:
+            "A stop_access on a stop without parent_station.",
+        NoticeCode.locationWithUnexpectedStopTime:
+            "A station, entrance, node or boarding area that stop times serve.",
+        NoticeCode.singleShapePoint: "A shape of one point.",
+        NoticeCode.pathwayToWrongLocationType: "A pathway from or to a station.",
+        NoticeCode.pathwayToPlatformWithBoardingAreas: "A pathway from or to a platform that has boarding areas.",
+        NoticeCode.pathwayUnreachableLocation:
+            "A location of a station with pathways that no entrance reaches, or that reaches no exit.",
+        NoticeCode.pathwayDanglingGenericNode: "A generic node that pathways join to one location only.",
+        NoticeCode.pathwayLoop: "A pathway from a location to itself.",
+        NoticeCode.bidirectionalExitGate: "An exit gate (pathway_mode 7) that is bidirectional.",
+        NoticeCode.missingLevelID: "An end of an elevator pathway without level_id.",
+        NoticeCode.missingTimepointValue: "A stop time with times but no timepoint.",
+        NoticeCode.stopTimeTimepointWithoutTimes: "A stop time with timepoint 1 but without both times.",
+        NoticeCode.missingBikeAllowance: "A ferry trip without bikes_allowed.",
+        NoticeCode.sameRouteAndAgencyURL: "A route_url that is its agency's agency_url.",
+        NoticeCode.routeLongNameContainsShortName: "A route_long_name that begins with the route_short_name.",
+        NoticeCode.nonASCIIOrNonPrintableChar: "An id with a character that is not printable ASCII.",
         NoticeCode.repairedCSVSyntax: "A field repaired as Python's csv module reads it.",
         NoticeCode.utf16Encoding: "A file in UTF-16, read as such.",
         NoticeCode.invalidValue: "A value its column cannot store.",

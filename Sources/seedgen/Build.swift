@@ -4,6 +4,7 @@ import SeedHTMLReport
 import SeedKit
 import SeedShip
 import SeedSQLite
+import SeedSystem
 
 extension SeedGen {
     struct Build: ParsableCommand {
@@ -246,6 +247,7 @@ extension SeedGen {
             }
             Interrupts.removeScratchFilesOnSignal()
             Connection.disableMemoryStatistics()
+            CurrentProcess.fixMallocMmapThreshold()
             var options = BuildOptions(
                 inputs: inputs, output: out, schemaPath: schema, seedVersion: seedVersion,
                 allowDangling: allowDangling, cacheSize: cacheSize, lenient: lenient, strict: strict)

@@ -204,10 +204,10 @@ struct NoticesCommandTests {
         #expect(failure["built"] as? Bool == false)
         #expect(failure["counts"] as? [String: Int] == ["foreign_key_violation": 1, "invalid_timezone": 1, "missing_recommended_file": 1, "missing_recommended_field": 2,
                                                        "route_both_short_and_long_name_missing": 1, "stop_without_location": 1,
-                                                       "trip_coverage_not_active_for_next7_days": 1], "\(failure)")
+                                                       "trip_coverage_not_active_for_next7_days": 1, "unusable_trip": 1], "\(failure)")
         #expect(failed.stderr.contains("no seed was written.\nerrors: foreign_key_violation 1; warnings: invalid_timezone 1, missing_recommended_field 2, missing_recommended_file 1, "
                                            + "route_both_short_and_long_name_missing 1, stop_without_location 1, "
-                                           + "trip_coverage_not_active_for_next7_days 1\n"), "\(failed.stderr)")
+                                           + "trip_coverage_not_active_for_next7_days 1, unusable_trip 1\n"), "\(failed.stderr)")
         let badDay = try SeedgenTool.run(["build", sample, "--out", scratch.file("d.sqlite"), "--today", "2026-02-30"])
         #expect(badDay.status != 0 && badDay.stderr.contains("--today needs a date as YYYY-MM-DD"), "\(badDay.stderr)")
         let notices = try #require(failure["notices"] as? [[String: Any]])

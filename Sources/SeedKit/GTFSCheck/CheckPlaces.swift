@@ -27,6 +27,14 @@ protocol CheckPlaces {
         _ table: String, matching fields: [String], keys: Set<[String]>, showing shown: [String],
         found: (_ key: [String], _ row: PlacedRow) throws -> Void
     ) throws
+
+    /// The columns of `table`'s source as its header names them; nil when not known (a built
+    /// seed keeps no header) or the feed has no file for it.
+    func header(of table: String) throws -> [String]?
+}
+
+extension CheckPlaces {
+    func header(of table: String) throws -> [String]? { nil }
 }
 
 /// The places of a build: each table's file among the feed's inputs, read again to find its
@@ -41,6 +49,14 @@ struct InputFilePlaces: CheckPlaces {
     }
 
     func source(of table: String) -> String? { file(of: table)?.displayPath }
+
+    func header(of table: String) throws -> [String]? {
+        guard let file = file(of: table) else { return nil }
+        let reader = CSVReader(
+            source: TextDecodingSource(try file.open()), file: file.displayPath, maximumRecordBytes: limits.recordBytes)
+        guard try reader.next() else { return [] }
+        return (0..<reader.fieldCount).map { reader.string($0).trimmingASCIISpaces() }
+    }
 
     func locate(
         _ table: String, matching fields: [String], keys: Set<[String]>, showing shown: [String],

@@ -27,11 +27,12 @@ struct FeedChecks {
     private func checkFeedInfo() throws {
         guard checks.has(table: "feed_info") else { return }
         guard let file = checks.file(of: "feed_info") else {
-            checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: "feed_info.txt",
-                    message: "is missing: it says who publishes the feed, for which dates, in which version",
-                    code: NoticeCode.missingRecommendedFile))
+            var issue = BuildIssue(
+                kind: .bestPractice, file: "feed_info.txt",
+                message: "is missing: it says who publishes the feed, for which dates, in which version",
+                code: NoticeCode.missingRecommendedFile)
+            issue.feed = checks.feed
+            checks.issues.record(issue)
             return
         }
         for field in ["feed_start_date", "feed_end_date", "feed_version"] {

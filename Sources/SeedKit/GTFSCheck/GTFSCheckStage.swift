@@ -8,8 +8,10 @@ import SeedSQLite
 /// Where they run: a feed that loaded without data errors is checked by the finish stage, on
 /// the second core beside the content digest and `VACUUM INTO` (`BuildState.readers`): nothing
 /// the stages between change is what the checks read but the ids `--previous` keeps, and the
-/// checks name rows by their keys, not their ids. A feed with data errors is checked here, and
-/// the build fails after the checks (one run says all that is wrong).
+/// checks name rows by their keys, not their ids (only "the earlier route" of
+/// `duplicate_route_name` then follows the kept ids, as `seedgen report` reads it in the seed). A
+/// feed with data errors is checked here, and the build fails after the checks (one run says all
+/// that is wrong).
 ///
 /// In a region seed the checks run feed by feed: each table read as the feed's rows only
 /// (a temporary view of the same name, which SQLite finds before the table), each finding
@@ -27,12 +29,9 @@ struct GTFSCheckStage: BuildStage {
             state.timer.runsLater(Self.name)
             return
         }
-        // A region whose loading failed is not checked feed by feed (a table not loaded has no view).
-        if !state.feeds.isRegion {
-            state.progress?.phase("checking GTFS")
-            try Self.checks(state)(state.connection)
-            state.timer.mark("GTFS checks")
-        }
+        state.progress?.phase("checking GTFS")
+        try Self.checks(state)(state.connection)
+        state.timer.mark("GTFS checks")
         throw BuildError.invalidInput(state.issues)
     }
 
@@ -40,7 +39,10 @@ struct GTFSCheckStage: BuildStage {
     /// they found data errors.
     private static func checks(_ state: BuildState) -> @Sendable (Connection) throws -> Void {
         let schema = state.schema, issues = state.issues, options = state.options, feeds = state.feeds
-        let failed = state.failedTables, skipped = state.skippedTables, scoped = state.feedScopedTables
+        let failed = state.failedTables, skipped = state.skippedTables
+        // After a load error too, every feed is checked (one pass, all notices): a table not loaded
+        // (`skippedTables`) has no view and no check reads it.
+        let scoped = state.feedScopedTables.filter { !skipped.contains($0.name) }
         @Sendable func places(_ inputs: InputSet) -> InputFilePlaces {
             InputFilePlaces(schema: schema, inputs: inputs, limits: options.limits)
         }
@@ -50,7 +52,7 @@ struct GTFSCheckStage: BuildStage {
                     try readingFeed(feed.id, of: scoped, schema: schema, connection: connection) {
                         try GTFSChecks(
                             schema: schema, places: places(feed.inputs), connection: connection, issues: issues,
-                            options: options
+                            options: options, failed: failed, skipped: skipped, feed: feed.name
                         ).run()
                     }
                 }

@@ -16,10 +16,16 @@ import SeedSQLite
 ///   reverse, a first or last stop without times, times that run backwards, distances that do
 ///   not increase; invalid URLs and routes or fares naming no agency of several (`FeedChecks`);
 ///   stations' hierarchy, translations of nothing, networks given twice (`StructureChecks`);
-///   routes without names, stops without a name or a place, colors that are not (`RecordChecks`).
+///   routes without names, stops without a name or a place, colors that are not (`RecordChecks`);
+///   emails, languages, currencies, points at 0, 0 or a pole (`FieldFormatChecks`); pathways
+///   (`PathwayChecks`); distances along shapes (`ShapePointChecks`); frequencies and blocks whose
+/// times overlap (`TripOverlapChecks`); GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`);
+/// timepoints (`TimepointRule`, in
+/// `StopTimeChecks`' pass).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
 ///   serves (`StopTimeChecks`), stops far from their trips' shapes (`ShapeDistanceCheck`),
-///   recommended files and fields, names (`FeedChecks`), expired
+///   recommended files and fields, names (`FeedChecks`), routes' URLs and names, ferries' bikes,
+///   ids beyond ASCII (`AdviceChecks`), trips of fewer than two stop times (`UnusableTrip`), expired
 ///   calendars and trips not covering the next 7 days (`CalendarChecks`, against `--today`).
 struct GTFSChecks {
     let schema: Schema
@@ -34,6 +40,9 @@ struct GTFSChecks {
     var failed: Set<String> = []
     /// Tables not loaded, since they refer to a failed one: no check reads them.
     var skipped: Set<String> = []
+    /// In a region seed, the feed checked: named by notices about a file the feed lacks (whose
+    /// path names no feed).
+    var feed: String? = nil
 
     /// Whether the schema is the transit schema (built in, or a copy of it given with `--schema`).
     static func applies(to schema: Schema) -> Bool { schema.name == "transit" && schema.format == .csv }
@@ -70,6 +79,14 @@ struct GTFSChecks {
         try StructureChecks(checks: self).run()
         try RecordChecks(checks: self).run()
         try CalendarChecks(checks: self, today: options.effectiveToday).run()
+        try FieldFormatChecks(checks: self).run()
+        try AdviceChecks(checks: self).run()
+        try PathwayChecks(checks: self).run()
+        try ShapePointChecks(checks: self).run()
+        try TripOverlapChecks(checks: self).run()
+        try BookingRuleChecks(checks: self).run()
+        try FareRuleChecks(checks: self).run()
+        try ConsistencyChecks(checks: self).run()
     }
 
     // MARK: Foreign keys

@@ -22,6 +22,12 @@ struct StopTimeChecks {
         case missingEdge(last: Bool)
         case backwards(previousSequence: Int64, previousDeparture: Int64)
         case distanceNotIncreasing(previousSequence: Int64, previousDistance: Double)
+        case timepointWithoutTimes, missingTimepoint
+
+        /// `missing_timepoint_value`, a best-practice warning.
+        var isMissingTimepoint: Bool {
+            if case .missingTimepoint = self { true } else { false }
+        }
     }
 
     private struct Finding {
@@ -44,6 +50,8 @@ struct StopTimeChecks {
         var last: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool)? = nil
         var rowsOfTrip = 0
         var shapeStops = try ShapeStops(checks: checks)
+        var timepoints = TimepointRule<Finding>(
+            hasColumn: (try? checks.places.header(of: "stop_times"))?.contains("timepoint"))
         func edge(_ row: (sequence: Int64, arrival: Int64?, departure: Int64?, windowed: Bool), trip: Int64, last: Bool)
         {
             guard !row.windowed, row.arrival == nil || row.departure == nil else { return }
@@ -70,11 +78,10 @@ struct StopTimeChecks {
                 edge(row, trip: rowTrip, last: false)
                 last = nil
             }
-            func add(_ problem: Problem) {
-                findings.append(
-                    Finding(trip: rowTrip, sequence: sequence, arrival: arrival, departure: departure, problem: problem)
-                )
+            func finding(_ problem: Problem) -> Finding {
+                Finding(trip: rowTrip, sequence: sequence, arrival: arrival, departure: departure, problem: problem)
             }
+            func add(_ problem: Problem) { findings.append(finding(problem)) }
             if sequence < 0 { add(.negativeSequence) }
             if arrival != nil && departure == nil { add(.arrivalOnly) }
             if arrival == nil && departure != nil { add(.departureOnly) }
@@ -84,8 +91,7 @@ struct StopTimeChecks {
             if let departure { previous = (sequence, departure) }
             if statement.storageClass(at: 5) != .null {
                 let stop = Int(statement.int64(at: 5))
-                if stop >= served.count { served += Array(repeating: false, count: max(stop + 1 - served.count, 1024)) }
-                if stop >= 0 { served[stop] = true }
+                Self.mark(stop, in: &served)
                 try shapeStops?.add(trip: rowTrip, sequence: sequence, stop: Int64(stop))
             }
             if statement.storageClass(at: 6) != .null {
@@ -94,6 +100,10 @@ struct StopTimeChecks {
                     add(.distanceNotIncreasing(previousSequence: distance.sequence, previousDistance: distance.value))
                 }
                 distance = (sequence, value)
+            }
+            let timepoint = statement.storageClass(at: 7) == .null ? nil : Optional(statement.int64(at: 7))
+            timepoints.check(timepoint, arrival: arrival, departure: departure, into: &findings) {
+                finding($0 ? .missingTimepoint : .timepointWithoutTimes)
             }
             last = row
             rowsOfTrip += 1
@@ -110,25 +120,34 @@ struct StopTimeChecks {
         return usage
     }
 
+    /// Marks stop row id `stop` served (`served` grows as needed).
+    private static func mark(_ stop: Int, in served: inout [Bool]) {
+        if stop >= served.count { served += Array(repeating: false, count: max(stop + 1 - served.count, 1024)) }
+        if stop >= 0 { served[stop] = true }
+    }
+
     /// The query of the pass: each row's trip, sequence, times, whether it has a pickup window,
     /// stop and distance, by trip and stop_sequence (NULL for a column the table does not store).
     private static func selection(of table: Table) -> String {
-        let stored = ["start_pickup_drop_off_window", "end_pickup_drop_off_window", "stop_ref", "shape_dist_traveled"]
-            .map { name in
-                table.columns.contains { $0.name == name && $0.stored }
-                    || table.references.contains { $0.column == name }
-                    ? quoted(name) : "NULL"
-            }
+        let stored = [
+            "start_pickup_drop_off_window", "end_pickup_drop_off_window", "stop_ref", "shape_dist_traveled", "timepoint"
+        ]
+        .map { name in
+            table.columns.contains { $0.name == name && $0.stored }
+                || table.references.contains { $0.column == name }
+                ? quoted(name) : "NULL"
+        }
         return """
             SELECT trip_ref, stop_sequence, arrival_time, departure_time, \(stored[0]) IS NOT NULL OR \(stored[1]) IS \
-            NOT NULL, \(stored[2]), \(stored[3])
+            NOT NULL, \(stored[2]), \(stored[3]), \(stored[4])
             FROM stop_times ORDER BY trip_ref, stop_sequence
             """
     }
 
     /// Records `stop_without_stop_time` for each stop of stops.txt (location_type 0 or empty)
-    /// whose row id is not marked in `served`.
+    /// whose row id is not marked in `served` (and `location_with_unexpected_stop_time`).
     private func reportStops(servedOnly served: [Bool]) throws {
+        try reportUnexpectedStops(served: served)
         guard checks.isWhole("stop_times"), checks.has(table: "stops", column: "location_type"),
             let file = checks.file(of: "stops"),
             let stops = checks.schema.table(named: "stops")
@@ -172,7 +191,7 @@ struct StopTimeChecks {
             if case .distanceNotIncreasing(let sequence, _) = finding.problem { keys.insert([trip, String(sequence)]) }
         }
         var rows: [[String]: PlacedRow] = [:]
-        let shown = ["arrival_time", "departure_time", "stop_sequence", "shape_dist_traveled"]
+        let shown = ["arrival_time", "departure_time", "stop_sequence", "shape_dist_traveled", "timepoint"]
         try checks.places.locate(
             "stop_times", matching: ["trip_id", "stop_sequence"], keys: keys, showing: shown
         ) { key, row in
@@ -247,10 +266,16 @@ struct StopTimeChecks {
                 message =
                     "is not above \(previousDistance), the previous stop's (stop_sequence \(previousSequence)"
                     + "\(previousLine)) on trip_id '\(trip)': distances along a trip must increase"
+            case .timepointWithoutTimes, .missingTimepoint:
+                let missing = finding.problem.isMissingTimepoint
+                (field, value, code, message) = TimepointNotice.notice(
+                    missing: missing, trip: trip, sequence: finding.sequence, timepoint: row?.fields["timepoint"]?.text)
             }
             checks.issues.record(
                 BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, line: row?.line, row: row?.key,
+                    kind: finding.problem.isMissingTimepoint
+                        ? .bestPractice : .misleading(strict: checks.options.strict),
+                    file: file, line: row?.line, row: row?.key,
                     column: row?.fields[field]?.column, field: field, value: value, message: message, code: code))
         }
     }

@@ -26,20 +26,25 @@ struct UsageChecks {
         // Row ids only, the trip_id of an unused trip looked up after (a city feed has 100,000s).
         let ids = try checks.connection.prepare("SELECT \(quoted(table.rowID)) FROM trips")
         var unusedIDs: [Int64] = []
+        var singleIDs: [Int64] = []
         while try ids.step() {
             let id = ids.int64(at: 0)
             if trips.count(of: id) == 0 { unusedIDs.append(id) }
+            if trips.count(of: id) == 1 { singleIDs.append(id) }
         }
         let tripID = try checks.connection.prepare("SELECT trip_id FROM trips WHERE \(quoted(table.rowID)) = ?")
-        var unused = Set<[String]>()
-        for id in unusedIDs {
+        var stopTimes: [[String]: Int] = [:]
+        for (id, count) in unusedIDs.map({ ($0, 0) }) + singleIDs.map({ ($0, 1) }) {
             try tripID.bind([.integer(id)])
-            if try tripID.step() { unused.insert([CSVRowLocator.key(tripID.value(at: 0))]) }
+            if try tripID.step() { stopTimes[[CSVRowLocator.key(tripID.value(at: 0))]] = count }
             tripID.reset()
         }
         try checks.places.locate(
-            "trips", matching: ["trip_id"], keys: unused, showing: ["trip_id"]
+            "trips", matching: ["trip_id"], keys: Set(stopTimes.keys), showing: ["trip_id"]
         ) { key, row in
+            let count = stopTimes[key] ?? 0
+            checks.issues.record(UnusableTrip.notice(key[0], stopTimes: count, row: row, file: file))
+            guard count == 0 else { return }
             checks.issues.record(
                 BuildIssue(
                     kind: .bestPractice, file: file, line: row.line, row: row.key,

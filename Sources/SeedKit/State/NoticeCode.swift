@@ -105,6 +105,121 @@ public enum NoticeCode {
     public static let expiredCalendar = "expired_calendar"
     /// Trips whose days do not cover today and the 7 days after it (`--today`).
     public static let tripCoverageNotActiveForNext7Days = "trip_coverage_not_active_for_next7_days"
+    /// An email field that is not an email address.
+    public static let invalidEmail = "invalid_email"
+    /// A language field that is not an IETF BCP 47 tag.
+    public static let invalidLanguageCode = "invalid_language_code"
+    /// A currency field that is not an ISO 4217 code.
+    public static let invalidCurrency = "invalid_currency"
+    /// A stop or shape point within a degree of latitude and longitude 0, 0.
+    public static let pointNearOrigin = "point_near_origin"
+    /// A stop or shape point 89 degrees or more from the equator.
+    public static let pointNearPole = "point_near_pole"
+    /// A trip with fewer than two stop times.
+    public static let unusableTrip = "unusable_trip"
+    /// Two frequencies of a trip whose times overlap.
+    public static let overlappingFrequency = "overlapping_frequency"
+    /// Two trips of a block whose times overlap on a day both run.
+    public static let blockTripsWithOverlappingStopTimes = "block_trips_with_overlapping_stop_times"
+    /// A shape point whose shape_dist_traveled is below the previous point's.
+    public static let decreasingShapeDistance = "decreasing_shape_distance"
+    /// Two consecutive shape points more than 1.11 m apart with the same shape_dist_traveled.
+    public static let equalShapeDistanceDiffCoordinates = "equal_shape_distance_diff_coordinates"
+    /// Two consecutive shape points less than 1.11 m apart with the same shape_dist_traveled.
+    public static let equalShapeDistanceDiffCoordinatesBelowThreshold =
+        "equal_shape_distance_diff_coordinates_distance_below_threshold"
+    /// Two consecutive shape points at the same place with the same shape_dist_traveled.
+    public static let equalShapeDistanceSameCoordinates = "equal_shape_distance_same_coordinates"
+    /// A real-time booking rule (booking_type 0) with a prior_notice field.
+    public static let forbiddenRealTimeBookingFieldValue = "forbidden_real_time_booking_field_value"
+    /// A same-day booking rule (booking_type 1) with a field it forbids.
+    public static let forbiddenSameDayBookingFieldValue = "forbidden_same_day_booking_field_value"
+    /// A prior-day booking rule (booking_type 2) with a prior notice duration.
+    public static let forbiddenPriorDayBookingFieldValue = "forbidden_prior_day_booking_field_value"
+    /// A same-day booking rule without prior_notice_duration_min.
+    public static let missingPriorNoticeDurationMin = "missing_prior_notice_duration_min"
+    /// A prior-day booking rule without prior_notice_last_day.
+    public static let missingPriorNoticeLastDay = "missing_prior_notice_last_day"
+    /// A prior-day booking rule without prior_notice_last_time.
+    public static let missingPriorNoticeLastTime = "missing_prior_notice_last_time"
+    /// A prior_notice_duration_min above prior_notice_duration_max.
+    public static let invalidPriorNoticeDurationMin = "invalid_prior_notice_duration_min"
+    /// A prior_notice_start_day beside prior_notice_duration_max.
+    public static let forbiddenPriorNoticeStartDay = "forbidden_prior_notice_start_day"
+    /// A prior_notice_last_day after prior_notice_start_day.
+    public static let priorNoticeLastDayAfterStartDay = "prior_notice_last_day_after_start_day"
+    /// A prior_notice_start_day without prior_notice_start_time.
+    public static let missingPriorNoticeStartTime = "missing_prior_notice_start_time"
+    /// A prior_notice_start_time without prior_notice_start_day.
+    public static let forbiddenPriorNoticeStartTime = "forbidden_prior_notice_start_time"
+    /// A fare transfer rule with duration_limit_type but no duration_limit.
+    public static let fareTransferRuleDurationLimitTypeWithoutDurationLimit =
+        "fare_transfer_rule_duration_limit_type_without_duration_limit"
+    /// A fare transfer rule with duration_limit but no duration_limit_type.
+    public static let fareTransferRuleDurationLimitWithoutType = "fare_transfer_rule_duration_limit_without_type"
+    /// A transfer_count that is neither -1 nor 1 or more.
+    public static let fareTransferRuleInvalidTransferCount = "fare_transfer_rule_invalid_transfer_count"
+    /// A transfer_count for a transfer between two leg groups.
+    public static let fareTransferRuleWithForbiddenTransferCount = "fare_transfer_rule_with_forbidden_transfer_count"
+    /// A transfer within one leg group without transfer_count.
+    public static let fareTransferRuleWithoutTransferCount = "fare_transfer_rule_without_transfer_count"
+    /// A timeframe with start_time or end_time, not both.
+    public static let timeframeOnlyStartOrEndTimeSpecified = "timeframe_only_start_or_end_time_specified"
+    /// A timeframe time after 24:00:00.
+    public static let timeframeStartOrEndTimeGreaterThanTwentyFourHours =
+        "timeframe_start_or_end_time_greater_than_twenty_four_hours"
+    /// Two timeframes of one group and service whose times overlap.
+    public static let timeframeOverlap = "timeframe_overlap"
+    /// A fare product with several default rider categories.
+    public static let fareProductWithMultipleDefaultRiderCategories =
+        "fare_product_with_multiple_default_rider_categories"
+    /// A start date or time after its end.
+    public static let startAndEndRangeOutOfOrder = "start_and_end_range_out_of_order"
+    /// A frequency whose start_time is its end_time.
+    public static let startAndEndRangeEqual = "start_and_end_range_equal"
+    /// An agency whose agency_timezone is not the first agency's.
+    public static let inconsistentAgencyTimezone = "inconsistent_agency_timezone"
+    /// A transfer from or to a location that is not a stop or station.
+    public static let transferWithInvalidStopLocationType = "transfer_with_invalid_stop_location_type"
+    /// A transfer whose trip is of another route than the one it names.
+    public static let transferWithInvalidTripAndRoute = "transfer_with_invalid_trip_and_route"
+    /// A transfer whose trip does not serve the stop it names.
+    public static let transferWithInvalidTripAndStop = "transfer_with_invalid_trip_and_stop"
+    /// A stop_access on a location that is not a stop.
+    public static let stopAccessSpecifiedForIncorrectLocation = "stop_access_specified_for_incorrect_location"
+    /// A stop_access on a stop without parent_station.
+    public static let stopAccessSpecifiedForStopWithNoParentStation =
+        "stop_access_specified_for_stop_with_no_parent_station"
+    /// A station, entrance, node or boarding area that stop times serve.
+    public static let locationWithUnexpectedStopTime = "location_with_unexpected_stop_time"
+    /// A shape of one point.
+    public static let singleShapePoint = "single_shape_point"
+    /// A pathway from or to a station.
+    public static let pathwayToWrongLocationType = "pathway_to_wrong_location_type"
+    /// A pathway from or to a platform that has boarding areas.
+    public static let pathwayToPlatformWithBoardingAreas = "pathway_to_platform_with_boarding_areas"
+    /// A location of a station with pathways that no entrance reaches, or that reaches no exit.
+    public static let pathwayUnreachableLocation = "pathway_unreachable_location"
+    /// A generic node that pathways join to one location only.
+    public static let pathwayDanglingGenericNode = "pathway_dangling_generic_node"
+    /// A pathway from a location to itself.
+    public static let pathwayLoop = "pathway_loop"
+    /// An exit gate (pathway_mode 7) that is bidirectional.
+    public static let bidirectionalExitGate = "bidirectional_exit_gate"
+    /// An end of an elevator pathway (pathway_mode 5) without level_id.
+    public static let missingLevelID = "missing_level_id"
+    /// A stop time with times but no timepoint, in a stop_times.txt with the column.
+    public static let missingTimepointValue = "missing_timepoint_value"
+    /// A stop time with timepoint 1 but without arrival_time or departure_time.
+    public static let stopTimeTimepointWithoutTimes = "stop_time_timepoint_without_times"
+    /// A ferry trip without bikes_allowed.
+    public static let missingBikeAllowance = "missing_bike_allowance"
+    /// A route_url that is its agency's agency_url.
+    public static let sameRouteAndAgencyURL = "same_route_and_agency_url"
+    /// A route_long_name that begins with the route_short_name.
+    public static let routeLongNameContainsShortName = "route_long_name_contains_short_name"
+    /// An id with a character that is not printable ASCII.
+    public static let nonASCIIOrNonPrintableChar = "non_ascii_or_non_printable_char"
 
     // seedgen's own, for what the validator has no code for.
     /// A field repaired as Python's csv module reads it (a stray quote, spaces before a quote).

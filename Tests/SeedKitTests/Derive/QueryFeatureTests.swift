@@ -208,7 +208,9 @@ struct QueryFeatureTests {
         let long = TemporaryFolder()
         MinimalFeed.write(into: long, ["calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,0,0,0,0,0,0,19000101,21001231\n",
                                        "calendar_dates.txt": "service_id,date,exception_type\nWD,19000101,2\nWD,19000107,1\nWD,21001227,2\nWD,21001226,1\n",
-                                       "feed_info.txt": "feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version,feed_contact_email\nP,http://p.example,en,19000101,21001231,1,a@p.example\n"])
+                                       "feed_info.txt": "feed_publisher_name,feed_publisher_url,feed_lang,feed_start_date,feed_end_date,feed_version,feed_contact_email\nP,http://p.example,en,19000101,21001231,1,a@p.example\n",
+                                       // T2 given a second stop time: a trip of one is unusable_trip.
+                                       "stop_times.txt": MinimalFeed.files["stop_times.txt"]! + "T2,25:20:00,25:20:00,S2,2\n"])
         let whole = try SeedBuilder.build([long.file("feed")], to: folder.file("c.sqlite"))
         #expect(whole.warnings == 0, "\(whole.warningReport)")
         let cost = try #require(whole.queryIndexes.first { $0.name == "service_days" })

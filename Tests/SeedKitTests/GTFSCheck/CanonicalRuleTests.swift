@@ -36,10 +36,12 @@ private let agencies = "agency_id,agency_name,agency_url,agency_timezone\nA,Agen
 struct CanonicalRuleTests {
     @Test("the minimal feed with feed_info.txt says nothing; without it, missing_recommended_file")
     func quietFeed() throws {
-        let full = try RuleBuild(["feed_info.txt": feedInfo])
+        // T2 of the minimal feed has one stop time (unusable_trip): given a second here.
+        let stopTimes = MinimalFeed.files["stop_times.txt"]! + "T2,25:20:00,25:20:00,S2,2\n"
+        let full = try RuleBuild(["feed_info.txt": feedInfo, "stop_times.txt": stopTimes])
         #expect(full.built && full.notices.isEmpty, "\(full.notices)")
         #expect(full.report["today"] as? String == "2026-06-01")
-        let bare = try RuleBuild()
+        let bare = try RuleBuild(["stop_times.txt": stopTimes])
         #expect(bare.built && bare.report["counts"] as? [String: Int] == [NoticeCode.missingRecommendedFile: 1])
         #expect(bare.notices.first?["file"] as? String == "feed_info.txt" && bare.notices.first?["severity"] as? String == "WARNING")
     }
