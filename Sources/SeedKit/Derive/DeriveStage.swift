@@ -1,3 +1,4 @@
+import Foundation
 import SeedDeltas
 import SeedSQLite
 
@@ -23,7 +24,13 @@ struct DeriveStage: BuildStage {
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         for statement in expressions { try connection.execute(statement) }
         let scoped = state.feeds.isRegion ? Set(state.feedScopedTables.map(\.name)) : nil
-        let planner = PlannerTables()
+        // What the load stage saw of stop_times, if it is what was stored (no row left out).
+        let log = state.context?.tripStops
+        defer { log?.discard() }
+        // SEEDGEN_DERIVE_BY_SQL=1: every table by its recipe's SQL, to compare the seed's bytes.
+        let bySQL = ProcessInfo.processInfo.environment["SEEDGEN_DERIVE_BY_SQL"] == "1"
+        let planner = PlannerTables(
+            log: state.context?.tablesWithDroppedRows.contains("stop_times") == false ? log : nil)
         for table in derived {
             guard let derive = table.derive else { continue }
             if let warnings = derive.warnings {
@@ -45,7 +52,9 @@ struct DeriveStage: BuildStage {
                 places: { state.context?.places(of: $0) ?? [] }, issues: state.issues)
             do {
                 // The planner's tables in Swift (the recipe's rows, faster); any other by its SQL.
-                if try !planner.fill(table, region: scoped != nil, connection: connection) {
+                if bySQL {
+                    try recipe.derive(connection)
+                } else if try !planner.fill(table, region: scoped != nil, connection: connection) {
                     try recipe.derive(connection)
                 }
             } catch {
@@ -75,6 +84,7 @@ struct DeriveStage: BuildStage {
             }
         }
         try connection.execute("COMMIT")
+        state.tripPatternsFromLoad = planner.filledFromLog
         state.timer.mark("derive")
     }
 

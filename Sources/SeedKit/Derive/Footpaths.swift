@@ -44,48 +44,82 @@ enum Footpaths {
     /// Fills `footpaths` with the recipe's rows, in its order (key order: ANALYZE's estimates
     /// of a table's rows, in the seed, depend on the order its rows went in), and returns true;
     /// or returns false (nothing written) when a stop's coordinate is not a number (the SQL
-    /// then decides what it means). Kind 0 is kept as pairs of ids (16 bytes a row) to sort.
-    static func fill(_ connection: Connection) throws(SQLiteError) -> Bool {
-        guard let placed = try placed(connection) else { return false }
-        var pairs: [(Int64, Int64)] = []
+    /// then decides what it means). Kinds 0 and 1 are kept as keys (24 bytes a row) to sort.
+    /// `served`: the stops of `pattern_stops`, when the caller has them.
+    static func fill(_ connection: Connection, served: Set<Int64>? = nil) throws(SQLiteError) -> Bool {
+        guard let (placed, stations) = try placed(connection, served: served) else { return false }
+        var keys: [(Int64, Int64, Int64)] = []
         try walks(placed, limit: try Constants(connection).limit) { (from, to) throws(SQLiteError) in
-            pairs.append((from, to))
+            keys.append((from, to, 0))
         }
-        pairs.sort { $0 < $1 }
-        let walk = try IntegerRowInserter(
+        keys += stationPairs(stations, placed: placed)
+        keys.sort { $0 < $1 }
+        // The recipe's DISTINCT: a stop of two stations (a parent's parent) pairs twice.
+        var kept = 0
+        for key in keys where kept == 0 || keys[kept - 1] != key {
+            keys[kept] = key
+            kept += 1
+        }
+        keys.removeLast(keys.count - kept)
+        let plain = try IntegerRowInserter(
             into: "footpaths", columns: ["from_stop_ref", "to_stop_ref", "kind"], connection: connection)
-        let other = try connection.prepare(
+        let transfer = try connection.prepare(
             "INSERT INTO footpaths (from_stop_ref, to_stop_ref, kind, min_transfer_time) VALUES (?, ?, ?, ?)")
         var next = 0
-        for row in try connection.rows(otherKindsSQL + "\n ORDER BY 1, 2, 3") {
-            let key = (row[0].integer ?? 0, row[1].integer ?? 0)
-            while next < pairs.count && pairs[next] <= key {
-                try walk.insert(pairs[next].0, pairs[next].1, 0)
+        for row in try connection.rows(transfersSQL + "\n ORDER BY 1, 2, 3") {
+            let key = (row[0].integer ?? 0, row[1].integer ?? 0, row[2].integer ?? 0)
+            while next < keys.count && keys[next] <= key {
+                try plain.insert(keys[next].0, keys[next].1, keys[next].2)
                 next += 1
             }
-            try walk.flush()
-            try other.run(row)
+            try plain.flush()
+            try transfer.run(row)
         }
-        for pair in pairs[next...] { try walk.insert(pair.0, pair.1, 0) }
-        try walk.flush()
+        for key in keys[next...] { try plain.insert(key.0, key.1, key.2) }
+        try plain.flush()
         return true
     }
 
-    /// The recipe's `placed`: each stop with a latitude and a longitude, in id order.
-    private static func placed(_ connection: Connection) throws(SQLiteError) -> [Placed]? {
+    /// Kind 1: each two stops of one station (a parent and its stops, the stops of one parent),
+    /// both with a position, from the smaller id (a pair of two stations' twice: see `fill`).
+    private static func stationPairs(_ stations: [Int64: [Int64]], placed: [Placed]) -> [(Int64, Int64, Int64)] {
+        let positioned = Set(placed.map(\.id))
+        var pairs: [(Int64, Int64, Int64)] = []
+        for members in stations.values {
+            var unique: [Int64] = []
+            for stop in members.sorted() where positioned.contains(stop) && stop != unique.last { unique.append(stop) }
+            for (index, from) in unique.enumerated() {
+                for to in unique[(index + 1)...] { pairs.append((from, to, 1)) }
+            }
+        }
+        return pairs
+    }
+
+    /// The recipe's `placed`: each stop with a latitude and a longitude, in id order; and the
+    /// members of each station (the recipe's `members`: a parent and its stops, by parent).
+    private static func placed(
+        _ connection: Connection, served known: Set<Int64>?
+    ) throws(SQLiteError) -> (placed: [Placed], stations: [Int64: [Int64]])? {
         let k = try Constants(connection)
-        var served = Set<Int64>()
-        let read = try connection.prepare("SELECT DISTINCT stop_ref FROM pattern_stops")
-        while try read.step() { served.insert(read.int64(at: 0)) }
-        let stops = try connection.prepare(
-            "SELECT id, stop_lat, stop_lon FROM stops WHERE stop_lat IS NOT NULL AND stop_lon IS NOT NULL ORDER BY id")
+        var served = known ?? []
+        if known == nil {
+            let read = try connection.prepare("SELECT DISTINCT stop_ref FROM pattern_stops")
+            while try read.step() { served.insert(read.int64(at: 0)) }
+        }
+        let stops = try connection.prepare("SELECT id, stop_lat, stop_lon, parent_station_ref FROM stops ORDER BY id")
         var placed: [Placed] = []
+        var stations: [Int64: [Int64]] = [:]
         while try stops.step() {
+            let id = stops.int64(at: 0)
+            if stops.storageClass(at: 3) != .null {
+                stations[stops.int64(at: 3), default: []] += [id, stops.int64(at: 3)]
+            }
+            guard stops.storageClass(at: 1) != .null && stops.storageClass(at: 2) != .null else { continue }
             let numeric: [Statement.StorageClass] = [.integer, .real]
             guard numeric.contains(stops.storageClass(at: 1)), numeric.contains(stops.storageClass(at: 2)) else {
                 return nil
             }
-            let (id, lat, lon) = (stops.int64(at: 0), stops.double(at: 1), stops.double(at: 2))
+            let (lat, lon) = (stops.double(at: 1), stops.double(at: 2))
             let t = abs(lat) + k.cell
             let r = t * t * k.rFactor
             let c = 1 + r * (k.t1 + r * (k.t2 + r * (k.t3 + r * (k.t4 + r * (k.t5 + r / k.t6)))))
@@ -94,7 +128,7 @@ enum Footpaths {
                     id: id, lat: lat, lon: lon, cc: c * c, x: cellIndex(lat, k.cell), y: cellIndex(lon, k.cell),
                     reach: integer(k.reachDistance / max(c, k.minimumC)) + 1, served: served.contains(id)))
         }
-        return placed
+        return (placed, stations)
     }
 
     /// `CAST(v / cell AS INTEGER) - (v < CAST(v / cell AS INTEGER) * cell)`: the cell, floored.
@@ -137,17 +171,8 @@ enum Footpaths {
         }
     }
 
-    /// The recipe's kinds 1 (a station's stops, both with a position), 2 and 3 (transfers.txt).
-    static let otherKindsSQL = """
-        WITH members(station, stop) AS (
-            SELECT parent_station_ref, id FROM stops WHERE parent_station_ref IS NOT NULL
-            UNION SELECT parent_station_ref, parent_station_ref FROM stops WHERE parent_station_ref IS NOT NULL
-          ),
-          placed(id) AS (SELECT id FROM stops WHERE stop_lat IS NOT NULL AND stop_lon IS NOT NULL)
-        SELECT DISTINCT m.stop, n.stop, 1, NULL FROM members AS m JOIN members AS n ON n.station = m.station
-           AND n.stop > m.stop
-         WHERE EXISTS (SELECT 1 FROM placed WHERE id = m.stop) AND EXISTS (SELECT 1 FROM placed WHERE id = n.stop)
-        UNION ALL
+    /// The recipe's kinds 2 and 3 (transfers.txt).
+    static let transfersSQL = """
         SELECT from_stop_ref, to_stop_ref, CASE transfer_type WHEN 3 THEN 3 ELSE 2 END,
                CASE WHEN transfer_type = 2 THEN min_transfer_time END
           FROM (SELECT from_stop_ref, to_stop_ref, max(id), transfer_type, min_transfer_time FROM transfers

@@ -14,11 +14,17 @@ import Testing
 struct PlannerTablesTests {
     let folder = TemporaryFolder()
 
-    func build(_ name: String, _ inputs: [String], feeds: [String] = [], previous: String? = nil) throws -> String {
+    func build(
+        _ name: String, _ inputs: [String], feeds: [String] = [], previous: String? = nil, fromLoad: Bool? = nil
+    ) throws -> String {
         var options = BuildOptions(inputs: inputs, output: folder.file(name + ".sqlite"), lenient: true)
         options.feeds = feeds
         options.previous = previous
-        _ = try SeedBuilder(options: options).build()
+        let summary = try SeedBuilder(options: options).build()
+        // One feed without --previous: trip_patterns from what the load saw (TripStopLog), unless
+        // stop_times holds what it does not follow; read again otherwise.
+        let expected = fromLoad ?? (feeds.isEmpty && previous == nil)
+        #expect(summary.tripPatternsFromLoad == expected, "\(name): trip_patterns from the load")
         return folder.file(name + ".sqlite")
     }
 
@@ -90,5 +96,33 @@ struct PlannerTablesTests {
         #expect(try ids(kept) == ids(first) && ids(plain) != ids(first))
         try check(kept)
         try check(plain)
+    }
+
+    @Test("stop_times the load's log does not follow: trip_patterns read from stop_times, the same rows")
+    func unusualStopTimes() throws {
+        let source = Repository.path("Tests/Fixtures/gtfs/sample-feed")
+        let lines = try String(contentsOfFile: "\(source)/stop_times.txt", encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let (header, rows) = (lines[0], Array(lines.dropFirst()))
+        // Each trip's rows in descending stop_sequence; one trip's first row moved to the end
+        // (its rows apart); the rows of trips in another order than trips.txt (the log sorts).
+        let cases: [(name: String, rows: [String], fromLoad: Bool)] = [
+            ("descending", rows.reversed(), false),
+            ("apart", Array(rows.dropFirst()) + [rows[0]], false),
+            (
+                "trips-reordered",
+                rows.enumerated().sorted { a, b in
+                    let (x, y) = (a.element.prefix { $0 != "," }, b.element.prefix { $0 != "," })
+                    return x != y ? x > y : a.offset < b.offset
+                }.map(\.element), true
+            )
+        ]
+        for (name, rows, fromLoad) in cases {
+            let feed = folder.file(name)
+            try FileManager.default.copyItem(atPath: source, toPath: feed)
+            try ([header] + rows + [""]).joined(separator: "\n").write(
+                toFile: "\(feed)/stop_times.txt", atomically: true, encoding: .utf8)
+            try check(try build(name, [feed], fromLoad: fromLoad))
+        }
     }
 }
