@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the load stage sees of a feed's `stop_times` for the journey planner's `trip_patterns`
 /// and `pattern_stops` (`PlannerTables`): each trip's timed stops (a stop and a time) as the
 /// reader converted them, grouped into patterns on the reader's thread (which waits on the
@@ -32,7 +34,7 @@ final class TripStopLog: @unchecked Sendable {
     /// The current trip's timed stops: each `stop_id` as its length (4 bytes) and its bytes.
     @exclusivity(unchecked) private var stops: [UInt8] = []
     @exclusivity(unchecked) private var stopCount = 0
-    @exclusivity(unchecked) private var patternIndex: [[UInt8]: UInt32] = [:]
+    @exclusivity(unchecked) private var patternIndex: [Encoded: UInt32] = [:]
     /// Each distinct pattern's stops (encoded as `stops`), in the order met.
     @exclusivity(unchecked) private(set) var patterns: [[UInt8]] = []
     /// Per trip, in input order (a trip's rows together): its pattern's index, or `noPattern`.
@@ -109,7 +111,9 @@ final class TripStopLog: @unchecked Sendable {
         guard tag == tripTag else { return false }
         if tag == RowBatch.Tag.text.rawValue {
             let text = batch.text(cell)
-            return text.count == tripKey.count && tripKey.withUnsafeBytes { $0.elementsEqual(text) }
+            guard text.count == tripKey.count else { return false }
+            return text.count == 0
+                || tripKey.withUnsafeBytes { memcmp($0.baseAddress!, text.baseAddress!, text.count) == 0 }
         }
         return tripKey.count == 8 && tripKey.withUnsafeBytes { $0.load(as: Int64.self) } == batch.words[cell]
     }
@@ -119,17 +123,52 @@ final class TripStopLog: @unchecked Sendable {
         guard tripTag != 0xFF else { return }
         if stopCount < 2 {
             tripPatterns.append(Self.noPattern)
-        } else if let index = patternIndex[stops] {
-            tripPatterns.append(index)
         } else {
-            let index = UInt32(patterns.count)
-            patternIndex[stops] = index
-            patterns.append(stops)
-            tripPatterns.append(index)
+            let key = Encoded(stops)
+            if let index = patternIndex[key] {
+                tripPatterns.append(index)
+            } else {
+                let index = UInt32(patterns.count)
+                patternIndex[key] = index
+                patterns.append(stops)
+                tripPatterns.append(index)
+            }
         }
         stops.removeAll(keepingCapacity: true)
         stopCount = 0
         tripTag = 0xFF
+    }
+
+    /// A pattern's encoded stops as a key: hashed 8 bytes at a time (`[UInt8]` hashes byte by
+    /// byte: 0.07 CPU-s at 3M stop_times).
+    private struct Encoded: Hashable {
+        let bytes: [UInt8]
+        let mixed: UInt64
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            var mixed: UInt64 = 0xcbf2_9ce4_8422_2325
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset + 8 <= raw.count {
+                    mixed = (mixed ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x100_0000_01b3
+                    mixed ^= mixed >> 29
+                    offset += 8
+                }
+                while offset < raw.count {
+                    mixed = (mixed ^ UInt64(raw[offset])) &* 0x100_0000_01b3
+                    offset += 1
+                }
+            }
+            self.mixed = mixed
+        }
+
+        static func == (a: Encoded, b: Encoded) -> Bool { a.mixed == b.mixed && a.bytes == b.bytes }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(mixed)
+            hasher.combine(bytes.count)
+        }
     }
 
     /// Once the reader is done (the derive stage): records the last trip.
