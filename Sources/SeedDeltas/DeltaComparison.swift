@@ -8,7 +8,8 @@ import SeedSQLite
 /// `seedgen_inputs`, `seedgen_derive` and `sqlite_stat1` included) except what the seed derives
 /// (its `seedgen_derive` recipes: derived tables, the derived rows of loaded tables, search and
 /// spatial indexes and their shadow tables). The installer derives those again from the patched
-/// rows, so a day's delta follows the rows that changed in the feed, not what they feed.
+/// rows, so a day's delta follows the rows that changed in the feed, not what they feed. Nor does
+/// it carry the chunk record (`seedgen_content_chunks`): the installer hashes the chunks again.
 package enum DeltaComparison {
     /// One table a delta carries: its name, and the condition its carried rows meet (nil: all).
     package struct SourceTable: Equatable, Sendable {
@@ -50,7 +51,7 @@ package enum DeltaComparison {
             )
         }
         return try DeltaTableShape.tables(connection, schema: schema)
-            .filter { !derived.contains($0) && !shadows.contains($0) }
+            .filter { !derived.contains($0) && !shadows.contains($0) && $0 != ContentChunkRecord.tableName }
             .map { SourceTable(name: $0, filter: filters[$0]) }
     }
 

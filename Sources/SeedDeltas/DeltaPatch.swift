@@ -75,9 +75,13 @@ package struct DeltaPatch {
         }
         trace.mark("copy the base seed")
         let (connection, pageLimit) = try open(output)
+        var base: ContentDigest.Tree?
         if !baseIsProven {
             let digest: String
-            do { digest = try ContentDigest.compute(connection) } catch {
+            do {
+                base = try ContentDigest.tree(connection)
+                digest = base?.root ?? ""
+            } catch {
                 throw .baseMismatch("its content cannot be read (\(error.message))")
             }
             guard digest == header.from.contentSHA256 else {
@@ -90,8 +94,9 @@ package struct DeltaPatch {
             }
             trace.mark("prove the base seed's content")
         }
+        let touched: TouchedRows
         do {
-            try patch(connection, changedTables: changedTables, trace: &trace)
+            touched = try patch(connection, changedTables: changedTables, trace: &trace)
         } catch .sqlite(let error, let table) where error.isDiskFull {
             // SQLITE_FULL also means the copy reached max_page_count: the delta, not the disk.
             if let used = try? connection.scalar("PRAGMA page_count")?.integer, used >= pageLimit {
@@ -100,9 +105,18 @@ package struct DeltaPatch {
             }
             throw .sqlite(error, table: table)
         }
-        let result: String
-        do { result = try ContentDigest.compute(connection) } catch { throw .sqlite(error, table: nil) }
-        trace.mark("prove the result's content")
+        let touchedTree = try rehash(connection, touched: touched, base: base)
+        var result = touchedTree.root
+        trace.mark("prove the result's content (the chunks it touched)")
+        if result != header.to.contentSHA256 {
+            // Every chunk hashed again: a change the row log did not see must not fail a good patch.
+            let tree = try rehash(connection, touched: nil, base: nil)
+            result = tree.root
+            let differ = zip(touchedTree.tables, tree.tables).filter { $0 != $1 }.map {
+                "\($0.0.name): \(touched.rowids[$0.0.name]?.count ?? 0) rowids touched"
+            }
+            trace.mark("prove the result's content again (every chunk; \(differ) differed)")
+        }
         guard result == header.to.contentSHA256 else {
             throw .resultMismatch(
                 """
@@ -139,13 +153,19 @@ package struct DeltaPatch {
     }
 
     /// Clears what the changed tables feed, applies the records, derives again: one transaction.
-    private func patch(_ connection: Connection, changedTables: Set<String>, trace: inout PatchTrace) throws(Failure) {
+    /// - Returns: the tables whose rows may have changed (those of the delta, and what they feed)
+    ///   and the rowids the delta's records touched.
+    private func patch(
+        _ connection: Connection, changedTables: Set<String>, trace: inout PatchTrace
+    ) throws(Failure) -> TouchedRows {
+        var touched = TouchedRows(tables: changedTables)
         let reader: DeltaReader
         do { reader = try DeltaReader(path: path) } catch { throw .format(error) }
         do {
             try connection.execute("BEGIN")
             let before = try DeriveRecipe.read(connection)
             for recipe in DeriveRecipe.affected(before, byChangesTo: changedTables).reversed() {
+                touched.derived.insert(recipe.target)
                 try recipe.clear(connection)
             }
         } catch {
@@ -153,6 +173,8 @@ package struct DeltaPatch {
         }
         trace.mark("clear what the changes feed")
         var editor: DeltaTableEditor?
+        let log = RowChangeLog(connection)
+        defer { log.stop() }
         loop: while true {
             let record: DeltaRecord
             do { record = try reader.next() } catch { throw .format(error) }
@@ -170,11 +192,14 @@ package struct DeltaPatch {
                 break loop
             }
         }
+        log.stop()
+        touched.rowids = log.rowids
         trace.mark("apply the changes")
         var current = ""
         do {
             for recipe in DeriveRecipe.affected(try DeriveRecipe.read(connection), byChangesTo: changedTables) {
                 current = recipe.target
+                touched.derived.insert(recipe.target)
                 try recipe.derive(connection)
             }
             current = ""
@@ -183,6 +208,7 @@ package struct DeltaPatch {
             throw .sqlite(error, table: current.isEmpty ? nil : current)
         }
         trace.mark("derive again")
+        return touched
     }
 
     /// Why patching failed.

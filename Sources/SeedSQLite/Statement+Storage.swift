@@ -55,13 +55,19 @@ extension Statement {
     /// as stored (TEXT, BLOB). The encoding of a content digest's rows
     /// (`Documentation/content-digest.md`), here so that the loop over millions of values calls
     /// SQLite directly and writes into raw memory.
+    /// - Parameter starts: when given (`columns + 1` entries), where each value's encoding starts
+    ///   in `buffer`, and the end of the last.
     /// - Returns: the bytes written, or nil when the row needs more than `buffer.count` (nothing
     ///   is then to be used: call again with a bigger buffer).
-    package func encodeCanonicalRow(into buffer: UnsafeMutableRawBufferPointer, columns: Int32) -> Int? {
+    package func encodeCanonicalRow(
+        into buffer: UnsafeMutableRawBufferPointer, columns: Int32, starts: UnsafeMutablePointer<Int>? = nil
+    ) -> Int? {
         guard let base = buffer.baseAddress else { return nil }
         let capacity = buffer.count
         var offset = 0
+        defer { starts?[Int(columns)] = offset }
         for index in 0..<columns {
+            starts?[Int(index)] = offset
             guard offset + 13 <= capacity else { return nil }
             // One call into the statement per value: `sqlite3_column_value` checks the index and
             // the connection's error state once, the `sqlite3_value_*` calls that read it do not

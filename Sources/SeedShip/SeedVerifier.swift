@@ -190,13 +190,23 @@ package struct SeedVerifier {
         return SeedCheck(name: "versions", passed: problems.isEmpty, detail: detail)
     }
 
-    /// Computes the content digest and compares it with what the seed and its manifest record:
-    /// a seed changed after it was built no longer matches.
+    /// Computes the content digest, every chunk hashed again, and compares it with what the seed
+    /// and its manifest record, and the chunks with the seed's chunk record: a seed changed after
+    /// it was built no longer matches.
     private func contentDigest(_ connection: Connection, manifest: SeedManifest?) throws -> SeedCheck {
-        let digest = try ContentDigest.compute(connection)
+        let tree = try ContentDigest.treeOnTwoCores(connection)
+        let digest = tree.root
         var problems: [String] = []
+        let hasRecord = try ContentChunkRecord.exists(connection)
+        if !hasRecord {
+            problems.append(
+                """
+                the seed has no chunk record (\(ContentChunkRecord.tableName)): built by a seedgen before the \
+                chunked content digest; build it again to ship it
+                """)
+        }
         if let recorded = try connection.seedMetadata()[ContentDigest.metadataKey] {
-            if recorded != digest {
+            if recorded != digest && hasRecord {
                 problems.append(
                     """
                     the seed records content digest \(recorded) but its content gives \(digest): it was changed \
@@ -214,6 +224,9 @@ package struct SeedVerifier {
         }
         if let claimed = manifest?.contentSHA256, claimed != digest {
             problems.append("the manifest says contentSha256 \(claimed), the seed's content gives \(digest)")
+        }
+        if hasRecord, let difference = try ContentChunkRecord.difference(tree, connection: connection) {
+            problems.append("its chunk record does not match its content: \(difference)")
         }
         return SeedCheck(
             name: "content_digest", passed: problems.isEmpty,

@@ -35,6 +35,10 @@ struct ContentDigestTests {
         INSERT INTO pairs VALUES ('cherry', 1, 1), ('Banana', 2, 2.5), ('apple', 3, 'three'), ('apple', 1, NULL), ('banana2', 1, x'01');
         INSERT INTO swapped VALUES (1, 'one', 30), (2, 'two', 10), (3, 'three', 20), (0, 'zero', 20);
         INSERT INTO "odd ""name" VALUES (1, 2), ('a', NULL);
+        CREATE TABLE many (id INTEGER PRIMARY KEY, v TEXT);
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO many SELECT i * 3, 'v' || i FROM n;
+        CREATE TABLE keyed (a TEXT, b INTEGER, c, PRIMARY KEY (a, b)) WITHOUT ROWID;
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO keyed SELECT 'k' || (i % 37), i, i * 0.25 FROM n;
         INSERT INTO docs(docs) VALUES ('rebuild');
         INSERT INTO boxes SELECT id, weight, weight + 1 FROM items;
         ANALYZE;
@@ -58,47 +62,63 @@ struct ContentDigestTests {
     // MARK: An independent implementation of the specification
 
     /// The digest as `Documentation/content-digest.md` specifies it, written here from the text
-    /// (not from ContentDigest's code). `orderBy` gives the ORDER BY of each WITHOUT ROWID table.
-    static func reference(_ db: Connection, orderBy: [String: String]) throws -> String {
-        var stream: [UInt8] = Array("seedgen-content-1\n".utf8)
-        func u32(_ n: Int) { stream += withUnsafeBytes(of: UInt32(n).bigEndian, Array.init) }
-        func bytes(_ b: [UInt8]) { u32(b.count); stream += b }
-        func text(_ s: String) { bytes(Array(s.utf8)) }
+    /// (not from ContentDigest's code). `orderBy` gives the ORDER BY of each WITHOUT ROWID table
+    /// (its key's columns, each maybe with a collation); `average` the chunks' average rows.
+    static func reference(_ db: Connection, orderBy: [String: String], average: UInt64 = 128) throws -> String {
+        var root: [UInt8] = Array("seedgen-content-2\n".utf8)
+        func u32(_ n: Int, _ out: inout [UInt8]) { out += withUnsafeBytes(of: UInt32(n).bigEndian, Array.init) }
+        func text(_ s: String, _ out: inout [UInt8]) { u32(s.utf8.count, &out); out += s.utf8 }
+        func value(_ value: Value, _ out: inout [UInt8]) {
+            switch value {
+            case .null: out.append(UInt8(ascii: "N"))
+            case .integer(let n): out.append(UInt8(ascii: "I")); out += withUnsafeBytes(of: n.bigEndian, Array.init)
+            case .real(let d): out.append(UInt8(ascii: "F")); out += withUnsafeBytes(of: d.bitPattern.bigEndian, Array.init)
+            case .text(let s): out.append(UInt8(ascii: "T")); text(s, &out)
+            case .blob(let b): out.append(UInt8(ascii: "B")); u32(b.count, &out); out += b
+            }
+        }
+        func h(_ bytes: [UInt8]) -> UInt64 {
+            var x: UInt64 = 0xcbf29ce484222325
+            for c in bytes { x = (x ^ UInt64(c)) &* 0x100000001b3 }
+            x ^= x >> 33; x &*= 0xff51afd7ed558ccd; x ^= x >> 33; x &*= 0xc4ceb9fe1a85ec53; x ^= x >> 33
+            return x
+        }
         let shadows = Set(try db.rows("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow'").map { $0[0].description })
         let entries = try db.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type COLLATE BINARY, name COLLATE BINARY")
-            .filter { !$0[1].description.hasPrefix("sqlite_") && !shadows.contains($0[1].description) }
+            .filter { !$0[1].description.hasPrefix("sqlite_") && !shadows.contains($0[1].description) && $0[1].description != "seedgen_content_chunks" }
         var tables: [String] = []
         for entry in entries {
-            stream.append(UInt8(ascii: "S"))
-            for value in entry { text(value.text ?? "") }
+            root.append(UInt8(ascii: "S"))
+            for value in entry { text(value.text ?? "", &root) }
             if entry[0].text == "table" && !(entry[3].text ?? "").hasPrefix("CREATE VIRTUAL TABLE") { tables.append(entry[1].description) }
         }
         for table in tables.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let name = quoted(table)
-            let sql = orderBy[table].map { "SELECT * FROM \(name) ORDER BY \($0)" } ?? "SELECT rowid, * FROM \(name) ORDER BY rowid"
+            let keys = orderBy[table].map { $0.split(separator: ",").map { $0.split(separator: " ")[0] }.joined(separator: ", ") }
+            let sql = orderBy[table].map { "SELECT *, \(keys!) FROM \(name) ORDER BY \($0)" } ?? "SELECT rowid, * FROM \(name) ORDER BY rowid"
             let statement = try db.prepare(sql)
-            stream.append(UInt8(ascii: "T"))
-            text(table)
-            u32(statement.columnCount)
+            let width = statement.columnCount - (keys.map { $0.split(separator: ",").count } ?? 0)
+            root.append(UInt8(ascii: "T"))
+            text(table, &root)
+            u32(width, &root)
+            var chunk: [UInt8] = []
             while try statement.step() {
                 if table == "seedgen_metadata", statement.value(at: 1) == .text("content_sha256") { continue }
-                stream.append(UInt8(ascii: "R"))
-                for index in 0..<statement.columnCount {
-                    switch statement.value(at: index) {
-                    case .null: stream.append(UInt8(ascii: "N"))
-                    case .integer(let n): stream.append(UInt8(ascii: "I")); stream += withUnsafeBytes(of: n.bigEndian, Array.init)
-                    case .real(let d): stream.append(UInt8(ascii: "F")); stream += withUnsafeBytes(of: d.bitPattern.bigEndian, Array.init)
-                    case .text(let s): stream.append(UInt8(ascii: "T")); text(s)
-                    case .blob(let b): stream.append(UInt8(ascii: "B")); bytes(b)
-                    }
+                chunk.append(UInt8(ascii: "R"))
+                for index in 0..<width { value(statement.value(at: index), &chunk) }
+                var key: [UInt8] = []
+                for index in (keys == nil ? 0..<1 : width..<statement.columnCount) { value(statement.value(at: index), &key) }
+                if h(key) % average == 0 {
+                    root.append(UInt8(ascii: "C")); root += SHA256.hex(of: chunk).hexBytes; chunk = []
                 }
             }
+            if !chunk.isEmpty { root.append(UInt8(ascii: "C")); root += SHA256.hex(of: chunk).hexBytes }
         }
-        stream.append(UInt8(ascii: "E"))
-        return SHA256.hex(of: stream)
+        root.append(UInt8(ascii: "E"))
+        return SHA256.hex(of: root)
     }
 
-    static let sampleOrder = ["pairs": "k COLLATE NOCASE, n", "swapped": "c, a"]
+    static let sampleOrder = ["pairs": "k COLLATE NOCASE, n", "swapped": "c, a", "keyed": "a, b"]
 
     @Test("the specification, implemented again from its text, gives the same digest; the key's collation orders WITHOUT ROWID rows")
     func matchesTheSpecification() throws {
@@ -108,12 +128,102 @@ struct ContentDigestTests {
         #expect(try Self.reference(db, orderBy: Self.sampleOrder) == digest)
         // Rows in another order are another digest: the key's collation (NOCASE: apple, Banana,
         // banana2, cherry) and the key's column order (c, then a), not the table's.
-        #expect(try Self.reference(db, orderBy: ["pairs": "k COLLATE BINARY, n", "swapped": "c, a"]) != digest)
-        #expect(try Self.reference(db, orderBy: ["pairs": "k COLLATE NOCASE, n", "swapped": "a, c"]) != digest)
+        #expect(try Self.reference(db, orderBy: ["pairs": "k COLLATE BINARY, n", "swapped": "c, a", "keyed": "a, b"]) != digest)
+        #expect(try Self.reference(db, orderBy: ["pairs": "k COLLATE NOCASE, n", "swapped": "a, c", "keyed": "a, b"]) != digest)
+        // Other chunk boundaries are another digest.
+        #expect(try Self.reference(db, orderBy: Self.sampleOrder, average: 64) != digest)
         // A digest of an attached database is the same as of the file itself.
         let other = try Connection(path: ":memory:")
         try other.execute("ATTACH '\(try sample("attached.sqlite"))' AS seed")
         #expect(try ContentDigest.compute(other, schema: "seed") == digest)
+    }
+
+    @Test("chunks end where a row's key says: a row inserted or deleted changes its own chunk (or two), no other; the record is outside the digest")
+    func chunks() throws {
+        let path = try sample()
+        let tree = try ContentDigest.tree(Connection(path: path, mode: .readOnly))
+        let many = try #require(tree.tables.first { $0.name == "many" })
+        let keyed = try #require(tree.tables.first { $0.name == "keyed" })
+        #expect(many.chunks.count > 10 && keyed.chunks.count > 5, "\(many.chunks.count), \(keyed.chunks.count) chunks")
+        #expect(many.chunks.reduce(0) { $0 + $1.rows } == 3000 && many.chunks.last?.lastRowID == 9000)
+        #expect(keyed.chunks.allSatisfy { $0.lastRowID == nil } && keyed.chunks.reduce(0) { $0 + $1.rows } == 2000)
+        func differing(_ sql: String, _ name: String, table: String) throws -> Int {
+            let other = try ContentDigest.tree(Connection(path: try changed(name, sql), mode: .readOnly))
+            let old = try #require(tree.tables.first { $0.name == table }).chunks
+            let new = try #require(other.tables.first { $0.name == table }).chunks
+            #expect(other.root != tree.root)
+            // The chunks before and after the change are the same: count those that are not.
+            let prefix = zip(old, new).prefix { $0 == $1 }.count
+            let suffix = zip(old.reversed(), new.reversed()).prefix { $0 == $1 }.count
+            return max(old.count, new.count) - min(prefix + suffix, min(old.count, new.count))
+        }
+        #expect(try differing("INSERT INTO many VALUES (4501, 'new')", "insert.sqlite", table: "many") <= 2)
+        #expect(try differing("DELETE FROM many WHERE id = 4497", "delete.sqlite", table: "many") <= 2)
+        #expect(try differing("UPDATE many SET v = 'x' WHERE id = 6000", "update.sqlite", table: "many") == 1)
+        #expect(try differing("INSERT INTO keyed VALUES ('k5', 0, 1)", "insert-keyed.sqlite", table: "keyed") <= 2)
+        // The chunk record: written, read back the same, outside what it hashes.
+        let recorded = try changed("recorded.sqlite", "")
+        let connection = try Connection(path: recorded, mode: .readWrite)
+        try ContentChunkRecord.write(tree.tables, to: connection)
+        #expect(try ContentChunkRecord.read("many", connection: connection) == many.chunks)
+        #expect(try ContentChunkRecord.difference(tree, connection: connection) == nil)
+        #expect(try ContentDigest.compute(connection) == tree.root)
+        try connection.execute("UPDATE seedgen_content_chunks SET sha256 = zeroblob(32) WHERE table_name = 'many' AND position = 3")
+        #expect(try ContentDigest.compute(connection) == tree.root)
+        let difference = try ContentChunkRecord.difference(tree, connection: connection)
+        #expect(difference?.contains("chunk 3 of table 'many'") == true, "\(difference ?? "nil")")
+        // A tree that takes a table's chunks from the (now wrong) record has another root.
+        let reused = try ContentDigest.tree(connection) { table throws(SQLiteError) in
+            table == "many" ? try ContentChunkRecord.read(table, connection: connection) : nil
+        }
+        #expect(reused.root != tree.root)
+    }
+
+    @Test("an apply's rows hash again only their chunks: the same chunks as hashing the whole table, after any change; two cores cut where one does")
+    func rechunk() throws {
+        let path = try changed("rechunk.sqlite", """
+            CREATE TABLE wide (id INTEGER PRIMARY KEY, v);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000) INSERT INTO wide SELECT i * 50, i FROM n;
+            """)
+        let connection = try Connection(path: path, mode: .readWrite)
+        let chunker = try ContentChunker(table: "wide", schema: "main", connection: connection)
+        let before = try chunker.chunks(connection)
+        #expect(try chunker.chunks(connection, helper: Connection(path: path, mode: .readOnly)) == before)
+        // A WITHOUT ROWID table splits at the middle of its key's first column (integers), a
+        // real value among them included.
+        try connection.execute("""
+            CREATE TABLE keyed2 (a, b INTEGER, v, PRIMARY KEY (a, b)) WITHOUT ROWID;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO keyed2 SELECT i / 7, i, i FROM n;
+            INSERT INTO keyed2 VALUES (214.5, 1, 'real'), (214.0, 9999, 'real, the same as an integer');
+            """)
+        let keyed = try ContentChunker(table: "keyed2", schema: "main", connection: connection)
+        let whole = try keyed.chunks(connection)
+        #expect(whole.count > 10 && whole.reduce(0) { $0 + $1.rows } == 3002)
+        #expect(try keyed.chunks(connection, helper: Connection(path: path, mode: .readOnly)) == whole)
+        try connection.execute("DROP TABLE keyed2")
+        let boundary = try #require(before[3].lastRowID)
+        let changes = [
+            "an insert in the middle": "INSERT INTO wide VALUES (1001, 'new')",
+            "an insert before all": "INSERT INTO wide VALUES (-5, 'first')",
+            "an insert after all": "INSERT INTO wide VALUES (900000, 'last')",
+            "many rows after all": "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 700) INSERT INTO wide SELECT 300000 + i, i FROM n",
+            "rows after all and a change before": "UPDATE wide SET v = 0 WHERE id = 50; WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 900) INSERT INTO wide SELECT 200000 + i, 'n' FROM n",
+            "an update": "UPDATE wide SET v = 'changed' WHERE id = 5000",
+            "a boundary row deleted": "DELETE FROM wide WHERE id = \(boundary)",
+            "the last rows deleted": "DELETE FROM wide WHERE id > 150000",
+            "rows here and there": "DELETE FROM wide WHERE id % 1700 = 0; INSERT INTO wide VALUES (77777, 'x'), (3, 'y')",
+            "every row deleted": "DELETE FROM wide WHERE id > -100",
+        ]
+        for (name, sql) in changes {
+            try connection.execute("SAVEPOINT change")
+            let log = RowChangeLog(connection)
+            try connection.execute(sql)
+            log.stop()
+            let rowids = try #require(log.rowids["wide"], "\(name)")
+            let whole = try chunker.chunks(connection)
+            #expect(try chunker.rechunk(connection, old: before, touched: rowids) == whole, "\(name)")
+            try connection.execute("ROLLBACK TO change; RELEASE change")
+        }
     }
 
     @Test("the page layout does not count: VACUUM INTO, another page size, rows deleted and inserted again in another order, free pages")
@@ -211,4 +321,12 @@ struct ContentDigestTests {
     }
 
     private func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+}
+
+extension String {
+    /// The bytes a string of hexadecimal digits spells.
+    var hexBytes: [UInt8] {
+        let digits = Array(utf8)
+        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+    }
 }

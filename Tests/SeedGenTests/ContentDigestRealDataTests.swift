@@ -37,7 +37,7 @@ struct ContentDigestRealDataTests {
         return builds
     }
 
-    @Test("the Python implementation of the spec gives the digest the builder recorded, on every shared data set")
+    @Test("the Python implementation of the spec gives the digest (and the chunks) the builder recorded, on every shared data set")
     func pythonAgrees() throws {
         var seeds: [(name: String, path: String, recorded: String)] = []
         for build in Self.builds {

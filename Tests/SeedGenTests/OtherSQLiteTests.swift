@@ -6,7 +6,8 @@ import Testing
 /// the builder's (apps run on the SQLite of their device): `seedgen install` runs with another
 /// libsqlite3 loaded in place of the system's (`LD_PRELOAD`, libraries that `make other-sqlites`
 /// installs, listed in `.venv-sqlite/libraries.txt`), and the patched seed has the new seed's
-/// content digest, as computed by an independent implementation (`scripts/content_digest.py`).
+/// content digest (and chunk record), as computed by an independent implementation
+/// (`scripts/content_digest.py`).
 @Suite("Other SQLite versions", .serialized)
 struct OtherSQLiteTests {
     let folder = TemporaryFolder()
@@ -35,9 +36,11 @@ struct OtherSQLiteTests {
         return try ChildProcess.run(SeedgenTool.path, arguments, environment: environment)
     }
 
-    /// The content digest of each file, by the Python implementation of the spec.
+    /// The content digest of each file, by the Python implementation of the spec, which also
+    /// checks that each seed's chunk record (`seedgen_content_chunks`) is its chunks.
     static func pythonDigests(_ paths: [String]) throws -> [String] {
-        let run = try ChildProcess.run("/usr/bin/env", ["python3", Repository.path("scripts/content_digest.py")] + paths)
+        let script = Repository.path("scripts/content_digest.py")
+        let run = try ChildProcess.run("/usr/bin/env", ["python3", script, "--check-record"] + paths)
         #expect(run.status == 0, "content_digest.py: \(run.stderr)")
         return run.stdout.split(separator: "\n").map { String($0.prefix(64)) }
     }

@@ -209,6 +209,22 @@ struct ShipVerifyTests {
         #expect(try checks(packed.gzipPath)["content_digest"]?.detail.contains("the manifest says contentSha256 \(String(repeating: "a", count: 64))") == true)
     }
 
+    @Test("a tampered chunk hash in seedgen_content_chunks fails content_digest (the rows unchanged), as does a dropped record")
+    func tamperedChunkHash() throws {
+        let folder = TemporaryFolder()
+        let seed = try minimalSeed(in: folder)
+        #expect(try failures(seed) == [])
+        try tamper(seed, "UPDATE seedgen_content_chunks SET sha256 = zeroblob(32) WHERE table_name = 'stops' AND position = 0")
+        #expect(try failures(seed) == ["content_digest"])
+        let detail = try checks(seed)["content_digest"]?.detail ?? ""
+        #expect(detail.contains("chunk 0 of table 'stops'") && detail.contains(String(repeating: "0", count: 64)), "\(detail)")
+        #expect(!detail.contains("changed after it was built"), "the rows and the root are unchanged: \(detail)")
+        let dropped = try minimalSeed(in: folder, "dropped.sqlite")
+        try tamper(dropped, "DROP TABLE seedgen_content_chunks; VACUUM")
+        #expect(try failures(dropped) == ["content_digest"])
+        #expect(try checks(dropped)["content_digest"]?.detail.contains("has no chunk record") == true)
+    }
+
     @Test("free pages fail vacuumed; a foreign file fails application_id")
     func vacuumedAndApplicationID() throws {
         let folder = TemporaryFolder()

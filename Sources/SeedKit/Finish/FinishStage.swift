@@ -3,8 +3,9 @@ import SeedDeltas
 import SeedSQLite
 
 /// The last stage: records what the seed is (versions, inputs, the `--previous` chain, the
-/// derive recipes), computes its content digest and records it, then analyzes, compacts and
-/// renames the scratch database over the output (`SeedDatabase.complete`). The jobs that only
+/// derive recipes), then analyzes, compacts and renames the scratch database over the output,
+/// computing its content digest beside the compaction and recording it and its chunks' hashes
+/// (`ContentChunkRecord`) in the compacted file (`SeedDatabase.compact`). The jobs that only
 /// read the final rows (`BuildState.readers`: the GTFS checks) run beside the digest and the
 /// compaction; what they find fails the build before the rename.
 struct FinishStage: BuildStage {
@@ -35,12 +36,17 @@ struct FinishStage: BuildStage {
                 // It reads each b-tree once, in order, beside VACUUM's own cache: a small cache serves.
                 let connection = try Connection(path: path, mode: .readOnly)
                 try connection.execute("PRAGMA cache_size = -\(Self.digestCacheKiB)")
-                return try ContentDigest.compute(connection)
+                return try ContentDigest.tree(connection)
             },
-            recordingAs: ContentDigest.metadataKey, readers: state.readers,
+            record: { tree, final throws(SQLiteError) in
+                try ContentChunkRecord.write(tree.tables, to: final)
+                try final.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
+                    .run([.text(ContentDigest.metadataKey), .text(tree.root)])
+            },
+            readers: state.readers,
             whileDigesting: { state.costs = QueryIndexCost.measure(state.costs, seed: $0) }, timer: state.timer
         ) { state.progress?.phase($0) }
-        state.contentDigest = digest
+        state.contentDigest = digest.root
         for reader in readers { state.timer.besideCurrentStage(reader.timing) }
         state.timer.endStage("digest")
         // What a reader found (the checks: data errors) fails the build before the seed is published.

@@ -133,13 +133,14 @@ package final class SeedDatabase {
     /// compacts it into the final file on this thread while `digest` reads it through a
     /// connection of its own on another, and each of `readers` on a thread and connection of
     /// its own; `whileDigesting` then reads the final file (the digest takes longer than the
-    /// copy). Records the digest in the final file's `seedgen_metadata` under `key` (after the
-    /// copy: no scratch row waits for it) and returns it, with each reader's timing and outcome.
+    /// copy). `record` writes the digest into the final file (after the copy: no scratch row
+    /// waits for it); returns it, with each reader's timing and outcome.
     /// `publish()` then puts the final file in place.
-    func compact(
-        digest: @escaping @Sendable (String) throws(SQLiteError) -> String, recordingAs key: String,
+    func compact<Digest: Sendable>(
+        digest: @escaping @Sendable (String) throws(SQLiteError) -> Digest,
+        record: (Digest, Connection) throws(SQLiteError) -> Void,
         readers: [ReadingJob] = [], whileDigesting: (String) -> Void, timer: PhaseTimer, phase: (String) -> Void
-    ) throws(BuildError) -> (digest: String, readers: [(timing: StageTiming, outcome: Result<Void, any Error>)]) {
+    ) throws(BuildError) -> (digest: Digest, readers: [(timing: StageTiming, outcome: Result<Void, any Error>)]) {
         guard let connection else { preconditionFailure("the scratch database is closed or lent") }
         do {
             phase("analyzing")
@@ -163,7 +164,7 @@ package final class SeedDatabase {
             timer.mark("content digest beside vacuum into")
             let final = try Connection(path: finished.path, mode: .readWrite)
             try final.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
-            try final.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)").run([.text(key), .text(value)])
+            try record(value, final)
             return (value, try read.map { result throws(SQLiteError) in try result.get() })
         } catch {
             throw BuildError.output(path: outputPath, message: "cannot finish the database: \(error)", cause: error)

@@ -1,0 +1,115 @@
+import SeedArchive
+import SeedSQLite
+
+/// `seedgen_content_chunks`: the hashes of a seed's content chunks (``ContentDigest``), kept in
+/// the seed outside what they hash (the digest covers neither this table's schema entry nor its
+/// rows). One row per chunk: the table, the chunk's position in it (from 0), the rowid of its
+/// last row (NULL in a `WITHOUT ROWID` table), its number of rows and its SHA-256 (32 bytes).
+///
+/// The record lets an apply re-hash only the chunks its rows touch; `seedgen verify` hashes every
+/// chunk again and compares, so a record that lies is caught, and the root proves the rest.
+package enum ContentChunkRecord {
+    package static let tableName = "seedgen_content_chunks"
+    static let createSQL = """
+        CREATE TABLE IF NOT EXISTS seedgen_content_chunks (table_name TEXT NOT NULL, position INTEGER NOT NULL, \
+        last_rowid INTEGER, row_count INTEGER NOT NULL, sha256 BLOB NOT NULL, PRIMARY KEY (table_name, position)) \
+        WITHOUT ROWID
+        """
+
+    /// Replaces the record in `connection`'s main database by the chunks of `tables` (the other
+    /// tables' rows stay), creating the table if the seed has none.
+    package static func write(
+        _ tables: [ContentDigest.TableChunks], to connection: Connection
+    ) throws(SQLiteError) {
+        try connection.execute("SAVEPOINT seedgen_content_chunks")
+        do {
+            try replace(tables, in: connection)
+        } catch {
+            try? connection.execute("ROLLBACK TO seedgen_content_chunks; RELEASE seedgen_content_chunks")
+            throw error
+        }
+        try connection.execute("RELEASE seedgen_content_chunks")
+    }
+
+    private static func replace(_ tables: [ContentDigest.TableChunks], in connection: Connection) throws(SQLiteError) {
+        try connection.execute(createSQL)
+        let clear = try connection.prepare("DELETE FROM seedgen_content_chunks WHERE table_name = ?")
+        let insert = try connection.prepare(
+            """
+            INSERT INTO seedgen_content_chunks (table_name, position, last_rowid, row_count, sha256)
+            VALUES (?, ?, ?, ?, ?)
+            """)
+        for table in tables {
+            try clear.run([.text(table.name)])
+            for (position, chunk) in table.chunks.enumerated() {
+                try insert.run([
+                    .text(table.name), .integer(Int64(position)), chunk.lastRowID.map { .integer($0) } ?? .null,
+                    .integer(chunk.rows), .blob(chunk.sha256)
+                ])
+            }
+        }
+    }
+
+    /// Removes the rows of tables that are no longer content tables (none in a seed of one
+    /// schema; kept tidy for any other).
+    package static func keepOnly(_ tables: [String], in connection: Connection) throws(SQLiteError) {
+        let names = try connection.rows("SELECT DISTINCT table_name FROM seedgen_content_chunks")
+            .compactMap { $0[0].text }
+        let delete = try connection.prepare("DELETE FROM seedgen_content_chunks WHERE table_name = ?")
+        for name in names where !tables.contains(name) { try delete.run([.text(name)]) }
+    }
+
+    /// True when database `schema` has the record.
+    package static func exists(_ connection: Connection, schema: String = "main") throws(SQLiteError) -> Bool {
+        try connection.scalar(
+            "SELECT count(*) FROM \(quoted(schema)).sqlite_schema WHERE type = 'table' AND name = ?", [.text(tableName)]
+        )?.integer ?? 0 > 0
+    }
+
+    /// The recorded chunks of `table`, in order; nil when the record is missing or malformed
+    /// (positions not 0, 1, 2, ..., a hash not 32 bytes), which asks for them to be hashed again.
+    package static func read(
+        _ table: String, connection: Connection, schema: String = "main"
+    ) throws(SQLiteError) -> [ContentChunk]? {
+        let rows = try connection.rows(
+            """
+            SELECT position, last_rowid, row_count, sha256 FROM \(quoted(schema)).seedgen_content_chunks
+            WHERE table_name = ? ORDER BY position
+            """, [.text(table)])
+        var chunks: [ContentChunk] = []
+        chunks.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            guard row[0].integer == Int64(index), case .blob(let hash) = row[3], hash.count == 32,
+                let count = row[2].integer
+            else { return nil }
+            chunks.append(ContentChunk(lastRowID: row[1].integer, rows: count, sha256: hash))
+        }
+        return chunks
+    }
+
+    /// Compares the record of database `schema` with the chunks computed from its rows.
+    /// - Returns: nil when they agree, else what differs first.
+    package static func difference(
+        _ tree: ContentDigest.Tree, connection: Connection, schema: String = "main"
+    ) throws(SQLiteError) -> String? {
+        guard try exists(connection, schema: schema) else { return "the seed has no \(tableName) table" }
+        let recorded = try connection.scalar("SELECT count(*) FROM \(quoted(schema)).seedgen_content_chunks")?.integer
+        let computed = tree.tables.reduce(0) { $0 + $1.chunks.count }
+        for table in tree.tables {
+            let chunks = try read(table.name, connection: connection, schema: schema)
+            guard let chunks, chunks.count == table.chunks.count else {
+                return "table '\(table.name)' has \(table.chunks.count) chunks, \(tableName) records another list"
+            }
+            for (position, (mine, theirs)) in zip(table.chunks, chunks).enumerated() where mine != theirs {
+                return """
+                    chunk \(position) of table '\(table.name)' hashes to \(SHA256.hex(mine.sha256)) \
+                    (\(mine.rows) rows), \(tableName) records \(SHA256.hex(theirs.sha256)) (\(theirs.rows) rows)
+                    """
+            }
+        }
+        if recorded != Int64(computed) {
+            return "\(tableName) records \(recorded ?? 0) chunks, the content tables have \(computed)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,63 @@
+import SeedSQLite
+
+/// What a patch changed: the tables, and the rowids its records touched.
+struct TouchedRows {
+    /// The delta's tables.
+    var tables: Set<String>
+    /// What the changed tables feed (derived tables and rows, indexes), derived again whole.
+    var derived: Set<String> = []
+    /// The rowids each table's records inserted, updated or deleted (``RowChangeLog``).
+    var rowids: [String: [Int64]] = [:]
+}
+
+extension DeltaPatch {
+    /// The patched seed's content digest, its chunk record brought up to date. A table the patch
+    /// left alone keeps the base's chunks (its tree when it was just proven, else its record,
+    /// which the install record vouches for with the file); in a table the delta's records
+    /// changed, only the chunks of the rows they touched are hashed again; what is derived again
+    /// is hashed whole. `touched` nil: every chunk hashed again.
+    func rehash(
+        _ connection: Connection, touched: TouchedRows?, base: ContentDigest.Tree?
+    ) throws(Failure) -> ContentDigest.Tree {
+        do {
+            // A table hashed whole is hashed on two cores: a second connection reads its second
+            // half (the patch is committed; the copy's exclusive lock is let go meanwhile).
+            try connection.execute("PRAGMA locking_mode = NORMAL; SELECT count(*) FROM sqlite_schema")
+            defer { try? connection.execute("PRAGMA locking_mode = EXCLUSIVE") }
+            let helper = try? Connection(path: connection.path, mode: .readOnly)
+            let whole = { (chunker: ContentChunker) throws(SQLiteError) -> [ContentChunk] in
+                if let helper { return try chunker.chunks(connection, helper: helper) }
+                return try chunker.chunks(connection)
+            }
+            let hasRecord = try ContentChunkRecord.exists(connection)
+            let proven = Dictionary(uniqueKeysWithValues: (base?.tables ?? []).map { ($0.name, $0.chunks) })
+            var rehashed: Set<String> = []
+            let chunking = { (chunker: ContentChunker) throws(SQLiteError) -> [ContentChunk] in
+                let table = chunker.table
+                let recorded = base == nil && hasRecord
+                let before = try recorded ? ContentChunkRecord.read(table, connection: connection) : proven[table]
+                guard let touched, let before else {
+                    rehashed.insert(table)
+                    return try whole(chunker)
+                }
+                let changed = touched.tables.contains(table) || touched.rowids[table] != nil
+                guard changed || touched.derived.contains(table) else { return before }
+                rehashed.insert(table)
+                // A table whose changes SQLite did not report (WITHOUT ROWID) is hashed whole.
+                if !touched.derived.contains(table), let rowids = touched.rowids[table],
+                    let chunks = try chunker.rechunk(connection, old: before, touched: rowids)
+                {
+                    return chunks
+                }
+                return try whole(chunker)
+            }
+            let tree = try ContentDigest.tree(connection, schema: "main", chunking: chunking)
+            if hasRecord { try ContentChunkRecord.keepOnly(tree.tables.map(\.name), in: connection) }
+            let changed = hasRecord && base == nil ? tree.tables.filter { rehashed.contains($0.name) } : tree.tables
+            try ContentChunkRecord.write(changed, to: connection)
+            return tree
+        } catch {
+            throw .sqlite(error, table: nil)
+        }
+    }
+}
