@@ -47,8 +47,8 @@ first=$(SEEDGEN_SEED_DEST="$data/seed.sqlite" "$app")
 second=$(SEEDGEN_SEED_DEST="$data/seed.sqlite" "$app")
 printf '%s\n' "$first" "$second"
 expect() { grep -q "$2" <<<"$1" || { echo "sample app: expected '$2' in its output" >&2; exit 1; }; }
-expect "$first" "^Installed seed version [0-9a-f]* (schema version 3) at .*, where there was none\.$"
-expect "$second" "^The installed seed version [0-9a-f]* (schema version 3) at .* is up to date\.$"
+expect "$first" "^Installed seed version [0-9a-f]* (schema version 4) at .*, where there was none\.$"
+expect "$second" "^The installed seed version [0-9a-f]* (schema version 4) at .* is up to date\.$"
 for run in "$first" "$second"; do
   expect "$run" "departures, first at"
   expect "$run" "stops match '"
@@ -97,6 +97,6 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/index.json" >/dev/null 2
 third=$(SEEDGEN_SEED_DEST="$data/seed.sqlite" SAMPLE_CHANNEL="http://127.0.0.1:$port/" \
         SAMPLE_CHANNEL_PUBLIC_KEY="$(cat "$data/public.key")" "$app")
 printf '%s\n' "$third"
-expect "$third" "^update: installed seed-version=sample-next schema-version=3 sequence=1"
+expect "$third" "^update: installed seed-version=sample-next schema-version=4 sequence=1"
 expect "$third" "departures, first at"
 echo "ok   sample app: installed, then up to date, then updated from a signed channel, read through GRDB; departure boards equal Python's (in a seed of one feed and in a region seed)"

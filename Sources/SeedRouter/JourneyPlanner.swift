@@ -4,10 +4,11 @@ import SeedSQLite
 /// Plans journeys offline over a transit seed (one feed, or a region's several): the Pareto
 /// set of (arrival, transfers) from one place to another, leaving at an instant.
 ///
-/// Opening reads the seed's stops, trips, stop times, service days, frequencies and transfers
-/// once and groups trips into patterns (trips with the same stops in order) and stops into
-/// footpaths (the rule is ``Footpaths``); each question then runs RAPTOR in memory. Not
-/// thread-safe: use one planner per thread, or one at a time.
+/// Opening reads the seed's stops, trips, stop times, service days and frequencies once, with
+/// the route patterns and footpaths the seed derives (`trip_patterns`, `footpaths`; the rule is
+/// ``Footpaths``), or, in a seed built before them, computes those from `stop_times`, `stops` and
+/// `transfers`; each question then runs RAPTOR in memory. Not thread-safe: use one planner per
+/// thread, or one at a time.
 public final class JourneyPlanner {
     let network: TransitNetwork
 

@@ -2,8 +2,10 @@ import Foundation
 import SeedSQLite
 
 extension TransitNetwork {
-    /// Reads the network from an open transit seed (of one feed, or a region's).
-    init(reading db: Connection) throws(RouterError) {
+    /// Reads the network from an open transit seed (of one feed, or a region's): its patterns
+    /// and footpaths from the tables the schema derives (`trip_patterns`, `footpaths`), or, in
+    /// a seed built before the schema had them (or when `derived` is false), computed here.
+    init(reading db: Connection, derived: Bool = true) throws(RouterError) {
         do {
             let region =
                 try db.scalar("SELECT count(*) FROM pragma_table_info('stops') WHERE name = 'feed_ref'") != .integer(0)
@@ -22,10 +24,22 @@ extension TransitNetwork {
             try loadStops(db, feedColumn: feedColumn, feedIndex: feedIndex, region: region)
             let services = try loadServices(db, feedColumn: feedColumn, feedIndex: feedIndex)
             let tripIndex = try loadTrips(db, feedColumn: feedColumn, feedIndex: feedIndex, services: services)
-            try loadStopTimes(db, tripIndex: tripIndex)
-            try loadFrequencies(db, tripIndex: tripIndex)
-            buildPatterns()
-            try buildFootpaths(transfers: loadTransfers(db))
+            if try derived && Self.hasDerivedTables(db) {
+                // The stops of each trip are its pattern's: stop_times is read for its times only.
+                let patterns = try loadTripPatterns(db, tripIndex: tripIndex)
+                let stops = try loadPatternStops(db)
+                if try stops == nil || !loadTimes(db, tripIndex: tripIndex, patterns: patterns, stops: stops ?? [:]) {
+                    try loadStopTimes(db, tripIndex: tripIndex)
+                }
+                try loadFrequencies(db, tripIndex: tripIndex)
+                buildPatterns(derived: patterns)
+                try buildFootpaths(derived: loadFootpaths(db))
+            } else {
+                try loadStopTimes(db, tripIndex: tripIndex)
+                try loadFrequencies(db, tripIndex: tripIndex)
+                buildPatterns(derived: nil)
+                try buildFootpaths(transfers: loadTransfers(db))
+            }
         } catch {
             if let error = error as? RouterError { throw error }
             throw RouterError(
@@ -132,6 +146,7 @@ extension TransitNetwork {
             FROM stop_times ORDER BY trip_ref, stop_sequence
             """)
         let seedStop = SeedIDs(stopSeedIDs)
+        (eventStop, eventArrival, eventDeparture, eventFlags) = ([], [], [], [])
         tripEventStart = Array(repeating: 0, count: tripIDs.count)
         tripEventEnd = Array(repeating: 0, count: tripIDs.count)
         var currentRef: Int64 = .min

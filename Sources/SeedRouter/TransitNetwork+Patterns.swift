@@ -1,24 +1,38 @@
 extension TransitNetwork {
-    /// A pattern's identity before splitting: the feed, the stops in order, and for a trip run
-    /// by headways, the trip itself (each such trip is a pattern of its own).
+    /// A pattern's identity before splitting: the feed, the stops in order (or the pattern the
+    /// seed's `trip_patterns` names, which stands for them), and for a trip run by headways, the
+    /// trip itself (each such trip is a pattern of its own).
     private struct PatternKey: Hashable {
         let feed: Int32
         let stops: [Int32]
+        let derived: Int64
         let frequencyTrip: Int32
     }
 
-    /// Groups trips into patterns: the same stops in the same order, then split so that no
-    /// trip of a pattern overtakes another (sorted by their first departure, every later trip
-    /// is at least as late at every stop), which lets a search take the first trip it can board.
-    mutating func buildPatterns() {
+    /// Groups trips into patterns: the same stops in the same order (`derived`: each trip's
+    /// pattern as the seed's `trip_patterns` has it, -1 for none; nil: compared here), then split
+    /// so that no trip of a pattern overtakes another (sorted by their first departure, every
+    /// later trip is at least as late at every stop), which lets a search take the first trip it
+    /// can board. Patterns are in the order of their first trips either way.
+    mutating func buildPatterns(derived: [Int64]?) {
         var groups: [PatternKey: Int] = [:]
         var members: [[Int32]] = []
+        var firstTrip: [Int64: Int] = [:]
         for trip in 0..<tripIDs.count {
             let begin = Int(tripEventStart[trip]), end = Int(tripEventEnd[trip])
             guard end - begin >= 2 else { continue }
             let headways = tripFrequencyStart[trip + 1] > tripFrequencyStart[trip]
+            var pattern = derived?[trip] ?? -1
+            if derived != nil && pattern < 0 { continue }
+            // A pattern the table names stands for its first trip's stops; a trip whose stops
+            // differ (a seed changed after deriving) is grouped by its stops instead.
+            if pattern >= 0 {
+                let first = firstTrip[pattern, default: trip]
+                firstTrip[pattern] = first
+                if !sameStops(trip, first) { pattern = -2 }
+            }
             let key = PatternKey(
-                feed: tripFeed[trip], stops: Array(eventStop[begin..<end]),
+                feed: tripFeed[trip], stops: pattern >= 0 ? [] : Array(eventStop[begin..<end]), derived: pattern,
                 frequencyTrip: headways ? Int32(trip) : -1)
             if let group = groups[key] {
                 members[group].append(Int32(trip))
@@ -41,6 +55,12 @@ extension TransitNetwork {
             }
         }
         indexStopPatterns()
+    }
+
+    /// Whether two trips have the same timed stops in the same order.
+    private func sameStops(_ a: Int, _ b: Int) -> Bool {
+        eventStop[Int(tripEventStart[a])..<Int(tripEventEnd[a])]
+            == eventStop[Int(tripEventStart[b])..<Int(tripEventEnd[b])]
     }
 
     /// Splits trips of the same stops into chains in which none overtakes another.

@@ -62,7 +62,7 @@ public final class ChannelFixture {
         return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
-    /// The entry of the index for schema version 3 (the built-in transit schema's).
+    /// The entry of the index for schema version 4 (the built-in transit schema's).
     public func entry() throws -> [String: Any] {
         ((try index()["seeds"] as? [[String: Any]]) ?? []).first ?? [:]
     }

@@ -48,7 +48,7 @@ struct ChannelCheckCommandTests {
         let entry = try fixture.entry()
         let folder = try check(fixture.channel)
         #expect(folder.status == 0, "\(folder.stdout)\(folder.stderr)")
-        #expect(folder.stdout.contains("schema v3: sequence 3, seed version \(entry["seedVersion"] as? String ?? "?")"), "\(folder.stdout)")
+        #expect(folder.stdout.contains("schema v4: sequence 3, seed version \(entry["seedVersion"] as? String ?? "?")"), "\(folder.stdout)")
         #expect(folder.stdout.components(separatedBy: "    delta from ").count - 1 == (entry["deltas"] as? [Any])?.count, "\(folder.stdout)")
         #expect(folder.stdout.contains("signature: valid") && folder.stdout.contains("ok: every file"), "\(folder.stdout)")
 
@@ -56,12 +56,12 @@ struct ChannelCheckCommandTests {
         let remote = try check(server.url.absoluteString)
         #expect(remote.status == 0, "\(remote.stdout)\(remote.stderr)")
         #expect(remote.stdout.contains("ok: every file"))
-        #expect(server.requests.contains { $0.path == "seeds/v3/1.sqlite.gz" }, "the from seeds were fetched to apply the deltas")
+        #expect(server.requests.contains { $0.path == "seeds/v4/1.sqlite.gz" }, "the from seeds were fetched to apply the deltas")
 
         // A bucket synced without --delete keeps files the index no longer uses: a note, not a fault.
-        try shell("cp '\(fixture.channel)/index.json' '\(fixture.channel)/seeds/v3/0.sqlite.gz'")
+        try shell("cp '\(fixture.channel)/index.json' '\(fixture.channel)/seeds/v4/0.sqlite.gz'")
         let stray = try check(fixture.channel)
-        #expect(stray.status == 0 && stray.stdout.contains("note: ") && stray.stdout.contains("seeds/v3/0.sqlite.gz"), "\(stray.stdout)")
+        #expect(stray.status == 0 && stray.stdout.contains("note: ") && stray.stdout.contains("seeds/v4/0.sqlite.gz"), "\(stray.stdout)")
     }
 
     @Test("each planted fault is found: a truncated delta, a wrong hash, a stale signature, a missing file")
@@ -90,14 +90,14 @@ struct ChannelCheckCommandTests {
             try Data(ChannelSigningKey().signatureFile(for: Array(try #require(FileManager.default.contents(atPath: channel + "/index.json")))))
                 .write(to: URL(fileURLWithPath: channel + "/index.json.sig"))
         }
-        let missing = try copy("missing") { try FileManager.default.removeItem(atPath: $0 + "/seeds/v3/1.sqlite.gz") }
+        let missing = try copy("missing") { try FileManager.default.removeItem(atPath: $0 + "/seeds/v4/1.sqlite.gz") }
 
         let expectations: [(String, [String])] = [
             (truncated, ["fault: \(deltaPath): \(deltaSize / 2) bytes, the index says \(deltaSize) (truncated)"]),
             (wrongHash, ["fault: \(seedPath): SHA-256 is not the index's"]),
             (stale, ["fault: index.json.sig: stale: it is 24 h older than index.json", "Cache-Control: no-cache", "signature: INVALID"]),
             (tampered, ["fault: index.json.sig: not the public key's signature"]),
-            (missing, ["fault: deltas/v3/1-3.delta: its from seed seeds/v3/1.sqlite.gz is missing"]),
+            (missing, ["fault: deltas/v4/1-3.delta: its from seed seeds/v4/1.sqlite.gz is missing"]),
         ]
         for (channel, wanted) in expectations {
             let result = try check(channel)

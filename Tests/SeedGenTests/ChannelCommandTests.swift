@@ -45,8 +45,8 @@ struct ChannelCommandTests {
         // The seed's content digest: the one it records, and its manifest's.
         let content = try #require(try ChannelFixture.contentDigest(of: fixture.seed(3)))
         #expect(entry["contentSha256"] as? String == content)
-        #expect(try SeedManifest.read(path: fixture.channel + "/seeds/v3/3.sqlite.manifest.json").contentSHA256 == content)
-        #expect(entry["schemaVersion"] as? Int == 3 && entry["sequence"] as? Int == 3)
+        #expect(try SeedManifest.read(path: fixture.channel + "/seeds/v4/3.sqlite.manifest.json").contentSHA256 == content)
+        #expect(entry["schemaVersion"] as? Int == 4 && entry["sequence"] as? Int == 3)
         let path = try #require(entry["path"] as? String)
         let packed = try #require(FileManager.default.contents(atPath: fixture.channel + "/" + path))
         #expect(entry["size"] as? Int == packed.count && entry["sha256"] as? String == sha256(packed))
@@ -58,7 +58,7 @@ struct ChannelCommandTests {
             #expect(bytes.count < packed.count, "kept only when smaller than the full seed")
         }
         let earlier = try [1, 2].map { sequence in
-            try SeedManifest.read(path: fixture.channel + "/seeds/v3/\(sequence).sqlite.manifest.json").seedVersion
+            try SeedManifest.read(path: fixture.channel + "/seeds/v4/\(sequence).sqlite.manifest.json").seedVersion
         }
         // A delta from each earlier version, or a line saying why there is none (a delta that
         // does not give the new seed's content is not kept).
@@ -67,7 +67,7 @@ struct ChannelCommandTests {
         for version in earlier where !froms.contains(version) {
             #expect(third.stdout.contains("no delta from \(version): "), "\(third.stdout)")
         }
-        #expect(try SeedManifest.read(path: fixture.channel + "/seeds/v3/3.sqlite.manifest.json").sequence == 3)
+        #expect(try SeedManifest.read(path: fixture.channel + "/seeds/v4/3.sqlite.manifest.json").sequence == 3)
     }
 
     @Test("publishing the same seed twice changes nothing: the folder is byte for byte the same")
@@ -85,8 +85,8 @@ struct ChannelCommandTests {
     func pruning() throws {
         for day in 1...4 { try fixture.publish(day, ["--keep", "1"]) }
         let files = Set(snapshot().keys)
-        #expect(files == ["index.json", "seeds/v3/3.sqlite.gz", "seeds/v3/3.sqlite.manifest.json", "seeds/v3/4.sqlite.gz",
-                          "seeds/v3/4.sqlite.manifest.json", "deltas/v3/3-4.delta"], "\(files.sorted())")
+        #expect(files == ["index.json", "seeds/v4/3.sqlite.gz", "seeds/v4/3.sqlite.manifest.json", "seeds/v4/4.sqlite.gz",
+                          "seeds/v4/4.sqlite.manifest.json", "deltas/v4/3-4.delta"], "\(files.sorted())")
     }
 
     @Test("keygen and --sign-key: index.json.sig verifies with the printed public key")
@@ -116,12 +116,12 @@ struct ChannelCommandTests {
         let installed = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination])
         #expect(installed.status == 0 && installed.stdout.hasPrefix("installed seed-version="), "\(installed.stdout)\(installed.stderr)")
         try fixture.publish(2)
-        let patched = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination, "--schema-version", "3", "--json"])
+        let patched = try SeedgenTool.run(["update", "--channel", server.url.absoluteString, "--to", destination, "--schema-version", "4", "--json"])
         #expect(patched.status == 0, "\(patched.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(patched.stdout.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["status", "seedVersion", "previousSeedVersion", "schemaVersion", "sequence", "previousSequence",
                                      "bytesDownloaded", "deltaFailure", "attempts", "path"])
-        #expect(object["status"] as? String == "patched" && object["schemaVersion"] as? Int == 3 && object["path"] as? String == destination)
+        #expect(object["status"] as? String == "patched" && object["schemaVersion"] as? Int == 4 && object["path"] as? String == destination)
         #expect(object["sequence"] as? Int == 2 && object["previousSequence"] as? Int == 1 && object["deltaFailure"] is NSNull)
         #expect((object["attempts"] as? [[String: Any]])?.map { $0["file"] as? String } == ["delta"])
         let content = try ChannelFixture.contentDigest(of: destination), second = try ChannelFixture.contentDigest(of: fixture.seed(2))
@@ -287,7 +287,7 @@ struct ChannelCommandTests {
 
         // Another schema version replaces regardless of sequences.
         let schema = try String(contentsOfFile: Repository.root + "/Schema/transit.yaml", encoding: .utf8)
-            .replacingOccurrences(of: "schemaVersion: 3", with: "schemaVersion: 7")
+            .replacingOccurrences(of: "schemaVersion: 4", with: "schemaVersion: 7")
         try schema.write(toFile: fixture.file("transit7.yaml"), atomically: true, encoding: .utf8)
         let other = fixture.file("other.sqlite")
         let feed = ((fixture.seed(1) as NSString).deletingLastPathComponent as NSString).appendingPathComponent("feed1")
@@ -296,7 +296,7 @@ struct ChannelCommandTests {
         let packed = fixture.file("other/seed.sqlite.gz")
         try FileManager.default.createDirectory(atPath: fixture.file("other"), withIntermediateDirectories: true)
         #expect(try SeedgenTool.run(["pack", other, "--out", packed, "--sequence", "1"]).status == 0)
-        #expect(try install(packed).hasPrefix("installed"), "schema version 7 over schema version 3")
+        #expect(try install(packed).hasPrefix("installed"), "schema version 7 over schema version 4")
 
         // Without sequences, today's behaviour: any other seed version replaces.
         #expect(try install(try pack(2, sequence: nil)).hasPrefix("installed"))

@@ -88,7 +88,7 @@ struct DeltaCommandTests {
         let one = scratch.file("one.sqlite")
         #expect(try SeedgenTool.run(["build", scratch.file("day1"), "--out", one, "-q"]).status == 0)
         let schema = try String(contentsOfFile: Repository.path("Schema/transit.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "schemaVersion: 3", with: "schemaVersion: 7")
+            .replacingOccurrences(of: "schemaVersion: 4", with: "schemaVersion: 7")
         let other = scratch.file("other.sqlite")
         let built = try SeedgenTool.run(["build", scratch.file("day1"), "--schema", scratch.write("transit7.yaml", schema), "--out", other, "-q"])
         #expect(built.status == 0, "\(built.stderr)")

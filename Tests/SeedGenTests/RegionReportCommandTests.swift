@@ -69,11 +69,11 @@ struct RegionReportCommandTests {
         let output = lines(try build(scratch, "region.sqlite", ["north=north", "south=south"]))
         let start = try #require(output.firstIndex(of: "  feeds:"), "\(output)")
         #expect(Array(output[start + 1 ... start + 5]) == [
-            "    north  11 rows  2025-01-01 to 2025-12-31  source north",
+            "    north  14 rows  2025-01-01 to 2025-12-31  source north",
             "           publisher North Transit, version v7",
-            "           service_days 2, stop_times 2, stops 2, agency 1 and 4 more tables",
-            "    south  12 rows  2025-03-01 to 2025-03-02  source south",
-            "           stop_times 3, stops 3, calendar_dates 2, agency 1 and 3 more tables",
+            "           pattern_stops 2, service_days 2, stop_times 2, stops 2 and 6 more tables",
+            "    south  16 rows  2025-03-01 to 2025-03-02  source south",
+            "           pattern_stops 3, stop_times 3, stops 3, calendar_dates 2 and 5 more tables",
         ])
         // The feed block follows the table lines.
         #expect(output[start - 1].hasPrefix("  attributions "))
@@ -92,7 +92,7 @@ struct RegionReportCommandTests {
         }
         let result = try SeedgenTool.run(["build", "world/north/feed", "world/south/feed", "--out", "region.sqlite"], in: scratch.path)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(lines(result.stdout).contains("    north  11 rows  2025-01-01 to 2025-12-31  source north/feed"), "\(result.stdout)")
+        #expect(lines(result.stdout).contains("    north  14 rows  2025-01-01 to 2025-12-31  source north/feed"), "\(result.stdout)")
         let sources = try Connection(path: scratch.file("region.sqlite")).rows("SELECT name, source FROM feeds ORDER BY id")
         #expect(sources.map { "\($0[0].description) \($0[1].description)" } == ["north north/feed", "south south/feed"])
         // Given from elsewhere, by absolute paths: the same seed.
@@ -111,11 +111,11 @@ struct RegionReportCommandTests {
         let output = lines(text.stdout)
         let start = try #require(output.firstIndex(of: "feeds"), "\(text.stdout)")
         #expect(Array(output[start + 1 ... start + 6]) == [
-            "  north  11 rows  2025-01-01 to 2025-12-31  source north",
+            "  north  14 rows  2025-01-01 to 2025-12-31  source north",
             "         publisher North Transit, version v7",
-            "         service_days 2, stop_times 2, stops 2, agency 1, calendar 1, feed_info 1, routes 1, trips 1",
-            "  south  12 rows  2025-03-01 to 2025-03-02  source south",
-            "         stop_times 3, stops 3, calendar_dates 2, agency 1, routes 1, service_days 1, trips 1",
+            "         pattern_stops 2, service_days 2, stop_times 2, stops 2, agency 1, calendar 1, feed_info 1, routes 1, trip_patterns 1, trips 1",
+            "  south  16 rows  2025-03-01 to 2025-03-02  source south",
+            "         pattern_stops 3, stop_times 3, stops 3, calendar_dates 2, agency 1, routes 1, service_days 1, trip_patterns 1, trips 1",
             "",
         ])
 
@@ -126,7 +126,8 @@ struct RegionReportCommandTests {
         #expect(feeds[0]["publisher"] as? String == "North Transit" && feeds[0]["version"] as? String == "v7")
         #expect(feeds[0]["startDate"] as? String == "2025-01-01" && feeds[0]["endDate"] as? String == "2025-12-31")
         #expect(feeds[1]["publisher"] == nil && feeds[1]["startDate"] as? String == "2025-03-01")
-        #expect(feeds[1]["rows"] as? [String: Int] == ["agency": 1, "calendar_dates": 2, "routes": 1, "service_days": 1, "stop_times": 3, "stops": 3, "trips": 1])
+        #expect(feeds[1]["rows"] as? [String: Int] == ["agency": 1, "calendar_dates": 2, "routes": 1, "service_days": 1, "stop_times": 3, "stops": 3, "trips": 1,
+                                                       "trip_patterns": 1, "pattern_stops": 3])
         // The rows of the feeds are the tables' rows.
         let tables = try #require(report["tables"] as? [String: Int])
         #expect(tables["stops"] == 5 && tables["stop_times"] == 5 && tables["feeds"] == 2)
@@ -154,8 +155,8 @@ struct RegionReportCommandTests {
         try build(scratch, "region.sqlite", ["north=north", "south=south"])
         let passed = try SeedgenTool.run(["verify", scratch.file("region.sqlite")])
         #expect(passed.status == 0, "\(passed.stdout)")
-        #expect(lines(passed.stdout).contains("ok   feed_rows north  (11 rows in 8 tables, as row_counts records)"), "\(passed.stdout)")
-        #expect(lines(passed.stdout).contains("ok   feed_rows south  (12 rows in 7 tables, as row_counts records)"))
+        #expect(lines(passed.stdout).contains("ok   feed_rows north  (14 rows in 10 tables, as row_counts records)"), "\(passed.stdout)")
+        #expect(lines(passed.stdout).contains("ok   feed_rows south  (16 rows in 9 tables, as row_counts records)"))
         let checks = try #require(try json(try SeedgenTool.run(["verify", scratch.file("region.sqlite"), "--json"]).stdout)["checks"] as? [[String: Any]])
         #expect(checks.filter { $0["name"] as? String == "feed_rows" }.map { $0["feed"] as? String } == ["north", "south"])
 
@@ -167,7 +168,7 @@ struct RegionReportCommandTests {
         let counts = try SeedgenTool.run(["verify", scratch.file("counts.sqlite")])
         #expect(counts.status == 1)
         #expect(lines(counts.stdout).contains("FAIL feed_rows south: stops: row_counts says 9 rows of feed south, the seed has 3"), "\(counts.stdout)")
-        #expect(lines(counts.stdout).contains("ok   feed_rows north  (11 rows in 8 tables, as row_counts records)"))
+        #expect(lines(counts.stdout).contains("ok   feed_rows north  (14 rows in 10 tables, as row_counts records)"))
         #expect(lines(counts.stdout).contains("ok   foreign_key_check"))
         try Connection(path: scratch.file("counts.sqlite")).execute("UPDATE feeds SET row_counts = 'many' WHERE name = 'north'")
         let garbled = try SeedgenTool.run(["verify", scratch.file("counts.sqlite")])
@@ -195,7 +196,7 @@ struct RegionReportCommandTests {
         writeFeeds(scratch)
         try build(scratch, "region.sqlite", ["north=north", "south=south"])
         #expect(try SeedgenTool.run(["pack", scratch.file("region.sqlite")]).status == 0)
-        let matched = "ok   schema  (tables and columns match schema 'transit' v3 as a region seed (feeds, feed_ref))"
+        let matched = "ok   schema  (tables and columns match schema 'transit' v4 as a region seed (feeds, feed_ref))"
         for seed in ["region.sqlite", "region.sqlite.gz"] {
             let result = try SeedgenTool.run(["verify", scratch.file(seed), "--schema", "Schema/transit.yaml"])
             #expect(result.status == 0, "\(result.stdout)")
@@ -226,12 +227,14 @@ struct RegionReportCommandTests {
         let start = try #require(output.firstIndex(of: "feeds"), "\(result.stdout)")
         #expect(Array(output[start + 1 ..< output.count]) == [
             "+ feed east (east): 7 rows",
-            "- feed north (north): 11 rows",
-            "~ feed south: 12 rows -> 12 rows, source south -> south-2",
-            "    stop_times  0 added, 0 removed, 1 changed; 3 rows -> 3 rows",
-            "    stops       1 added, 1 removed, 1 changed; 3 rows -> 3 rows",
+            "- feed north (north): 14 rows",
+            "~ feed south: 16 rows -> 16 rows, source south -> south-2",
+            // A pattern's stops are stop ids, which the new seed numbers otherwise.
+            "    pattern_stops  0 added, 0 removed, 3 changed; 3 rows -> 3 rows",
+            "    stop_times     0 added, 0 removed, 1 changed; 3 rows -> 3 rows",
+            "    stops          1 added, 1 removed, 1 changed; 3 rows -> 3 rows",
             "",
-            "10 of 34 tables changed; feeds: 1 added, 1 removed, 1 changed, 0 unchanged",
+            "12 of 37 tables changed; feeds: 1 added, 1 removed, 1 changed, 0 unchanged",
             "",
         ])
         // Rows are matched within their feed: stop 1 of south is changed, not north's stop 1.

@@ -36,7 +36,7 @@ struct ShipCommandTests {
         #expect(manifest["size"] as? Int == seed.count)
         #expect(manifest["gzipSha256"] as? String == SHA256.hex(of: packed))
         #expect(manifest["gzipSize"] as? Int == packed.count)
-        #expect(manifest["schemaVersion"] as? Int == 3)
+        #expect(manifest["schemaVersion"] as? Int == 4)
         #expect((manifest["tables"] as? [String: Int])?["stop_times"] == 37_790)
 
         // gzip itself restores the seed byte for byte.
@@ -58,13 +58,13 @@ struct ShipCommandTests {
             """) {
             counts[row[0].description] = Int(try db.scalar("SELECT count(*) FROM \"\(row[0])\"")?.integer ?? -1)
         }
-        #expect(counts.count == 33) // GTFS's 32 and service_days
+        #expect(counts.count == 36) // GTFS's 32, service_days, trip_patterns, pattern_stops and footpaths
         let content = try #require(try db.scalar("SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'")?.text)
         for path in [cairns.seed, cairns.seed + ".gz", cairns.scratch.file("cairns.sqlite.manifest.json")] {
             let result = try SeedgenTool.run(["inspect", path, "--json"])
             #expect(result.status == 0, "\(result.stderr)")
             let report = try json(result.stdout)
-            #expect(report["schemaVersion"] as? Int == 3, "\(path)")
+            #expect(report["schemaVersion"] as? Int == 4, "\(path)")
             #expect(report["seedVersion"] as? String == seedVersion, "\(path)")
             #expect(report["tables"] as? [String: Int] == counts, "\(path)")
             #expect(report["toolVersion"] as? String != nil && report["schemaName"] as? String == "transit")
@@ -77,13 +77,15 @@ struct ShipCommandTests {
         let queryIndexes = try #require(report["queryIndexes"] as? [[String: Any]])
         #expect(queryIndexes.map { [$0["name"] as? String, $0["kind"] as? String, $0["table"] as? String] }
                 == [["shapes_rtree", "spatial", "shapes"], ["stops_search", "search", "stops"],
-                    ["stops_location", "spatial", "stops"], ["service_days", "derived", "service_days"], ["stop_times_departures", "index", "stop_times"]])
+                    ["stops_location", "spatial", "stops"], ["service_days", "derived", "service_days"],
+                    ["trip_patterns", "derived", "trip_patterns"], ["pattern_stops", "derived", "pattern_stops"],
+                    ["footpaths", "derived", "footpaths"], ["stop_times_departures", "index", "stop_times"]])
         #expect(queryIndexes.map { $0["rows"] as? Int } == [
             Int(try db.scalar("SELECT count(DISTINCT shape_id) FROM shapes")?.integer ?? -1), counts["stops"], counts["stops"],
-            counts["service_days"], counts["stop_times"],
+            counts["service_days"], counts["trip_patterns"], counts["pattern_stops"], counts["footpaths"], counts["stop_times"],
         ])
         // The departures index: what it adds beyond the stop_ref index it replaces, and its size.
-        #expect(queryIndexes[4]["replaces"] as? String == "stop_ref" && (queryIndexes[4]["bytes"] as? Int ?? 0) < (queryIndexes[4]["indexBytes"] as? Int ?? 0))
+        #expect(queryIndexes[7]["replaces"] as? String == "stop_ref" && (queryIndexes[7]["bytes"] as? Int ?? 0) < (queryIndexes[7]["indexBytes"] as? Int ?? 0))
         // Each index's size is that of all its shadow tables, which dbstat measures one by one.
         let shadowBytes = try db.scalar("""
             SELECT sum(pgsize) FROM dbstat WHERE name IN
@@ -93,7 +95,7 @@ struct ShipCommandTests {
         #expect(queryIndexes.allSatisfy { ($0["bytes"] as? Int ?? 0) > 0 })
 
         let text = try SeedgenTool.run(["inspect", cairns.seed + ".gz"])
-        #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=3"))
+        #expect(text.stdout.contains("seed version   \(seedVersion ?? "")") && text.stdout.contains("seedgen-seed schema-version=4"))
         #expect(text.stdout.contains("content sha256 \(content)"), "\(text.stdout)")
         #expect(text.stdout.contains("stop_times") && text.stdout.contains("37,790 rows"))
         #expect(text.stdout.contains("query features") && text.stdout.contains("search  stops_search") && text.stdout.contains("on stops  416 rows, "))
@@ -119,7 +121,7 @@ struct ShipCommandTests {
         #expect(bad.stdout.contains("FAIL content_digest: the seed records content digest"), "a row changed after the build: \(bad.stdout)")
         #expect(bad.stdout.contains("ok   integrity_check") && bad.stdout.contains("2 of "))
 
-        let wrong = try SeedgenTool.run(["verify", cairns.seed, "--schema-version", "4", "--json"])
+        let wrong = try SeedgenTool.run(["verify", cairns.seed, "--schema-version", "5", "--json"])
         #expect(wrong.status == 1)
         let report = try json(wrong.stdout)
         #expect(report["passed"] as? Bool == false)
@@ -190,9 +192,9 @@ struct ShipCommandTests {
 
         let text = try SeedgenTool.run(["diff", scratch.file("old.sqlite"), scratch.file("new.sqlite"), "--exit-code"])
         #expect(text.status == 1)
-        #expect(text.stdout.contains("2 of 33 tables changed") && text.stdout.contains("changed columns: route_short_name 1, route_type 1"))
+        #expect(text.stdout.contains("2 of 36 tables changed") && text.stdout.contains("changed columns: route_short_name 1, route_type 1"))
         let same = try SeedgenTool.run(["diff", scratch.file("old.sqlite"), scratch.file("old.sqlite"), "--exit-code"])
-        #expect(same.status == 0 && same.stdout.contains("no changes in 33 tables"))
+        #expect(same.status == 0 && same.stdout.contains("no changes in 36 tables"))
     }
 
     @Test("schema sql prints the DDL the build runs")
@@ -201,7 +203,7 @@ struct ShipCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let db = try Connection(path: ":memory:")
         try db.execute(result.stdout)
-        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(33)) // with service_days
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE type = 'table'") == .integer(36)) // with the derived tables
         #expect(try SeedgenTool.run(["schema", "sql", "transit"]).stdout == result.stdout, "a built-in schema by name")
     }
 
@@ -221,7 +223,7 @@ struct ShipCommandTests {
         let compiled = try ChildProcess.run(compiler, ["-swift-version", "6", "-Onone", "TransitSchema.swift", "main.swift", "-o", "app"], in: scratch.path)
         #expect(compiled.status == 0, "\(compiled.stderr)")
         let run = try ChildProcess.run(scratch.file("app"), [], in: scratch.path)
-        #expect(run.stdout == "3 stops stop_ref 33\nINTEGER Int64 false trips id\n")
+        #expect(run.stdout == "4 stops stop_ref 36\nINTEGER Int64 false trips id\n")
     }
 
     @Test("every ship command's --help teaches with an example")

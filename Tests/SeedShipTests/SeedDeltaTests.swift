@@ -275,8 +275,8 @@ struct SeedDeltaTests {
 
         // Installed over version 1 as an app would: version 3's content.
         let installed = folder.file("installed.sqlite")
-        try SeedInstaller(source: v1, destination: installed, expectedSchemaVersion: 3).install()
-        #expect(try SeedInstaller(source: summary.output, destination: installed, expectedSchemaVersion: 3).install().status == .patched)
+        try SeedInstaller(source: v1, destination: installed, expectedSchemaVersion: 4).install()
+        #expect(try SeedInstaller(source: summary.output, destination: installed, expectedSchemaVersion: 4).install().status == .patched)
         #expect(try ContentDigest.compute(path: installed) == (try recordedDigest(v3)))
 
         // Backwards too (stored record forms no longer matter).
@@ -302,7 +302,7 @@ struct SeedDeltaTests {
         let old = folder.file("v1.sqlite")
         _ = try SeedBuilder.build([Repository.path("examples/cairns")], to: old)
         let schemaText = try String(contentsOfFile: Repository.path("Schema/transit.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "schemaVersion: 3", with: "schemaVersion: 4")
+            .replacingOccurrences(of: "schemaVersion: 4", with: "schemaVersion: 5")
         let otherVersion = folder.file("v3.sqlite")
         _ = try SeedBuilder.build([Repository.path("examples/cairns")], to: otherVersion, schema: folder.write("transit-3.yaml", schemaText))
         let refused = #expect(throws: ShipError.self) { try SeedDeltaWriter().write(old: old, new: otherVersion, to: folder.file("x.delta")) }

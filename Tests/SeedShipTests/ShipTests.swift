@@ -52,7 +52,7 @@ struct ShipPackTests {
         #expect(manifest.size == Int64(seedBytes.count))
         #expect(manifest.gzipSha256 == SHA256.hex(of: a))
         #expect(manifest.gzipSize == Int64(a.count))
-        #expect(manifest.schemaVersion == 3 && manifest.schemaName == "transit" && manifest.toolVersion == toolVersion)
+        #expect(manifest.schemaVersion == 4 && manifest.schemaName == "transit" && manifest.toolVersion == toolVersion)
         let db = try Connection(path: seed, mode: .readOnly)
         #expect(manifest.seedVersion == (try db.text("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'")))
         #expect(manifest.tables["stop_times"] == 3 && manifest.tables["stops"] == 2 && manifest.tables["feed_info"] == 0)
@@ -137,19 +137,19 @@ struct ShipVerifyTests {
         let seed = try minimalSeed(in: folder)
         try tamper(seed, "PRAGMA user_version = 7")
         #expect(try failures(seed) == ["versions"])
-        #expect(try checks(seed)["versions"]?.detail == "PRAGMA user_version is 7 but seedgen_metadata says schema_version 3")
+        #expect(try checks(seed)["versions"]?.detail == "PRAGMA user_version is 7 but seedgen_metadata says schema_version 4")
         #expect(try failures(seed, schema: Self.transit) == ["versions"])
 
         let other = try minimalSeed(in: folder, "other.sqlite")
         var newer = Self.transit
-        newer.schemaVersion = 4
+        newer.schemaVersion = 5
         newer.tables[1].columns.append(Column(name: "stop_color"))
         #expect(try failures(other, schema: newer) == ["schema", "versions"])
         let results = try checks(other, schema: newer)
-        #expect(results["versions"]?.detail == "the schema version is 3, expected 4")
+        #expect(results["versions"]?.detail == "the schema version is 4, expected 5")
         #expect(results["schema"]?.detail == "stops.stop_color is missing")
         #expect(try failures(other) == [], "without a schema the seed is consistent")
-        #expect(SeedVerifier(schemaVersion: 4).verify(try SeedFile(path: other)).filter { !$0.passed }.map(\.name) == ["versions"])
+        #expect(SeedVerifier(schemaVersion: 5).verify(try SeedFile(path: other)).filter { !$0.passed }.map(\.name) == ["versions"])
     }
 
     @Test("a manifest whose checksum is off fails manifest_checksums")
@@ -252,7 +252,8 @@ struct ShipDiffTests {
         ])
         let diff = try SeedDiff.compare(old: SeedFile(path: old), new: SeedFile(path: new))
         let changed = diff.tables.filter { $0.value.hasChanges }
-        #expect(Set(changed.keys) == ["stops", "trips", "stop_times"])
+        // The trips' patterns, derived from stop_times, change with them (T1 has one stop left).
+        #expect(Set(changed.keys) == ["stops", "trips", "stop_times", "trip_patterns", "pattern_stops"])
 
         let stops = try #require(diff.tables["stops"])
         #expect(stops.key == ["stop_id"])
@@ -307,7 +308,7 @@ struct ShipSwiftSchemaTests {
         let schema = try SchemaLocator.builtIns[0].load()
         let source = SwiftSchemaGenerator(schema: schema).source
         #expect(source.contains("public enum TransitSchema {"))
-        #expect(source.contains("public static let schemaVersion = 3"))
+        #expect(source.contains("public static let schemaVersion = 4"))
         #expect(source.contains("public enum StopTimes {") && source.contains("public static let table = \"stop_times\""))
         #expect(source.contains("public static let stopID = ColumnInfo(name: \"stop_id\""))
         #expect(source == SwiftSchemaGenerator(schema: schema).source)

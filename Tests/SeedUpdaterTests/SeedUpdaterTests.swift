@@ -17,7 +17,7 @@ struct SeedUpdaterTests {
     /// No deadline: when the whole suite runs, tests that build seeds synchronously can hold
     /// the concurrency pool's threads for many seconds, and an update test waits meanwhile.
     /// The deadline has tests of its own (TrustedUpdateTests).
-    func updater(_ server: LoopbackServer, schemaVersion: Int? = 3, publicKey: SeedUpdater.PublicKey? = nil, timeout: TimeInterval = 5) -> SeedUpdater {
+    func updater(_ server: LoopbackServer, schemaVersion: Int? = 4, publicKey: SeedUpdater.PublicKey? = nil, timeout: TimeInterval = 5) -> SeedUpdater {
         SeedUpdater(channel: server.url, destination: URL(fileURLWithPath: destination), schemaVersion: schemaVersion,
                     publicKey: publicKey, timeout: timeout, deadline: nil)
     }
@@ -206,7 +206,7 @@ struct SeedUpdaterTests {
         try fixture.publish(1)
         let server = try LoopbackServer(root: fixture.channel)
         let error = await expectError(.noSeedForSchema) { () throws(SeedUpdaterError) in try await updater(server, schemaVersion: 9).update() }
-        #expect(error?.message.contains("schema version 9") == true && error?.message.contains("serves schema versions 3") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("schema version 9") == true && error?.message.contains("serves schema versions 4") == true, "\(String(describing: error))")
         #expect(server.requests.map(\.path) == ["index.json"])
         #expect(!FileManager.default.fileExists(atPath: destination))
     }

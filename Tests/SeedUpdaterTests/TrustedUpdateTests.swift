@@ -21,7 +21,7 @@ struct TrustedUpdateTests {
 
     func updater(_ server: LoopbackServer, destination: String? = nil, signed: Bool = true, timeout: TimeInterval = 5,
                  deadline: TimeInterval? = nil, minimumRate: Int64 = 0) -> SeedUpdater {
-        SeedUpdater(channel: server.url, destination: URL(fileURLWithPath: destination ?? self.destination), schemaVersion: 3,
+        SeedUpdater(channel: server.url, destination: URL(fileURLWithPath: destination ?? self.destination), schemaVersion: 4,
                     publicKey: signed ? publicKey : nil, timeout: timeout,
                     deadline: deadline, minimumRate: minimumRate)
     }
@@ -121,7 +121,7 @@ struct TrustedUpdateTests {
         try #require(pack.status == 0, "\(pack.stderr)")
 
         try shell("touch '\(destination)'")
-        let kept = try SeedInstaller(source: bundled, destination: destination, expectedSchemaVersion: 3).install()
+        let kept = try SeedInstaller(source: bundled, destination: destination, expectedSchemaVersion: 4).install()
         #expect(kept.status == .upToDate && content(destination) == content(fixture.seed(2)), "\(kept)")
         let record = contents(destination + ".seedgen-install")
         #expect(try SeedInstaller(source: bundled, destination: destination).install().status == .upToDate)

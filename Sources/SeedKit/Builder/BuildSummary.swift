@@ -34,6 +34,9 @@ public struct BuildSummary: Sendable {
     public var feeds: [FeedSummary] = []
     /// What each stage took, in order (`seedgen build --timings`).
     public var timings: [StageTiming] = []
+    /// Whether `trip_patterns` came from what the load stage saw of `stop_times` (`TripStopLog`),
+    /// not from reading it again (for the tests).
+    var tripPatternsFromLoad = false
 
     /// Rows in every table together.
     public var totalRows: Int { tables.reduce(0) { $0 + $1.rows } }

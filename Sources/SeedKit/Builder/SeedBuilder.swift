@@ -80,7 +80,7 @@ public struct SeedBuilder {
             throw .output(
                 path: options.output, message: "cannot read the seed just written: \(error.text)", cause: error)
         }
-        return BuildSummary(
+        var summary = BuildSummary(
             output: options.output, schemaName: schema.name, schemaVersion: schema.schemaVersion,
             seedVersion: state.seedVersion, tables: state.rows, inputs: state.records,
             references: state.context?.referenceStatistics ?? [:], filtered: state.filtered, rejected: state.rejected,
@@ -88,6 +88,8 @@ public struct SeedBuilder {
             seconds: (ContinuousClock.now - clock).seconds, queryIndexes: state.costs,
             contentDigest: state.contentDigest,
             feeds: state.feedSummaries, timings: state.timer.stages)
+        summary.tripPatternsFromLoad = state.tripPatternsFromLoad
+        return summary
     }
 
     /// The schema of a region: each table scoped by feed. A region adds a table `feeds` and a column

@@ -1,3 +1,4 @@
+import Foundation
 import SeedDeltas
 import SeedSQLite
 
@@ -18,10 +19,18 @@ struct DeriveStage: BuildStage {
         let derived = tables.filter { $0.derive != nil }
         guard !expressions.isEmpty || !derived.isEmpty else { return }
         state.progress?.phase("derived rows")
+        try state.database.beginDeriving()
         try connection.execute("BEGIN")
         defer { try? connection.execute("ROLLBACK") } // a no-op after COMMIT
         for statement in expressions { try connection.execute(statement) }
         let scoped = state.feeds.isRegion ? Set(state.feedScopedTables.map(\.name)) : nil
+        // What the load stage saw of stop_times, if it is what was stored (no row left out).
+        let log = state.context?.tripStops
+        defer { log?.discard() }
+        // SEEDGEN_DERIVE_BY_SQL=1: every table by its recipe's SQL, to compare the seed's bytes.
+        let bySQL = ProcessInfo.processInfo.environment["SEEDGEN_DERIVE_BY_SQL"] == "1"
+        let planner = PlannerTables(
+            log: state.context?.tablesWithDroppedRows.contains("stop_times") == false ? log : nil)
         for table in derived {
             guard let derive = table.derive else { continue }
             if let warnings = derive.warnings {
@@ -42,7 +51,12 @@ struct DeriveStage: BuildStage {
                 table: table, schema: state.schema, connection: connection,
                 places: { state.context?.places(of: $0) ?? [] }, issues: state.issues)
             do {
-                try recipe.derive(connection)
+                // The planner's tables in Swift (the recipe's rows, faster); any other by its SQL.
+                if bySQL {
+                    try recipe.derive(connection)
+                } else if try !planner.fill(table, region: scoped != nil, connection: connection) {
+                    try recipe.derive(connection)
+                }
             } catch {
                 // Rows that break a key or a required column: said in the input's terms.
                 let query = try Self.perFeed(derive.sql, scoped: scoped, connection: connection, feedColumn: false).sql
@@ -70,6 +84,7 @@ struct DeriveStage: BuildStage {
             }
         }
         try connection.execute("COMMIT")
+        state.tripPatternsFromLoad = planner.filledFromLog
         state.timer.mark("derive")
     }
 

@@ -69,7 +69,10 @@ struct LoadStage: BuildStage {
                 writeQueue: queue, schema: schema, issues: issues,
                 allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
                 limits: options.limits, lenient: options.lenient, strict: options.strict,
-                idMapCapacity: options.idMapCapacity, previousIDs: previousIDs)
+                idMapCapacity: options.idMapCapacity, previousIDs: previousIDs,
+                tripStops: state.feeds.isRegion || state.previous != nil || schema.format != .csv
+                    || !schema.tables.contains { $0.name == "trip_patterns" && $0.derive != nil }
+                    ? nil : schema.tables.first { $0.name == "stop_times" }.flatMap(TripStopLog.init(stopTimes:)))
             loading = context
             switch schema.format {
             case .csv:

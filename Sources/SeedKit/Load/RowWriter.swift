@@ -36,6 +36,8 @@ final class RowWriter: @unchecked Sendable {
     /// `duplicates: merge`: judges the rows that repeat a key.
     private let copies: RowCopies?
     @exclusivity(unchecked) private(set) var rowCount = 0
+    /// `stop_times` of a build that keeps `BuildContext.tripStops`: each row's trip id goes to it.
+    private let tripStops: TripStopLog?
 
     /// - Parameters:
     ///   - createdColumns: the columns of the table as created so far (nil: all of
@@ -113,6 +115,7 @@ final class RowWriter: @unchecked Sendable {
                 parameters: parameters,
                 parentColumn: table.parent?.column, places: places)
             : nil
+        tripStops = table.name == "stop_times" ? context.tripStops : nil
         idMapKey = context.idMaps.map(for: table).flatMap { map in context.idMaps.keyColumn(of: table).map { (map, $0) }
         }
     }
@@ -175,6 +178,7 @@ final class RowWriter: @unchecked Sendable {
                 context.noteDroppedRow(in: table.name)
                 continue rows
             }
+            if let tripStops { tripStops.wrote(tripID: resolved.id(slot: slot, tripStops.tripReference)) }
             // A key a row of the table holds: a copy, another version or another object.
             if copies != nil, try !isNewObject(batch, row, slot: slot) {
                 context.noteDroppedRow(in: table.name)

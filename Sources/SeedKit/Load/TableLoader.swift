@@ -61,6 +61,8 @@ final class TableLoader {
     @exclusivity(unchecked) private var column: Int?
     @exclusivity(unchecked) private var parent: Int64 = 0
     @exclusivity(unchecked) private var accepted = 0
+    /// `stop_times` of a build that keeps `BuildContext.tripStops`: each accepted row goes to it.
+    private let tripStops: TripStopLog?
 
     /// In a region seed: the id of the feed the rows are read from, the value of `$feed`
     /// columns (`feed_ref`, see `Schema.scopedByFeed`).
@@ -102,6 +104,7 @@ final class TableLoader {
         trims = columns.map(\.trim)
         invalidAsNull = columns.map { $0.onInvalid == .null && !$0.required }
         previousIDs = PreviousIDs.applies(to: table) ? context.previousIDs : nil
+        tripStops = table.name == "stop_times" ? context.tripStops : nil
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         spare = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
         if !createsTable {
@@ -257,6 +260,7 @@ final class TableLoader {
     func finishRow(id preassigned: Int64? = nil) throws(SQLiteError) -> Int64? {
         guard rowIsValid else { return nil }
         let row = batch.count
+        tripStops?.read(batch, row: row)
         let id =
             table.withoutRowID
             ? 0

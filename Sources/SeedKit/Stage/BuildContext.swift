@@ -34,6 +34,9 @@ final class BuildContext: @unchecked Sendable {
     let idMaps: IDMaps
     /// With `--previous`, in a CSV build: the ids rows keep, found while they are read.
     let previousIDs: PreviousIDs?
+    /// What the reader and the writer see of `stop_times` for the planner's tables (one feed,
+    /// ids as loaded: no `--previous`); nil when not kept.
+    let tripStops: TripStopLog?
     /// The entries the lookup caches of all references hold together (writer thread).
     let referenceCacheBudget: ReferenceCacheBudget
     /// Statistics of every resolver, by `table.column`. Guarded by droppedLock.
@@ -93,8 +96,9 @@ final class BuildContext: @unchecked Sendable {
     init(
         writeQueue: WriteQueue, schema: Schema, issues: IssueLog, allowDangling: Bool, cacheSize: Int?,
         limits: InputLimits = InputLimits(), lenient: Bool = false, strict: Bool = false,
-        idMapCapacity: Int = IDMap.defaultCapacity, previousIDs: PreviousIDs? = nil
+        idMapCapacity: Int = IDMap.defaultCapacity, previousIDs: PreviousIDs? = nil, tripStops: TripStopLog? = nil
     ) {
+        self.tripStops = tripStops
         self.limits = limits
         self.lenient = lenient
         self.strict = strict

@@ -63,6 +63,8 @@ final class BuildState {
     var readers: [ReadingJob] = []
     var seedVersion = ""
     var contentDigest = ""
+    /// Whether the derive stage filled `trip_patterns` from what the load stage saw (`TripStopLog`).
+    var tripPatternsFromLoad = false
 
     init(
         options: BuildOptions, schema: Schema, feeds: InputFeeds, issues: IssueLog, database: SeedDatabase,

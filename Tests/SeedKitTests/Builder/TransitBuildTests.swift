@@ -28,7 +28,7 @@ struct TransitBuildTests {
             let table = String(file.dropLast(4))
             #expect(try db.int("SELECT count(*) FROM \(table)") == Int64(try dataRows(Self.feed + "/" + file)), "\(table)")
         }
-        #expect(summary.totalRows == 62_365 + 8) // the feed's rows, and service_days' 8
+        #expect(summary.totalRows == 62_365 + 8 + 1_339 + 1_360 + 588) // the feed's rows, service_days' 8, the patterns and footpaths
         // Times past midnight, blank times of non-timepoint stops, dates, reals.
         #expect(try db.int("SELECT max(arrival_time) FROM stop_times") == 29 * 3600 + 39 * 60)
         #expect(try db.int("SELECT count(*) FROM stop_times WHERE arrival_time IS NULL") == 65)
@@ -55,7 +55,7 @@ struct TransitBuildTests {
         #expect(try db.rows("PRAGMA foreign_key_check").isEmpty)
         #expect(try db.text("PRAGMA integrity_check") == "ok")
         #expect(try db.int("PRAGMA freelist_count") == 0)
-        #expect(try db.int("PRAGMA user_version") == 3)
+        #expect(try db.int("PRAGMA user_version") == 4)
         #expect(try db.text("SELECT value FROM seedgen_metadata WHERE key = 'seed_version'") == summary.seedVersion)
         #expect(try db.int("SELECT count(*) FROM seedgen_inputs") == 8)
         // Page 1 header: file format read/write versions 1 = rollback journal (2 would be WAL).

@@ -12,7 +12,7 @@ struct SchemaTests {
     func transit() throws {
         let schema = try Schema.load(path: Repository.path("Schema/transit.yaml"))
         #expect(schema.name == "transit")
-        #expect(schema.schemaVersion == 3)
+        #expect(schema.schemaVersion == 4)
         let order = schema.loadOrder.map(\.name)
         for table in ["agency", "stops", "routes", "trips", "stop_times", "calendar", "calendar_dates", "shapes",
                       "frequencies", "transfers", "feed_info"] {

@@ -111,15 +111,15 @@ struct StableIDTests {
         try build("v1.sqlite", Self.version1)
         // The same feed under a schema of another version.
         let schemaText = try String(contentsOfFile: Repository.path("Schema/transit.yaml"), encoding: .utf8)
-            .replacingOccurrences(of: "schemaVersion: 3", with: "schemaVersion: 4")
+            .replacingOccurrences(of: "schemaVersion: 4", with: "schemaVersion: 5")
         let schema = folder.write("transit-3.yaml", schemaText)
         let feed = TemporaryFolder()
         MinimalFeed.write(into: feed, Self.version1)
         var options = BuildOptions(inputs: [feed.file("feed")], output: folder.file("v2.sqlite"), schemaPath: schema)
         options.previous = folder.file("v1.sqlite")
         let error = #expect(throws: BuildError.self) { try SeedBuilder(options: options).build() }
-        #expect(error?.description.contains("--previous") == true && error?.description.contains("version 3") == true
-                && error?.description.contains("version 4") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("--previous") == true && error?.description.contains("version 4") == true
+                && error?.description.contains("version 5") == true, "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: folder.file("v2.sqlite")))
 
         let notASeed = folder.file("plain.sqlite")

@@ -24,12 +24,16 @@ enum RegionRows {
             if let from = row[0].text, let target = row[1].text, target != Schema.feedsTable { targets[from] = target }
         }
         // A derived table may copy ids without declaring them (NeTEx's stop_times.trip_ref):
-        // `<name>_ref` names `<name>s` (or `<name>`) when the seed has such a table.
+        // `<name>_ref` names `<name>s` (or `<name>`) when the seed has such a table, and
+        // `<role>_<name>_ref` likewise (the transit schema's footpaths.from_stop_ref); a
+        // journey pattern is named by the id of its first trip (trip_patterns, pattern_stops).
         let names = Set(try tables(db))
         for column in columns where targets[column] == nil && column.hasSuffix("_ref") {
             let base = String(column.dropLast(4))
-            targets[column] = [base + "s", base].first(where: names.contains)
+            let last = String(base.split(separator: "_").last ?? "")
+            targets[column] = [base + "s", base, last + "s", last].first(where: names.contains)
         }
+        if ["trip_patterns", "pattern_stops"].contains(table) && columns.contains("pattern") { targets["pattern"] = "trips" }
         var expressions: [String] = []
         for column in columns {
             guard let target = targets[column] else { expressions.append("quote(t.\"\(column)\")"); continue }

@@ -1,0 +1,128 @@
+import Foundation
+import SeedSQLite
+import SeedTestSupport
+import Testing
+
+@testable import SeedKit
+
+/// Issue 43 / 39: the build computes the planner's derived tables in Swift (`PlannerTables`),
+/// and records their recipes, which the installer runs after a delta: the rows must be the
+/// recipes' rows, or a patched seed's digest would not be the built seed's. The golden record
+/// compares them on every shared feed (`PlannerRecipeCheck`); these tests on the fixtures,
+/// a region seed and a seed built with `--previous`.
+@Suite("Journeys: the planner's tables computed in Swift are their recipes' rows")
+struct PlannerTablesTests {
+    let folder = TemporaryFolder()
+
+    func build(
+        _ name: String, _ inputs: [String], feeds: [String] = [], previous: String? = nil, fromLoad: Bool? = nil
+    ) throws -> String {
+        var options = BuildOptions(inputs: inputs, output: folder.file(name + ".sqlite"), lenient: true)
+        options.feeds = feeds
+        options.previous = previous
+        let summary = try SeedBuilder(options: options).build()
+        // One feed without --previous: trip_patterns from what the load saw (TripStopLog), unless
+        // stop_times holds what it does not follow; read again otherwise.
+        let expected = fromLoad ?? (feeds.isEmpty && previous == nil)
+        #expect(summary.tripPatternsFromLoad == expected, "\(name): trip_patterns from the load")
+        return folder.file(name + ".sqlite")
+    }
+
+    /// The recipes' SQL gives the built rows; and Swift computed them (not the SQL, after a
+    /// recipe it does not know): filled again in a copy, each table is what the build wrote.
+    func check(_ seed: String, region: Bool = false) throws {
+        let (checked, differences) = try PlannerRecipeCheck.compare(seed)
+        #expect(checked == PlannerRecipeCheck.tables && differences.isEmpty, "\(seed): \(differences)")
+        let copy = seed + ".again"
+        try FileManager.default.copyItem(atPath: seed, toPath: copy)
+        let db = try Connection(path: copy)
+        let schema = try Schema.load(path: Repository.path("Schema/transit.yaml"))
+        let tables = try PlannerRecipeCheck.tables.map { try #require(schema.table(named: $0)) }
+        let planner = PlannerTables()
+        var filled: [String] = []
+        for table in tables {
+            try db.execute("DELETE FROM \(table.name)")
+            if try planner.fill(table, region: region, connection: db) { filled.append(table.name) }
+        }
+        // A region seed's footpaths are derived by their SQL, feed by feed.
+        #expect(filled == (region ? ["trip_patterns", "pattern_stops"] : PlannerRecipeCheck.tables))
+        try db.execute("ATTACH DATABASE \(quotedLiteral(seed)) AS built")
+        for table in filled {
+            let count = try #require(try db.scalar("SELECT count(*) FROM built.\(table)")?.integer)
+            let same = try db.scalar(
+                "SELECT count(*) FROM (SELECT * FROM main.\(table) INTERSECT SELECT * FROM built.\(table))")?.integer
+            let again = try db.scalar("SELECT count(*) FROM main.\(table)")?.integer
+            // The sample feed's stops are all farther apart than a walk.
+            #expect((count > 0 || table == "footpaths") && same == count && again == count, "\(seed): \(table)")
+        }
+    }
+
+    @Test("the transit schema's recipes are those the Swift computes (their SHA-256)")
+    func recipesKnown() throws {
+        let schema = try Schema.load(path: Repository.path("Schema/transit.yaml"))
+        for name in PlannerRecipeCheck.tables {
+            #expect(PlannerTables.handles(try #require(schema.table(named: name))), "\(name)")
+        }
+        var changed = try #require(schema.table(named: "trip_patterns"))
+        changed.derive?.sql += " "
+        #expect(!PlannerTables.handles(changed), "another recipe runs as SQL")
+    }
+
+    @Test("the fixtures: Cairns, the sample feed, the DST fixture, the two-operator region seed")
+    func fixtures() throws {
+        let gtfs = Repository.path("Tests/Fixtures/gtfs")
+        try check(try build("cairns", [Repository.path("examples/cairns")]))
+        try check(try build("sample", ["\(gtfs)/sample-feed"]))
+        try check(try build("berlin", ["\(gtfs)/dst-berlin"]))
+        let two = "\(gtfs)/two-operators"
+        try check(try build("region", [], feeds: ["north=\(two)/north", "south=\(two)/south"]), region: true)
+    }
+
+    @Test("a feed built with --previous: its trips keep the previous ids, not in input order, before deriving")
+    func previous() throws {
+        let feed = folder.file("feed")
+        try FileManager.default.copyItem(atPath: Repository.path("Tests/Fixtures/gtfs/sample-feed"), toPath: feed)
+        let first = try build("first", [feed])
+        // The trips in reverse order: ids kept from the first seed, patterns named by its smallest ids.
+        let trips = try String(contentsOfFile: "\(feed)/trips.txt", encoding: .utf8).split(separator: "\n")
+        let reversed = [trips[0]] + trips.dropFirst().reversed()
+        try (reversed.joined(separator: "\n") + "\n").write(
+            toFile: "\(feed)/trips.txt", atomically: true, encoding: .utf8)
+        let plain = try build("plain", [feed])
+        let kept = try build("kept", [feed], previous: first)
+        func ids(_ seed: String) throws -> [String] {
+            try Connection(path: seed, mode: .readOnly).rows("SELECT trip_id FROM trips ORDER BY id").map(\.description)
+        }
+        #expect(try ids(kept) == ids(first) && ids(plain) != ids(first))
+        try check(kept)
+        try check(plain)
+    }
+
+    @Test("stop_times the load's log does not follow: trip_patterns read from stop_times, the same rows")
+    func unusualStopTimes() throws {
+        let source = Repository.path("Tests/Fixtures/gtfs/sample-feed")
+        let lines = try String(contentsOfFile: "\(source)/stop_times.txt", encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let (header, rows) = (lines[0], Array(lines.dropFirst()))
+        // Each trip's rows in descending stop_sequence; one trip's first row moved to the end
+        // (its rows apart); the rows of trips in another order than trips.txt (the log sorts).
+        let cases: [(name: String, rows: [String], fromLoad: Bool)] = [
+            ("descending", rows.reversed(), false),
+            ("apart", Array(rows.dropFirst()) + [rows[0]], false),
+            (
+                "trips-reordered",
+                rows.enumerated().sorted { a, b in
+                    let (x, y) = (a.element.prefix { $0 != "," }, b.element.prefix { $0 != "," })
+                    return x != y ? x > y : a.offset < b.offset
+                }.map(\.element), true
+            )
+        ]
+        for (name, rows, fromLoad) in cases {
+            let feed = folder.file(name)
+            try FileManager.default.copyItem(atPath: source, toPath: feed)
+            try ([header] + rows + [""]).joined(separator: "\n").write(
+                toFile: "\(feed)/stop_times.txt", atomically: true, encoding: .utf8)
+            try check(try build(name, [feed], fromLoad: fromLoad))
+        }
+    }
+}
