@@ -211,7 +211,7 @@ struct ExtrasTests {
         let folder = TemporaryFolder()
         MinimalFeed.write(into: folder, [
             "locations.geojson": #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "z", "properties": {}, "geometry": {"type": "Point", "coordinates": [13.2, 52.2]}}]}"#,
-            "stop_times.txt": "trip_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window,track\nT1,z,1,08:00:00,20:00:00,4\n",
+            "stop_times.txt": "trip_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window,pickup_type,drop_off_type,track\nT1,z,1,08:00:00,20:00:00,2,2,4\n",
         ])
         let options = BuildOptions(inputs: [folder.file("feed")], output: folder.file("seed.sqlite"),
                                    schemaPath: Repository.path("Schema/transit.yaml"), strict: true)
