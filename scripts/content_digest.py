@@ -92,7 +92,8 @@ def _rows(db, name, without_rowid):
 
 
 def table_chunks(db, name, without_rowid):
-    """The table's width and its chunks: [(last rowid or None, row count, sha256 bytes)]."""
+    """The table's width and its chunks: [(last rowid or None, last key's encoding or None (a
+    WITHOUT ROWID table's), row count, sha256 bytes)]."""
     sql, key_width = _rows(db, name, without_rowid)
     cursor = db.execute(sql)
     width = len(cursor.description) - key_width
@@ -100,7 +101,7 @@ def table_chunks(db, name, without_rowid):
     # The digest's own record and the install's sequence stamp: seedgen_metadata's rows whose
     # key is content_sha256 or publication_sequence.
     skip = columns.index("key") if name == b"seedgen_metadata" and "key" in columns else None
-    chunks, h, count, last = [], hashlib.sha256(), 0, None
+    chunks, h, count, last, last_key = [], hashlib.sha256(), 0, None, None
     for row in cursor:
         if skip is not None and type(row[skip]) is _Text and row[skip] in (b"content_sha256", b"publication_sequence"):
             continue
@@ -108,12 +109,13 @@ def table_chunks(db, name, without_rowid):
         h.update(b"R" + b"".join(map(_value, values)))
         count += 1
         last = None if key_width else row[0]
-        key = row[width:] if key_width else row[:1]
-        if _boundary_hash(b"".join(map(_value, key))) % AVERAGE_ROWS == 0:
-            chunks.append((last, count, h.digest()))
+        key = b"".join(map(_value, row[width:] if key_width else row[:1]))
+        last_key = key if key_width else None
+        if _boundary_hash(key) % AVERAGE_ROWS == 0:
+            chunks.append((last, last_key, count, h.digest()))
             h, count = hashlib.sha256(), 0
     if count:
-        chunks.append((last, count, h.digest()))
+        chunks.append((last, last_key, count, h.digest()))
     return width, chunks
 
 
@@ -146,7 +148,7 @@ def content_tree(path):
         for name in sorted(n for t, n, _, _ in entries if t == b"table" and n not in virtual):
             width, chunks = tables[name] = table_chunks(db, name, name in without_rowid)
             root.update(b"T" + _text(name) + _u32(width))
-            root.update(b"".join(b"C" + c[2] for c in chunks))
+            root.update(b"".join(b"C" + c[3] for c in chunks))
         root.update(b"E")
         return root.hexdigest(), tables
     finally:
@@ -165,16 +167,16 @@ def record_difference(path, tables):
     db = sqlite3.connect(uri, uri=True)
     try:
         recorded = {}
-        for name, position, last, count, sha in db.execute(
-                "SELECT table_name, position, last_rowid, row_count, sha256 FROM seedgen_content_chunks"
+        for name, position, last, key, count, sha in db.execute(
+                "SELECT table_name, position, last_rowid, last_key, row_count, sha256 FROM seedgen_content_chunks"
                 " ORDER BY table_name, position"):
-            recorded.setdefault(name.encode(), []).append((position, last, count, sha))
+            recorded.setdefault(name.encode(), []).append((position, last, key, count, sha))
     except sqlite3.Error as error:
         return f"no chunk record ({error})"
     finally:
         db.close()
     for name, (_, chunks) in tables.items():
-        mine = [(i, last, count, sha) for i, (last, count, sha) in enumerate(chunks)]
+        mine = [(i, last, key, count, sha) for i, (last, key, count, sha) in enumerate(chunks)]
         if recorded.pop(name, []) != mine:
             return f"table {name.decode()}: the chunk record differs from its {len(chunks)} chunks"
     if recorded:

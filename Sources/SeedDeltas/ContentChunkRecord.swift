@@ -4,7 +4,9 @@ import SeedSQLite
 /// `seedgen_content_chunks`: the hashes of a seed's content chunks (``ContentDigest``), kept in
 /// the seed outside what they hash (the digest covers neither this table's schema entry nor its
 /// rows). One row per chunk: the table, the chunk's position in it (from 0), the rowid of its
-/// last row (NULL in a `WITHOUT ROWID` table), its number of rows and its SHA-256 (32 bytes).
+/// last row (NULL in a `WITHOUT ROWID` table), its number of rows, its SHA-256 (32 bytes) and, in
+/// a `WITHOUT ROWID` table, the encoding of its last row's key (`last_key`; NULL in a rowid
+/// table, and a column a record written before it lacks).
 ///
 /// The record lets an apply re-hash only the chunks its rows touch; `seedgen verify` hashes every
 /// chunk again and compares, so a record that lies is caught, and the root proves the rest.
@@ -12,8 +14,8 @@ package enum ContentChunkRecord {
     package static let tableName = "seedgen_content_chunks"
     static let createSQL = """
         CREATE TABLE IF NOT EXISTS seedgen_content_chunks (table_name TEXT NOT NULL, position INTEGER NOT NULL, \
-        last_rowid INTEGER, row_count INTEGER NOT NULL, sha256 BLOB NOT NULL, PRIMARY KEY (table_name, position)) \
-        WITHOUT ROWID
+        last_rowid INTEGER, row_count INTEGER NOT NULL, sha256 BLOB NOT NULL, last_key BLOB, \
+        PRIMARY KEY (table_name, position)) WITHOUT ROWID
         """
 
     /// Replaces the record in `connection`'s main database by the chunks of `tables` (the other
@@ -33,18 +35,21 @@ package enum ContentChunkRecord {
 
     private static func replace(_ tables: [ContentDigest.TableChunks], in connection: Connection) throws(SQLiteError) {
         try connection.execute(createSQL)
+        if try !hasLastKey(connection) {
+            try connection.execute("ALTER TABLE seedgen_content_chunks ADD COLUMN last_key BLOB")
+        }
         let clear = try connection.prepare("DELETE FROM seedgen_content_chunks WHERE table_name = ?")
         let insert = try connection.prepare(
             """
-            INSERT INTO seedgen_content_chunks (table_name, position, last_rowid, row_count, sha256)
-            VALUES (?, ?, ?, ?, ?)
+            INSERT INTO seedgen_content_chunks (table_name, position, last_rowid, row_count, sha256, last_key)
+            VALUES (?, ?, ?, ?, ?, ?)
             """)
         for table in tables {
             try clear.run([.text(table.name)])
             for (position, chunk) in table.chunks.enumerated() {
                 try insert.run([
                     .text(table.name), .integer(Int64(position)), chunk.lastRowID.map { .integer($0) } ?? .null,
-                    .integer(chunk.rows), .blob(chunk.sha256)
+                    .integer(chunk.rows), .blob(chunk.sha256), chunk.lastKey.map { .blob($0) } ?? .null
                 ])
             }
         }
@@ -66,14 +71,22 @@ package enum ContentChunkRecord {
         )?.integer ?? 0 > 0
     }
 
+    /// True when the record has the `last_key` column (a record written before it has not).
+    private static func hasLastKey(_ connection: Connection, schema: String = "main") throws(SQLiteError) -> Bool {
+        try connection.scalar(
+            "SELECT count(*) FROM pragma_table_info(?, ?) WHERE name = 'last_key'", [.text(tableName), .text(schema)]
+        )?.integer ?? 0 > 0
+    }
+
     /// The recorded chunks of `table`, in order; nil when the record is missing or malformed
     /// (positions not 0, 1, 2, ..., a hash not 32 bytes), which asks for them to be hashed again.
     package static func read(
         _ table: String, connection: Connection, schema: String = "main"
     ) throws(SQLiteError) -> [ContentChunk]? {
+        let lastKey = try hasLastKey(connection, schema: schema) ? "last_key" : "NULL"
         let rows = try connection.rows(
             """
-            SELECT position, last_rowid, row_count, sha256 FROM \(quoted(schema)).seedgen_content_chunks
+            SELECT position, last_rowid, row_count, sha256, \(lastKey) FROM \(quoted(schema)).seedgen_content_chunks
             WHERE table_name = ? ORDER BY position
             """, [.text(table)])
         var chunks: [ContentChunk] = []
@@ -82,7 +95,8 @@ package enum ContentChunkRecord {
             guard row[0].integer == Int64(index), case .blob(let hash) = row[3], hash.count == 32,
                 let count = row[2].integer
             else { return nil }
-            chunks.append(ContentChunk(lastRowID: row[1].integer, rows: count, sha256: hash))
+            let key: [UInt8]? = if case .blob(let key) = row[4] { key } else { nil }
+            chunks.append(ContentChunk(lastRowID: row[1].integer, lastKey: key, rows: count, sha256: hash))
         }
         return chunks
     }

@@ -6,13 +6,17 @@ import SeedSQLite
 package struct ContentChunk: Equatable, Sendable {
     /// The rowid of the chunk's last row; nil in a `WITHOUT ROWID` table.
     package var lastRowID: Int64?
+    /// A `WITHOUT ROWID` table: the encoding of the chunk's last row's key (its key values, each
+    /// as the digest writes it); nil in a table with a rowid.
+    package var lastKey: [UInt8]?
     /// How many rows the chunk holds.
     package var rows: Int64
     /// The SHA-256 of the chunk's rows' encodings (32 bytes).
     package var sha256: [UInt8]
 
-    package init(lastRowID: Int64?, rows: Int64, sha256: [UInt8]) {
+    package init(lastRowID: Int64?, lastKey: [UInt8]? = nil, rows: Int64, sha256: [UInt8]) {
         self.lastRowID = lastRowID
+        self.lastKey = lastKey
         self.rows = rows
         self.sha256 = sha256
     }
@@ -24,11 +28,10 @@ package struct ContentChunk: Equatable, Sendable {
 /// neighbours: a row inserted or deleted changes its own chunk (and, when it is a boundary, the
 /// next one), no other.
 ///
-/// Memory stays bounded: rows stream from one statement into a 64 KiB buffer.
+/// Memory stays bounded: rows stream from one statement into a ``ContentRowBuffer``.
 struct ContentChunker {
     /// On average one row in this many ends a chunk.
     static let averageRows: UInt64 = 128
-    static let bufferSize = 1 << 16
 
     let table: String
     /// `"schema"."table"`.
@@ -152,100 +155,93 @@ struct ContentChunker {
         /// A rowid table: stop at the first boundary whose rowid is at least this.
         var untilRowID: Int64?
         /// A `WITHOUT ROWID` table: the rows whose key's first column is at least this (an
-        /// integer sorts before any text or blob), those up to the first boundary skipped.
+        /// integer sorts before any text or blob), those up to the first boundary skipped (up to
+        /// the row whose key's encoding is `afterKey`, when given).
         var fromKey: Int64?
+        /// A `WITHOUT ROWID` table, with `fromKey`: the chunks start after the row whose key's
+        /// encoding is this.
+        var afterKey: [UInt8]?
         /// A `WITHOUT ROWID` table: stop at the first boundary whose key's first column is at
         /// least this.
         var untilKey: Int64?
     }
 
-    /// The chunks of the table's rows in `range` (all by default).
+    /// A rechunk's prepared scans, by their SQL: it reads many runs of one table with two
+    /// statements at most, each bound again for the next run.
+    final class ScanStatements {
+        var bySQL: [String: Statement] = [:]
+    }
+
+    /// The chunks of the table's rows in `range` (all by default), with a statement of
+    /// `statements` when it holds the one needed.
     /// - Returns: the chunks, and whether they reach the table's last row.
     func scan(
-        _ connection: Connection, _ range: ScanRange = ScanRange()
+        _ connection: Connection, _ range: ScanRange = ScanRange(), statements: ScanStatements? = nil
     ) throws(SQLiteError) -> (chunks: [ContentChunk], reachedEnd: Bool) {
-        let statement = try prepare(connection, range)
+        let statement = try prepare(connection, range, statements)
         var skipping = range.fromKey != nil && !hasRowID
         let ownKey = skipsOwnRows ? (0..<columns).first { statement.columnName(at: $0) == "key" } : nil
-        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 8)
-        // Where each value of the row just encoded starts in `buffer` (its key's values are read there).
-        let starts = UnsafeMutablePointer<Int>.allocate(capacity: columns + 1)
-        defer {
-            buffer.deallocate()
-            starts.deallocate()
-        }
+        let row = ContentRowBuffer(columns: columns)
         var chunks: [ContentChunk] = []
         var hasher = SHA256()
-        var used = 0
         var rows: Int64 = 0
         var lastRowID: Int64? = nil
-        func flush() {
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<used]))
-            used = 0
-        }
         while try statement.step() {
             if let ownKey, Self.isOwnRow(statement, keyColumn: ownKey) { continue }
-            var row = 0
-            while true {
-                buffer[used] = UInt8(ascii: "R")
-                row = used + 1
-                let free = UnsafeMutableRawBufferPointer(rebasing: buffer[row...])
-                if let written = statement.encodeCanonicalRow(into: free, columns: Int32(columns), starts: starts) {
-                    used = row + written
-                    break
-                }
-                // The row does not fit in what is left: hash what the buffer holds, and grow it
-                // when even an empty one is too small (the buffer is at most twice the longest row).
-                if used == 0 {
-                    buffer = Self.grown(buffer)
-                } else {
-                    flush()
-                }
-            }
+            row.append(statement, hashingInto: &hasher)
             rows += 1
-            // The key's encoding is its values' own, in the key's order: hashed where the row's is.
-            var hash = Self.fnvBasis
-            for index in keyIndices {
-                hash = Self.fnv(
-                    hash, UnsafeRawBufferPointer(rebasing: buffer[(row + starts[index])..<(row + starts[index + 1])]))
-            }
-            if hasRowID {
-                // The rowid's encoding: `I`, then its 8 bytes, big-endian.
-                lastRowID = Int64(bigEndian: buffer.loadUnaligned(fromByteOffset: row + 1, as: Int64.self))
-            }
-            if Self.finalized(hash) % Self.averageRows == 0 {
-                flush()
+            if hasRowID { lastRowID = row.rowid }
+            if row.keyHash(keyIndices) % Self.averageRows == 0 {
+                row.flush(into: &hasher)
                 if !skipping {
-                    chunks.append(ContentChunk(lastRowID: lastRowID, rows: rows, sha256: hasher.finalize()))
+                    chunks.append(chunk(lastRowID: lastRowID, row: row, rows: rows, hasher: hasher))
                 }
                 hasher = SHA256()
                 rows = 0
                 if !skipping, ends(range, statement, lastRowID: lastRowID) { return (chunks, false) }
-                skipping = false
-            } else if used >= buffer.count - 4096 {
-                flush()
+                skipping = skipping && range.afterKey.map { !row.key(keyIndices).elementsEqual($0) } ?? false
+            } else {
+                row.flushIfFull(into: &hasher)
             }
         }
         if rows > 0 && !skipping {
             // The last chunk: its last row is the table's last (no boundary after it).
-            flush()
-            chunks.append(ContentChunk(lastRowID: lastRowID, rows: rows, sha256: hasher.finalize()))
+            row.flush(into: &hasher)
+            chunks.append(chunk(lastRowID: lastRowID, row: row, rows: rows, hasher: hasher))
         }
         return (chunks, true)
     }
 
-    private func prepare(_ connection: Connection, _ range: ScanRange) throws(SQLiteError) -> Statement {
+    /// The chunk that ends with the row `row` holds.
+    private func chunk(lastRowID: Int64?, row: ContentRowBuffer, rows: Int64, hasher: SHA256) -> ContentChunk {
+        ContentChunk(
+            lastRowID: lastRowID, lastKey: hasRowID ? nil : row.key(keyIndices), rows: rows,
+            sha256: hasher.finalize())
+    }
+
+    /// The statement that reads `range`'s rows, bound; from `statements` when it holds one.
+    private func prepare(
+        _ connection: Connection, _ range: ScanRange, _ statements: ScanStatements?
+    ) throws(SQLiteError) -> Statement {
+        var sql = select + order
+        var argument: Value? = nil
         if let after = range.afterRowID, hasRowID {
-            let statement = try connection.prepare(select + " WHERE \(rowidName) > ?" + order)
-            try statement.bind([.integer(after)])
-            return statement
+            sql = select + " WHERE \(rowidName) > ?" + order
+            argument = .integer(after)
+        } else if let from = range.fromKey, let firstKeyColumn {
+            sql = select + " WHERE \(firstKeyColumn) >= ?" + order
+            argument = .integer(from)
         }
-        if let from = range.fromKey, let firstKeyColumn {
-            let statement = try connection.prepare(select + " WHERE \(firstKeyColumn) >= ?" + order)
-            try statement.bind([.integer(from)])
-            return statement
+        let statement: Statement
+        if let cached = statements?.bySQL[sql] {
+            statement = cached
+            statement.reset()
+        } else {
+            statement = try connection.prepare(sql)
+            statements?.bySQL[sql] = statement
         }
-        return try connection.prepare(select + order)
+        if let argument { try statement.bind([argument]) }
+        return statement
     }
 
     /// True when the chunk that ends at the current row is the last `range` asks for.
@@ -269,11 +265,5 @@ struct ContentChunker {
         guard statement.storageClass(at: keyColumn) == .text else { return false }
         let key = statement.bytes(at: keyColumn)
         return key.elementsEqual(ContentDigest.metadataKey.utf8) || key.elementsEqual(ContentDigest.sequenceKey.utf8)
-    }
-
-    private static func grown(_ buffer: UnsafeMutableRawBufferPointer) -> UnsafeMutableRawBufferPointer {
-        let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 8)
-        buffer.deallocate()
-        return bigger
     }
 }

@@ -8,6 +8,30 @@ struct TouchedRows {
     var derived: Set<String> = []
     /// The rowids each table's records inserted, updated or deleted (``RowChangeLog``).
     var rowids: [String: [Int64]] = [:]
+    /// A `WITHOUT ROWID` table: the first key values of the rows its records inserted, updated or
+    /// deleted (SQLite reports no rowids for it), in the records' order; absent when one was not
+    /// an integer.
+    var keys: [String: [Int64]] = [:]
+
+    /// Notes the row (or rows: a delete by a key's prefix) a record of `table` names.
+    mutating func note(_ record: DeltaRecord, of table: DeltaTable) {
+        guard !table.isRowID else { return }
+        let key: [DeltaValue]
+        switch record {
+        case .delete(let named), .insert(let named, _), .update(let named, _): key = named
+        case .table, .end: return
+        }
+        guard case .integer(let first) = key.first else {
+            keys[table.name] = nil
+            untracked.insert(table.name)
+            return
+        }
+        guard !untracked.contains(table.name), keys[table.name]?.last != first else { return }
+        keys[table.name, default: []].append(first)
+    }
+
+    /// Tables whose records name a row by a key that does not start with an integer.
+    private(set) var untracked: Set<String> = []
 }
 
 extension DeltaPatch {
@@ -43,10 +67,7 @@ extension DeltaPatch {
                 let changed = touched.tables.contains(table) || touched.rowids[table] != nil
                 guard changed || touched.derived.contains(table) else { return before }
                 rehashed.insert(table)
-                // A table whose changes SQLite did not report (WITHOUT ROWID) is hashed whole.
-                if !touched.derived.contains(table), let rowids = touched.rowids[table],
-                    let chunks = try chunker.rechunk(connection, old: before, touched: rowids)
-                {
+                if !touched.derived.contains(table), let chunks = try rechunk(connection, chunker, before, touched) {
                     return chunks
                 }
                 return try whole(chunker)
@@ -59,5 +80,19 @@ extension DeltaPatch {
         } catch {
             throw .sqlite(error, table: nil)
         }
+    }
+
+    /// The chunks of a table whose rows the delta's records changed, only those they touched hashed
+    /// again; nil when the changes are not known row by row (hash it whole).
+    private func rechunk(
+        _ connection: Connection, _ chunker: ContentChunker, _ before: [ContentChunk], _ touched: TouchedRows
+    ) throws(SQLiteError) -> [ContentChunk]? {
+        if let rowids = touched.rowids[chunker.table] {
+            return try chunker.rechunk(connection, old: before, touched: rowids)
+        }
+        if let keys = touched.keys[chunker.table] {
+            return try chunker.rechunk(connection, old: before, touchedKeys: keys.sorted())
+        }
+        return nil
     }
 }

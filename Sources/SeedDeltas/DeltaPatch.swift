@@ -173,6 +173,7 @@ package struct DeltaPatch {
         }
         trace.mark("clear what the changes feed")
         var editor: DeltaTableEditor?
+        var section: DeltaTable?
         let log = RowChangeLog(connection)
         defer { log.stop() }
         loop: while true {
@@ -185,8 +186,10 @@ package struct DeltaPatch {
                     throw .mismatch("the delta's body changed while it was read")
                 }
                 editor = try DeltaTableEditor(table, connection: connection)
+                section = table
             case .delete, .insert, .update:
                 try editor?.apply(record)
+                if let section { touched.note(record, of: section) }
             case .end:
                 try editor?.finish()
                 break loop

@@ -226,6 +226,56 @@ struct ContentDigestTests {
         }
     }
 
+    @Test("in a WITHOUT ROWID table, an apply's rows hash again only the chunks their key's first value may reach: the same chunks as the whole table")
+    func rechunkByKey() throws {
+        // Trips of 1 to 400 stops: some span several chunks, and chunks end inside one trip.
+        let path = try changed("rechunk-key.sqlite", """
+            CREATE TABLE stops (trip INTEGER, seq INTEGER, v, PRIMARY KEY (trip, seq)) WITHOUT ROWID;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+            INSERT INTO stops SELECT t.i * 10, s.i, t.i * s.i FROM n AS t JOIN n AS s ON s.i <= 1 + (t.i * 37) % 40;
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) INSERT INTO stops SELECT 1505, i, 'long' FROM n;
+            """)
+        let connection = try Connection(path: path, mode: .readWrite)
+        let chunker = try ContentChunker(table: "stops", schema: "main", connection: connection)
+        let before = try chunker.chunks(connection)
+        #expect(before.count > 20 && before.allSatisfy { $0.lastKey?.count == 18 && $0.lastRowID == nil })
+        let boundaryTrip = try #require(before[5].lastKey.flatMap(ContentChunker.firstInteger))
+        let lastTrip = try #require(before.last?.lastKey.flatMap(ContentChunker.firstInteger))
+        let changes: [(String, String, [Int64])] = [
+            ("a trip replaced", "DELETE FROM stops WHERE trip = 500; INSERT INTO stops VALUES (500, 1, 'x'), (500, 2, 'y')", [500]),
+            ("a new trip in the middle", "INSERT INTO stops SELECT 1234, seq, v FROM stops WHERE trip = 1230", [1234]),
+            ("a trip before all", "INSERT INTO stops VALUES (-7, 1, 'first')", [-7]),
+            ("trips after all", "INSERT INTO stops SELECT trip + 10000, seq, v FROM stops WHERE trip > 2000", Array(2001...3000)),
+            ("a stop of the long trip", "UPDATE stops SET v = 'changed' WHERE trip = 1505 AND seq = 200", [1505]),
+            ("the long trip deleted", "DELETE FROM stops WHERE trip = 1505", [1505]),
+            ("a trip that ends a chunk deleted", "DELETE FROM stops WHERE trip = \(boundaryTrip)", [boundaryTrip]),
+            ("the last trip deleted", "DELETE FROM stops WHERE trip = \(lastTrip)", [lastTrip]),
+            ("trips here and there", "DELETE FROM stops WHERE trip % 170 = 0; UPDATE stops SET v = 1 WHERE trip = 20", [20, 170, 340, 510, 680, 850, 1020, 1190, 1360, 1530, 1700, 1870, 2040, 2210, 2380, 2550, 2720, 2890]),
+            ("every row deleted", "DELETE FROM stops", Array(stride(from: 0, through: 3000, by: 10)) + [1505]),
+            ("nothing named", "SELECT 1", []),
+        ]
+        for (name, sql, keys) in changes {
+            try connection.execute("SAVEPOINT change")
+            try connection.execute(sql)
+            let whole = try chunker.chunks(connection)
+            #expect(try chunker.rechunk(connection, old: before, touchedKeys: keys) == whole, "\(name)")
+            try connection.execute("ROLLBACK TO change; RELEASE change")
+        }
+        // Without last keys (a record written before them), or by a key that is not an integer,
+        // the table is hashed whole.
+        let unkeyed = before.map { ContentChunk(lastRowID: nil, rows: $0.rows, sha256: $0.sha256) }
+        #expect(try chunker.rechunk(connection, old: unkeyed, touchedKeys: [500]) == nil)
+        var touched = TouchedRows(tables: ["stops"])
+        let table = DeltaTable(name: "stops", isRowID: false, keyCount: 2, valueCount: 1)
+        touched.note(.delete(key: [.integer(500)]), of: table)
+        touched.note(.insert(key: [.integer(500), .integer(1)], values: [.null]), of: table)
+        touched.note(.update(key: [.integer(730), .integer(1)], changes: []), of: table)
+        #expect(touched.keys["stops"] == [500, 730])
+        touched.note(.delete(key: [.text(Array("a".utf8))]), of: table)
+        touched.note(.delete(key: [.integer(9)]), of: table)
+        #expect(touched.keys["stops"] == nil)
+    }
+
     @Test("the page layout does not count: VACUUM INTO, another page size, rows deleted and inserted again in another order, free pages")
     func independentOfLayout() throws {
         let base = try ContentDigest.compute(path: try sample())
