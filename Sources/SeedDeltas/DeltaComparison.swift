@@ -64,9 +64,10 @@ package enum DeltaComparison {
         var tables: [TableChanges] = []
         for table in try sourceTables(connection, schema: new) {
             let shape = try DeltaTableShape.read(connection, schema: new, table: table.name)
-            let comparison = TableComparison(
+            var comparison = TableComparison(
                 shape: shape, old: (old, table.name), new: (new, table.name), connection: connection,
                 filter: table.filter)
+            comparison.ranges = try changedRanges(connection, table: table.name, old: old, new: new)
             var started = false
             let changes = try comparison.run { record in
                 if !started { try writer.write(.table(shape.deltaTable)) }
@@ -76,5 +77,24 @@ package enum DeltaComparison {
             if started { tables.append(changes) }
         }
         return tables
+    }
+
+    /// Where the table's rows may differ, from both seeds' chunk records (nil: compare every
+    /// row): when both record the table, and its key orders rows as BINARY compares them. Not
+    /// in `seedgen_metadata`, whose chunks leave out rows a delta carries (the content digest).
+    private static func changedRanges(
+        _ connection: Connection, table: String, old: String, new: String
+    ) throws -> [KeyRange]? {
+        guard table != "seedgen_metadata", try ContentChunkRecord.exists(connection, schema: old),
+            try ContentChunkRecord.exists(connection, schema: new),
+            let oldChunks = try ContentChunkRecord.read(table, connection: connection, schema: old),
+            let newChunks = try ContentChunkRecord.read(table, connection: connection, schema: new),
+            try connection.scalar(
+                """
+                SELECT count(*) FROM pragma_index_list(?1, ?2) AS l, pragma_index_xinfo(l.name, ?2) AS x
+                WHERE l.origin = 'pk' AND x.key = 1 AND x.coll <> 'BINARY'
+                """, [.text(table), .text(new)])?.integer == 0
+        else { return nil }
+        return ChangedKeyRanges.between(old: oldChunks, new: newChunks)
     }
 }

@@ -37,6 +37,9 @@ struct TableComparison {
     let new: (schema: String, table: String)
     let connection: Connection
     var filter: String? = nil
+    /// The key ranges to compare, in key order (nil: every row): outside them, both tables hold
+    /// the same rows (``ChangedKeyRanges``).
+    var ranges: [KeyRange]? = nil
 
     /// Runs the comparison, passing each record to `emit`.
     /// - Returns: how many rows were removed, added and changed.
@@ -54,31 +57,34 @@ struct TableComparison {
         changes.removed = try emitDeletes(
             from: oldTable, missingIn: newTable, join: join, reinsert: reinsert, emit)
         let changedFlag = changed.isEmpty ? "0" : changed
-        let rows = try connection.prepare(
-            """
+        let statements = RangeStatements(connection: connection, shape: shape)
+        let select = """
             SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert), \
             \(changedFlag)\(oldValues.isEmpty ? "" : ", " + oldValues)
             FROM \(newTable) AS n LEFT JOIN \(oldTable) AS o ON \(join)
-            WHERE o.\(firstKey) IS NULL OR \(changedFlag) ORDER BY \
-            \(shape.keyColumns.map { "n." + quoted($0) }.joined(separator: ", "))
-            """)
-        while try rows.step() {
-            let key = (0..<keyCount).map(rows.deltaValue)
-            let isNew = rows.int64(at: keyCount + valueCount) == 1
-            if isNew || rows.int64(at: keyCount + valueCount + 1) == 1 {
-                try emit(.insert(key: key, values: (keyCount..<keyCount + valueCount).map(rows.deltaValue)))
-                if isNew { changes.added += 1 } else { changes.changed += 1 }
-                continue
-            }
-            let base = keyCount + valueCount + 3
-            let updates: [DeltaRecord.Change] = (0..<valueCount).compactMap { index in
-                let value = rows.deltaValue(at: keyCount + index)
-                return value == rows.deltaValue(at: base + index)
-                    ? nil : DeltaRecord.Change(column: index, value: value)
-            }
-            if !updates.isEmpty {
-                try emit(.update(key: key, changes: updates))
-                changes.changed += 1
+            WHERE (o.\(firstKey) IS NULL OR \(changedFlag))
+            """
+        let order = " ORDER BY " + shape.keyColumns.map { "n." + quoted($0) }.joined(separator: ", ")
+        for range in ranges ?? [KeyRange()] {
+            let rows = try statements.prepare(select, alias: "n", range: range, order: order)
+            while try rows.step() {
+                let key = (0..<keyCount).map(rows.deltaValue)
+                let isNew = rows.int64(at: keyCount + valueCount) == 1
+                if isNew || rows.int64(at: keyCount + valueCount + 1) == 1 {
+                    try emit(.insert(key: key, values: (keyCount..<keyCount + valueCount).map(rows.deltaValue)))
+                    if isNew { changes.added += 1 } else { changes.changed += 1 }
+                    continue
+                }
+                let base = keyCount + valueCount + 3
+                let updates: [DeltaRecord.Change] = (0..<valueCount).compactMap { index in
+                    let value = rows.deltaValue(at: keyCount + index)
+                    return value == rows.deltaValue(at: base + index)
+                        ? nil : DeltaRecord.Change(column: index, value: value)
+                }
+                if !updates.isEmpty {
+                    try emit(.update(key: key, changes: updates))
+                    changes.changed += 1
+                }
             }
         }
         return changes
@@ -96,13 +102,13 @@ struct TableComparison {
         let firstKey = quoted(shape.keyColumns[0])
         let keyCount = shape.keyColumns.count
         var removed = 0
-        let deletes = try connection.prepare(
-            """
+        let statements = RangeStatements(connection: connection, shape: shape)
+        let select = """
             SELECT \(shape.columnList("o", values: false)), n.\(firstKey) IS NULL
             FROM \(oldTable) AS o LEFT JOIN \(newTable) AS n ON \(join)
-            WHERE n.\(firstKey) IS NULL OR \(reinsert) ORDER BY \
-            \(shape.keyColumns.map { "o." + quoted($0) }.joined(separator: ", "))
-            """)
+            WHERE (n.\(firstKey) IS NULL OR \(reinsert))
+            """
+        let order = " ORDER BY " + shape.keyColumns.map { "o." + quoted($0) }.joined(separator: ", ")
         let prefix = shape.isRowID ? [] : Array(shape.keyColumns.dropLast())
         let siblings =
             prefix.isEmpty
@@ -126,15 +132,20 @@ struct TableComparison {
             for key in group { try emit(.delete(key: key)) }
             group.removeAll(keepingCapacity: true)
         }
-        while try deletes.step() {
-            let key = (0..<keyCount).map(deletes.deltaValue)
-            if prefix.isEmpty {
-                try emit(.delete(key: key))
-            } else {
-                if let first = group.first, first.prefix(prefix.count) != key.prefix(prefix.count) { try endGroup() }
-                group.append(key)
+        for range in ranges ?? [KeyRange()] {
+            let deletes = try statements.prepare(select, alias: "o", range: range, order: order)
+            while try deletes.step() {
+                let key = (0..<keyCount).map(deletes.deltaValue)
+                if prefix.isEmpty {
+                    try emit(.delete(key: key))
+                } else {
+                    if let first = group.first, first.prefix(prefix.count) != key.prefix(prefix.count) {
+                        try endGroup()
+                    }
+                    group.append(key)
+                }
+                if deletes.int64(at: keyCount) == 1 { removed += 1 }
             }
-            if deletes.int64(at: keyCount) == 1 { removed += 1 }
         }
         try endGroup()
         return removed
@@ -181,4 +192,57 @@ struct TableComparison {
         }
         return shape.valueColumns.indices.filter { columns.contains(shape.valueColumns[$0]) }
     }
+}
+
+/// A comparison's statements for each kind of key range (bounded below, above, both or not),
+/// prepared once and bound again for each range.
+private final class RangeStatements {
+    let connection: Connection
+    let shape: DeltaTableShape
+    private var bySQL: [String: Statement] = [:]
+
+    init(connection: Connection, shape: DeltaTableShape) {
+        self.connection = connection
+        self.shape = shape
+    }
+
+    /// `select` (which ends with a WHERE clause), limited to the rows of `alias` whose key is in
+    /// `range` (the key compared as it orders rows: the caller checks its collation is BINARY,
+    /// which also lets SQLite search the range by the key), then `order`; bound and reset.
+    func prepare(_ select: String, alias: String, range: KeyRange, order: String) throws -> Statement {
+        let key = "(" + shape.keyColumns.map { "\(alias).\(quoted($0))" }.joined(separator: ", ") + ")"
+        let width = shape.keyColumns.count
+        func parameters(from first: Int) -> String {
+            "(" + (first..<first + width).map { "?\($0)" }.joined(separator: ", ") + ")"
+        }
+        var sql = select
+        var values: [DeltaValue] = []
+        if let after = range.after {
+            guard after.count == width else { throw RangeMismatch(table: shape.name) }
+            sql += " AND \(key) > \(parameters(from: values.count + 1))"
+            values += after
+        }
+        if let through = range.through {
+            guard through.count == width else { throw RangeMismatch(table: shape.name) }
+            sql += " AND \(key) <= \(parameters(from: values.count + 1))"
+            values += through
+        }
+        sql += order
+        let statement: Statement
+        if let cached = bySQL[sql] {
+            statement = cached
+            statement.reset()
+        } else {
+            statement = try connection.prepare(sql)
+            bySQL[sql] = statement
+        }
+        for (index, value) in values.enumerated() { try statement.bind(value, at: Int32(index + 1)) }
+        return statement
+    }
+}
+
+/// A chunk record's key that does not have the table's key's width.
+struct RangeMismatch: Error, CustomStringConvertible {
+    var table: String
+    var description: String { "the chunk record of table '\(table)' holds keys of another width than its key" }
 }
