@@ -20,6 +20,7 @@ import SeedSQLite
 ///   emails, languages, currencies, points at 0, 0 or a pole (`FieldFormatChecks`); pathways
 ///   (`PathwayChecks`); distances along shapes (`ShapePointChecks`); frequencies and blocks whose
 /// times overlap (`TripOverlapChecks`); GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`);
+/// fares' amounts and zones (`FareValueChecks`);
 /// distances along shapes at GTFS-Flex zones (`DistanceChecks`); pickup windows (`FlexWindowChecks`);
 /// timepoints (`TimepointRule`, in
 /// `StopTimeChecks`' pass).
@@ -88,6 +89,7 @@ struct GTFSChecks {
         try TripOverlapChecks(checks: self, trips: usage).run()
         try BookingRuleChecks(checks: self).run()
         try FareRuleChecks(checks: self).run()
+        try FareValueChecks(checks: self).run()
         try ConsistencyChecks(checks: self).run()
         try DistanceChecks(checks: self).run()
         try FlexWindowChecks(checks: self).run()
