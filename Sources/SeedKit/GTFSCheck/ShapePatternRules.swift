@@ -13,9 +13,11 @@ import Foundation
 ///   out. Cheap: the segments the far-stop search found are tried first; only a pattern they do
 ///   not give in order (a loop, say) is searched segment by segment.
 /// - `stop_too_far_from_shape_using_user_distance`: a stop time whose shape_dist_traveled places
-///   it on its shape (between the shape's points by their shape_dist_traveled, the first or last
-///   point beyond them) farther from its stop than that distance, on a shape whose greatest
-///   distance is above 0; once per shape, stop and distance.
+///   it on its shape (between the shape's points by their shape_dist_traveled) farther from its
+///   stop than that distance, on a shape whose greatest distance is above 0; a distance at or
+///   beyond the shape's first or last point's is not checked (as gtfs-guru reads it: 0 often
+///   means "not measured", a distance past the end is `trip_distance_exceeds_shape_distance`);
+///   each stop once per shape, as the validator reports it.
 struct ShapePatternRules {
     let line: Polyline
     /// The shape_dist_traveled of `line`'s points, in order (nil where empty).
@@ -81,12 +83,16 @@ struct ShapePatternRules {
         _ patterns: [ShapeStops.Pattern], entries: [ShapeStops.Entry], into found: inout [ShapeDistanceCheck.Finding]
     ) {
         let measured = distances.indices.compactMap { index in distances[index].map { (index, $0) } }
-        guard let greatest = measured.map({ $0.1 }).max(), greatest > 0 else { return }
+        guard let greatest = measured.map({ $0.1 }).max(), greatest > 0, let first = measured.first?.1,
+            let last = measured.last?.1
+        else { return }
         var seen = Set<[Int64]>()
+        var reported = Set<Int>()
         for pattern in patterns {
             for served in pattern.stops {
                 let stop = entries[served.entry].stop
-                guard let distance = served.distance, let location = stops[stop],
+                guard let distance = served.distance, distance > first, distance < last,
+                    !reported.contains(served.entry), let location = stops[stop],
                     seen.insert([Int64(served.entry), Int64(bitPattern: distance.bitPattern)]).inserted
                 else { continue }
                 let at = point(at: distance, measured)
@@ -94,6 +100,7 @@ struct ShapePatternRules {
                 let metres = ((place.x - at.x) * (place.x - at.x) + (place.y - at.y) * (place.y - at.y)).squareRoot()
                 let limit = Self.limit(served.largeStation)
                 guard metres > limit else { continue }
+                reported.insert(served.entry)
                 let (shape, sequence) = (self.shapeID, served.sequence)
                 found.append(
                     ShapeDistanceCheck.Finding(
