@@ -72,18 +72,15 @@ struct DistanceChecks {
             let distance = far[key] ?? 0
             let kilometres = (distance / 100).rounded() / 10
             let tooLarge = distance > Self.maximumTransferDistance
+            let message =
+                tooLarge
+                ? "is \(kilometres) km from from_stop_id '\(key[0])', more than 10 km: riders do not walk a "
+                    + "transfer that long"
+                : "is \(kilometres) km from from_stop_id '\(key[0])', more than 2 km: a long walk for a transfer"
             checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["to_stop_id"]?.column, field: "to_stop_id",
-                    value: row.fields["to_stop_id"]?.text ?? key[1],
-                    message: tooLarge
-                        ? "is \(kilometres) km from from_stop_id '\(key[0])', more than 10 km: riders do not walk a "
-                            + "transfer that long"
-                        : """
-                        is \(kilometres) km from from_stop_id '\(key[0])', more than 2 km: a long walk for a \
-                        transfer
-                        """,
+                row.issue(
+                    .bestPractice, file: file, field: "to_stop_id", value: row.fields["to_stop_id"]?.text ?? key[1],
+                    message: message,
                     code: tooLarge ? NoticeCode.transferDistanceTooLarge : NoticeCode.transferDistanceAbove2km))
         }
     }
@@ -122,14 +119,11 @@ struct DistanceChecks {
             "stop_times", matching: ["trip_id", "stop_sequence"], keys: keys, showing: ["shape_dist_traveled"]
         ) { key, row in
             checks.issues.record(
-                BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                    column: row.fields["shape_dist_traveled"]?.column, field: "shape_dist_traveled",
+                row.issue(
+                    .misleading(strict: checks.options.strict), file: file, field: "shape_dist_traveled",
                     value: row.fields["shape_dist_traveled"]?.text,
-                    message:
-                        "is given for a stop time at a GTFS-Flex zone (trip_id '\(key[0])', stop_sequence "
-                        + "\(key[1])): a zone has no place along a shape",
-                    code: NoticeCode.forbiddenShapeDistTraveled))
+                    message: "is given for a stop time at a GTFS-Flex zone (trip_id '\(key[0])', stop_sequence "
+                        + "\(key[1])): a zone has no place along a shape", code: NoticeCode.forbiddenShapeDistTraveled))
         }
     }
 }

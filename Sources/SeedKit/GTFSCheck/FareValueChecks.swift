@@ -103,9 +103,8 @@ struct FareValueChecks {
         try checks.places.locate("fare_rules", matching: fields, keys: Set(earlier.keys), showing: ["fare_id"]) {
             key, row in
             checks.issues.record(
-                BuildIssue(
-                    kind: kind, file: file, line: row.line, row: row.key, column: row.fields["fare_id"]?.column,
-                    field: "fare_id", value: row.fields["fare_id"]?.text ?? key[0],
+                row.issue(
+                    kind, file: file, field: "fare_id", value: row.fields["fare_id"]?.text ?? key[0],
                     message:
                         "has the route_id, origin_id, destination_id and contains_id of an earlier rule of fare_id "
                         + "'\(earlier[key] ?? "")': which of the two fares applies is ambiguous",
