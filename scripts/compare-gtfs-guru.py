@@ -70,8 +70,16 @@ KNOWN = {
     "that hold a digit (a Japanese stop name with a block number) and names with apostrophes; counts may differ",
     "stop_too_far_from_shape": "both: once per (shape, stop); distances on an equirectangular projection "
     "(gtfs-guru takes the segment nearest in degrees), so a stop within a metre of the limit may differ",
-    "stop_too_far_from_shape_using_user_distance": "not checked by seedgen (geometry)",
-    "stops_match_shape_out_of_order": "not checked by seedgen (geometry)",
+    "stop_too_far_from_shape_using_user_distance": "seedgen: where the stop time and the shape give distances, "
+    "beside stop_too_far_from_shape by geometry for every trip (gtfs-guru: one or the other); a pattern of stops "
+    "as its first trip gives the distances",
+    "stops_match_shape_out_of_order": "seedgen: for every pattern of stops, any segment within the distance "
+    "(gtfs-guru: by geometry only, the nearest local minima)",
+    "transfer_distance_above_2_km": "INFO in gtfs-guru; a warning in seedgen",
+    "invalid_phone_number": "seedgen: a warning (--strict: error), always, by a rule that needs no country "
+    "(digits, spaces and + - ( ) . only, two digits or more); gtfs-guru only when given a country",
+    "duplicate_fare_rule_zone_id_fields": "seedgen: a warning (--strict: error); gtfs-guru 1.0.0 does not "
+    "implement it",
     "fast_travel_between_consecutive_stops": "both: each pair of consecutive stop times (seedgen: at the "
     "second's arrival_time)",
     "fast_travel_between_far_stops": "seedgen: once a trip, at the later stop time's arrival_time; not "
@@ -103,8 +111,8 @@ KNOWN = {
     "forbidden_prior_notice_start_time": "seedgen: a warning (--strict: error)",
     "fare_transfer_rule_duration_limit_type_without_duration_limit": "seedgen: a warning (--strict: error); "
     "gtfs-guru 1.0.0 did not raise it on the test feed",
-    "invalid_currency_amount": "not checked by seedgen: amounts are stored as numbers, the decimals written are "
-    "not kept",
+    "invalid_currency_amount": "seedgen: a warning (--strict: error), on the input's text, for fare_attributes' "
+    "price too (gtfs-guru: fare_products only)",
     "fare_transfer_rule_duration_limit_without_type": "seedgen: a warning (--strict: error)",
     "fare_transfer_rule_invalid_transfer_count": "seedgen: a warning (--strict: error)",
     "fare_transfer_rule_with_forbidden_transfer_count": "seedgen: a warning (--strict: error)",

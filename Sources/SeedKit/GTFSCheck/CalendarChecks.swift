@@ -54,9 +54,8 @@ struct CalendarChecks {
                 key, row in
                 guard placed.insert(key[0]).inserted else { return }
                 checks.issues.record(
-                    BuildIssue(
-                        kind: .bestPractice, file: file, line: row.line, row: row.key,
-                        column: row.fields["service_id"]?.column, field: "service_id", value: key[0],
+                    row.issue(
+                        .bestPractice, file: file, field: "service_id", value: key[0],
                         message:
                             "runs last on \(lastDay[key[0]] ?? "?"), before today (--today): the service has expired",
                         code: NoticeCode.expiredCalendar))
@@ -103,10 +102,8 @@ struct CalendarChecks {
         ) { key, row in
             let week = soon[key[0]] ?? false
             checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["feed_end_date"]?.column, field: "feed_end_date",
-                    value: row.fields["feed_end_date"]?.text,
+                row.issue(
+                    .bestPractice, file: file, field: "feed_end_date", value: row.fields["feed_end_date"]?.text,
                     message: "is at most \(week ? 7 : 30) days after today (--today): the feed expires soon",
                     code: week ? NoticeCode.feedExpirationDate7Days : NoticeCode.feedExpirationDate30Days))
         }

@@ -12,6 +12,19 @@ struct PlacedRow {
     var fields: [String: (column: Int?, text: String)]
 }
 
+extension PlacedRow {
+    /// The issue a rule records at this row: of `kind`, in `file` (the table's source), about
+    /// `field` (placed at the column where the row shows its value) and `value`, saying
+    /// `message`, with notice `code`.
+    func issue(
+        _ kind: BuildIssue.Kind, file: String, field: String, value: String?, message: String, code: String?
+    ) -> BuildIssue {
+        BuildIssue(
+            kind: kind, file: file, line: line, row: key, column: fields[field]?.column, field: field, value: value,
+            message: message, code: code)
+    }
+}
+
 /// Where the GTFS checks find each table's source and place what they find in it: the input
 /// files of a build (`InputFilePlaces`: file and line), or the tables of a built seed
 /// (`SeedTablePlaces`: table and the row's key), so that one set of rules serves both.

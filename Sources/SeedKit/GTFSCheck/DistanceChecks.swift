@@ -5,7 +5,8 @@ import SeedSQLite
 ///
 /// - `transfer_distance_too_large` (a WARNING, a warning here whatever the flags): a transfer
 ///   between two stops more than 10 km apart (great-circle distance; a stop without
-///   coordinates placed at its parent's, as the validator does).
+///   coordinates placed at its parent's, as the validator does); `transfer_distance_above_2_km`
+///   (an INFO, a warning here whatever the flags) for one more than 2 km apart, up to 10 km.
 /// - `forbidden_shape_dist_traveled` (an ERROR; a warning here, an error under `--strict`): a
 ///   GTFS-Flex stop time (location_group_id or location_id, no stop_id) with shape_dist_traveled:
 ///   a zone has no place along a shape. Read through the partial indexes of location_ref and
@@ -15,6 +16,8 @@ struct DistanceChecks {
 
     /// The validator's largest transfer distance, in metres.
     static let maximumTransferDistance = 10_000.0
+    /// The distance above which the validator notes a transfer as long (an INFO), in metres.
+    static let longTransferDistance = 2_000.0
 
     func run() throws {
         try checkTransfers()
@@ -61,21 +64,24 @@ struct DistanceChecks {
         for row in rows {
             guard let a = Self.point(row[6], row[7]), let b = Self.point(row[8], row[9]) else { continue }
             let distance = Self.distance(a, b)
-            guard distance > Self.maximumTransferDistance else { continue }
+            guard distance > Self.longTransferDistance else { continue }
             far[row[0..<6].map(CSVRowLocator.key)] = distance
         }
         try checks.places.locate("transfers", matching: fields, keys: Set(far.keys), showing: ["to_stop_id"]) {
             key, row in
-            let kilometres = ((far[key] ?? 0) / 100).rounded() / 10
+            let distance = far[key] ?? 0
+            let kilometres = (distance / 100).rounded() / 10
+            let tooLarge = distance > Self.maximumTransferDistance
+            let message =
+                tooLarge
+                ? "is \(kilometres) km from from_stop_id '\(key[0])', more than 10 km: riders do not walk a "
+                    + "transfer that long"
+                : "is \(kilometres) km from from_stop_id '\(key[0])', more than 2 km: a long walk for a transfer"
             checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["to_stop_id"]?.column, field: "to_stop_id",
-                    value: row.fields["to_stop_id"]?.text ?? key[1],
-                    message:
-                        "is \(kilometres) km from from_stop_id '\(key[0])', more than 10 km: riders do not walk a "
-                        + "transfer that long",
-                    code: NoticeCode.transferDistanceTooLarge))
+                row.issue(
+                    .bestPractice, file: file, field: "to_stop_id", value: row.fields["to_stop_id"]?.text ?? key[1],
+                    message: message,
+                    code: tooLarge ? NoticeCode.transferDistanceTooLarge : NoticeCode.transferDistanceAbove2km))
         }
     }
 
@@ -113,14 +119,11 @@ struct DistanceChecks {
             "stop_times", matching: ["trip_id", "stop_sequence"], keys: keys, showing: ["shape_dist_traveled"]
         ) { key, row in
             checks.issues.record(
-                BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                    column: row.fields["shape_dist_traveled"]?.column, field: "shape_dist_traveled",
+                row.issue(
+                    .misleading(strict: checks.options.strict), file: file, field: "shape_dist_traveled",
                     value: row.fields["shape_dist_traveled"]?.text,
-                    message:
-                        "is given for a stop time at a GTFS-Flex zone (trip_id '\(key[0])', stop_sequence "
-                        + "\(key[1])): a zone has no place along a shape",
-                    code: NoticeCode.forbiddenShapeDistTraveled))
+                    message: "is given for a stop time at a GTFS-Flex zone (trip_id '\(key[0])', stop_sequence "
+                        + "\(key[1])): a zone has no place along a shape", code: NoticeCode.forbiddenShapeDistTraveled))
         }
     }
 }

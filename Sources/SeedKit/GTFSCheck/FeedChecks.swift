@@ -116,9 +116,9 @@ struct FeedChecks {
                 "SELECT DISTINCT \(quoted(field)) FROM \(quoted(table)) WHERE coalesce(\(quoted(field)), '') <> ''")
             let invalid = Set(values.map { CSVRowLocator.key($0[0]) }.filter { !Self.isURL($0) }.map { [$0] })
             try place(invalid, field: field, of: table, file: file) { row in
-                BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                    column: row.fields[field]?.column, field: field, value: row.fields[field]?.text,
+                row.issue(
+                    .misleading(strict: checks.options.strict), file: file, field: field,
+                    value: row.fields[field]?.text,
                     message: "is not a URL (http:// or https://, then a host): an app cannot open it",
                     code: NoticeCode.invalidURL)
             }
@@ -168,10 +168,8 @@ struct FeedChecks {
             try place(
                 Set(values.map { [CSVRowLocator.key($0[0])] }), field: "route_short_name", of: "routes", file: file
             ) { row in
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["route_short_name"]?.column, field: "route_short_name",
-                    value: row.fields["route_short_name"]?.text,
+                row.issue(
+                    .bestPractice, file: file, field: "route_short_name", value: row.fields["route_short_name"]?.text,
                     message: "is longer than 12 characters: a short name is what fits on a sign; use route_long_name",
                     code: NoticeCode.routeShortNameTooLong)
             }
@@ -182,9 +180,8 @@ struct FeedChecks {
                 "SELECT DISTINCT \(quoted(field)) FROM \(quoted(table)) WHERE coalesce(\(quoted(field)), '') <> ''")
             let single = Set(values.map { CSVRowLocator.key($0[0]) }.filter(Self.isSingleCase).map { [$0] })
             try place(single, field: field, of: table, file: file) { row in
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key, column: row.fields[field]?.column,
-                    field: field, value: row.fields[field]?.text,
+                row.issue(
+                    .bestPractice, file: file, field: field, value: row.fields[field]?.text,
                     message: "is all capitals or all small letters: the validator wants names in mixed case",
                     code: NoticeCode.mixedCaseRecommendedField)
             }
@@ -216,9 +213,8 @@ struct FeedChecks {
         let text = message()
         try checks.places.locate(table, matching: [field], keys: [[""]], showing: [field]) { _, row in
             checks.issues.record(
-                BuildIssue(
-                    kind: kind, file: file, line: row.line, row: row.key, column: row.fields[field]?.column,
-                    field: field, value: nil, message: text, code: code))
+                row.issue(
+                    kind, file: file, field: field, value: nil, message: text, code: code))
         }
     }
 }

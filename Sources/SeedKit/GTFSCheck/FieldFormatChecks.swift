@@ -11,6 +11,8 @@ import SeedSQLite
 ///   an IETF BCP 47 tag (`en`, `pt-BR`, `zh-Hant`).
 /// - `invalid_currency`: fare_attributes' currency_type, fare_products' currency not an ISO 4217
 ///   code.
+/// - `invalid_phone_number`: agency_phone, attribution_phone, booking_rules' phone_number with a
+///   character other than digits, spaces and `+-().`, or fewer than two digits (`isPhoneNumber`).
 /// - `point_near_origin` (within a degree of 0, 0), `point_near_pole` (89 degrees or more of
 ///   latitude): a stop's coordinates (shapes' points: `ShapePointChecks`).
 struct FieldFormatChecks {
@@ -24,6 +26,9 @@ struct FieldFormatChecks {
         ("translations", "language")
     ]
     static let currencyFields = [("fare_attributes", "currency_type"), ("fare_products", "currency")]
+    static let phoneFields = [
+        ("agency", "agency_phone"), ("attributions", "attribution_phone"), ("booking_rules", "phone_number")
+    ]
 
     func run() throws {
         let kind = BuildIssue.Kind.misleading(strict: checks.options.strict)
@@ -45,7 +50,28 @@ struct FieldFormatChecks {
                 message: { _ in "is not a currency code of ISO 4217 (such as EUR or USD): prices cannot be shown" },
                 isFlagged: { !Self.currencies.contains($0) })
         }
+        for (table, field) in Self.phoneFields {
+            try checks.flagValues(
+                of: field, in: table, kind: kind, code: NoticeCode.invalidPhoneNumber,
+                message: { _ in "is not a phone number (digits, spaces and + - ( ) . only): it cannot be dialled" },
+                isFlagged: { !Self.isPhoneNumber($0) })
+        }
         try checkStopPoints(kind: kind)
+    }
+
+    /// Whether `text` reads as a phone number without knowing the feed's country: ASCII digits,
+    /// spaces and `+`, `-`, `(`, `)`, `.` only, two digits or more (as gtfs-guru reads one when given
+    /// a country; the validator asks libphonenumber, and only when given the feed's country).
+    static func isPhoneNumber(_ text: String) -> Bool {
+        var digits = 0
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "0"..."9": digits += 1
+            case " ", "+", "-", "(", ")", ".": continue
+            default: return false
+            }
+        }
+        return digits >= 2
     }
 
     private func checkStopPoints(kind: BuildIssue.Kind) throws {

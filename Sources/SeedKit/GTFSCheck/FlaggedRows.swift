@@ -19,9 +19,9 @@ extension GTFSChecks {
         let flagged = Set(rows.map { CSVRowLocator.key($0[0]) }.filter(isFlagged).map { [$0] })
         try places.locate(table, matching: [field], keys: flagged, showing: [field]) { key, row in
             issues.record(
-                BuildIssue(
-                    kind: kind, file: file, line: row.line, row: row.key, column: row.fields[field]?.column,
-                    field: field, value: row.fields[field]?.text ?? key[0], message: message(key[0]), code: code))
+                row.issue(
+                    kind, file: file, field: field, value: row.fields[field]?.text ?? key[0], message: message(key[0]),
+                    code: code))
         }
     }
 
@@ -46,9 +46,8 @@ extension GTFSChecks {
             found, row in
             let value = row.fields[field]?.text
             issues.record(
-                BuildIssue(
-                    kind: kind, file: file, line: row.line, row: row.key, column: row.fields[field]?.column,
-                    field: field, value: value?.isEmpty == false ? value : nil,
+                row.issue(
+                    kind, file: file, field: field, value: value?.isEmpty == false ? value : nil,
                     message: message(found[0], details[found[0]] ?? ""), code: code))
         }
     }
@@ -68,9 +67,9 @@ extension GTFSChecks {
         try places.locate(table, matching: fields, keys: keys, showing: [field]) { _, row in
             let value = row.fields[field]?.text
             issues.record(
-                BuildIssue(
-                    kind: kind, file: file, line: row.line, row: row.key, column: row.fields[field]?.column,
-                    field: field, value: value?.isEmpty == false ? value : nil, message: message, code: code))
+                row.issue(
+                    kind, file: file, field: field, value: value?.isEmpty == false ? value : nil, message: message,
+                    code: code))
         }
     }
 }

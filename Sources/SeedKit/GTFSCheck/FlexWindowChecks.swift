@@ -54,12 +54,11 @@ struct FlexWindowChecks {
             for finding in found[key] ?? [] {
                 let value = row.fields[finding.field]?.text
                 checks.issues.record(
-                    BuildIssue(
-                        kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                        column: row.fields[finding.field]?.column, field: finding.field,
+                    row.issue(
+                        .misleading(strict: checks.options.strict), file: file, field: finding.field,
                         value: value?.isEmpty == false ? value : nil,
-                        message: "\(finding.message) (trip_id '\(key[0])', stop_sequence \(key[1]))",
-                        code: finding.code))
+                        message: "\(finding.message) (trip_id '\(key[0])', stop_sequence \(key[1]))", code: finding.code
+                    ))
             }
         }
     }

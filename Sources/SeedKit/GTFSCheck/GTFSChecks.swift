@@ -17,18 +17,19 @@ import SeedSQLite
 ///   not increase; invalid URLs and routes or fares naming no agency of several (`FeedChecks`);
 ///   stations' hierarchy, translations of nothing, networks given twice (`StructureChecks`);
 ///   routes without names, stops without a name or a place, colors that are not (`RecordChecks`);
-///   emails, languages, currencies, points at 0, 0 or a pole (`FieldFormatChecks`); pathways
-///   (`PathwayChecks`); distances along shapes (`ShapePointChecks`); frequencies and blocks whose
-/// times overlap (`TripOverlapChecks`); GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`);
-/// distances along shapes at GTFS-Flex zones (`DistanceChecks`); pickup windows (`FlexWindowChecks`);
-/// timepoints (`TimepointRule`, in
-/// `StopTimeChecks`' pass).
+///   emails, phone numbers, languages, currencies, points at 0, 0 or a pole
+///   (`FieldFormatChecks`); pathways (`PathwayChecks`); distances along shapes
+///   (`ShapePointChecks`); frequencies and blocks whose times overlap (`TripOverlapChecks`);
+///   GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`); fares' amounts
+///   and zones (`FareValueChecks`); distances along shapes at GTFS-Flex zones (`DistanceChecks`);
+///   pickup windows (`FlexWindowChecks`); timepoints (`TimepointRule`, in `StopTimeChecks`' pass).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
-///   serves (`StopTimeChecks`), stops far from their trips' shapes (`ShapeDistanceCheck`),
-///   recommended files and fields, names (`FeedChecks`), routes' URLs and names, ferries' bikes,
-///   ids beyond ASCII (`AdviceChecks`), trips of fewer than two stop times (`UnusableTrip`), transfers
-///   longer than 10 km (`DistanceChecks`), expired
-///   calendars and trips not covering the next 7 days (`CalendarChecks`, against `--today`).
+///   serves (`StopTimeChecks`), stops far from their trips' shapes or out of order along them
+///   (`ShapeDistanceCheck`, `ShapePatternRules`), recommended files and fields, names
+///   (`FeedChecks`), routes' URLs and names, ferries' bikes, ids beyond ASCII (`AdviceChecks`),
+///   trips of fewer than two stop times (`UnusableTrip`), transfers longer than 2 or 10 km
+///   (`DistanceChecks`), expired calendars and trips not covering the next 7 days
+///   (`CalendarChecks`, against `--today`).
 struct GTFSChecks {
     let schema: Schema
     /// Where each table's rows came from and how what is found is placed in them.
@@ -88,6 +89,7 @@ struct GTFSChecks {
         try TripOverlapChecks(checks: self, trips: usage).run()
         try BookingRuleChecks(checks: self).run()
         try FareRuleChecks(checks: self).run()
+        try FareValueChecks(checks: self).run()
         try ConsistencyChecks(checks: self).run()
         try DistanceChecks(checks: self).run()
         try FlexWindowChecks(checks: self).run()

@@ -118,10 +118,10 @@ struct PathwayChecks {
         ) { key, row in
             for finding in found[key[0]] ?? [] {
                 checks.issues.record(
-                    BuildIssue(
-                        kind: finding.advice ? .bestPractice : .misleading(strict: checks.options.strict), file: file,
-                        line: row.line, row: row.key, column: row.fields[finding.field]?.column, field: finding.field,
-                        value: row.fields[finding.field]?.text, message: finding.message, code: finding.code))
+                    row.issue(
+                        finding.advice ? .bestPractice : .misleading(strict: checks.options.strict), file: file,
+                        field: finding.field, value: row.fields[finding.field]?.text, message: finding.message,
+                        code: finding.code))
             }
         }
     }
@@ -197,10 +197,9 @@ struct PathwayChecks {
         ) { key, row in
             for finding in found[key[0]] ?? [] {
                 checks.issues.record(
-                    BuildIssue(
-                        kind: finding.advice ? .bestPractice : .misleading(strict: checks.options.strict), file: file,
-                        line: row.line, row: row.key, column: row.fields["stop_id"]?.column, field: "stop_id",
-                        value: key[0], message: finding.message, code: finding.code))
+                    row.issue(
+                        finding.advice ? .bestPractice : .misleading(strict: checks.options.strict), file: file,
+                        field: "stop_id", value: key[0], message: finding.message, code: finding.code))
             }
         }
     }

@@ -66,9 +66,8 @@ struct RecordChecks {
                 key, row in
                 let value = row.fields[rule.field]?.text
                 checks.issues.record(
-                    BuildIssue(
-                        kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                        column: row.fields[rule.field]?.column, field: rule.field,
+                    row.issue(
+                        .misleading(strict: checks.options.strict), file: file, field: rule.field,
                         value: value?.isEmpty == false ? value : key[0], message: rule.message, code: rule.code))
             }
         }

@@ -25,33 +25,49 @@ struct ShapeDistanceCheck {
     /// Metres per degree of latitude (the mean Earth radius, 6,371,008.8 m).
     static let metresPerDegree = 6_371_008.8 * Double.pi / 180
 
-    struct Far {
-        var shape: Int
-        var entry: ShapeStops.Entry
-        var distance: Double
+    /// A stop time a rule found on its trip's shape: the trip, the stop time's stop_sequence and
+    /// stop (stops row ids), the field shown, the code, and the message given the trip's
+    /// trip_id and the stops' stop_ids (of `stop` and of `other`, a stop the message names).
+    struct Finding {
+        var trip: Int64
+        var sequence: Int64
+        var stop: Int64
+        var other: Int64? = nil
+        var field = "stop_id"
+        var code: String
+        var message: (_ tripID: String, _ stopIDs: [Int64: String]) -> String
     }
 
     func run() throws {
         let stops = try stopLocations()
+        let measured = checks.has(table: "shapes", column: "shape_dist_traveled") ? "shape_dist_traveled" : "NULL"
         let points = try checks.connection.prepare(
-            "SELECT shape_pt_lat, shape_pt_lon FROM shapes WHERE shape_id = ? ORDER BY shape_pt_sequence")
-        var far: [Far] = []
+            """
+            SELECT shape_pt_lat, shape_pt_lon, \(measured) FROM shapes WHERE shape_id = ? \
+            ORDER BY shape_pt_sequence
+            """)
+        var far: [Finding] = []
+        var found: [Finding] = []
         var latitudes: [Double] = []
         var longitudes: [Double] = []
+        var distances: [Double?] = []
         for (shape, entries) in shapeStops.entries.enumerated() where !entries.isEmpty {
             try points.bind([.text(shapeStops.shapeIDs[shape])])
             latitudes.removeAll(keepingCapacity: true)
             longitudes.removeAll(keepingCapacity: true)
+            distances.removeAll(keepingCapacity: true)
             while try points.step() {
                 guard points.storageClass(at: 0) != .null, points.storageClass(at: 1) != .null else { continue }
                 latitudes.append(points.double(at: 0))
                 longitudes.append(points.double(at: 1))
+                distances.append(points.storageClass(at: 2) == .null ? nil : points.double(at: 2))
             }
             points.reset()
             guard !latitudes.isEmpty else { continue }
             let line = Polyline(latitudes: latitudes, longitudes: longitudes)
             var hint = 0
-            for entry in entries {
+            var segments = [Int?](repeating: nil, count: entries.count)
+            for (index, entry) in entries.enumerated() {
                 guard let location = stops[entry.stop] else { continue }
                 let limit = Self.maximumDistance * (entry.largeStation ? Self.largeStationMultiplier : 1)
                 let (segment, distance) = line.nearest(
@@ -59,12 +75,30 @@ struct ShapeDistanceCheck {
                     within: limit, from: hint)
                 if let segment {
                     hint = segment
+                    segments[index] = segment
                 } else {
-                    far.append(Far(shape: shape, entry: entry, distance: distance))
+                    far.append(tooFar(shape: shape, entry: entry, distance: distance, limit: limit))
                 }
             }
+            let rules = ShapePatternRules(
+                line: line, distances: distances, stops: stops, shapeID: shapeStops.shapeIDs[shape])
+            rules.check(shapeStops.patterns[shape], entries: entries, segments: segments, into: &found)
         }
-        try report(far)
+        try report(far + found)
+    }
+
+    /// `stop_too_far_from_shape` at the stop time that first served `entry` on `shape`.
+    private func tooFar(shape: Int, entry: ShapeStops.Entry, distance: Double, limit: Double) -> Finding {
+        let shapeID = shapeStops.shapeIDs[shape]
+        return Finding(
+            trip: entry.trip, sequence: entry.sequence, stop: entry.stop, code: NoticeCode.stopTooFarFromShape
+        ) { tripID, _ in
+            """
+            is \(Int(distance.rounded())) m from shape_id '\(shapeID)' \
+            of trip_id '\(tripID)' (stop_sequence \(entry.sequence)), more than \(Int(limit)) m: \
+            the stop is drawn off its trip's path
+            """
+        }
     }
 
     /// Each stop's coordinates, or its parent station's when it has none, by row id.
@@ -90,9 +124,9 @@ struct ShapeDistanceCheck {
         return locations
     }
 
-    /// Places each far stop at the stop time that first served it on its shape, and records it.
-    private func report(_ far: [Far]) throws {
-        guard !far.isEmpty else { return }
+    /// Places each finding at its stop time, and records it.
+    private func report(_ found: [Finding]) throws {
+        guard !found.isEmpty else { return }
         var tripIDs: [Int64: String] = [:]
         var stopIDs: [Int64: String] = [:]
         let trip = try checks.connection.prepare("SELECT trip_id FROM trips WHERE id = ?")
@@ -103,33 +137,30 @@ struct ShapeDistanceCheck {
             defer { statement.reset() }
             return try statement.step() ? CSVRowLocator.key(statement.value(at: 0)) : ""
         }
-        for finding in far {
-            tripIDs[finding.entry.trip] = try text(trip, finding.entry.trip)
-            stopIDs[finding.entry.stop] = try text(stop, finding.entry.stop)
+        for finding in found {
+            if tripIDs[finding.trip] == nil { tripIDs[finding.trip] = try text(trip, finding.trip) }
+            for id in [finding.stop] + (finding.other.map { [$0] } ?? []) where stopIDs[id] == nil {
+                stopIDs[id] = try text(stop, id)
+            }
         }
-        let keys = Set(far.map { [tripIDs[$0.entry.trip] ?? "", String($0.entry.sequence)] })
+        let keys = Set(found.map { [tripIDs[$0.trip] ?? "", String($0.sequence)] })
         var rows: [[String]: PlacedRow] = [:]
         try checks.places.locate(
-            "stop_times", matching: ["trip_id", "stop_sequence"], keys: keys, showing: ["stop_id"]
+            "stop_times", matching: ["trip_id", "stop_sequence"], keys: keys,
+            showing: Array(Set(found.map(\.field))).sorted()
         ) { key, row in
             if rows[key] == nil { rows[key] = row }
         }
-        for finding in far {
-            let tripID = tripIDs[finding.entry.trip] ?? ""
-            let row = rows[[tripID, String(finding.entry.sequence)]]
-            let limit = Self.maximumDistance * (finding.entry.largeStation ? Self.largeStationMultiplier : 1)
+        for finding in found {
+            let tripID = tripIDs[finding.trip] ?? ""
+            let row = rows[[tripID, String(finding.sequence)]]
+            let field = row?.fields[finding.field]
             checks.issues.record(
                 BuildIssue(
-                    kind: .bestPractice, file: file, line: row?.line, row: row?.key,
-                    column: row?.fields["stop_id"]?.column, field: "stop_id",
-                    value: row?.fields["stop_id"]?.text ?? stopIDs[finding.entry.stop],
-                    message:
-                        """
-                        is \(Int(finding.distance.rounded())) m from shape_id '\(shapeStops.shapeIDs[finding.shape])' \
-                        of trip_id '\(tripID)' (stop_sequence \(finding.entry.sequence)), more than \(Int(limit)) m: \
-                        the stop is drawn off its trip's path
-                        """,
-                    code: NoticeCode.stopTooFarFromShape))
+                    kind: .bestPractice, file: file, line: row?.line, row: row?.key, column: field?.column,
+                    field: finding.field,
+                    value: field?.text ?? (finding.field == "stop_id" ? stopIDs[finding.stop] : nil),
+                    message: finding.message(tripID, stopIDs), code: finding.code))
         }
     }
 }
@@ -148,6 +179,22 @@ struct Polyline {
         let ys = latitudes.map { $0 * ShapeDistanceCheck.metresPerDegree }
         (self.scale, self.xs, self.ys) = (scale, xs, ys)
         box = (xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0)
+    }
+
+    /// The point at `latitude`, `longitude` on the projection, in metres.
+    func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        (longitude * ShapeDistanceCheck.metresPerDegree * scale, latitude * ShapeDistanceCheck.metresPerDegree)
+    }
+
+    /// Point `index` of the shape on the projection, in metres.
+    func point(_ index: Int) -> (x: Double, y: Double) { (xs[index], ys[index]) }
+
+    /// Every segment (the point, for a shape of one) within `limit` metres of the given point, in order.
+    func segments(latitude: Double, longitude: Double, within limit: Double) -> [Int] {
+        let (x, y) = project(latitude: latitude, longitude: longitude)
+        guard x >= box.minX - limit && x <= box.maxX + limit && y >= box.minY - limit && y <= box.maxY + limit
+        else { return [] }
+        return (0..<max(xs.count - 1, 1)).filter { distanceSquared(x, y, segment: $0) <= limit * limit }
     }
 
     /// The first segment (or the point, for a shape of one) within `limit` metres of the given

@@ -146,10 +146,9 @@ struct ShapePointChecks {
         ) { key, row in
             for finding in byKey.removeValue(forKey: key) ?? [] {
                 checks.issues.record(
-                    BuildIssue(
-                        kind: finding.advice ? .bestPractice : .misleading(strict: checks.options.strict), file: file,
-                        line: row.line, row: row.key, column: row.fields[finding.field]?.column, field: finding.field,
-                        value: row.fields[finding.field]?.text,
+                    row.issue(
+                        finding.advice ? .bestPractice : .misleading(strict: checks.options.strict), file: file,
+                        field: finding.field, value: row.fields[finding.field]?.text,
                         message: finding.message + " (shape_id '\(finding.shape)')", code: finding.code))
             }
         }

@@ -1,7 +1,9 @@
 import SeedSQLite
 
 /// The distinct (shape, stop) pairs of a feed's trips, gathered during `StopTimeChecks`' pass
-/// over stop_times (trip by trip, in stop_sequence order) for `ShapeDistanceCheck`.
+/// over stop_times (trip by trip, in stop_sequence order) for `ShapeDistanceCheck`, and each
+/// shape's patterns (its trips' sequences of stops, with the distances of the first trip of
+/// each) for `ShapePatternRules`.
 ///
 /// Cheap at millions of stop times: a row of a trip without a shape costs a comparison; a
 /// trip's stops are compared as a whole with those of the trips of the same shape already
@@ -18,6 +20,14 @@ struct ShapeStops {
         var largeStation: Bool
     }
 
+    /// A sequence of stops that trips of a shape serve, as the first trip of it gives them.
+    struct Pattern {
+        var trip: Int64
+        /// Per stop time at a stop: the stop's entry (an index of its shape's `entries`), its
+        /// stop_sequence, its shape_dist_traveled and whether it is a rail trip's first or last.
+        var stops: [(entry: Int, sequence: Int64, distance: Double?, largeStation: Bool)]
+    }
+
     private struct Pair: Hashable {
         var shape: Int
         var stop: Int64
@@ -27,16 +37,18 @@ struct ShapeStops {
     private(set) var shapeIDs: [String] = []
     /// The stops of each shape index, in the order trips first serve them.
     private(set) var entries: [[Entry]] = []
+    /// The patterns of each shape index, in the order trips first serve them.
+    private(set) var patterns: [[Pattern]] = []
     private var indexOfShape: [String: Int] = [:]
     /// The trips with a shape, with their shape_id and route_type, in row id order: read beside
     /// the pass, which meets the trips in that order (no per-trip memory); nil once read out.
     private var trips: Statement?
     private var entryOfPair: [Pair: Int] = [:]
-    private var patterns = Set<[Int64]>()
+    private var seenPatterns = Set<[Int64]>()
     private var trip: Int64 = -1
     /// The current trip's shape index and whether it is a rail trip (route_type 2); nil: no shape.
     private var shapeOfTrip: (shape: Int, rail: Bool)? = nil
-    private var tripStops: [(stop: Int64, sequence: Int64)] = []
+    private var tripStops: [(stop: Int64, sequence: Int64, distance: Double?)] = []
     /// The greatest shape_dist_traveled of each shape index, when above 0 (`TripShapeDistance`).
     private var maxima: [TripShapeDistance.Maximum?] = []
     private var maximumOfShape: [String: TripShapeDistance.Maximum] = [:]
@@ -79,6 +91,7 @@ struct ShapeStops {
                 indexOfShape[shape] = shapeIDs.count
                 shapeIDs.append(shape)
                 entries.append([])
+                patterns.append([])
                 maxima.append(maximumOfShape[shape])
                 return shapeIDs.count - 1
             }()
@@ -95,7 +108,7 @@ struct ShapeStops {
         }
         guard shapeOfTrip != nil else { return }
         lastOfTrip = stop.map { ($0, sequence, distance) }
-        if let stop { tripStops.append((stop, sequence)) }
+        if let stop { tripStops.append((stop, sequence, distance)) }
     }
 
     /// Adds the current trip's stops to its shape's, when the shape has not had its pattern yet,
@@ -114,16 +127,24 @@ struct ShapeStops {
                     maximum: maximum))
         }
         guard !tripStops.isEmpty, let (shape, rail) = shapeOfTrip else { return }
-        guard patterns.insert([Int64(shape)] + tripStops.map(\.stop)).inserted else { return }
+        guard seenPatterns.insert([Int64(shape)] + tripStops.map(\.stop)).inserted else { return }
+        var pattern = Pattern(trip: trip, stops: [])
+        pattern.stops.reserveCapacity(tripStops.count)
         for (position, served) in tripStops.enumerated() {
             let large = rail && (position == 0 || position == tripStops.count - 1)
             let pair = Pair(shape: shape, stop: served.stop)
-            if let entry = entryOfPair[pair] {
+            let entry: Int
+            if let known = entryOfPair[pair] {
+                entry = known
                 if !large { entries[shape][entry].largeStation = false }
-                continue
+            } else {
+                entry = entries[shape].count
+                entryOfPair[pair] = entry
+                entries[shape].append(
+                    Entry(stop: served.stop, trip: trip, sequence: served.sequence, largeStation: large))
             }
-            entryOfPair[pair] = entries[shape].count
-            entries[shape].append(Entry(stop: served.stop, trip: trip, sequence: served.sequence, largeStation: large))
+            pattern.stops.append((entry, served.sequence, served.distance, large))
         }
+        patterns[shape].append(pattern)
     }
 }

@@ -188,9 +188,8 @@ struct StopTimeChecks {
         try checks.places.locate("stops", matching: ["stop_id"], keys: unserved, showing: ["stop_id"]) {
             key, row in
             checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["stop_id"]?.column, field: "stop_id", value: key[0],
+                row.issue(
+                    .bestPractice, file: file, field: "stop_id", value: key[0],
                     message: "is served by no stop time: a stop no trip calls at", code: NoticeCode.stopWithoutStopTime)
             )
         }

@@ -74,9 +74,8 @@ enum TimepointNotice {
 /// unused trips, from the counts of `StopTimeChecks`' pass.
 enum UnusableTrip {
     static func notice(_ trip: String, stopTimes: Int, row: PlacedRow, file: String) -> BuildIssue {
-        BuildIssue(
-            kind: .bestPractice, file: file, line: row.line, row: row.key, column: row.fields["trip_id"]?.column,
-            field: "trip_id", value: trip,
+        row.issue(
+            .bestPractice, file: file, field: "trip_id", value: trip,
             message: "has \(stopTimes == 0 ? "no stop time" : "one stop time"): riders cannot board and alight on it",
             code: NoticeCode.unusableTrip)
     }

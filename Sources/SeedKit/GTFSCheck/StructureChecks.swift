@@ -72,9 +72,8 @@ struct StructureChecks {
         ) { key, row in
             guard let problem = problems[key[0]] else { return }
             checks.issues.record(
-                BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                    column: row.fields["parent_station"]?.column, field: "parent_station",
+                row.issue(
+                    .misleading(strict: checks.options.strict), file: file, field: "parent_station",
                     value: row.fields["parent_station"]?.text, message: "of stop_id '\(key[0])' " + problem.message,
                     code: problem.code))
         }
@@ -123,9 +122,9 @@ struct StructureChecks {
             "translations", matching: ["table_name", "record_id", "record_sub_id"], keys: keys, showing: ["record_id"]
         ) { key, row in
             checks.issues.record(
-                BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                    column: row.fields["record_id"]?.column, field: "record_id", value: row.fields["record_id"]?.text,
+                row.issue(
+                    .misleading(strict: checks.options.strict), file: file, field: "record_id",
+                    value: row.fields["record_id"]?.text,
                     message: "names no row of \(key[0]).txt: the translation is of nothing",
                     code: NoticeCode.translationForeignKeyViolation))
         }

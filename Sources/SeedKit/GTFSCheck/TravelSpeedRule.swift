@@ -250,12 +250,9 @@ extension StopTimeChecks {
         ) { key, row in
             for fast in byKey.removeValue(forKey: key) ?? [] {
                 checks.issues.record(
-                    BuildIssue(
-                        kind: .bestPractice, file: file, line: row.line, row: row.key,
-                        column: row.fields["arrival_time"]?.column, field: "arrival_time",
-                        value: row.fields["arrival_time"]?.text,
-                        message:
-                            """
+                    row.issue(
+                        .bestPractice, file: file, field: "arrival_time", value: row.fields["arrival_time"]?.text,
+                        message: """
                             is reached at \(Int(fast.speed.rounded())) km/h from \
                             \(fast.far ? "a stop" : "the stop before") (stop_sequence \
                             \(fast.previousSequence), \((fast.kilometres * 10).rounded() / 10) km away) on trip_id \

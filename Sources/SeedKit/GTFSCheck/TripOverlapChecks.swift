@@ -49,9 +49,8 @@ struct TripOverlapChecks {
         ) { key, row in
             guard let finding = found[key] else { return }
             checks.issues.record(
-                BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                    column: row.fields["start_time"]?.column, field: "start_time",
+                row.issue(
+                    .misleading(strict: checks.options.strict), file: file, field: "start_time",
                     value: row.fields["start_time"]?.text, message: finding.message,
                     code: NoticeCode.overlappingFrequency))
         }
@@ -117,10 +116,9 @@ struct TripOverlapChecks {
         ) { key, row in
             guard let message = found[key[0]] else { return }
             checks.issues.record(
-                BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, line: row.line, row: row.key,
-                    column: row.fields["block_id"]?.column, field: "block_id", value: row.fields["block_id"]?.text,
-                    message: "of trip_id '\(key[0])': the trip " + message,
+                row.issue(
+                    .misleading(strict: checks.options.strict), file: file, field: "block_id",
+                    value: row.fields["block_id"]?.text, message: "of trip_id '\(key[0])': the trip " + message,
                     code: NoticeCode.blockTripsWithOverlappingStopTimes))
         }
     }

@@ -81,12 +81,10 @@ struct TripShapeDistance {
             let far = (metres ?? .infinity) > Self.threshold
             let away = metres.map { "\(Int($0.rounded())) m" } ?? "an unknown distance (the stop has no coordinates)"
             checks.issues.record(
-                BuildIssue(
-                    kind: far ? .misleading(strict: checks.options.strict) : .bestPractice, file: file,
-                    line: row.line, row: row.key, column: row.fields["shape_id"]?.column, field: "shape_id",
+                row.issue(
+                    far ? .misleading(strict: checks.options.strict) : .bestPractice, file: file, field: "shape_id",
                     value: row.fields["shape_id"]?.text ?? beyond.shapeID,
-                    message:
-                        """
+                    message: """
                         is \(beyond.maximum.distance) long (its greatest shape_dist_traveled), but trip_id \
                         '\(key[0])' ends at \(beyond.distance) (stop_sequence \(beyond.sequence)), \(away) from \
                         the shape's end: the trip runs beyond its shape

@@ -46,9 +46,8 @@ struct UsageChecks {
             checks.issues.record(UnusableTrip.notice(key[0], stopTimes: count, row: row, file: file))
             guard count == 0 else { return }
             checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["trip_id"]?.column, field: "trip_id", value: key[0],
+                row.issue(
+                    .bestPractice, file: file, field: "trip_id", value: key[0],
                     message: "is named by no stop time: the trip goes nowhere", code: NoticeCode.unusedTrip))
         }
     }
@@ -69,9 +68,8 @@ struct UsageChecks {
             key, row in
             guard unused.remove(key) != nil else { return }
             checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["shape_id"]?.column, field: "shape_id", value: key[0],
+                row.issue(
+                    .bestPractice, file: file, field: "shape_id", value: key[0],
                     message: "is named by no trip: the shape is drawn for nothing", code: NoticeCode.unusedShape))
         }
     }
@@ -95,11 +93,9 @@ struct UsageChecks {
             "routes", matching: ["route_id"], keys: Set(first.keys.map { [$0] }), showing: ["route_id"]
         ) { key, row in
             checks.issues.record(
-                BuildIssue(
-                    kind: .bestPractice, file: file, line: row.line, row: row.key,
-                    column: row.fields["route_id"]?.column, field: "route_id", value: key[0],
-                    message:
-                        """
+                row.issue(
+                    .bestPractice, file: file, field: "route_id", value: key[0],
+                    message: """
                         has the names, route_type and agency of route_id '\(first[key[0]] ?? "?")': riders cannot \
                         tell the two apart
                         """,

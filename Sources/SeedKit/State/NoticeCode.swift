@@ -194,6 +194,18 @@ public enum NoticeCode {
     public static let locationWithUnexpectedStopTime = "location_with_unexpected_stop_time"
     /// A transfer between two stops more than 10 km apart.
     public static let transferDistanceTooLarge = "transfer_distance_too_large"
+    /// A transfer between two stops more than 2 km (and at most 10 km) apart.
+    public static let transferDistanceAbove2km = "transfer_distance_above_2_km"
+    /// A phone number with characters other than digits and separators, or fewer than two digits.
+    public static let invalidPhoneNumber = "invalid_phone_number"
+    /// A fare's amount written with other decimals than its currency's minor unit.
+    public static let invalidCurrencyAmount = "invalid_currency_amount"
+    /// A fare rule with an earlier rule's route_id, origin_id, destination_id and contains_id.
+    public static let duplicateFareRuleZoneIdFields = "duplicate_fare_rule_zone_id_fields"
+    /// A stop farther from the point of its trip's shape at its shape_dist_traveled than allowed.
+    public static let stopTooFarFromShapeUsingUserDistance = "stop_too_far_from_shape_using_user_distance"
+    /// Two stops of a trip that match its shape only in the reverse order.
+    public static let stopsMatchShapeOutOfOrder = "stops_match_shape_out_of_order"
     /// A GTFS-Flex stop time (a location or location group) with shape_dist_traveled.
     public static let forbiddenShapeDistTraveled = "forbidden_shape_dist_traveled"
     /// A stop time with a pickup window and arrival_time or departure_time.
