@@ -7,9 +7,9 @@ import SeedSQLite
 /// comparison comes out as the SQL's; kinds 1 to 3 (a station's stops, transfers.txt) by the
 /// recipe's own SQL for them, small tables.
 enum Footpaths {
-    /// A stop with a position, as the recipe's `placed` has it.
+    /// A stop with a position, as the recipe's `placed` has it (and its feed, in a region seed).
     private struct Placed {
-        var id: Int64
+        var id, feed: Int64
         var lat, lon, cc: Double
         var x, y, reach: Int64
         var served: Bool
@@ -49,8 +49,8 @@ enum Footpaths {
     static func fill(_ connection: Connection, served: Set<Int64>? = nil) throws(SQLiteError) -> Bool {
         guard let (placed, stations) = try placed(connection, served: served) else { return false }
         var keys: [(Int64, Int64, Int64)] = []
-        try walks(placed, limit: try Constants(connection).limit) { (from, to) throws(SQLiteError) in
-            keys.append((from, to, 0))
+        walks(placed, limit: try Constants(connection).limit) { p, q in
+            keys.append((min(p.id, q.id), max(p.id, q.id), 0))
         }
         keys += stationPairs(stations, placed: placed)
         keys.sort { $0 < $1 }
@@ -80,6 +80,25 @@ enum Footpaths {
         return true
     }
 
+    /// Fills the walks of a region seed between stops of different feeds (kind 0, the rows of
+    /// ``CrossFeedFootpaths/recipe``: the per-feed rule across feeds, each row of the feed of its
+    /// `from_stop_ref`), in the recipe's order, and returns true; false (nothing written) when a
+    /// stop's coordinate is not a number.
+    static func fillCrossFeed(_ connection: Connection) throws(SQLiteError) -> Bool {
+        guard let (placed, _) = try placed(connection, served: nil, region: true) else { return false }
+        var rows: [(feed: Int64, from: Int64, to: Int64)] = []
+        walks(placed, limit: try Constants(connection).limit) { p, q in
+            guard p.feed != q.feed else { return }
+            rows.append(p.id < q.id ? (p.feed, p.id, q.id) : (q.feed, q.id, p.id))
+        }
+        rows.sort { $0 < $1 }
+        let insert = try IntegerRowInserter(
+            into: "footpaths", columns: ["feed_ref", "from_stop_ref", "to_stop_ref", "kind"], connection: connection)
+        for row in rows { try insert.insert(row.feed, row.from, row.to, 0) }
+        try insert.flush()
+        return true
+    }
+
     /// Kind 1: each two stops of one station (a parent and its stops, the stops of one parent),
     /// both with a position, from the smaller id (a pair of two stations' twice: see `fill`).
     private static func stationPairs(_ stations: [Int64: [Int64]], placed: [Placed]) -> [(Int64, Int64, Int64)] {
@@ -98,7 +117,7 @@ enum Footpaths {
     /// The recipe's `placed`: each stop with a latitude and a longitude, in id order; and the
     /// members of each station (the recipe's `members`: a parent and its stops, by parent).
     private static func placed(
-        _ connection: Connection, served known: Set<Int64>?
+        _ connection: Connection, served known: Set<Int64>?, region: Bool = false
     ) throws(SQLiteError) -> (placed: [Placed], stations: [Int64: [Int64]])? {
         let k = try Constants(connection)
         var served = known ?? []
@@ -106,7 +125,8 @@ enum Footpaths {
             let read = try connection.prepare("SELECT DISTINCT stop_ref FROM pattern_stops")
             while try read.step() { served.insert(read.int64(at: 0)) }
         }
-        let stops = try connection.prepare("SELECT id, stop_lat, stop_lon, parent_station_ref FROM stops ORDER BY id")
+        let stops = try connection.prepare(
+            "SELECT id, stop_lat, stop_lon, parent_station_ref, \(region ? "feed_ref" : "0") FROM stops ORDER BY id")
         var placed: [Placed] = []
         var stations: [Int64: [Int64]] = [:]
         while try stops.step() {
@@ -125,7 +145,8 @@ enum Footpaths {
             let c = 1 + r * (k.t1 + r * (k.t2 + r * (k.t3 + r * (k.t4 + r * (k.t5 + r / k.t6)))))
             placed.append(
                 Placed(
-                    id: id, lat: lat, lon: lon, cc: c * c, x: cellIndex(lat, k.cell), y: cellIndex(lon, k.cell),
+                    id: id, feed: stops.int64(at: 4), lat: lat, lon: lon, cc: c * c, x: cellIndex(lat, k.cell),
+                    y: cellIndex(lon, k.cell),
                     reach: integer(k.reachDistance / max(c, k.minimumC)) + 1, served: served.contains(id)))
         }
         return (placed, stations)
@@ -147,10 +168,8 @@ enum Footpaths {
 
     /// Kind 0: each stop probes its own cell (larger ids), the cells after it in its row and
     /// the next row, as far as its reach; a pair is kept when a trip serves one of the two and
-    /// `dlat^2 + dlon^2 cc <= limit`.
-    private static func walks(
-        _ placed: [Placed], limit: Double, _ found: (Int64, Int64) throws(SQLiteError) -> Void
-    ) throws(SQLiteError) {
+    /// `dlat^2 + dlon^2 cc <= limit`. `found` is given the probing stop first.
+    private static func walks(_ placed: [Placed], limit: Double, _ found: (Placed, Placed) -> Void) {
         var cells: [Cell: [Int]] = [:]
         for (index, stop) in placed.enumerated() { cells[Cell(x: stop.x, y: stop.y), default: []].append(index) }
         for p in placed {
@@ -164,7 +183,7 @@ enum Footpaths {
                         let dlat = q.lat - p.lat
                         let dlon = q.lon - p.lon
                         guard dlat * dlat + dlon * dlon * p.cc <= limit else { continue }
-                        try found(min(p.id, q.id), max(p.id, q.id))
+                        found(p, q)
                     }
                 }
             }

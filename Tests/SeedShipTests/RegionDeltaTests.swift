@@ -1,0 +1,100 @@
+import Foundation
+import SeedDeltas
+import SeedSQLite
+import SeedTestSupport
+import Testing
+@testable import SeedKit
+@testable import SeedShip
+
+/// Issue 43: a delta to one feed of a region seed derives the journey planner's tables again as
+/// the build derives them: each feed's patterns and footpaths, and the walks between stops of
+/// different feeds (`CrossFeedFootpaths`), to the new seed's content digest.
+@Suite("Region seed deltas: the planner's tables derived again")
+struct RegionDeltaTests {
+    let folder = TemporaryFolder()
+
+    /// The two-operator fixture copied as `name`, each file of a feed changed by `change`.
+    func fixture(_ name: String, _ change: (_ feed: String, _ file: String, _ text: String) -> String = { $2 })
+        throws -> [String]
+    {
+        let source = Repository.path("Tests/Fixtures/gtfs/two-operators")
+        return try ["north", "south"].map { feed in
+            let copy = folder.file("\(name)/\(feed)")
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+            for file in try FileManager.default.contentsOfDirectory(atPath: "\(source)/\(feed)") {
+                let text = try String(contentsOfFile: "\(source)/\(feed)/\(file)", encoding: .utf8)
+                try change(feed, file, text).write(toFile: "\(copy)/\(file)", atomically: true, encoding: .utf8)
+            }
+            return "\(feed)=\(copy)"
+        }
+    }
+
+    func build(_ feeds: [String], to name: String, previous: String? = nil) throws -> String {
+        var options = BuildOptions(inputs: [], output: folder.file(name), lenient: true)
+        options.feeds = feeds
+        options.previous = previous
+        _ = try SeedBuilder(options: options).build()
+        return folder.file(name)
+    }
+
+    /// Writes the delta from `old` to `new`, applies it to `old` with the installer's code, and
+    /// expects the result to have `new`'s content digest; returns the patched seed.
+    func patched(_ old: String, _ new: String, name: String) throws -> String {
+        let summary = try SeedDeltaWriter().write(old: old, new: new, to: folder.file(name + ".delta"))
+        let patch = try DeltaPatch(path: summary.output)
+        let result = folder.file(name + ".result")
+        try patch.apply(base: old, baseIsProven: false, changedTables: try patch.checkBody(), output: result)
+        let recorded = try Connection(path: new, mode: .readOnly).text(
+            "SELECT value FROM seedgen_metadata WHERE key = 'content_sha256'")
+        #expect(try ContentDigest.compute(path: result) == recorded && recorded != nil, "\(name)")
+        return result
+    }
+
+    /// The walks between stops of different feeds: (feed, from stop, to stop).
+    func walksAcrossFeeds(_ seed: String) throws -> [[String]] {
+        try Connection(path: seed, mode: .readOnly).rows(
+            """
+            SELECT feeds.name, a.stop_id, b.stop_id FROM (SELECT * FROM footpaths WHERE \(CrossFeedFootpaths.rows)) AS f
+              JOIN feeds ON feeds.id = f.feed_ref JOIN stops AS a ON a.id = from_stop_ref JOIN stops AS b ON b.id = to_stop_ref
+             ORDER BY 1, 2, 3
+            """
+        ).map { $0.map(\.description) }
+    }
+
+    @Test("S1 moved 2 km away and back: the delta to one feed removes the walk from N2, and adds it again")
+    func walkAcrossFeedsDerivedAgain() throws {
+        let moved = try fixture("moved") { feed, file, text in
+            feed == "south" && file == "stops.txt" ? text.replacingOccurrences(of: "52.5020,", with: "52.5200,") : text
+        }
+        let old = try build(moved, to: "old.sqlite")
+        let new = try build(try fixture("fixture"), to: "new.sqlite", previous: old)
+        #expect(try walksAcrossFeeds(old).isEmpty && walksAcrossFeeds(new) == [["north", "N2", "S1"]])
+        #expect(try walksAcrossFeeds(patched(old, new, name: "forward")) == [["north", "N2", "S1"]])
+        let again = try build(moved, to: "again.sqlite", previous: new)
+        #expect(try walksAcrossFeeds(patched(new, again, name: "back")).isEmpty)
+    }
+
+    @Test("a trip added to one feed (stop_times): its patterns derived again, the other feed's and the walks kept")
+    func stopTimesOfOneFeed() throws {
+        let old = try build(try fixture("fixture"), to: "old.sqlite")
+        let added = try fixture("added") { feed, file, text in
+            guard feed == "north" else { return text }
+            switch file {
+            case "trips.txt": return text + "R1,ALL,T3\n"
+            case "stop_times.txt": return text + "T3,09:00:00,09:00:00,N2,1\nT3,09:20:00,09:20:00,N1,2\n"
+            default: return text
+            }
+        }
+        let new = try build(added, to: "new.sqlite", previous: old)
+        let result = try patched(old, new, name: "added")
+        let db = try Connection(path: result, mode: .readOnly)
+        let expected = try Connection(path: new, mode: .readOnly)
+        for table in ["trip_patterns", "pattern_stops", "footpaths"] {
+            let rows = try db.rows("SELECT * FROM \(table) ORDER BY 1, 2, 3").map { $0.map(\.description) }
+            let wanted = try expected.rows("SELECT * FROM \(table) ORDER BY 1, 2, 3").map { $0.map(\.description) }
+            #expect(!rows.isEmpty && rows == wanted, "\(table)")
+        }
+        #expect(try db.scalar("SELECT count(DISTINCT pattern) FROM trip_patterns WHERE feed_ref = 1")?.integer == 2)
+        #expect(try walksAcrossFeeds(result) == [["north", "N2", "S1"]])
+    }
+}
