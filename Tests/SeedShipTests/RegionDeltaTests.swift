@@ -50,6 +50,40 @@ struct RegionDeltaTests {
         return result
     }
 
+    /// Expects the planner's recipes of `seed` to be those the installer computes in Swift
+    /// (`PlannerRows`; a region seed's per-feed footpaths aside), giving their SQL's rows: each
+    /// target filled by both on a copy, compared row for row.
+    func expectSwiftIsSQL(_ seed: String, region: Bool) throws {
+        let copy = seed + ".check"
+        try FileManager.default.copyItem(atPath: seed, toPath: copy)
+        let db = try Connection(path: copy)
+        let recipes = try DeriveRecipe.read(db).filter { ["trip_patterns", "pattern_stops", "footpaths"].contains($0.target) }
+        let known = recipes.map { PlannerRows.known($0) != nil }
+        #expect(known == (region ? [true, true, false, true] : [true, true, true]), "\(recipes.map(\.target))")
+        let (swift, sql) = (PlannerRows(), PlannerRows())
+        for (recipe, isKnown) in zip(recipes, known) {
+            let table = quoted(recipe.target)
+            try recipe.clear(db)
+            #expect(try swift.derive(recipe, connection: db) == isKnown)
+            if !isKnown { try recipe.derive(db) }
+            try db.execute("CREATE TEMP TABLE swift AS SELECT * FROM main.\(table)")
+            try recipe.clear(db)
+            // By SQL (a PlannerRows that never computed trip_patterns leaves pattern_stops to it).
+            if recipe.target == "pattern_stops" { #expect(try !sql.derive(recipe, connection: db)) }
+            try recipe.derive(db)
+            let differ = try db.scalar(
+                """
+                SELECT (SELECT count(*) FROM (SELECT * FROM temp.swift EXCEPT SELECT * FROM main.\(table)))
+                     + (SELECT count(*) FROM (SELECT * FROM main.\(table) EXCEPT SELECT * FROM temp.swift))
+                """)
+            let count = try db.scalar("SELECT count(*) FROM temp.swift")?.integer ?? 0
+            // The fixture's feeds have no walk within one feed.
+            let empty = region && recipe.target == "footpaths" && recipe.kind == .table
+            #expect(differ == .integer(0) && (count > 0 || empty), "\(recipe.target) (\(recipe.kind))")
+            try db.execute("DROP TABLE temp.swift")
+        }
+    }
+
     /// The walks between stops of different feeds: (feed, from stop, to stop).
     func walksAcrossFeeds(_ seed: String) throws -> [[String]] {
         try Connection(path: seed, mode: .readOnly).rows(
@@ -96,5 +130,26 @@ struct RegionDeltaTests {
         }
         #expect(try db.scalar("SELECT count(DISTINCT pattern) FROM trip_patterns WHERE feed_ref = 1")?.integer == 2)
         #expect(try walksAcrossFeeds(result) == [["north", "N2", "S1"]])
+        try expectSwiftIsSQL(result, region: true)
+    }
+
+    @Test("Cairns, a trip's stop_times changed: the installer's planner tables in Swift, the digest of the built seed")
+    func stopTimesOfCairns() throws {
+        let old = folder.file("cairns-1.sqlite")
+        _ = try SeedBuilder.build([Repository.path("examples/cairns")], to: old)
+        let feed = folder.file("cairns-2")
+        try FileManager.default.copyItem(atPath: Repository.path("examples/cairns"), toPath: feed)
+        // The first trip's last stop time dropped: a trip of a new pattern.
+        let path = feed + "/stop_times.txt"
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+        let trip = lines[1].prefix { $0 != "," }
+        let last = try #require(lines.lastIndex { $0.hasPrefix(trip + ",") })
+        lines.remove(at: last)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        var options = BuildOptions(inputs: [feed], output: folder.file("cairns-2.sqlite"))
+        options.previous = old
+        _ = try SeedBuilder(options: options).build()
+        let result = try patched(old, folder.file("cairns-2.sqlite"), name: "cairns")
+        try expectSwiftIsSQL(result, region: false)
     }
 }

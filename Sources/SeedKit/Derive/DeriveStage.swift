@@ -66,7 +66,7 @@ struct DeriveStage: BuildStage {
             // A region seed's walks between stops of different feeds: a recipe of their own.
             if scoped != nil && table.name == CrossFeedFootpaths.table && PlannerTables.handles(table) {
                 let cross = CrossFeedFootpaths.recipe
-                if try bySQL || !Footpaths.fillCrossFeed(connection) { try cross.derive(connection) }
+                if try bySQL || !FootpathRows.fillCrossFeed(connection) { try cross.derive(connection) }
                 state.recipes.append(cross)
             }
             state.timer.mark("derive \(table.name)")

@@ -96,7 +96,7 @@ struct PlannerTablesTests {
         // Computed in Swift again: the same rows; and the recipe's condition selects them.
         #expect(try db.scalar("SELECT count(*) FROM footpaths WHERE \(CrossFeedFootpaths.rows)")?.integer == 1)
         try db.execute("DELETE FROM footpaths")
-        #expect(try Footpaths.fillCrossFeed(db))
+        #expect(try FootpathRows.fillCrossFeed(db))
         #expect(try db.rows("SELECT feed_ref, from_stop_ref, to_stop_ref, kind FROM footpaths").count == 1)
         // A seed of one feed records no such recipe.
         let north = try Connection(path: try build("north", ["\(two)/north"]), mode: .readOnly)

@@ -1,3 +1,4 @@
+import SeedDeltas
 import SeedKitTestSupport
 import SeedSQLite
 import Testing

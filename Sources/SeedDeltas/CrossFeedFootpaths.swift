@@ -1,31 +1,29 @@
-import SeedDeltas
-
 /// The walks of a region seed between stops of different feeds: `footpaths` rows of kind 0 that
 /// no feed's recipe gives (each feed's rows are derived from that feed's rows alone), by the
 /// same rule across feeds (stops that may be within the walking distance, by the same cells and
 /// arithmetic as the transit schema's `footpaths` recipe, kept when a trip serves one of the
 /// two). A row is stored once, from the smaller id, and belongs to the feed of its
 /// `from_stop_ref` (its `feed_ref`). Only a region seed whose `footpaths` recipe is the one
-/// `PlannerTables` knows gets them: a seed of one feed is unchanged.
+/// the build computes in Swift gets them (`PlannerTables`, SeedKit): a seed of one feed is unchanged.
 ///
 /// The seed records them as a recipe of their own (`rows`, after the table's: its rows are those
 /// whose two stops are of different feeds), run once over every feed's stops, so the installer
 /// derives them again after a delta to any feed; the build computes the same rows in Swift
-/// (`Footpaths.fillCrossFeed`).
-enum CrossFeedFootpaths {
+/// (`FootpathRows.fillCrossFeed`), as the installer does when the recipe is this one (``PlannerRows``).
+package enum CrossFeedFootpaths {
     /// The table the rows go to.
-    static let table = "footpaths"
+    package static let table = "footpaths"
 
     /// The recipe the seed records, after the table's own.
-    static var recipe: DeriveRecipe {
+    package static var recipe: DeriveRecipe {
         DeriveRecipe(kind: .rows, target: table, reads: ["pattern_stops", "stops"], rows: rows, fill: fill)
     }
 
     /// The rows it derives: those whose stops are of different feeds.
-    static let rows = #""feed_ref" IS NOT (SELECT "feed_ref" FROM "stops" WHERE "id" = "to_stop_ref")"#
+    package static let rows = #""feed_ref" IS NOT (SELECT "feed_ref" FROM "stops" WHERE "id" = "to_stop_ref")"#
 
     /// The statement: the recipe's cells over the stops of every feed, pairs of different feeds.
-    static let fill = """
+    package static let fill = """
         INSERT INTO "footpaths" ("feed_ref", "from_stop_ref", "to_stop_ref", "kind", "min_transfer_time")
         WITH RECURSIVE
           served(stop) AS (SELECT DISTINCT stop_ref FROM pattern_stops),

@@ -1,12 +1,13 @@
 import SeedSQLite
 
 /// The rows of the transit schema's `footpaths` recipe (Schema/transit.yaml) in a seed of one
-/// feed, computed in Swift (``PlannerTables``): kind 0, the stops within the walking distance,
+/// feed, computed in Swift (``PlannerRows``: by the build, and by the installer after a delta):
+/// kind 0, the stops within the walking distance,
 /// found by the recipe's cells with the recipe's arithmetic, operation by operation in the
 /// same order on the same doubles (its constants as this SQLite reads them), so that each
 /// comparison comes out as the SQL's; kinds 1 to 3 (a station's stops, transfers.txt) by the
 /// recipe's own SQL for them, small tables.
-enum Footpaths {
+package enum FootpathRows {
     /// A stop with a position, as the recipe's `placed` has it (and its feed, in a region seed).
     private struct Placed {
         var id, feed: Int64
@@ -46,7 +47,7 @@ enum Footpaths {
     /// or returns false (nothing written) when a stop's coordinate is not a number (the SQL
     /// then decides what it means). Kinds 0 and 1 are kept as keys (24 bytes a row) to sort.
     /// `served`: the stops of `pattern_stops`, when the caller has them.
-    static func fill(_ connection: Connection, served: Set<Int64>? = nil) throws(SQLiteError) -> Bool {
+    package static func fill(_ connection: Connection, served: Set<Int64>? = nil) throws(SQLiteError) -> Bool {
         guard let (placed, stations) = try placed(connection, served: served) else { return false }
         var keys: [(Int64, Int64, Int64)] = []
         walks(placed, limit: try Constants(connection).limit) { p, q in
@@ -84,7 +85,7 @@ enum Footpaths {
     /// ``CrossFeedFootpaths/recipe``: the per-feed rule across feeds, each row of the feed of its
     /// `from_stop_ref`), in the recipe's order, and returns true; false (nothing written) when a
     /// stop's coordinate is not a number.
-    static func fillCrossFeed(_ connection: Connection) throws(SQLiteError) -> Bool {
+    package static func fillCrossFeed(_ connection: Connection) throws(SQLiteError) -> Bool {
         guard let (placed, _) = try placed(connection, served: nil, region: true) else { return false }
         var rows: [(feed: Int64, from: Int64, to: Int64)] = []
         walks(placed, limit: try Constants(connection).limit) { p, q in
@@ -191,7 +192,7 @@ enum Footpaths {
     }
 
     /// The recipe's kinds 2 and 3 (transfers.txt).
-    static let transfersSQL = """
+    package static let transfersSQL = """
         SELECT from_stop_ref, to_stop_ref, CASE transfer_type WHEN 3 THEN 3 ELSE 2 END,
                CASE WHEN transfer_type = 2 THEN min_transfer_time END
           FROM (SELECT from_stop_ref, to_stop_ref, max(id), transfer_type, min_transfer_time FROM transfers
