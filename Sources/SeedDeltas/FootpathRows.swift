@@ -44,8 +44,9 @@ package enum FootpathRows {
 
     /// Fills `footpaths` with the recipe's rows, in its order (key order: ANALYZE's estimates
     /// of a table's rows, in the seed, depend on the order its rows went in), and returns true;
-    /// or returns false (nothing written) when a stop's coordinate is not a number (the SQL
-    /// then decides what it means). Kinds 0 and 1 are kept as keys (24 bytes a row) to sort.
+    /// or returns false (nothing written) when a stop's coordinate is not a number or is beyond
+    /// ``largestCoordinate`` (the SQL then decides what it means). Kinds 0 and 1 are kept as
+    /// keys (24 bytes a row) to sort.
     /// `served`: the stops of `pattern_stops`, when the caller has them.
     package static func fill(_ connection: Connection, served: Set<Int64>? = nil) throws(SQLiteError) -> Bool {
         guard let (placed, stations) = try placed(connection, served: served) else { return false }
@@ -84,7 +85,7 @@ package enum FootpathRows {
     /// Fills the walks of a region seed between stops of different feeds (kind 0, the rows of
     /// ``CrossFeedFootpaths/recipe``: the per-feed rule across feeds, each row of the feed of its
     /// `from_stop_ref`), in the recipe's order, and returns true; false (nothing written) when a
-    /// stop's coordinate is not a number.
+    /// stop's coordinate is not a number or is beyond ``largestCoordinate``.
     package static func fillCrossFeed(_ connection: Connection) throws(SQLiteError) -> Bool {
         guard let (placed, _) = try placed(connection, served: nil, region: true) else { return false }
         var rows: [(feed: Int64, from: Int64, to: Int64)] = []
@@ -141,6 +142,9 @@ package enum FootpathRows {
                 return nil
             }
             let (lat, lon) = (stops.double(at: 1), stops.double(at: 2))
+            // Far beyond any place (a hostile or broken seed): the cells' integers could overflow
+            // here, where SQLite makes them reals; the SQL decides what such a stop means.
+            guard abs(lat) <= Self.largestCoordinate && abs(lon) <= Self.largestCoordinate else { return nil }
             let t = abs(lat) + k.cell
             let r = t * t * k.rFactor
             let c = 1 + r * (k.t1 + r * (k.t2 + r * (k.t3 + r * (k.t4 + r * (k.t5 + r / k.t6)))))
@@ -152,6 +156,9 @@ package enum FootpathRows {
         }
         return (placed, stations)
     }
+
+    /// The largest latitude or longitude computed here (any real place is within 180).
+    static let largestCoordinate = 1e9
 
     /// `CAST(v / cell AS INTEGER) - (v < CAST(v / cell AS INTEGER) * cell)`: the cell, floored.
     private static func cellIndex(_ value: Double, _ cell: Double) -> Int64 {

@@ -124,6 +124,20 @@ struct PlannerTablesTests {
         }
     }
 
+    @Test("a coordinate far beyond any place (1e300, as a hostile delta could bring): left to the recipe's SQL, no overflow")
+    func farCoordinates() throws {
+        let seed = try build("sample", [Repository.path("Tests/Fixtures/gtfs/sample-feed")])
+        let db = try Connection(path: seed)
+        for (lat, lon) in [("1e300", "stop_lon"), ("-1e300", "stop_lon"), ("stop_lat", "-1e300"), ("9e18", "stop_lon")] {
+            try db.execute("UPDATE stops SET stop_lat = \(lat), stop_lon = \(lon) WHERE stop_id = 'AMV'")
+            try db.execute("DELETE FROM footpaths")
+            #expect(try !FootpathRows.fill(db), "\(lat), \(lon)")
+            #expect(try db.scalar("SELECT count(*) FROM footpaths")?.integer == 0)
+            let recipe = try #require(try DeriveRecipe.read(db).first { $0.target == "footpaths" })
+            try recipe.derive(db)
+        }
+    }
+
     @Test("a feed built with --previous: its trips keep the previous ids, not in input order, before deriving")
     func previous() throws {
         let feed = folder.file("feed")
