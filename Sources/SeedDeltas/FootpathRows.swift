@@ -46,13 +46,16 @@ package enum FootpathRows {
     /// of a table's rows, in the seed, depend on the order its rows went in), and returns true;
     /// or returns false (nothing written) when a stop's coordinate is not a number or is beyond
     /// ``largestCoordinate`` (the SQL then decides what it means). Kinds 0 and 1 are kept as
-    /// keys (24 bytes a row) to sort.
-    /// `served`: the stops of `pattern_stops`, when the caller has them.
-    package static func fill(_ connection: Connection, served: Set<Int64>? = nil) throws(SQLiteError) -> Bool {
-        guard let (placed, stations) = try placed(connection, served: served) else { return false }
-        var keys: [(Int64, Int64, Int64)] = []
+    /// keys (32 bytes a row) to sort. `served`: the stops of `pattern_stops`, when the caller
+    /// has them. `region`: a region seed's, each feed's rows from its own stops, feed by feed,
+    /// as the recipe run once per feed writes them (not the walks between feeds).
+    package static func fill(
+        _ connection: Connection, served: Set<Int64>? = nil, region: Bool = false
+    ) throws(SQLiteError) -> Bool {
+        guard let (placed, stations) = try placed(connection, served: served, region: region) else { return false }
+        var keys: [(Int64, Int64, Int64, Int64)] = []
         walks(placed, limit: try Constants(connection).limit) { p, q in
-            keys.append((min(p.id, q.id), max(p.id, q.id), 0))
+            if p.feed == q.feed { keys.append((p.feed, min(p.id, q.id), max(p.id, q.id), 0)) }
         }
         keys += stationPairs(stations, placed: placed)
         keys.sort { $0 < $1 }
@@ -63,21 +66,28 @@ package enum FootpathRows {
             kept += 1
         }
         keys.removeLast(keys.count - kept)
+        let feed = region ? ["feed_ref"] : []
         let plain = try IntegerRowInserter(
-            into: "footpaths", columns: ["from_stop_ref", "to_stop_ref", "kind"], connection: connection)
+            into: "footpaths", columns: feed + ["from_stop_ref", "to_stop_ref", "kind"], connection: connection)
         let transfer = try connection.prepare(
-            "INSERT INTO footpaths (from_stop_ref, to_stop_ref, kind, min_transfer_time) VALUES (?, ?, ?, ?)")
+            """
+            INSERT INTO footpaths (\((feed + ["from_stop_ref", "to_stop_ref", "kind", "min_transfer_time"])
+                .joined(separator: ", "))) VALUES (\(region ? "?, " : "")?, ?, ?, ?)
+            """)
+        func insert(_ key: (Int64, Int64, Int64, Int64)) throws(SQLiteError) {
+            if region { try plain.insert(key.0, key.1, key.2, key.3) } else { try plain.insert(key.1, key.2, key.3) }
+        }
         var next = 0
-        for row in try connection.rows(transfersSQL + "\n ORDER BY 1, 2, 3") {
-            let key = (row[0].integer ?? 0, row[1].integer ?? 0, row[2].integer ?? 0)
+        for row in try connection.rows(transfersSQL(region: region) + "\n ORDER BY 1, 2, 3, 4") {
+            let key = (row[0].integer ?? 0, row[1].integer ?? 0, row[2].integer ?? 0, row[3].integer ?? 0)
             while next < keys.count && keys[next] <= key {
-                try plain.insert(keys[next].0, keys[next].1, keys[next].2)
+                try insert(keys[next])
                 next += 1
             }
             try plain.flush()
-            try transfer.run(row)
+            try transfer.run(region ? row : Array(row.dropFirst()))
         }
-        for key in keys[next...] { try plain.insert(key.0, key.1, key.2) }
+        for key in keys[next...] { try insert(key) }
         try plain.flush()
         return true
     }
@@ -103,14 +113,18 @@ package enum FootpathRows {
 
     /// Kind 1: each two stops of one station (a parent and its stops, the stops of one parent),
     /// both with a position, from the smaller id (a pair of two stations' twice: see `fill`).
-    private static func stationPairs(_ stations: [Int64: [Int64]], placed: [Placed]) -> [(Int64, Int64, Int64)] {
-        let positioned = Set(placed.map(\.id))
-        var pairs: [(Int64, Int64, Int64)] = []
+    private static func stationPairs(
+        _ stations: [Int64: [Int64]], placed: [Placed]
+    ) -> [(Int64, Int64, Int64, Int64)] {
+        var feeds: [Int64: Int64] = [:]
+        for stop in placed { feeds[stop.id] = stop.feed }
+        var pairs: [(Int64, Int64, Int64, Int64)] = []
         for members in stations.values {
             var unique: [Int64] = []
-            for stop in members.sorted() where positioned.contains(stop) && stop != unique.last { unique.append(stop) }
+            for stop in members.sorted() where feeds[stop] != nil && stop != unique.last { unique.append(stop) }
             for (index, from) in unique.enumerated() {
-                for to in unique[(index + 1)...] { pairs.append((from, to, 1)) }
+                // A station's stops are of its feed (references resolve within their feed).
+                for to in unique[(index + 1)...] { pairs.append((feeds[from] ?? 0, from, to, 1)) }
             }
         }
         return pairs
@@ -198,14 +212,19 @@ package enum FootpathRows {
         }
     }
 
-    /// The recipe's kinds 2 and 3 (transfers.txt).
-    package static let transfersSQL = """
-        SELECT from_stop_ref, to_stop_ref, CASE transfer_type WHEN 3 THEN 3 ELSE 2 END,
-               CASE WHEN transfer_type = 2 THEN min_transfer_time END
-          FROM (SELECT from_stop_ref, to_stop_ref, max(id), transfer_type, min_transfer_time FROM transfers
-                 WHERE from_stop_ref IS NOT NULL AND to_stop_ref IS NOT NULL AND from_route_ref IS NULL
-                   AND to_route_ref IS NULL AND from_trip_ref IS NULL AND to_trip_ref IS NULL
-                 GROUP BY from_stop_ref, to_stop_ref)
-         WHERE from_stop_ref <> to_stop_ref OR transfer_type = 2 AND min_transfer_time IS NOT NULL
-        """
+    /// The recipe's kinds 2 and 3 (transfers.txt), each row beginning with its feed (0 in a
+    /// seed of one feed): a pair's stops, and so the last row of a pair, are of one feed.
+    static func transfersSQL(region: Bool) -> String {
+        let feed = region ? "feed_ref" : "0"
+        return """
+            SELECT \(feed), from_stop_ref, to_stop_ref, CASE transfer_type WHEN 3 THEN 3 ELSE 2 END,
+                   CASE WHEN transfer_type = 2 THEN min_transfer_time END
+              FROM (SELECT \(region ? "feed_ref, " : "")from_stop_ref, to_stop_ref, max(id), transfer_type,
+                           min_transfer_time FROM transfers
+                     WHERE from_stop_ref IS NOT NULL AND to_stop_ref IS NOT NULL AND from_route_ref IS NULL
+                       AND to_route_ref IS NULL AND from_trip_ref IS NULL AND to_trip_ref IS NULL
+                     GROUP BY from_stop_ref, to_stop_ref)
+             WHERE from_stop_ref <> to_stop_ref OR transfer_type = 2 AND min_transfer_time IS NOT NULL
+            """
+    }
 }

@@ -11,8 +11,7 @@ extension PlannerRows {
 
     /// The SHA-256 of each recipe's `fill` computed here, as the build records them from
     /// Schema/transit.yaml: of a seed of one feed, and of a region seed (each feed's rows from
-    /// its own: `trip_patterns` and `pattern_stops`; the walks between feeds). A region seed's
-    /// per-feed `footpaths` run as SQL.
+    /// its own, and the walks between feeds).
     package static let knownRecipes: [String: KnownRecipe] = [
         "919ad74430fd37116330d708490edf69034d15b783e373aade813bc591893bf0":
             KnownRecipe(target: "trip_patterns", kind: .table, region: false),
@@ -24,6 +23,8 @@ extension PlannerRows {
             KnownRecipe(target: "pattern_stops", kind: .table, region: true),
         "6aa863f5e25224d1eb1486bc013d0abf628ac011d22ffecf4ac728e39e685be1":
             KnownRecipe(target: "footpaths", kind: .table, region: false),
+        "9a559e63fb1c878e5f9953ac0b26439494ed901fbab21e20e0596e046ffcba29":
+            KnownRecipe(target: "footpaths", kind: .table, region: true),
         "f2347afdcdbc12dd529d52c0b25a83a8255dd940176f248ce473f182495dff6d":
             KnownRecipe(target: "footpaths", kind: .rows, region: true)
     ]

@@ -128,12 +128,11 @@ package final class PlannerRows {
         return true
     }
 
-    /// `footpaths` of a seed of one feed (``FootpathRows``); false, nothing written, in a region
-    /// seed (each feed's rows by the recipe's SQL) or when a coordinate is not a number.
+    /// `footpaths` (``FootpathRows``; in a region seed each feed's rows from its own, not the
+    /// walks between feeds); false, nothing written, when a coordinate is not a number.
     package func fillFootpaths(region: Bool, connection: Connection) throws(SQLiteError) -> Bool {
-        guard !region else { return false }
         // The stops of pattern_stops: its rows are `patterns`' stops, when filled here.
         let served = patternStopsFilled ? patterns.map { Set($0.lazy.flatMap(\.key.stops)) } : nil
-        return try FootpathRows.fill(connection, served: served)
+        return try FootpathRows.fill(connection, served: served, region: region)
     }
 }
