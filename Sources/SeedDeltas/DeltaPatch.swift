@@ -20,9 +20,10 @@ import Darwin
 ///    unless the caller has proven it already, checks that its content digest is the delta's
 ///    `from`. In one transaction it clears what the seed derives from the changed tables (its
 ///    `seedgen_derive` recipes: derived tables and rows, search and spatial indexes), applies
-///    the records, and derives those again with this SQLite. The result must have the delta's
-///    `to` content digest; it is then flushed to disk. Ordinary indexes follow the rows as
-///    SQLite maintains them.
+///    the records, and derives those again with this SQLite (the journey planner's tables, when
+///    their recipes are the known ones, in Swift: ``PlannerRows``, the same rows). The result
+///    must have the delta's `to` content digest; it is then flushed to disk. Ordinary indexes
+///    follow the rows as SQLite maintains them.
 ///
 /// The patched file is not compacted: a `VACUUM` would rewrite every page for a few free ones
 /// (see `Documentation/updating.md`, "What it costs"); SQLite reuses free pages on the next patch.
@@ -199,18 +200,23 @@ package struct DeltaPatch {
         touched.rowids = log.rowids
         trace.mark("apply the changes")
         var current = ""
+        // The planner's tables in Swift when their recipes are the known ones (the same rows, a
+        // fraction of the time); SEEDGEN_DERIVE_BY_SQL=1 runs every recipe's SQL, to compare.
+        let planner = CurrentProcess.environment("SEEDGEN_DERIVE_BY_SQL") == "1" ? nil : PlannerRows()
         do {
             for recipe in DeriveRecipe.affected(try DeriveRecipe.read(connection), byChangesTo: changedTables) {
                 current = recipe.target
                 touched.derived.insert(recipe.target)
-                try recipe.derive(connection)
+                let inSwift = try planner?.derive(recipe, connection: connection) == true
+                if !inSwift { try recipe.derive(connection) }
+                trace.mark("derive again: \(recipe.target) (\(recipe.kind)\(inSwift ? ", in Swift" : ""))")
             }
             current = ""
             try connection.execute("COMMIT")
         } catch {
             throw .sqlite(error, table: current.isEmpty ? nil : current)
         }
-        trace.mark("derive again")
+        trace.mark("derive again: commit")
         return touched
     }
 

@@ -66,9 +66,9 @@ extension TransitNetwork {
 
     /// The same footpaths from the seed's `footpaths` (kinds 0 and 1 both ways, kind 0 checked
     /// along a great circle), with the walks the table leaves out measured here: between two
-    /// stops no pattern serves, and in a region seed between stops of different feeds (a
-    /// derived table is derived per feed).
-    mutating func buildFootpaths(derived rows: [FootpathRow]) {
+    /// stops no pattern serves, and in a region seed built before the table held the walks
+    /// between stops of different feeds (`acrossFeeds` false), those.
+    mutating func buildFootpaths(derived rows: [FootpathRow], acrossFeeds: Bool) {
         let near = FootpathGrid(self)
         var paths: [(pair: Int64, time: Int32)] = []
         paths.reserveCapacity(2 * rows.count)
@@ -88,7 +88,7 @@ extension TransitNetwork {
         var unserved = [Bool](repeating: true, count: stopCount)
         for stop in patternStops { unserved[Int(stop)] = false }
         near.pairs(among: unserved, accept: { _, _ in true }) { paths.append((Self.key($0, $1), $2)) }
-        if feedNames.count > 1 {
+        if feedNames.count > 1 && !acrossFeeds {
             let feed = stopFeed
             near.pairs(among: nil, accept: { feed[Int($0)] != feed[Int($1)] }) { paths.append((Self.key($0, $1), $2)) }
         }

@@ -21,6 +21,18 @@ extension TransitNetwork {
         return try db.scalar(sql) == .integer(Int64(derivedTables.count))
     }
 
+    /// Whether a region seed's `footpaths` holds the walks between stops of different feeds:
+    /// its `seedgen_derive` records their recipe (of kind `rows`, after the table's own), as a
+    /// seed built since seedgen derives them does. A region seed built before is read as before:
+    /// the planner measures those walks itself.
+    static func derivesWalksAcrossFeeds(_ db: Connection) throws -> Bool {
+        let recipes = try db.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'seedgen_derive'")
+        guard recipes == .integer(1) else { return false }
+        let sql = "SELECT count(*) FROM seedgen_derive WHERE target = 'footpaths' AND kind = 'rows'"
+        return try db.scalar(sql) != .integer(0)
+    }
+
     /// Each trip's pattern (the smallest trip id of the pattern), by trip index; -1 for none.
     func loadTripPatterns(_ db: Connection, tripIndex: [Int64: Int32]) throws -> [Int64] {
         var patterns = [Int64](repeating: -1, count: tripIDs.count)

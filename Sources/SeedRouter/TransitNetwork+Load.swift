@@ -33,7 +33,7 @@ extension TransitNetwork {
                 }
                 try loadFrequencies(db, tripIndex: tripIndex)
                 buildPatterns(derived: patterns)
-                try buildFootpaths(derived: loadFootpaths(db))
+                try buildFootpaths(derived: loadFootpaths(db), acrossFeeds: region && Self.derivesWalksAcrossFeeds(db))
             } else {
                 try loadStopTimes(db, tripIndex: tripIndex)
                 try loadFrequencies(db, tripIndex: tripIndex)

@@ -76,6 +76,31 @@ struct DerivedNetworkTests {
         try compare(try build("region", ["north=\(two)/north", "south=\(two)/south"], feeds: true))
     }
 
+    @Test("a region seed: the walks between feeds are read from footpaths, measured only in a seed without them")
+    func walksAcrossFeeds() throws {
+        let two = Repository.path("Tests/Fixtures/gtfs/two-operators")
+        let seed = try build("region", ["north=\(two)/north", "south=\(two)/south"], feeds: true)
+        func walk(_ path: String) throws -> (derived: Bool, time: Int32?) {
+            let db = try Connection(path: path, mode: .readOnly)
+            let net = try TransitNetwork(reading: db)
+            let (n2, s1) = (Int(net.stopIndex["north:N2"]!), net.stopIndex["south:S1"]!)
+            let time = (Int(net.footStart[n2])..<Int(net.footStart[n2 + 1])).first { net.footTo[$0] == s1 }
+            return (try TransitNetwork.derivesWalksAcrossFeeds(db), time.map { net.footTime[$0] })
+        }
+        // N2 and S1 are 222 m apart: 186 s at 1.2 m/s.
+        #expect(try walk(seed) == (true, 186))
+        // Without the row the planner does not walk it: it reads the walk, it does not measure it.
+        let without = folder.file("without.sqlite")
+        try FileManager.default.copyItem(atPath: seed, toPath: without)
+        let db = try Connection(path: without)
+        try db.execute("DELETE FROM footpaths WHERE feed_ref <> (SELECT feed_ref FROM stops WHERE id = to_stop_ref)")
+        #expect(db.changes == 1)
+        #expect(try walk(without) == (true, nil))
+        // A region seed built before the walks were derived (no recipe for them): measured.
+        try db.execute("DELETE FROM seedgen_derive WHERE target = 'footpaths' AND kind = 'rows'")
+        #expect(try walk(without) == (false, 186))
+    }
+
     @Test("transfers.txt: times, walks, a forbidden way, a change time, the last row of a pair, route rows aside")
     func transfers() throws {
         let feed = folder.file("transfers-feed")

@@ -34,17 +34,7 @@ struct DeriveStage: BuildStage {
         for table in derived {
             guard let derive = table.derive else { continue }
             if let warnings = derive.warnings {
-                let query = try Self.perFeed(warnings, scoped: scoped, connection: connection, feedColumn: false)
-                let feeds =
-                    scoped == nil || query.sql == warnings
-                    ? [nil]
-                    : try connection.rows("SELECT id FROM \(quoted(Schema.feedsTable)) ORDER BY id").map(\.first)
-                for feed in feeds {
-                    for row in try connection.rows(query.sql, feed.map { [$0] } ?? []) {
-                        state.issues.record(
-                            BuildIssue(kind: .derivedRows, file: table.name, message: row.first?.description ?? ""))
-                    }
-                }
+                try Self.recordWarnings(warnings, of: table, scoped: scoped, state: state)
             }
             let recipe = try Self.recipe(for: table, scoped: scoped, connection: connection)
             let check = DerivedRowCheck(
@@ -72,8 +62,14 @@ struct DeriveStage: BuildStage {
                 throw BuildError.invalidInput(state.issues)
             }
             if try check.checkReferences() > 0 { throw BuildError.invalidInput(state.issues) }
-            state.timer.mark("derive \(table.name)")
             state.recipes.append(recipe)
+            // A region seed's walks between stops of different feeds: a recipe of their own.
+            if scoped != nil && table.name == CrossFeedFootpaths.table && PlannerTables.handles(table) {
+                let cross = CrossFeedFootpaths.recipe
+                if try bySQL || !FootpathRows.fillCrossFeed(connection) { try cross.derive(connection) }
+                state.recipes.append(cross)
+            }
+            state.timer.mark("derive \(table.name)")
             let count =
                 try connection.scalar(
                     "SELECT count(*) FROM \(quoted(table.name))" + (recipe.rows.map { " WHERE \($0)" } ?? ""))?.integer
@@ -86,6 +82,24 @@ struct DeriveStage: BuildStage {
         try connection.execute("COMMIT")
         state.tripPatternsFromLoad = planner.filledFromLog
         state.timer.mark("derive")
+    }
+
+    /// Records as warnings the rows of a table's `warnings` query (each feed's, in a region seed).
+    private static func recordWarnings(
+        _ warnings: String, of table: Table, scoped: Set<String>?, state: BuildState
+    ) throws {
+        let connection = state.connection
+        let query = try perFeed(warnings, scoped: scoped, connection: connection, feedColumn: false)
+        let feeds =
+            scoped == nil || query.sql == warnings
+            ? [nil]
+            : try connection.rows("SELECT id FROM \(quoted(Schema.feedsTable)) ORDER BY id").map(\.first)
+        for feed in feeds {
+            for row in try connection.rows(query.sql, feed.map { [$0] } ?? []) {
+                state.issues.record(
+                    BuildIssue(kind: .derivedRows, file: table.name, message: row.first?.description ?? ""))
+            }
+        }
     }
 
     /// The recipe of a `derive:` table: its statement, the tables it reads, its derived rows.

@@ -1,4 +1,5 @@
 import SeedArchive
+import SeedDeltas
 import SeedSQLite
 
 /// The journey planner's derived tables of the transit schema (`trip_patterns`,
@@ -6,12 +7,10 @@ import SeedSQLite
 /// SQL: the rows each recipe gives, the same ids and values, inserted in the recipe's order.
 /// `trip_patterns` from what the load stage saw of `stop_times` (`TripStopLog`: each trip's
 /// stops, grouped on the reader's thread while the writer stores the rows), or, when that does
-/// not hold the rows stored, from one pass over `stop_times` in key order (0.2 CPU-s at 3M
-/// stop_times just to read them; in SQL, which groups and sorts every trip's stops as text,
-/// 0.6 CPU-s). The seed still records the recipes, and
-/// the installer derives with them after a delta: a row here that differs from the recipe's is
-/// a bug (a patched seed's digest would differ from the built one's), and the tests compare
-/// both on every shared feed.
+/// not hold the rows stored, from one pass over `stop_times` in key order (`PlannerRows`, in
+/// SeedDeltas: the installer computes the tables with it after a delta). The seed still
+/// records the recipes: a row here that differs from the recipe's is a bug (a patched seed's
+/// digest would differ from the built one's), and the tests compare both on every shared feed.
 ///
 /// Only a recipe whose text is the one written for (its SHA-256 below) is computed here; any
 /// other runs as SQL, as does a table whose inputs hold what the Swift does not model (a
@@ -25,44 +24,10 @@ final class PlannerTables {
         "footpaths": "bcdc1e07a2b961e660b5e12968b395e0b8842419d79ef3935b4d9f773fb261d7"
     ]
 
-    /// A pattern: its feed (0 in a seed of one feed) and its timed stops in order.
-    private struct PatternKey: Hashable {
-        var feed: Int64
-        private(set) var stops: [Int64] = []
-        /// A hash of `stops` kept as they are appended (FNV-1a over their ids): a lookup then
-        /// hashes three numbers, not every stop again.
-        private var mixed: UInt64 = 0xcbf2_9ce4_8422_2325
-
-        init(feed: Int64) { self.feed = feed }
-
-        mutating func append(_ stop: Int64) {
-            stops.append(stop)
-            mixed = (mixed ^ UInt64(bitPattern: stop)) &* 0x100_0000_01b3
-        }
-
-        mutating func start(feed: Int64) {
-            self.feed = feed
-            stops.removeAll(keepingCapacity: true)
-            mixed = 0xcbf2_9ce4_8422_2325
-        }
-
-        static func == (a: PatternKey, b: PatternKey) -> Bool { a.feed == b.feed && a.stops == b.stops }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(feed)
-            hasher.combine(stops.count)
-            hasher.combine(mixed)
-        }
-    }
-
-    /// The patterns met in the `trip_patterns` pass, each with its id (its first trip), in
-    /// the order met (ascending ids); nil until that pass ran here.
-    private var patterns: [(key: PatternKey, id: Int64)]?
-
+    /// The rows computed without the log, and the patterns met (from the log or not).
+    let rows = PlannerRows()
     /// What the load stage saw of `stop_times` (nil: nothing, or rows were left out after it).
     private let log: TripStopLog?
-    /// Whether `pattern_stops` was filled here (its rows: `patterns`' stops).
-    private var patternStopsFilled = false
     /// Whether `trip_patterns` was filled from `log`.
     private(set) var filledFromLog = false
 
@@ -88,91 +53,15 @@ final class PlannerTables {
                 filledFromLog = true
                 return true
             }
-            try fillTripPatterns(region: region, connection: connection)
+            try rows.fillTripPatterns(region: region, connection: connection)
             return true
         case "pattern_stops":
-            guard let patterns else { return false }
-            try fillPatternStops(patterns, region: region, connection: connection)
-            patternStopsFilled = true
-            return true
+            return try rows.fillPatternStops(region: region, connection: connection)
         case "footpaths":
-            guard !region else { return false }
-            // The stops of pattern_stops: its rows are `patterns`' stops, when filled here.
-            let served = patternStopsFilled ? patterns.map { Set($0.lazy.flatMap(\.key.stops)) } : nil
-            return try Footpaths.fill(connection, served: served)
+            return try rows.fillFootpaths(region: region, connection: connection)
         default:
             return false
         }
-    }
-
-    /// `trip_patterns`: each trip's timed stops (a stop and a time), in stop_sequence order;
-    /// a trip of two or more is given the smallest id of the trips with the same stops (of its
-    /// feed): the first met, the pass being in trip_ref order.
-    private func fillTripPatterns(region: Bool, connection: Connection) throws(SQLiteError) {
-        let read = try connection.prepare(
-            """
-            SELECT \(region ? quoted(Schema.feedColumn) : "0"), trip_ref, stop_ref FROM stop_times
-             WHERE stop_ref IS NOT NULL AND coalesce(arrival_time, departure_time) IS NOT NULL
-             ORDER BY trip_ref, stop_sequence
-            """)
-        let insert = try IntegerRowInserter(
-            into: "trip_patterns", columns: (region ? [Schema.feedColumn] : []) + ["trip_ref", "pattern"],
-            connection: connection)
-        var ids: [PatternKey: Int64] = [:]
-        var met: [(key: PatternKey, id: Int64)] = []
-        var key = PatternKey(feed: 0)
-        var trip: Int64?
-        // A region seed's rows go in feed by feed, as the recipe run once per feed writes them
-        // (the order rows go in shows in the seed's ANALYZE estimates): a trip's new id may be
-        // larger than another feed's (--previous). Kept until the pass ends: the recipe's rows.
-        var regionRows: [(feed: Int64, trip: Int64, pattern: Int64)] = []
-        func finishTrip() throws(SQLiteError) {
-            guard let trip, key.stops.count >= 2 else { return }
-            let pattern: Int64
-            if let id = ids[key] {
-                pattern = id
-            } else {
-                pattern = trip
-                ids[key] = trip
-                met.append((key, trip))
-            }
-            if region { regionRows.append((key.feed, trip, pattern)) } else { try insert.insert(trip, pattern) }
-        }
-        while try read.step() {
-            let rowTrip = read.int64(at: 1)
-            if rowTrip != trip {
-                try finishTrip()
-                trip = rowTrip
-                key.start(feed: read.int64(at: 0))
-            }
-            key.append(read.int64(at: 2))
-        }
-        try finishTrip()
-        for row in regionRows.sorted(by: { ($0.feed, $0.trip) < ($1.feed, $1.trip) }) {
-            try insert.insert(row.feed, row.trip, row.pattern)
-        }
-        try insert.flush()
-        patterns = met
-    }
-
-    /// `pattern_stops`: each pattern's stops, positions from 0, patterns in id order (in a
-    /// region seed, feed by feed).
-    private func fillPatternStops(
-        _ patterns: [(key: PatternKey, id: Int64)], region: Bool, connection: Connection
-    ) throws(SQLiteError) {
-        let insert = try IntegerRowInserter(
-            into: "pattern_stops", columns: (region ? [Schema.feedColumn] : []) + ["pattern", "position", "stop_ref"],
-            connection: connection)
-        for (key, id) in patterns.sorted(by: { ($0.key.feed, $0.id) < ($1.key.feed, $1.id) }) {
-            for (position, stop) in key.stops.enumerated() {
-                if region {
-                    try insert.insert(key.feed, id, Int64(position), stop)
-                } else {
-                    try insert.insert(id, Int64(position), stop)
-                }
-            }
-        }
-        try insert.flush()
     }
 }
 
@@ -234,8 +123,8 @@ extension PlannerTables {
             for row in rows { try insert.insert(row.trip, row.pattern) }
         }
         try insert.flush()
-        patterns = stops.indices.map { group in
-            var key = PatternKey(feed: 0)
+        self.rows.patterns = stops.indices.map { group in
+            var key = PlannerRows.PatternKey(feed: 0)
             for stop in stops[group] { key.append(stop) }
             return (key, first[group])
         }.sorted { $0.id < $1.id }

@@ -47,6 +47,13 @@ struct RegionSeedTests {
             SELECT count(*) FROM stop_times JOIN stops ON stops.id = stop_times.stop_ref JOIN trips ON trips.id = stop_times.trip_ref
              WHERE stops.feed_ref <> stop_times.feed_ref OR trips.feed_ref <> stop_times.feed_ref
             """)?.integer == 0)
+        // The copies' stops are at the same places: a walk from each stop of a to every stop of b
+        // within 400 m, stored once, of feed a (the smaller ids); the same rule as within a feed.
+        let within = try #require(try single.scalar("SELECT count(*) FROM footpaths WHERE kind = 0")?.integer)
+        let served = try #require(try single.scalar("SELECT count(DISTINCT stop_ref) FROM pattern_stops")?.integer)
+        let across = try RegionRows.crossFeedFootpaths(region)
+        #expect(served > 0 && across == Int(2 * within + served))
+        #expect(try region.scalar("SELECT count(*) FROM footpaths WHERE \(CrossFeedFootpaths.rows) AND feed_ref <> 1")?.integer == 0)
         // Derived per feed: each feed's services on its own.
         #expect(try region.scalar("SELECT count(DISTINCT feed_ref) FROM service_days")?.integer == 2)
         #expect(try region.scalar("SELECT row_counts FROM feeds WHERE name = 'a'")?.text?.contains("\"stop_times\":28") == true)
@@ -179,9 +186,13 @@ struct RegionSeedTests {
         let v2 = try Connection(path: folder.file("v2.sqlite"), mode: .readOnly)
         #expect(try v2.rows("SELECT id, name FROM feeds ORDER BY id").map { $0.map(\.description) } == [["1", "a"], ["2", "b"], ["3", "c"]])
         for table in try RegionRows.tables(v1) {
-            let sql = "SELECT * FROM \"\(table)\" WHERE feed_ref = 1 ORDER BY 1, 2, 3"
+            // Its own: not the walks to the stops of other feeds, which c adds (a copy of a).
+            let own = table == CrossFeedFootpaths.table ? " AND NOT (\(CrossFeedFootpaths.rows))" : ""
+            let sql = "SELECT * FROM \"\(table)\" WHERE feed_ref = 1\(own) ORDER BY 1, 2, 3"
             #expect(try v1.rows(sql) == v2.rows(sql), "feed a's \(table) rows and ids are kept exactly")
         }
+        let across = "SELECT count(*) FROM footpaths WHERE \(CrossFeedFootpaths.rows)"
+        #expect(try v2.scalar(across)?.integer ?? 0 > v1.scalar(across)?.integer ?? 0)
         #expect(try v2.scalar("SELECT min(id) FROM stops WHERE feed_ref = 3")?.integer ?? 0 > v1.scalar("SELECT max(id) FROM stops")?.integer ?? 0)
         #expect(try v2.scalar("SELECT stop_name FROM stops WHERE feed_ref = 2 AND stop_id = 'FUR_CREEK_RES'")?.text == "Furnace Creek (Demo)")
         // Then a is removed: b and c keep theirs.
@@ -227,6 +238,8 @@ struct RegionSeedRealDataTests {
         let regionRows = try RegionRows.tables(region).reduce(0) { sum, table in
             sum + Int(try region.scalar("SELECT count(*) FROM \"\(table)\"")?.integer ?? 0)
         }
+        // The feeds are cities apart: no walk from one feed's stops to another's.
+        #expect(try RegionRows.crossFeedFootpaths(region) == 0)
         #expect(total == regionRows, "rows compared \(total), rows in the region seed \(regionRows)")
         #expect(summary.tables.first { $0.name == "feeds" }?.rows == 10)
     }

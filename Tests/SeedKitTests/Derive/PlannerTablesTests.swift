@@ -1,4 +1,5 @@
 import Foundation
+import SeedDeltas
 import SeedSQLite
 import SeedTestSupport
 import Testing
@@ -44,8 +45,9 @@ struct PlannerTablesTests {
             try db.execute("DELETE FROM \(table.name)")
             if try planner.fill(table, region: region, connection: db) { filled.append(table.name) }
         }
-        // A region seed's footpaths are derived by their SQL, feed by feed.
-        #expect(filled == (region ? ["trip_patterns", "pattern_stops"] : PlannerRecipeCheck.tables))
+        #expect(filled == PlannerRecipeCheck.tables)
+        // And a region seed's walks between feeds, after each feed's footpaths.
+        if region { #expect(try FootpathRows.fillCrossFeed(db)) }
         try db.execute("ATTACH DATABASE \(quotedLiteral(seed)) AS built")
         for table in filled {
             let count = try #require(try db.scalar("SELECT count(*) FROM built.\(table)")?.integer)
@@ -76,6 +78,65 @@ struct PlannerTablesTests {
         try check(try build("berlin", ["\(gtfs)/dst-berlin"]))
         let two = "\(gtfs)/two-operators"
         try check(try build("region", [], feeds: ["north=\(two)/north", "south=\(two)/south"]), region: true)
+    }
+
+    @Test("a region seed: walks between stops of different feeds (N2 to S1, 222 m), of the feed of the smaller id")
+    func crossFeedWalks() throws {
+        let two = Repository.path("Tests/Fixtures/gtfs/two-operators")
+        let seed = try build("region", [], feeds: ["north=\(two)/north", "south=\(two)/south"])
+        let db = try Connection(path: seed)
+        let rows = try db.rows(
+            """
+            SELECT feeds.name, a.stop_id, b.stop_id, kind, min_transfer_time FROM footpaths JOIN feeds ON feeds.id = footpaths.feed_ref
+              JOIN stops AS a ON a.id = from_stop_ref JOIN stops AS b ON b.id = to_stop_ref
+            """
+        ).map { $0.map(\.description) }
+        #expect(rows == [["north", "N2", "S1", "0", "NULL"]])
+        let recipes = try DeriveRecipe.read(db).filter { $0.target == "footpaths" }
+        #expect(recipes.map(\.kind) == [.table, .rows] && recipes.last == CrossFeedFootpaths.recipe)
+        // Computed in Swift again: the same rows; and the recipe's condition selects them.
+        #expect(try db.scalar("SELECT count(*) FROM footpaths WHERE \(CrossFeedFootpaths.rows)")?.integer == 1)
+        try db.execute("DELETE FROM footpaths")
+        #expect(try FootpathRows.fillCrossFeed(db))
+        #expect(try db.rows("SELECT feed_ref, from_stop_ref, to_stop_ref, kind FROM footpaths").count == 1)
+        // A seed of one feed records no such recipe.
+        let north = try Connection(path: try build("north", ["\(two)/north"]), mode: .readOnly)
+        #expect(try DeriveRecipe.read(north).filter { $0.target == "footpaths" }.map(\.kind) == [.table])
+    }
+
+    @Test("a region seed derived by the recipes' SQL (SEEDGEN_DERIVE_BY_SQL=1) has the bytes of one derived in Swift")
+    func regionBytesBySQL() throws {
+        let source = Repository.path("Tests/Fixtures/gtfs/sample-feed")
+        let two = Repository.path("Tests/Fixtures/gtfs/two-operators")
+        // Two copies of the sample feed: every stop has a copy at its place, 0 m away.
+        let cases = [["north=\(two)/north", "south=\(two)/south"], ["a=\(source)", "b=\(source)"]]
+        for (index, feeds) in cases.enumerated() {
+            var seeds: [Data] = []
+            for bySQL in [false, true] {
+                let output = folder.file("bytes-\(index)-\(bySQL).sqlite")
+                var environment = ProcessInfo.processInfo.environment
+                environment["SEEDGEN_DERIVE_BY_SQL"] = bySQL ? "1" : nil
+                let arguments = ["build"] + feeds.flatMap { ["--feed", $0] } + ["--lenient", "--out", output, "--quiet"]
+                let run = try ChildProcess.run(SeedgenTool.path, arguments, environment: environment)
+                try #require(run.status == 0, "\(run.stderr)")
+                seeds.append(try #require(FileManager.default.contents(atPath: output)))
+            }
+            #expect(seeds[0] == seeds[1], "\(feeds)")
+        }
+    }
+
+    @Test("a coordinate far beyond any place (1e300, as a hostile delta could bring): left to the recipe's SQL, no overflow")
+    func farCoordinates() throws {
+        let seed = try build("sample", [Repository.path("Tests/Fixtures/gtfs/sample-feed")])
+        let db = try Connection(path: seed)
+        for (lat, lon) in [("1e300", "stop_lon"), ("-1e300", "stop_lon"), ("stop_lat", "-1e300"), ("9e18", "stop_lon")] {
+            try db.execute("UPDATE stops SET stop_lat = \(lat), stop_lon = \(lon) WHERE stop_id = 'AMV'")
+            try db.execute("DELETE FROM footpaths")
+            #expect(try !FootpathRows.fill(db), "\(lat), \(lon)")
+            #expect(try db.scalar("SELECT count(*) FROM footpaths")?.integer == 0)
+            let recipe = try #require(try DeriveRecipe.read(db).first { $0.target == "footpaths" })
+            try recipe.derive(db)
+        }
     }
 
     @Test("a feed built with --previous: its trips keep the previous ids, not in input order, before deriving")

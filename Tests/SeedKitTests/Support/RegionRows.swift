@@ -1,3 +1,4 @@
+import SeedDeltas
 import SeedKitTestSupport
 import SeedSQLite
 import Testing
@@ -41,7 +42,9 @@ enum RegionRows {
             expressions.append("(SELECT '\(target):' || \(key) FROM \"\(target)\" AS r WHERE r.id = t.\"\(column)\")")
         }
         guard !expressions.isEmpty else { return [] }
-        let filter = feed == nil ? "" : " WHERE t.\(Schema.feedColumn) = \(feed!)"
+        var filter = feed == nil ? "" : " WHERE t.\(Schema.feedColumn) = \(feed!)"
+        // A region seed's walks between stops of different feeds are no feed's own (CrossFeedFootpaths).
+        if feed != nil && table == CrossFeedFootpaths.table { filter += " AND NOT (\(CrossFeedFootpaths.rows))" }
         let sql = "SELECT " + expressions.joined(separator: " || char(9) || ") + " FROM \"\(table)\" AS t" + filter
         return try db.rows(sql).map { $0[0].text ?? "NULL" }.sorted()
     }
@@ -53,6 +56,11 @@ enum RegionRows {
         if !columns.isEmpty { return columns.filter { $0 != Schema.feedColumn } }
         return try db.rows("SELECT name FROM pragma_table_info(?)", [.text(table)]).compactMap { $0[0].text }
             .filter { $0 != "id" && $0 != Schema.feedColumn && !$0.hasSuffix("_ref") }
+    }
+
+    /// The rows of a region seed's `footpaths` between stops of different feeds.
+    static func crossFeedFootpaths(_ region: Connection) throws -> Int {
+        Int(try region.scalar("SELECT count(*) FROM footpaths WHERE \(CrossFeedFootpaths.rows)")?.integer ?? -1)
     }
 
     /// Expects every table of `single` to hold, in `region`, the same rows for feed `feed`,

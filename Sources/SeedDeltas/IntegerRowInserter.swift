@@ -3,7 +3,7 @@ import SeedSQLite
 /// Inserts rows of integers into one table, `rowsPerStatement` rows by one statement (`VALUES
 /// (?, ?), (?, ?), ...`): a statement run costs more than the rows it inserts (half the time of
 /// one statement a row, at 116k rows of `trip_patterns`). Rows go in in the order given.
-final class IntegerRowInserter {
+package final class IntegerRowInserter {
     private let connection: Connection
     private let columns: Int
     private let rowsPerStatement: Int
@@ -11,7 +11,7 @@ final class IntegerRowInserter {
     private let one: Statement
     private var values: [Int64] = []
 
-    init(
+    package init(
         into table: String, columns names: [String], connection: Connection, rowsPerStatement: Int = 64
     )
         throws(SQLiteError)
@@ -26,13 +26,13 @@ final class IntegerRowInserter {
     }
 
     /// Adds a row: `row` holds one value per column.
-    func insert(_ row: Int64...) throws(SQLiteError) {
+    package func insert(_ row: Int64...) throws(SQLiteError) {
         values.append(contentsOf: row)
         if values.count == columns * rowsPerStatement { try flush() }
     }
 
     /// Inserts the rows added and not yet inserted; call it once the last row is added.
-    func flush() throws(SQLiteError) {
+    package func flush() throws(SQLiteError) {
         let statement = values.count == columns * rowsPerStatement ? many : one
         var index = 0
         while index < values.count {
