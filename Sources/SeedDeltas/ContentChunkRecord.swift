@@ -55,6 +55,60 @@ package enum ContentChunkRecord {
         }
     }
 
+    /// A record written to a database of its own as the chunks are hashed (``ContentDigest``'s
+    /// `root(_:schema:spill:)`), then copied into the seed (``copy(from:to:)``): the build keeps
+    /// no chunk in memory.
+    package final class Spill {
+        private let connection: Connection
+        private let insert: Statement
+
+        /// Creates the record in a new database at `path` (no journal: a scratch file).
+        package init(path: String) throws(SQLiteError) {
+            connection = try Connection(path: path)
+            try connection.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; \(createSQL); BEGIN")
+            insert = try connection.prepare(
+                """
+                INSERT INTO seedgen_content_chunks (table_name, position, last_rowid, row_count, sha256, last_key)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
+        }
+
+        /// Records chunk `position` of `table`.
+        package func add(_ table: String, _ position: Int, _ chunk: ContentChunk) throws(SQLiteError) {
+            try insert.run([
+                .text(table), .integer(Int64(position)), chunk.lastRowID.map { .integer($0) } ?? .null,
+                .integer(chunk.rows), .blob(chunk.sha256), chunk.lastKey.map { .blob($0) } ?? .null
+            ])
+        }
+
+        /// Commits what was added.
+        package func finish() throws(SQLiteError) {
+            try connection.execute("COMMIT")
+        }
+    }
+
+    /// Copies the record the spill at `path` holds into `connection`'s main database, in the
+    /// order ``write(_:to:)`` writes it.
+    package static func copy(from path: String, to connection: Connection) throws(SQLiteError) {
+        try connection.prepare("ATTACH ? AS seedgen_spill").run([.text(path)])
+        defer { try? connection.execute("DETACH seedgen_spill") }
+        // One transaction, as write(_:to:) makes (the file's change counter is the same).
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute(
+                """
+                \(createSQL);
+                INSERT INTO main.seedgen_content_chunks (table_name, position, last_rowid, row_count, sha256, last_key)
+                SELECT table_name, position, last_rowid, row_count, sha256, last_key
+                FROM seedgen_spill.seedgen_content_chunks ORDER BY table_name, position;
+                COMMIT
+                """)
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Removes the rows of tables that are no longer content tables (none in a seed of one
     /// schema; kept tidy for any other).
     package static func keepOnly(_ tables: [String], in connection: Connection) throws(SQLiteError) {

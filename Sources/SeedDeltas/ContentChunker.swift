@@ -178,11 +178,23 @@ struct ContentChunker {
     func scan(
         _ connection: Connection, _ range: ScanRange = ScanRange(), statements: ScanStatements? = nil
     ) throws(SQLiteError) -> (chunks: [ContentChunk], reachedEnd: Bool) {
+        var chunks: [ContentChunk] = []
+        let reachedEnd = try scan(connection, range, statements: statements) { chunks.append($0) }
+        return (chunks, reachedEnd)
+    }
+
+    /// Passes each chunk of the table's rows in `range` (all by default) to `emit` as it is
+    /// hashed, keeping none.
+    /// - Returns: whether the chunks reach the table's last row.
+    @discardableResult
+    func scan(
+        _ connection: Connection, _ range: ScanRange = ScanRange(), statements: ScanStatements? = nil,
+        emit: (ContentChunk) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) -> Bool {
         let statement = try prepare(connection, range, statements)
         var skipping = range.fromKey != nil && !hasRowID
         let ownKey = skipsOwnRows ? (0..<columns).first { statement.columnName(at: $0) == "key" } : nil
         let row = ContentRowBuffer(columns: columns)
-        var chunks: [ContentChunk] = []
         var hasher = SHA256()
         var rows: Int64 = 0
         var lastRowID: Int64? = nil
@@ -193,12 +205,10 @@ struct ContentChunker {
             if hasRowID { lastRowID = row.rowid }
             if row.keyHash(keyIndices) % Self.averageRows == 0 {
                 row.flush(into: &hasher)
-                if !skipping {
-                    chunks.append(chunk(lastRowID: lastRowID, row: row, rows: rows, hasher: hasher))
-                }
+                if !skipping { try emit(chunk(lastRowID: lastRowID, row: row, rows: rows, hasher: hasher)) }
                 hasher = SHA256()
                 rows = 0
-                if !skipping, ends(range, statement, lastRowID: lastRowID) { return (chunks, false) }
+                if !skipping, ends(range, statement, lastRowID: lastRowID) { return false }
                 skipping = skipping && range.afterKey.map { !row.key(keyIndices).elementsEqual($0) } ?? false
             } else {
                 row.flushIfFull(into: &hasher)
@@ -207,9 +217,9 @@ struct ContentChunker {
         if rows > 0 && !skipping {
             // The last chunk: its last row is the table's last (no boundary after it).
             row.flush(into: &hasher)
-            chunks.append(chunk(lastRowID: lastRowID, row: row, rows: rows, hasher: hasher))
+            try emit(chunk(lastRowID: lastRowID, row: row, rows: rows, hasher: hasher))
         }
-        return (chunks, true)
+        return true
     }
 
     /// The chunk that ends with the row `row` holds.

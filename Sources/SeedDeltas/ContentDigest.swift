@@ -143,36 +143,77 @@ package enum ContentDigest {
 
     /// The root: the SHA-256 of the magic, the schema entries, and each table's chunk hashes.
     static func root(_ outline: Outline, _ tables: [TableChunks]) -> String {
-        var stream = magic
-        func u32(_ value: Int) {
-            for shift in stride(from: 24, through: 0, by: -8) {
-                stream.append(UInt8(truncatingIfNeeded: value >> shift))
+        var stream = RootStream(outline)
+        for table in tables {
+            stream.table(table.name, columns: table.columns)
+            for chunk in table.chunks { stream.chunk(chunk.sha256) }
+        }
+        return stream.finish()
+    }
+
+    /// The root of database `schema`, each chunk passed to `spill` as it is hashed (with its
+    /// table and position) and none kept: memory stays flat whatever the tables' sizes.
+    package static func root(
+        _ connection: Connection, schema: String = "main",
+        spill: (String, Int, ContentChunk) throws(SQLiteError) -> Void
+    ) throws(SQLiteError) -> String {
+        let outline = try outline(connection, schema: schema)
+        var stream = RootStream(outline)
+        for table in outline.tables {
+            let chunker = try ContentChunker(table: table, schema: schema, connection: connection)
+            stream.table(table, columns: chunker.columns)
+            var position = 0
+            try chunker.scan(connection) { chunk throws(SQLiteError) in
+                stream.chunk(chunk.sha256)
+                try spill(table, position, chunk)
+                position += 1
             }
         }
-        func text(_ text: String) {
-            u32(text.utf8.count)
-            stream += text.utf8
-        }
+        return stream.finish()
+    }
+}
+
+/// The root's stream (`Documentation/content-digest.md`, "The root"), hashed 64 KiB at a time.
+private struct RootStream {
+    private var stream = ContentDigest.magic
+    private var hasher = SHA256()
+
+    init(_ outline: ContentDigest.Outline) {
         for entry in outline.entries {
             stream.append(UInt8(ascii: "S"))
             for value in entry { text(value) }
         }
-        var hasher = SHA256()
-        for table in tables {
-            stream.append(UInt8(ascii: "T"))
-            text(table.name)
-            u32(table.columns)
-            for chunk in table.chunks {
-                stream.append(UInt8(ascii: "C"))
-                stream += chunk.sha256
-                if stream.count >= 1 << 16 {
-                    hasher.update(stream)
-                    stream.removeAll(keepingCapacity: true)
-                }
-            }
+    }
+
+    mutating func table(_ name: String, columns: Int) {
+        stream.append(UInt8(ascii: "T"))
+        text(name)
+        u32(columns)
+    }
+
+    mutating func chunk(_ sha256: [UInt8]) {
+        stream.append(UInt8(ascii: "C"))
+        stream += sha256
+        if stream.count >= 1 << 16 {
+            hasher.update(stream)
+            stream.removeAll(keepingCapacity: true)
         }
+    }
+
+    mutating func finish() -> String {
         stream.append(UInt8(ascii: "E"))
         hasher.update(stream)
         return hasher.hexDigest()
+    }
+
+    private mutating func u32(_ value: Int) {
+        for shift in stride(from: 24, through: 0, by: -8) {
+            stream.append(UInt8(truncatingIfNeeded: value >> shift))
+        }
+    }
+
+    private mutating func text(_ text: String) {
+        u32(text.utf8.count)
+        stream += text.utf8
     }
 }

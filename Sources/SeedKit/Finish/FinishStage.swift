@@ -31,22 +31,28 @@ struct FinishStage: BuildStage {
         try state.database.writeMetadata(
             schema: state.schema, seedVersion: state.seedVersion, inputs: state.records, extra: state.previousMetadata)
         try DeriveRecipe.write(state.recipes, to: connection)
-        let (digest, readers) = try state.database.compact(
-            digest: { path throws(SQLiteError) in
+        // The chunks' hashes wait in a scratch database of their own, not in memory.
+        let spill = ScratchFile(beside: state.database.outputPath, kind: "chunks")
+        defer { spill.remove() }
+        let (root, readers) = try state.database.compact(
+            digest: { [spillPath = spill.path] path throws(SQLiteError) in
                 // It reads each b-tree once, in order, beside VACUUM's own cache: a small cache serves.
                 let connection = try Connection(path: path, mode: .readOnly)
                 try connection.execute("PRAGMA cache_size = -\(Self.digestCacheKiB)")
-                return try ContentDigest.tree(connection)
+                let record = try ContentChunkRecord.Spill(path: spillPath)
+                let root = try ContentDigest.root(connection, spill: record.add)
+                try record.finish()
+                return root
             },
-            record: { tree, final throws(SQLiteError) in
-                try ContentChunkRecord.write(tree.tables, to: final)
+            record: { [spillPath = spill.path] root, final throws(SQLiteError) in
+                try ContentChunkRecord.copy(from: spillPath, to: final)
                 try final.prepare("INSERT INTO seedgen_metadata (key, value) VALUES (?, ?)")
-                    .run([.text(ContentDigest.metadataKey), .text(tree.root)])
+                    .run([.text(ContentDigest.metadataKey), .text(root)])
             },
             readers: state.readers,
             whileDigesting: { state.costs = QueryIndexCost.measure(state.costs, seed: $0) }, timer: state.timer
         ) { state.progress?.phase($0) }
-        state.contentDigest = digest.root
+        state.contentDigest = root
         for reader in readers { state.timer.besideCurrentStage(reader.timing) }
         state.timer.endStage("digest")
         // What a reader found (the checks: data errors) fails the build before the seed is published.
