@@ -168,6 +168,13 @@ struct ContentDigestTests {
         #expect(try ContentChunkRecord.read("many", connection: connection) == many.chunks)
         #expect(try ContentChunkRecord.difference(tree, connection: connection) == nil)
         #expect(try ContentDigest.compute(connection) == tree.root)
+        #expect(try ContentChunkRecord.read("keyed", connection: connection) == keyed.chunks)
+        // A record written before last_key (no such column) still agrees; the next write adds it.
+        try connection.execute("ALTER TABLE seedgen_content_chunks DROP COLUMN last_key")
+        #expect(try ContentChunkRecord.difference(tree, connection: connection) == nil)
+        #expect(try ContentChunkRecord.read("keyed", connection: connection)?.allSatisfy { $0.lastKey == nil } == true)
+        try ContentChunkRecord.write(tree.tables, to: connection)
+        #expect(try ContentChunkRecord.read("keyed", connection: connection) == keyed.chunks)
         try connection.execute("UPDATE seedgen_content_chunks SET sha256 = zeroblob(32) WHERE table_name = 'many' AND position = 3")
         #expect(try ContentDigest.compute(connection) == tree.root)
         let difference = try ContentChunkRecord.difference(tree, connection: connection)
