@@ -237,6 +237,8 @@ public enum NoticeCode {
     public static let unsupportedGeoJSONType = "unsupported_geo_json_type"
     /// A locations.geojson feature whose geometry is not a Polygon or MultiPolygon.
     public static let unsupportedGeometryType = "unsupported_geometry_type"
+    /// A line break inside a quoted CSV value (kept in it).
+    public static let newLineInValue = "new_line_in_value"
     /// A GTFS file inside a subfolder of the input, not at its root.
     public static let invalidInputFilesInSubfolder = "invalid_input_files_in_subfolder"
     /// Two consecutive stop times a vehicle would travel between faster than its route_type allows.

@@ -163,4 +163,18 @@ struct GeographyRuleTests {
         let feature = try Checked(["locations.geojson": #"{"type": "Feature", "id": "Z", "properties": {}}"#])
         #expect(!feature.built && feature.found(NoticeCode.unsupportedGeoJSONType).count == 1, "\(feature.notices)")
     }
+
+    @Test("new_line_in_value: a line break inside a quoted value is kept, with a warning (an error under --strict)")
+    func newLineInValue() throws {
+        let stops = "stop_id,stop_name,stop_lat,stop_lon,stop_desc\nS1,One,52.5,13.4,\"two\nlines\"\nS2,Two,52.6,13.5,\"one\"\n"
+        let build = try Checked(["stops.txt": stops])
+        #expect(build.built)
+        let found = build.found(NoticeCode.newLineInValue)
+        #expect(found.map(\.line) == [2] && found.first?.severity == "WARNING", "\(found)")
+        #expect(build.found(NoticeCode.repairedCSVSyntax).isEmpty)
+        let strict = try Checked(["stops.txt": stops], strict: true)
+        #expect(!strict.built && strict.found(NoticeCode.newLineInValue).first?.severity == "ERROR")
+        let crlf = try Checked(["stops.txt": stops.replacingOccurrences(of: "\n", with: "\r\n").replacingOccurrences(of: "two\r\nlines", with: "two lines")])
+        #expect(crlf.built && crlf.found(NoticeCode.newLineInValue).isEmpty, "CRLF line ends outside quotes are no line break in a value")
+    }
 }
