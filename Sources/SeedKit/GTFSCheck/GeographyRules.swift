@@ -53,14 +53,20 @@ struct GeographyRules {
             table.references.contains { $0.column == name }
         }
         guard columns.count == 3 else { return }
-        // Two SELECTs, each read through a zone column's partial index (`IS NOT NULL`).
-        let rows = try checks.connection.rows(
-            """
-            SELECT trips.trip_id, st.stop_sequence FROM stop_times st JOIN trips ON trips.id = st.trip_ref \
-            WHERE st.location_ref IS NOT NULL AND (st.stop_ref IS NOT NULL OR st.location_group_ref IS NOT NULL) \
-            UNION SELECT trips.trip_id, st.stop_sequence FROM stop_times st JOIN trips ON trips.id = st.trip_ref \
-            WHERE st.location_group_ref IS NOT NULL AND st.stop_ref IS NOT NULL
-            """)
+        // Two SELECTs, each read through a zone column's partial index (`IS NOT NULL`): ordered by
+        // it, so that SQLite reads the index rather than every stop time (without the ORDER BY
+        // its planner scans stop_times, as EXPLAIN QUERY PLAN shows).
+        var rows: [[Value]] = []
+        for (zone, others) in [
+            ("location_ref", "+st.stop_ref IS NOT NULL OR +st.location_group_ref IS NOT NULL"),
+            ("location_group_ref", "+st.stop_ref IS NOT NULL")
+        ] {
+            rows += try checks.connection.rows(
+                """
+                SELECT trips.trip_id, st.stop_sequence FROM stop_times st JOIN trips ON trips.id = st.trip_ref \
+                WHERE st.\(zone) IS NOT NULL AND (\(others)) ORDER BY st.\(zone)
+                """)
+        }
         let keys = Set(rows.map { $0.map(CSVRowLocator.key) })
         let shown = ["stop_id", "location_group_id", "location_id"]
         try checks.places.locate("stop_times", matching: ["trip_id", "stop_sequence"], keys: keys, showing: shown) {
