@@ -162,6 +162,12 @@ struct GeographyRuleTests {
         #expect(!broken.built && broken.found(NoticeCode.malformedJSON).count == 1, "\(broken.notices)")
         let feature = try Checked(["locations.geojson": #"{"type": "Feature", "id": "Z", "properties": {}}"#])
         #expect(!feature.built && feature.found(NoticeCode.unsupportedGeoJSONType).count == 1, "\(feature.notices)")
+        #expect(build.found(NoticeCode.unsupportedFeatureType).isEmpty)
+        let typed = try Checked(["locations.geojson": Self.zones.replacingOccurrences(of: #""type": "Feature""#, with: #""type": "Zone""#)])
+        let types = typed.found(NoticeCode.unsupportedFeatureType)
+        #expect(typed.built && types.map(\.value) == ["Zone"] && types.first?.line == 1 && types.first?.severity == "WARNING")
+        let untyped = try Checked(["locations.geojson": Self.zones.replacingOccurrences(of: #""type": "Feature", "#, with: "")], strict: true)
+        #expect(!untyped.built && untyped.found(NoticeCode.unsupportedFeatureType).first?.severity == "ERROR")
     }
 
     @Test("new_line_in_value: a line break inside a quoted value is kept, with a warning (an error under --strict)")
