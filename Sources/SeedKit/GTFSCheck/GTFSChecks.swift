@@ -23,7 +23,8 @@ import SeedSQLite
 ///   GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`); fares' amounts
 ///   and zones (`FareValueChecks`); distances along shapes at GTFS-Flex zones (`DistanceChecks`);
 ///   pickup windows (`FlexWindowChecks`); stop times at several places, ids shared by stops,
-///   location groups and locations (`GeographyRules`); timepoints (`TimepointRule`, in `StopTimeChecks`' pass).
+/// location groups and locations, zones' geometries (`GeographyRules`); timepoints (`TimepointRule`, in
+/// `StopTimeChecks`' pass).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
 ///   serves (`StopTimeChecks`), stops far from their trips' shapes or out of order along them
 ///   (`ShapeDistanceCheck`, `ShapePatternRules`), recommended files and fields, names
