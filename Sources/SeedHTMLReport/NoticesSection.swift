@@ -281,6 +281,11 @@ enum NoticesSection {
         NoticeCode.derivedRows: "A derived table's warnings query found rows.",
         NoticeCode.rowLeftOut: "A row left out (--lenient).",
         NoticeCode.fileLeftOut: "A file left out (--lenient).",
+        NoticeCode.newLineInValue: "A line break inside a quoted CSV value, kept in it.",
+        NoticeCode.invalidInputFilesInSubfolder: "A GTFS file in a folder of a zip archive, read as if at its root.",
+        NoticeCode.malformedJSON: "A locations.geojson that is not valid JSON.",
+        NoticeCode.unsupportedGeoJSONType: "A locations.geojson that is not a GeoJSON FeatureCollection.",
+        NoticeCode.unsupportedFeatureType: "A locations.geojson feature whose type is not Feature.",
         NoticeCode.misleadingData: "Data an app would show wrongly (times running backwards, say)."
     ]
 }

@@ -9,6 +9,10 @@ import SeedSQLite
 /// - `invalid_pickup_drop_off_window`: a window whose end is not after its start.
 /// - `forbidden_pickup_type`: a window with pickup_type 0 (or empty) or 3;
 ///   `forbidden_drop_off_type`: a window with drop_off_type 0 (or empty).
+/// - `forbidden_continuous_pickup_drop_off`: a window on a trip of a route whose
+///   continuous_pickup or continuous_drop_off is 0, 2 or 3 (continuous stopping along a zone).
+/// - `missing_stop_times_record`: a window with pickup_type and drop_off_type 2 (must phone) on
+///   a trip of that one stop time: travel within a zone needs two records, as the validator reads it.
 ///
 /// Read only when the file's header has a window column (in a built seed, whose header is not
 /// kept, always): a scan of stop_times for the windowed rows, so a feed without windows pays nothing.
@@ -32,12 +36,25 @@ struct FlexWindowChecks {
         if let header = try? checks.places.header(of: "stop_times"), !Self.windows.contains(where: header.contains) {
             return
         }
+        let continuous = ["continuous_pickup", "continuous_drop_off"].allSatisfy {
+            checks.has(table: "routes", column: $0)
+        }
+        // The route's continuous stopping (a route left out while loading reads as none), and
+        // whether the trip has another stop time (read through the key, for windowed rows only).
+        let route =
+            continuous
+            ? """
+            coalesce((SELECT coalesce(r.continuous_pickup, 1) IN (0, 2, 3) OR coalesce(r.continuous_drop_off, 1) \
+            IN (0, 2, 3) FROM routes r WHERE r.id = trips.route_ref), 0)
+            """ : "0"
         let rows = try checks.connection.rows(
             """
             SELECT trips.trip_id, st.stop_sequence, st.arrival_time IS NOT NULL, st.departure_time IS NOT NULL, \
             st.start_pickup_drop_off_window IS NOT NULL, st.end_pickup_drop_off_window IS NOT NULL, \
             st.start_pickup_drop_off_window >= st.end_pickup_drop_off_window, \
-            coalesce(st.pickup_type, 0) IN (0, 3), coalesce(st.drop_off_type, 0) = 0 \
+            coalesce(st.pickup_type, 0) IN (0, 3), coalesce(st.drop_off_type, 0) = 0, \(route), \
+            st.pickup_type = 2 AND st.drop_off_type = 2 AND NOT EXISTS (SELECT 1 FROM stop_times o \
+            WHERE o.trip_ref = st.trip_ref AND o.stop_sequence <> st.stop_sequence) \
             FROM stop_times st JOIN trips ON trips.id = st.trip_ref \
             WHERE st.start_pickup_drop_off_window IS NOT NULL OR st.end_pickup_drop_off_window IS NOT NULL
             """)
@@ -46,7 +63,7 @@ struct FlexWindowChecks {
             let flags = row[2...].map { $0.integer == 1 }
             found[[CSVRowLocator.key(row[0]), CSVRowLocator.key(row[1])]] = Self.findings(flags)
         }
-        let shown = columns
+        let shown = columns + ["trip_id"]
         try checks.places.locate(
             "stop_times", matching: ["trip_id", "stop_sequence"], keys: Set(found.keys), showing: shown
         ) {
@@ -64,11 +81,30 @@ struct FlexWindowChecks {
     }
 
     /// What is wrong with a windowed stop time whose flags are: arrival, departure, start and
-    /// end given, start not before end, a pickup_type and a drop_off_type that forbid a window.
+    /// end given, start not before end, a pickup_type and a drop_off_type that forbid a window,
+    /// a route with continuous stopping, a phoned window alone on its trip.
     private static func findings(_ flags: [Bool]) -> [Finding] {
         let (arrival, departure, start, end, backwards, pickup, dropOff) =
             (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6])
         var findings: [Finding] = []
+        if flags[7] {
+            findings.append(
+                Finding(
+                    code: NoticeCode.forbiddenContinuousPickupDropOff, field: windows[start ? 0 : 1],
+                    message: """
+                        is given on a trip of a route whose continuous_pickup or continuous_drop_off is 0, 2 or 3: \
+                        a route with continuous stopping has no pickup windows
+                        """))
+        }
+        if flags[8], start, end {
+            findings.append(
+                Finding(
+                    code: NoticeCode.missingStopTimesRecord, field: "trip_id",
+                    message: """
+                        has this one stop time, a window to phone for: travel within a zone needs two stop times \
+                        at it
+                        """))
+        }
         if arrival || departure {
             findings.append(
                 Finding(

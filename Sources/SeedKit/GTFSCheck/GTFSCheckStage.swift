@@ -22,6 +22,7 @@ struct GTFSCheckStage: BuildStage {
 
     func run(_ state: BuildState) throws {
         guard GTFSChecks.applies(to: state.schema) else { return }
+        Self.noteSubfolders(state)
         let loadFailed = state.issues.hasErrors || !state.failedTables.isEmpty || !state.skippedTables.isEmpty
         guard loadFailed else {
             let checks = Self.checks(state)
@@ -33,6 +34,33 @@ struct GTFSCheckStage: BuildStage {
         try Self.checks(state)(state.connection)
         state.timer.mark("GTFS checks")
         throw BuildError.invalidInput(state.issues)
+    }
+
+    /// `invalid_input_files_in_subfolder`: GTFS files of a zip archive in a folder of it (the
+    /// folder zipped instead of its files), read as if at the archive's root: a warning, an error
+    /// under `--strict`, once for each folder (as the validator reports it), at its first file.
+    /// (A folder's subfolders are not read: a file the feed needs there is missing,
+    /// `missing_required_file`.)
+    static func noteSubfolders(_ state: BuildState) {
+        let names = Set(state.schema.tables.compactMap(\.file))
+        var folders: [String: [InputFile]] = [:]
+        var order: [String] = []
+        for file in state.feeds.all.files where names.contains(file.name) {
+            guard let folder = file.subfolder else { continue }
+            let archive = String(file.displayPath.dropLast(folder.count + 1 + file.name.count)) + folder
+            if folders[archive] == nil { order.append(archive) }
+            folders[archive, default: []].append(file)
+        }
+        for archive in order {
+            guard let files = folders[archive], let first = files.first, let folder = first.subfolder else { continue }
+            let others = files.dropFirst().map(\.name).joined(separator: ", ")
+            let what = files.count == 1 ? "is" : "and \(files.count - 1) more GTFS files (\(others)) are"
+            state.issues.record(
+                BuildIssue(
+                    kind: .misleading(strict: state.options.strict), file: first.displayPath,
+                    message: "\(what) in the archive's folder '\(folder)', not at its root: read as if at the root",
+                    code: NoticeCode.invalidInputFilesInSubfolder))
+        }
     }
 
     /// The checks of `state`'s feeds, run on a connection to its scratch file; they throw when

@@ -22,7 +22,9 @@ import SeedSQLite
 ///   (`ShapePointChecks`); frequencies and blocks whose times overlap (`TripOverlapChecks`);
 ///   GTFS-Flex booking rules (`BookingRuleChecks`); fares v2 (`FareRuleChecks`); fares' amounts
 ///   and zones (`FareValueChecks`); distances along shapes at GTFS-Flex zones (`DistanceChecks`);
-///   pickup windows (`FlexWindowChecks`); timepoints (`TimepointRule`, in `StopTimeChecks`' pass).
+///   pickup windows (`FlexWindowChecks`); stop times at several places, ids shared by stops,
+/// location groups and locations, zones' geometries (`GeographyRules`); timepoints (`TimepointRule`, in
+/// `StopTimeChecks`' pass).
 /// - The validator's best-practice WARNINGs, warnings whatever the flags: stops no stop time
 ///   serves (`StopTimeChecks`), stops far from their trips' shapes or out of order along them
 ///   (`ShapeDistanceCheck`, `ShapePatternRules`), recommended files and fields, names
@@ -93,6 +95,7 @@ struct GTFSChecks {
         try ConsistencyChecks(checks: self).run()
         try DistanceChecks(checks: self).run()
         try FlexWindowChecks(checks: self).run()
+        try GeographyRules(checks: self).run()
     }
 
     // MARK: Foreign keys

@@ -10,7 +10,9 @@ import SeedSQLite
 ///   is_bidirectional 1), `missing_level_id` (an end of an elevator, pathway_mode 5, without
 ///   level_id), `pathway_unreachable_location` (in a station with pathways, a platform without
 ///   boarding areas, a generic node or a boarding area that no entrance reaches, or that reaches
-///   no exit, following each pathway's direction).
+///   no exit, following each pathway's direction),
+///   `pathway_to_stop_with_access_outside_of_station_pathways` (an end whose stop_access is 1:
+///   riders reach it from the street, not along the station's pathways).
 /// - WARNINGs, warnings whatever the flags: `pathway_loop` (from_stop_id is to_stop_id),
 ///   `pathway_dangling_generic_node` (a generic node joined to one location only).
 struct PathwayChecks {
@@ -21,6 +23,7 @@ struct PathwayChecks {
         var type: Int64
         var parent: Int64?
         var hasLevel: Bool
+        var streetAccess: Bool
     }
 
     private struct Pathway {
@@ -51,16 +54,18 @@ struct PathwayChecks {
         }
         guard !pathways.isEmpty else { return }
         let level = checks.has(table: "stops", column: "level_id") ? "coalesce(level_id, '') <> ''" : "0"
+        let access = checks.has(table: "stops", column: "stop_access") ? "stop_access = 1" : "0"
         var locations: [Int64: Location] = [:]
         for row in try checks.connection.rows(
             """
-            SELECT \(quoted(table.rowID)), stop_id, coalesce(location_type, 0), parent_station_ref, \(level) FROM stops
+            SELECT \(quoted(table.rowID)), stop_id, coalesce(location_type, 0), parent_station_ref, \(level), \
+            \(access) FROM stops
             """)
         {
             guard let id = row[0].integer else { continue }
             locations[id] = Location(
                 stopID: CSVRowLocator.key(row[1]), type: row[2].integer ?? 0, parent: row[3].integer,
-                hasLevel: row[4].integer == 1)
+                hasLevel: row[4].integer == 1, streetAccess: row[5].integer == 1)
         }
         try checkEnds(pathways, locations: locations)
         try checkLocations(pathways, locations: locations)
@@ -89,6 +94,13 @@ struct PathwayChecks {
                         (
                             field, NoticeCode.pathwayToPlatformWithBoardingAreas,
                             "is a platform with boarding areas: the pathway should reach one of them", false
+                        ))
+                }
+                if location.streetAccess {
+                    found[pathway.id, default: []].append(
+                        (
+                            field, NoticeCode.pathwayToStopWithAccessOutsideOfStationPathways,
+                            "names a stop with stop_access 1: riders reach it from the street, not by pathways", false
                         ))
                 }
                 if pathway.mode == 5, !location.hasLevel, field == "from_stop_id" || pathway.from != pathway.to {

@@ -27,7 +27,8 @@ package enum SeedNotices {
         NoticeCode.unknownFile, NoticeCode.duplicateKey, NoticeCode.invalidInteger, NoticeCode.invalidFloat,
         NoticeCode.invalidDate, NoticeCode.invalidTime, NoticeCode.invalidCharacter, NoticeCode.repairedCSVSyntax,
         NoticeCode.utf16Encoding, NoticeCode.invalidValue, NoticeCode.rowLeftOut, NoticeCode.fileLeftOut,
-        NoticeCode.derivedRows
+        NoticeCode.derivedRows, NoticeCode.newLineInValue, NoticeCode.invalidInputFilesInSubfolder,
+        NoticeCode.malformedJSON, NoticeCode.unsupportedGeoJSONType, NoticeCode.unsupportedFeatureType
     ].sorted()
 
     /// Whether the checks apply to a seed of `schema` (the transit schema).

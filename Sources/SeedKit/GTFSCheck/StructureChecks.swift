@@ -10,7 +10,9 @@ import SeedSQLite
 ///   `station_with_parent_station`, `location_without_parent_station` (an entrance, node or
 ///   boarding area without one).
 /// - `translation_foreign_key_violation`: a translation whose record_id (and record_sub_id,
-///   for stop_times) names no row of its table_name.
+///   for stop_times) names no row of its table_name; `translation_unexpected_value`: a
+///   record_id or record_sub_id beside field_value, a record_id for feed_info (a table without
+///   a key), a record_sub_id for a table whose key is one field.
 /// - `route_networks_specified_in_more_than_one_file`: routes.txt's network_id beside
 ///   route_networks.txt.
 struct StructureChecks {
@@ -19,6 +21,7 @@ struct StructureChecks {
     func run() throws {
         try checkStations()
         try checkTranslations()
+        try checkTranslationValues()
         try checkNetworks()
     }
 
@@ -127,6 +130,58 @@ struct StructureChecks {
                     value: row.fields["record_id"]?.text,
                     message: "names no row of \(key[0]).txt: the translation is of nothing",
                     code: NoticeCode.translationForeignKeyViolation))
+        }
+    }
+
+    /// The fields of a translation that must be empty, as the validator reads them: both
+    /// record fields beside field_value; else, for a table of the feed, record_id when it has
+    /// no key (feed_info), record_sub_id when its key is one field.
+    static func unexpectedFields(
+        table: String, recordID: Bool, recordSubID: Bool, fieldValue: Bool, tables: Set<String>
+    ) -> [String] {
+        if fieldValue { return (recordID ? ["record_id"] : []) + (recordSubID ? ["record_sub_id"] : []) }
+        guard tables.contains(table) else { return [] }
+        if table == "feed_info" { return recordID ? ["record_id"] : recordSubID ? ["record_sub_id"] : [] }
+        return recordID && recordSubID && table != "stop_times" ? ["record_sub_id"] : []
+    }
+
+    private func checkTranslationValues() throws {
+        let fields = ["table_name", "record_id", "record_sub_id", "field_value"]
+        guard fields.allSatisfy({ checks.has(table: "translations", column: $0) }),
+            let file = checks.file(of: "translations")
+        else { return }
+        let tables = Set(
+            (Array(Self.translatedKeys.keys) + ["stop_times", "feed_info"]).filter { checks.file(of: $0) != nil })
+        let given = ["record_id", "record_sub_id", "field_value"].map { "coalesce(\($0), '') <> ''" }
+        let rows = try checks.connection.rows(
+            """
+            SELECT DISTINCT coalesce(table_name, ''), \(given.joined(separator: ", ")), record_id, record_sub_id, \
+            field_value FROM translations WHERE (\(given[0]) OR \(given[1])) AND (\(given[2]) OR \(given[1]) OR \
+            table_name = 'feed_info')
+            """)
+        var found: [[String]: [String]] = [:]
+        for row in rows {
+            let unexpected = Self.unexpectedFields(
+                table: CSVRowLocator.key(row[0]), recordID: row[1].integer == 1, recordSubID: row[2].integer == 1,
+                fieldValue: row[3].integer == 1, tables: tables)
+            guard !unexpected.isEmpty else { continue }
+            found[[CSVRowLocator.key(row[0])] + row[4...].map(CSVRowLocator.key)] = unexpected
+        }
+        try checks.places.locate(
+            "translations", matching: ["table_name", "record_id", "record_sub_id", "field_value"],
+            keys: Set(found.keys), showing: ["record_id", "record_sub_id"]
+        ) { key, row in
+            for field in found[key] ?? [] {
+                let why =
+                    key[3].isEmpty
+                    ? "\(key[0]).txt's rows are named by \(key[0] == "feed_info" ? "nothing" : "record_id alone")"
+                    : "a translation by field_value names no record"
+                checks.issues.record(
+                    row.issue(
+                        .misleading(strict: checks.options.strict), file: file, field: field,
+                        value: row.fields[field]?.text, message: "must be empty: \(why)",
+                        code: NoticeCode.translationUnexpectedValue))
+            }
         }
     }
 

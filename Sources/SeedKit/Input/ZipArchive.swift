@@ -198,7 +198,10 @@ struct ZipArchive {
             }
             let path = self.path
             result.append(
-                InputFile(name: name, displayPath: display, size: Int64(clamping: entry.size)) {
+                InputFile(
+                    name: name, displayPath: display, size: Int64(clamping: entry.size),
+                    subfolder: name == entry.name ? nil : (entry.name as NSString).deletingLastPathComponent
+                ) {
                     () throws(InputError) -> ByteSource in
                     try ZipEntrySource(archivePath: path, entry: entry)
                 })

@@ -50,7 +50,8 @@ extension CSVImporter {
             loader.context.issues.record(
                 BuildIssue(
                     kind: .repairedSyntax, file: repair.file, line: repair.line, column: repair.column,
-                    value: repair.value, message: repair.message))
+                    value: repair.value, message: repair.message,
+                    code: repair.code == NoticeCode.csvParsingFailed ? nil : repair.code))
         }
         reader.repairs.removeAll()
     }

@@ -76,7 +76,7 @@ struct CSVImporter {
             issues.record(
                 BuildIssue(
                     kind: .malformedRow, file: error.file, line: error.line, column: error.column,
-                    message: error.message))
+                    message: error.message, code: error.code == NoticeCode.csvParsingFailed ? nil : error.code))
         } catch {
             throw .seed(error) // the loader's: the writer failed
         }

@@ -31,6 +31,7 @@ struct GeoJSONImporter {
             while let feature = try reader.next() {
                 features += 1
                 loader.beginRow(line: features)
+                if feature.type != "Feature" { reportFeatureType(feature.type, feature: features) }
                 for (index, column) in columns.enumerated() {
                     if column.source == [Schema.feedSource] {
                         try loader.setFeed(index)
@@ -56,5 +57,17 @@ struct GeoJSONImporter {
         return InputRecord(
             name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
             rejected: max(0, features - loader.rowCount))
+    }
+
+    /// `unsupported_feature_type`: a feature whose `type` is not `Feature`, read as one all the
+    /// same (a warning, an error under `--strict`).
+    private func reportFeatureType(_ type: String?, feature: Int) {
+        let strict = loader.context.strict
+        loader.context.issues.record(
+            BuildIssue(
+                kind: strict ? .misleadingDataError : .misleadingData, file: file.displayPath, line: feature,
+                field: "type", value: type,
+                message: "of this feature is \(type.map { "'\($0)'" } ?? "missing"), not 'Feature': read as a feature",
+                code: NoticeCode.unsupportedFeatureType))
     }
 }

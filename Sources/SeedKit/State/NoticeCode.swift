@@ -218,6 +218,33 @@ public enum NoticeCode {
     public static let forbiddenPickupType = "forbidden_pickup_type"
     /// A pickup window with a regular drop_off_type (0 or empty).
     public static let forbiddenDropOffType = "forbidden_drop_off_type"
+    /// A pickup window on a trip of a route with continuous stopping (0, 2 or 3).
+    public static let forbiddenContinuousPickupDropOff = "forbidden_continuous_pickup_drop_off"
+    /// A phoned pickup window alone on its trip (travel within a zone needs two stop times).
+    public static let missingStopTimesRecord = "missing_stop_times_record"
+    /// A stop time naming more than one of stop_id, location_group_id and location_id.
+    public static let forbiddenGeographyID = "forbidden_geography_id"
+    /// An id given by more than one of stops.txt, location_groups.txt and locations.geojson.
+    public static let duplicateGeographyID = "duplicate_geography_id"
+    /// A pathway to a stop that riders reach from the street (stop_access 1).
+    public static let pathwayToStopWithAccessOutsideOfStationPathways =
+        "pathway_to_stop_with_access_outside_of_station_pathways"
+    /// A translation with a field that must be empty for its table_name or the fields it gives.
+    public static let translationUnexpectedValue = "translation_unexpected_value"
+    /// A locations.geojson that is not valid JSON.
+    public static let malformedJSON = "malformed_json"
+    /// A locations.geojson that is JSON but not a FeatureCollection.
+    public static let unsupportedGeoJSONType = "unsupported_geo_json_type"
+    /// A locations.geojson Polygon or MultiPolygon whose rings are not a polygon's.
+    public static let invalidGeometry = "invalid_geometry"
+    /// A locations.geojson feature whose `type` is not `Feature`.
+    public static let unsupportedFeatureType = "unsupported_feature_type"
+    /// A locations.geojson feature whose geometry is not a Polygon or MultiPolygon.
+    public static let unsupportedGeometryType = "unsupported_geometry_type"
+    /// A line break inside a quoted CSV value (kept in it).
+    public static let newLineInValue = "new_line_in_value"
+    /// A GTFS file inside a subfolder of the input, not at its root.
+    public static let invalidInputFilesInSubfolder = "invalid_input_files_in_subfolder"
     /// Two consecutive stop times a vehicle would travel between faster than its route_type allows.
     public static let fastTravelBetweenConsecutiveStops = "fast_travel_between_consecutive_stops"
     /// Two stop times of a trip 10 km apart or more along it, travelled faster than its route_type allows.

@@ -19,7 +19,12 @@ struct Checked {
     init(_ changes: [String: String?], strict: Bool = false) throws {
         let folder = TemporaryFolder()
         MinimalFeed.write(into: folder, changes)
-        var options = BuildOptions(inputs: [folder.file("feed")], output: folder.file("seed.sqlite"), strict: strict)
+        try self.init(input: folder.file("feed"), in: folder, strict: strict)
+    }
+
+    /// A build of `input` (a folder, a zip archive), its files in `folder`.
+    init(input: String, in folder: TemporaryFolder, strict: Bool = false) throws {
+        var options = BuildOptions(inputs: [input], output: folder.file("seed.sqlite"), strict: strict)
         options.notices = folder.file("notices.json")
         options.today = "2026-06-01"
         do { _ = try SeedBuilder(options: options).build(); built = true } catch { built = false }

@@ -156,9 +156,12 @@ final class CSVReader {
     }
 
     /// Records a repair at `place` (or throws it, when strict); the field's raw text, shown
-    /// with it, ends at `valueEnd`.
-    private func repair(_ message: String, at place: CSVPlace, valueEnd: Int) throws(CSVSyntaxError) {
+    /// with it, ends at `valueEnd`; `code` when it is not `repaired_csv_syntax`.
+    private func repair(
+        _ message: String, at place: CSVPlace, valueEnd: Int, code: String? = nil
+    ) throws(CSVSyntaxError) {
         var issue = syntaxError(message, at: place)
+        if let code { issue.code = code }
         let bytes = UnsafeRawBufferPointer(
             start: buffer + place.offset, count: max(0, min(valueEnd, end) - place.offset))
         issue.value = String(decoding: bytes.prefix(200), as: UTF8.self)
@@ -244,9 +247,13 @@ final class CSVReader {
         let opening = at
         var i = at.offset + 1
         field.start = i
+        var lineBreak = false
         while true {
             while i < end && bytes[i] != Self.quote {
-                if bytes[i] == Self.lineFeed { at.line += 1; at.lineStart = base + Int64(i) + 1 }
+                if bytes[i] <= Self.carriageReturn {
+                    if bytes[i] == Self.lineFeed { at.line += 1; at.lineStart = base + Int64(i) + 1 }
+                    lineBreak = lineBreak || bytes[i] == Self.lineFeed || bytes[i] == Self.carriageReturn
+                }
                 i += 1
             }
             if i == end {
@@ -258,6 +265,11 @@ final class CSVReader {
             break
         }
         field.end = i
+        if lineBreak {
+            try repair(
+                "holds a line break inside its quotes: kept in the value (a quote left open joins the lines after it)",
+                at: opening, valueEnd: i + 1, code: NoticeCode.newLineInValue)
+        }
         i += 1
         if i < end && !Self.endsField(bytes[i]) {
             // Text after the closing quote: kept as part of the value, as Python's csv does.

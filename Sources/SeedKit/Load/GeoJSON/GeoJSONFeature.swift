@@ -7,6 +7,8 @@ struct GeoJSONFeature {
     typealias Property = (scalar: String?, json: [UInt8]?)
 
     var id: String?
+    /// Its member `type` as text (`Feature` in a valid file); nil when it has none.
+    var type: String?
     var properties: [UInt8]?
     var geometry: [UInt8]?
     /// Every property by name, when the reader was asked for them (`namedProperties`).
@@ -43,6 +45,7 @@ struct GeoJSONFeature {
             writer.enter(key)
             switch key {
             case "id": id = try writer.writeScalar(depth: 1)
+            case "type": type = try writer.writeScalar(depth: 1)
             case "properties":
                 let start = writer.position
                 properties = try Self.json(writer)

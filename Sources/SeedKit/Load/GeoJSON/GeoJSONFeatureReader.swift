@@ -177,17 +177,21 @@ final class GeoJSONFeatureReader {
     /// Where the next unread byte is.
     private var place: Place { (line, column) }
 
-    /// An error at `place` (nil: the file as a whole, its line 1).
-    private func failure(_ message: String, at place: Place?) -> GeoJSONSyntaxError {
+    /// An error at `place` (nil: the file as a whole, its line 1), with the validator's `code`
+    /// when it has one for it.
+    private func failure(_ message: String, at place: Place?, code: String? = nil) -> GeoJSONSyntaxError {
         GeoJSONSyntaxError(
             issue: BuildIssue(
                 kind: .malformedRow, file: file, line: place?.line ?? 1, column: place?.column,
-                message: message))
+                message: message, code: code))
     }
 
-    /// Text that is not a FeatureCollection, at `place`.
+    /// Text that is not a FeatureCollection, at `place`: `unsupported_geo_json_type` when it is
+    /// JSON of another type, else `malformed_json`.
     private func invalid(_ message: String, at place: Place?) -> GeoJSONSyntaxError {
-        failure("is not valid GeoJSON: " + message, at: place)
+        failure(
+            "is not valid GeoJSON: " + message, at: place,
+            code: message == Self.notACollection ? NoticeCode.unsupportedGeoJSONType : NoticeCode.malformedJSON)
     }
 
     /// A byte the collection's structure does not allow here, or the end of the file.

@@ -210,8 +210,8 @@ struct ExtrasTests {
     func mappingCheckGeoJSONAndExtras() throws {
         let folder = TemporaryFolder()
         MinimalFeed.write(into: folder, [
-            "locations.geojson": #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "z", "properties": {}, "geometry": {"type": "Point", "coordinates": [13.2, 52.2]}}]}"#,
-            "stop_times.txt": "trip_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window,pickup_type,drop_off_type,track\nT1,z,1,08:00:00,20:00:00,2,2,4\n",
+            "locations.geojson": #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "z", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[13.2, 52.2], [13.3, 52.2], [13.3, 52.3], [13.2, 52.2]]]}}]}"#,
+            "stop_times.txt": "trip_id,location_id,stop_sequence,start_pickup_drop_off_window,end_pickup_drop_off_window,pickup_type,drop_off_type,track\nT1,z,1,08:00:00,20:00:00,2,2,4\nT1,z,2,08:00:00,20:00:00,2,2,4\n",
         ])
         let options = BuildOptions(inputs: [folder.file("feed")], output: folder.file("seed.sqlite"),
                                    schemaPath: Repository.path("Schema/transit.yaml"), strict: true)
