@@ -148,7 +148,6 @@ KNOWN = {
     "new_line_in_value": "seedgen: a warning (--strict: error); the value keeps its line break",
     "unsupported_geometry_type": "seedgen: a warning (--strict: error)",
     "unsupported_feature_type": "seedgen: a warning (--strict: error); the feature is read",
-    "invalid_geometry": "seedgen: a warning (--strict: error); rings' structure only, not self-intersection",
     "stop_time_timepoint_without_times": "seedgen: a warning (--strict: error), once a row (gtfs-guru: each time)",
     "invalid_language_code": "seedgen: a warning (--strict: error); gtfs-guru 1.0.0 does not raise it by default",
     "missing_timepoint_value": "seedgen report (no header in a seed): when a row gives a timepoint",

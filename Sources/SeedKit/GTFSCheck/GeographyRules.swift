@@ -1,4 +1,3 @@
-import Foundation
 import SeedSQLite
 
 /// The canonical validator's ERRORs on the places GTFS-Flex adds (location_groups.txt and
@@ -12,10 +11,7 @@ import SeedSQLite
 ///   location_group_id and locations.geojson's id, reported at stops.txt's row (or at
 ///   location_groups.txt's, for a group and a location); read only when a feed has either file.
 /// - `unsupported_geometry_type`: a locations.geojson feature whose geometry is not a Polygon
-///   or MultiPolygon (named by its id: a feature has no line of its own); `invalid_geometry`: a
-///   Polygon or MultiPolygon whose structure is not a polygon's (a ring not closed, of fewer than
-///   4 positions, a position that is not two numbers). Whether a ring crosses itself, the rest
-///   of the validator's test (OGC simple features), needs a geometry library: not checked.
+///   or MultiPolygon (named by its id: a feature has no line of its own).
 struct GeographyRules {
     let checks: GTFSChecks
 
@@ -47,53 +43,6 @@ struct GeographyRules {
                         """,
                     code: NoticeCode.unsupportedGeometryType))
         }
-        let polygons = try checks.connection.rows(
-            """
-            SELECT location_id, \(type), geometry -> '$.coordinates' FROM locations \
-            WHERE \(type) IN ('Polygon', 'MultiPolygon') ORDER BY location_id
-            """)
-        for row in polygons {
-            let coordinates = try? JSONSerialization.jsonObject(
-                with: Data(CSVRowLocator.key(row[2]).utf8), options: .fragmentsAllowed)
-            guard let problem = Self.polygonProblem(type: CSVRowLocator.key(row[1]), coordinates: coordinates)
-            else { continue }
-            checks.issues.record(
-                BuildIssue(
-                    kind: .misleading(strict: checks.options.strict), file: file, field: "geometry",
-                    value: CSVRowLocator.key(row[1]),
-                    message: "of the feature with id '\(CSVRowLocator.key(row[0]))' \(problem): it is no valid polygon",
-                    code: NoticeCode.invalidGeometry))
-        }
-    }
-
-    /// What makes a Polygon's or MultiPolygon's `coordinates` no polygon's, as their structure
-    /// tells (each ring closed, of 4 positions or more, each position two numbers or more); nil
-    /// when nothing does.
-    static func polygonProblem(type: String, coordinates: Any?) -> String? {
-        let polygons: [Any]
-        if type == "Polygon" {
-            polygons = [coordinates as Any]
-        } else {
-            guard let list = coordinates as? [Any], !list.isEmpty else { return "has no polygon" }
-            polygons = list
-        }
-        for polygon in polygons {
-            guard let rings = polygon as? [Any], !rings.isEmpty else { return "has a polygon without rings" }
-            for ring in rings {
-                guard let positions = ring as? [Any] else { return "has a ring that is not a list of positions" }
-                let points = positions.compactMap { position in
-                    (position as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
-                }
-                guard points.count == positions.count, points.allSatisfy({ $0.count >= 2 }) else {
-                    return "has a position that is not two numbers"
-                }
-                guard points.count >= 4 else { return "has a ring of \(points.count) positions (4 or more make one)" }
-                guard let first = points.first, let last = points.last, first[0] == last[0], first[1] == last[1] else {
-                    return "has a ring whose last position is not its first (the ring is not closed)"
-                }
-            }
-        }
-        return nil
     }
 
     private func checkStopTimes() throws {

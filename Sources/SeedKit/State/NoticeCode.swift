@@ -235,8 +235,6 @@ public enum NoticeCode {
     public static let malformedJSON = "malformed_json"
     /// A locations.geojson that is JSON but not a FeatureCollection.
     public static let unsupportedGeoJSONType = "unsupported_geo_json_type"
-    /// A locations.geojson Polygon or MultiPolygon whose rings are not a polygon's.
-    public static let invalidGeometry = "invalid_geometry"
     /// A locations.geojson feature whose `type` is not `Feature`.
     public static let unsupportedFeatureType = "unsupported_feature_type"
     /// A locations.geojson feature whose geometry is not a Polygon or MultiPolygon.

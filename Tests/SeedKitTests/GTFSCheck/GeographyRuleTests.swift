@@ -185,24 +185,4 @@ struct GeographyRuleTests {
         let crlf = try Checked(["stops.txt": stops.replacingOccurrences(of: "\n", with: "\r\n").replacingOccurrences(of: "two\r\nlines", with: "two lines")])
         #expect(crlf.built && crlf.found(NoticeCode.newLineInValue).isEmpty, "CRLF line ends outside quotes are no line break in a value")
     }
-
-    @Test("invalid_geometry: a ring not closed, too short, or of positions that are not numbers; a valid polygon is not")
-    func invalidGeometry() throws {
-        let features = [
-            #"{"type": "Feature", "id": "open", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[13.2, 52.2], [13.3, 52.2], [13.3, 52.3], [13.2, 52.3]]]}}"#,
-            #"{"type": "Feature", "id": "short", "properties": {}, "geometry": {"type": "MultiPolygon", "coordinates": [[[[13.2, 52.2], [13.3, 52.2], [13.2, 52.2]]]]}}"#,
-            #"{"type": "Feature", "id": "text", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[["a", 52.2], [13.3, 52.2], [13.3, 52.3], ["a", 52.2]]]}}"#,
-            #"{"type": "Feature", "id": "whole", "properties": {}, "geometry": {"type": "MultiPolygon", "coordinates": [[[[13.2, 52.2], [13.3, 52.2], [13.3, 52.3], [13.2, 52.2]]]]}}"#
-        ]
-        let geojson = #"{"type": "FeatureCollection", "features": ["# + features.joined(separator: ", ") + "]}"
-        let build = try Checked(["locations.geojson": geojson])
-        #expect(build.built)
-        let found = build.notices.filter { $0["code"] as? String == NoticeCode.invalidGeometry }.compactMap { $0["message"] as? String }
-        #expect(found.count == 3 && ["'open'", "'short'", "'text'"].allSatisfy { id in found.contains { $0.contains(id) } }, "\(found)")
-        #expect(!found.contains { $0.contains("'whole'") })
-        #expect(build.found(NoticeCode.invalidGeometry).allSatisfy { $0.severity == "WARNING" })
-        let strict = try Checked(["locations.geojson": geojson], strict: true)
-        #expect(!strict.built && strict.found(NoticeCode.invalidGeometry).first?.severity == "ERROR")
-        #expect(GeographyRules.polygonProblem(type: "MultiPolygon", coordinates: [Any]()) != nil)
-    }
 }
