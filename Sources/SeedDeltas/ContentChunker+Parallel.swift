@@ -11,21 +11,54 @@ extension ContentChunker {
     /// keys only, so both halves cut them where one pass would.
     func chunks(_ connection: Connection, helper: Connection) throws(SQLiteError) -> [ContentChunk] {
         guard !skipsOwnRows, let middle = try middle(connection) else { return try chunks(connection) }
-        let half = SecondHalf(chunker: self, connection: helper, middle: middle)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { half.run() }
+        let second = BackgroundScan { [self] () throws(SQLiteError) -> [ContentChunk] in
+            if hasRowID {
+                guard let boundary = try firstBoundary(helper, from: middle) else { return [] }
+                return try scan(helper, ScanRange(afterRowID: boundary)).chunks
+            }
+            return try scan(helper, ScanRange(fromKey: middle)).chunks
+        }
         let first: (chunks: [ContentChunk], reachedEnd: Bool)
         do {
             first = try scan(connection, hasRowID ? ScanRange(untilRowID: middle) : ScanRange(untilKey: middle))
         } catch {
-            group.wait()
+            _ = try? second.wait()
             throw error
         }
-        group.wait()
-        switch half.result {
-        case .success(let second): return first.reachedEnd ? first.chunks : first.chunks + second
-        case .failure(let error): throw error
+        let rest = try second.wait()
+        return first.reachedEnd ? first.chunks : first.chunks + rest
+    }
+
+    /// The chunks of each of `ranges`, in order: with `helper` (another connection to the same
+    /// database), the later ranges, about half of `sizes` (each range's weight: the old chunks it
+    /// replaces), are scanned on another thread.
+    func scan(
+        _ connection: Connection, _ ranges: [ScanRange], sizes: [Int], helper: Connection?
+    ) throws(SQLiteError) -> [(chunks: [ContentChunk], reachedEnd: Bool)] {
+        var split = ranges.count
+        if helper != nil, ranges.count > 1 {
+            let half = (sizes.reduce(0, +) + 1) / 2
+            var sum = 0
+            split = 0
+            while split < ranges.count - 1 && sum < half {
+                sum += sizes[split]
+                split += 1
+            }
         }
+        let scanAll = { [self] (connection: Connection, ranges: ArraySlice<ScanRange>) throws(SQLiteError) in
+            let statements = ScanStatements()
+            var scans: [(chunks: [ContentChunk], reachedEnd: Bool)] = []
+            for range in ranges { scans.append(try scan(connection, range, statements: statements)) }
+            return scans
+        }
+        guard let helper, split < ranges.count else { return try scanAll(connection, ranges[...]) }
+        let second = BackgroundScan { () throws(SQLiteError) in try scanAll(helper, ranges[split...]) }
+        let first: [(chunks: [ContentChunk], reachedEnd: Bool)]
+        do { first = try scanAll(connection, ranges[..<split]) } catch {
+            _ = try? second.wait()
+            throw error
+        }
+        return first + (try second.wait())
     }
 
     /// Where to split the table: the middle of its rowids, or of the integers its key's first
@@ -53,30 +86,27 @@ extension ContentChunker {
     }
 }
 
-/// The second half of a table's chunks, hashed on another thread.
-// @unchecked Sendable: written by the one thread that runs it, read only after DispatchGroup.wait().
-private final class SecondHalf: @unchecked Sendable {
-    let chunker: ContentChunker
-    let connection: Connection
-    let middle: Int64
-    var result: Result<[ContentChunk], SQLiteError> = .success([])
+/// Work that reads the database on another thread (with a connection of its own) while the
+/// caller goes on; ``wait()`` gives its result.
+// @unchecked Sendable: `result` is written by the one thread that runs the work, and read only
+// after the group's wait; the work's connection is used by that thread alone.
+private final class BackgroundScan<Value>: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private let work: () throws(SQLiteError) -> Value
+    private var result: Result<Value, SQLiteError>?
 
-    init(chunker: ContentChunker, connection: Connection, middle: Int64) {
-        self.chunker = chunker
-        self.connection = connection
-        self.middle = middle
+    init(_ work: @escaping () throws(SQLiteError) -> Value) {
+        self.work = work
+        DispatchQueue.global().async(group: group) { self.run() }
     }
 
-    func run() {
-        do {
-            if chunker.hasRowID {
-                guard let boundary = try chunker.firstBoundary(connection, from: middle) else { return }
-                result = .success(try chunker.scan(connection, ContentChunker.ScanRange(afterRowID: boundary)).chunks)
-            } else {
-                result = .success(try chunker.scan(connection, ContentChunker.ScanRange(fromKey: middle)).chunks)
-            }
-        } catch {
-            result = .failure(error)
-        }
+    private func run() {
+        do { result = .success(try work()) } catch { result = .failure(error) }
+    }
+
+    /// Waits for the work to finish, and gives what it returned or throws what it threw.
+    func wait() throws(SQLiteError) -> Value {
+        group.wait()
+        return try result!.get()
     }
 }

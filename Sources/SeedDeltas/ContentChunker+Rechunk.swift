@@ -81,7 +81,7 @@ extension ContentChunker {
     /// - Returns: nil for a table with a rowid, or `old` chunks whose last keys do not start with
     ///   an integer, or a run that does not end where it must (hash it whole).
     func rechunk(
-        _ connection: Connection, old: [ContentChunk], touchedKeys: [Int64]
+        _ connection: Connection, old: [ContentChunk], touchedKeys: [Int64], helper: Connection? = nil
     ) throws(SQLiteError) -> [ContentChunk]? {
         guard !hasRowID else { return nil }
         var firsts: [Int64] = []
@@ -99,9 +99,7 @@ extension ContentChunker {
             let through = min(Self.firstIndex(firsts) { $0 > key }, openEnd)
             for index in from...through { dirty[index] = true }
         }
-        let statements = ScanStatements()
-        var result: [ContentChunk] = []
-        var index = 0
+        var runs: [(chunks: ClosedRange<Int>, range: ScanRange)] = []
         var start = 0
         while start <= openEnd {
             guard dirty[start] else {
@@ -116,13 +114,19 @@ extension ContentChunker {
                 range.afterKey = old[start - 1].lastKey
             }
             if end < openEnd { range.untilKey = firsts[end] }
-            let run = try scan(connection, range, statements: statements)
-            result += old[index..<start]
-            result += run.chunks
-            if end == openEnd { return run.reachedEnd ? result : nil }
-            guard !run.reachedEnd, run.chunks.last?.lastKey == old[end].lastKey else { return nil }
-            index = end + 1
+            runs.append((start...end, range))
             start = end + 1
+        }
+        let scans = try scan(connection, runs.map(\.range), sizes: runs.map(\.chunks.count), helper: helper)
+        var result: [ContentChunk] = []
+        var index = 0
+        for (run, scanned) in zip(runs, scans) {
+            result += old[index..<run.chunks.lowerBound]
+            result += scanned.chunks
+            let end = run.chunks.upperBound
+            if end == openEnd { return scanned.reachedEnd ? result : nil }
+            guard !scanned.reachedEnd, scanned.chunks.last?.lastKey == old[end].lastKey else { return nil }
+            index = end + 1
         }
         return result + old[index...]
     }

@@ -268,6 +268,20 @@ struct ContentDigestTests {
             #expect(try chunker.rechunk(connection, old: before, touchedKeys: keys) == whole, "\(name)")
             try connection.execute("ROLLBACK TO change; RELEASE change")
         }
+        // On two cores (the installer's way): a second connection reads the later half of the
+        // runs, so the change is committed, to a copy of the table.
+        for (name, sql, keys) in changes {
+            let copy = path + ".two-cores"
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            let changed = try Connection(path: copy, mode: .readWrite)
+            try changed.execute(sql)
+            let helper = try Connection(path: copy, mode: .readOnly)
+            let whole = try chunker.chunks(changed)
+            #expect(
+                try chunker.rechunk(changed, old: before, touchedKeys: keys, helper: helper) == whole,
+                "\(name), on two cores")
+        }
         // Without last keys (a record written before them), or by a key that is not an integer,
         // the table is hashed whole.
         let unkeyed = before.map { ContentChunk(lastRowID: nil, rows: $0.rows, sha256: $0.sha256) }
