@@ -162,10 +162,15 @@ package struct DeltaPatch {
         var touched = TouchedRows(tables: changedTables)
         let reader: DeltaReader
         do { reader = try DeltaReader(path: path) } catch { throw .format(error) }
+        // The planner's tables in Swift when their recipes are the known ones (the same rows, a
+        // fraction of the time); SEEDGEN_DERIVE_BY_SQL=1 runs every recipe's SQL, to compare.
+        let planner = CurrentProcess.environment("SEEDGEN_DERIVE_BY_SQL") == "1" ? nil : PlannerRows()
+        var kept: [DeriveRecipe] = []
         do {
             try connection.execute("BEGIN")
-            let before = try DeriveRecipe.read(connection)
-            for recipe in DeriveRecipe.affected(before, byChangesTo: changedTables).reversed() {
+            let affected = DeriveRecipe.affected(try DeriveRecipe.read(connection), byChangesTo: changedTables)
+            if planner != nil { kept = PlannerRows.patchable(affected, changedTables: changedTables) }
+            for recipe in affected.reversed() where !kept.contains(recipe) {
                 touched.derived.insert(recipe.target)
                 try recipe.clear(connection)
             }
@@ -200,13 +205,21 @@ package struct DeltaPatch {
         touched.rowids = log.rowids
         trace.mark("apply the changes")
         var current = ""
-        // The planner's tables in Swift when their recipes are the known ones (the same rows, a
-        // fraction of the time); SEEDGEN_DERIVE_BY_SQL=1 runs every recipe's SQL, to compare.
-        let planner = CurrentProcess.environment("SEEDGEN_DERIVE_BY_SQL") == "1" ? nil : PlannerRows()
         do {
+            if !kept.isEmpty, let planner {
+                current = "trip_patterns"
+                let trips = touched.untracked.contains("stop_times") ? nil : touched.keys["stop_times"]
+                if let trips, try planner.updatePatterns(trips: Set(trips), connection: connection) {
+                    trace.mark("derive again: trip_patterns and pattern_stops (the trips touched, in Swift)")
+                } else {
+                    for recipe in kept.reversed() { try recipe.clear(connection) }
+                    kept = []
+                }
+            }
             for recipe in DeriveRecipe.affected(try DeriveRecipe.read(connection), byChangesTo: changedTables) {
                 current = recipe.target
                 touched.derived.insert(recipe.target)
+                if kept.contains(recipe) { continue }
                 let inSwift = try planner?.derive(recipe, connection: connection) == true
                 if !inSwift { try recipe.derive(connection) }
                 trace.mark("derive again: \(recipe.target) (\(recipe.kind)\(inSwift ? ", in Swift" : ""))")

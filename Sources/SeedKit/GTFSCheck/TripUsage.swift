@@ -10,9 +10,12 @@ struct TripUsage {
     /// The trips with fewer than two stop times, by row id.
     private var few: [Int64: UInt8] = [:]
     /// The ends of each trip with a block_id whose first and last stop times have both times, in
-    /// row id order (an array searched by halves: a dictionary of a city's blocked trips would
-    /// raise the build's peak memory by megabytes).
-    private var blockEnds: [(trip: Int64, ends: TripEnds)] = []
+    /// row id order, 16 bytes a trip (an array searched by halves, reserved to the count of
+    /// blocked trips: a dictionary of a city's blocked trips would raise the build's peak memory
+    /// by megabytes, and at 1.2M trips a growing array of 24 bytes a trip did by 19 MB).
+    private var blockEnds: [PackedEnds] = []
+    /// The few trips whose ends do not pack (a row id past 2^32, a dwell past 18 hours).
+    private var unpackedEnds: [Int64: TripEnds] = [:]
     /// Every trip's row id and whether it has a block_id, in order; nil once read to the end.
     private var trips: Statement?
     /// The row id `trips` stands on.
@@ -22,6 +25,9 @@ struct TripUsage {
     /// when the table has the column (`blocks`).
     init(trips table: Table, blocks: Bool, on connection: Connection) throws {
         let rowID = quoted(table.rowID)
+        if blocks, let count = try connection.scalar("SELECT count(*) FROM trips WHERE coalesce(block_id, '') <> ''") {
+            blockEnds.reserveCapacity(Int(clamping: count.integer ?? 0))
+        }
         let trips = try connection.prepare(
             "SELECT \(rowID), \(blocks ? "coalesce(block_id, '') <> ''" : "0") FROM trips ORDER BY \(rowID)")
         self.trips = trips
@@ -36,7 +42,9 @@ struct TripUsage {
         }
         guard let trips, next == trip else { return }
         if count < 2 { few[trip] = UInt8(count) }
-        if let ends, trips.int64(at: 1) != 0 { blockEnds.append((trip, ends)) }
+        if let ends, trips.int64(at: 1) != 0 {
+            if let packed = PackedEnds(trip: trip, ends) { blockEnds.append(packed) } else { unpackedEnds[trip] = ends }
+        }
         try advance()
     }
 
@@ -50,12 +58,14 @@ struct TripUsage {
 
     /// The ends of trip `id`, when it has a block_id and its ends have times (after `finish`).
     func blockEnds(of id: Int64) -> TripEnds? {
+        if let ends = unpackedEnds[id] { return ends }
+        guard let trip = UInt32(exactly: id) else { return nil }
         var (low, high) = (0, blockEnds.count)
         while low < high {
             let middle = (low + high) / 2
-            if blockEnds[middle].trip < id { low = middle + 1 } else { high = middle }
+            if blockEnds[middle].trip < trip { low = middle + 1 } else { high = middle }
         }
-        return low < blockEnds.count && blockEnds[low].trip == id ? blockEnds[low].ends : nil
+        return low < blockEnds.count && blockEnds[low].trip == trip ? blockEnds[low].ends : nil
     }
 
     /// The stop times of trip `id`, up to 2 (after `finish`).
@@ -67,12 +77,41 @@ struct TripUsage {
     }
 }
 
+/// A blocked trip's row id and ends in 16 bytes: the arrivals, and each departure as the dwell
+/// after its arrival (0 to 65,535 seconds).
+struct PackedEnds {
+    let trip: UInt32
+    let firstArrival: Int32, lastArrival: Int32
+    let firstDwell: UInt16, lastDwell: UInt16
+
+    /// Nil when the trip's row id or a dwell does not fit.
+    init?(trip: Int64, _ ends: TripEnds) {
+        guard let trip = UInt32(exactly: trip),
+            let firstDwell = UInt16(exactly: Int64(ends.firstDeparture) - Int64(ends.firstArrival)),
+            let lastDwell = UInt16(exactly: Int64(ends.lastDeparture) - Int64(ends.lastArrival))
+        else { return nil }
+        (self.trip, self.firstArrival, self.lastArrival) = (trip, ends.firstArrival, ends.lastArrival)
+        (self.firstDwell, self.lastDwell) = (firstDwell, lastDwell)
+    }
+
+    var ends: TripEnds {
+        TripEnds(
+            firstArrival: firstArrival, firstDeparture: Int32(Int64(firstArrival) + Int64(firstDwell)),
+            lastArrival: lastArrival, lastDeparture: Int32(Int64(lastArrival) + Int64(lastDwell)))
+    }
+}
+
 /// A trip's first arrival and departure and last arrival and departure (its first and last
 /// stop times by stop_sequence).
 struct TripEnds {
     /// Seconds (32 bits: a blocked trip's ends are kept for the whole pass).
     var firstArrival: Int32, firstDeparture: Int32
     var lastArrival: Int32, lastDeparture: Int32
+
+    init(firstArrival: Int32, firstDeparture: Int32, lastArrival: Int32, lastDeparture: Int32) {
+        (self.firstArrival, self.firstDeparture) = (firstArrival, firstDeparture)
+        (self.lastArrival, self.lastDeparture) = (lastArrival, lastDeparture)
+    }
 
     /// The ends of a trip whose first and last stop times are `first` and `last`; nil when
     /// one of them lacks a time.
