@@ -1,6 +1,7 @@
 import SeedArchive
 /// Writes a seed delta file: the header, then the body's records into a gzip stream, with
-/// bounded memory (records are buffered 64 KiB at a time).
+/// bounded memory (records are buffered 64 KiB at a time), compressed on another thread
+/// (``BackgroundGzip``).
 ///
 /// ```swift
 /// let writer = try DeltaWriter(path: "2-to-3.delta", header: header)
@@ -16,7 +17,7 @@ import SeedArchive
 public final class DeltaWriter {
     /// The delta file.
     public let path: String
-    private let gzip: GzipWriter
+    private let gzip: BackgroundGzip
     private var buffer: [UInt8] = []
     private var state = DeltaCoding.ColumnState()
     private var table: DeltaTable?
@@ -33,7 +34,7 @@ public final class DeltaWriter {
     ///   - level: the deflate level of the body (default 9, the smallest).
     public init(path: String, header: DeltaHeader, level: Int = 9) throws(DeltaError) {
         self.path = path
-        do { gzip = try GzipWriter(path: path, level: level, prefix: header.encoded()) } catch {
+        do { gzip = BackgroundGzip(try GzipWriter(path: path, level: level, prefix: header.encoded())) } catch {
             throw DeltaError(error, path: path)
         }
         buffer.reserveCapacity(Self.flushSize + 4096)
