@@ -153,6 +153,14 @@ KNOWN = {
     "missing_timepoint_value": "seedgen report (no header in a seed): when a row gives a timepoint",
     "non_ascii_or_non_printable_char": "seedgen: once per value and file, ids of trips and shapes where defined "
     "only; gtfs-guru: every row",
+    "invalid_geometry": "seedgen: a warning (--strict: error); rings' structure only (closed, 4 positions, "
+    "numbers), not self-intersection",
+    "stop_has_too_many_matches_for_shape": "seedgen: once per (shape, stop), whatever the distances; "
+    "gtfs-guru: each trip matched by geometry",
+    "headway_too_large": "gtfs-guru only (a Google rule, not the canonical validator's): not checked",
+    "service_never_active": "gtfs-guru only (not the canonical validator's): not checked; "
+    "service_has_no_active_day_of_the_week is",
+    "too_many_days_without_service": "gtfs-guru only (Google's rule, not the canonical validator's): not checked",
 }
 
 

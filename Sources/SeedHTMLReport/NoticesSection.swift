@@ -286,6 +286,15 @@ enum NoticesSection {
         NoticeCode.malformedJSON: "A locations.geojson that is not valid JSON.",
         NoticeCode.unsupportedGeoJSONType: "A locations.geojson that is not a GeoJSON FeatureCollection.",
         NoticeCode.unsupportedFeatureType: "A locations.geojson feature whose type is not Feature.",
+        NoticeCode.inconsistentRouteTypeForBlockID: "A block whose trips are of routes of different route_types.",
+        NoticeCode.inconsistentRouteTypeForInSeatTransfer:
+            "An in-seat transfer between routes of different route_types.",
+        NoticeCode.transferWithSuspiciousMidTripInSeat:
+            "An in-seat transfer at a stop that is not its from trip's last or its to trip's first.",
+        NoticeCode.serviceHasNoActiveDayOfTheWeek: "A calendar.txt service that runs on no day of the week.",
+        NoticeCode.missingPickupDropOffBookingRuleID: "A phoned pickup or drop-off window without its booking rule.",
+        NoticeCode.stopHasTooManyMatchesForShape: "A stop near its trip's shape at more than 20 places.",
+        NoticeCode.invalidGeometry: "A locations.geojson polygon whose rings are not closed or too short.",
         NoticeCode.misleadingData: "Data an app would show wrongly (times running backwards, say)."
     ]
 }

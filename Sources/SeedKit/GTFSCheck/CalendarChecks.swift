@@ -11,6 +11,8 @@ import SeedSQLite
 ///   first to the last, do not cover today and the 7 days after it.
 /// - `feed_expiration_date7_days`, `feed_expiration_date30_days`: feed_info.txt's
 ///   feed_end_date is at most 7 (or 30) days after today.
+/// - `service_has_no_active_day_of_the_week` (not date-relative): a calendar.txt row whose
+///   seven days are all 0, placed at its service_id.
 struct CalendarChecks {
     let checks: GTFSChecks
     /// Today, `YYYY-MM-DD` (dates are stored so).
@@ -18,6 +20,7 @@ struct CalendarChecks {
 
     func run() throws {
         try checkFeedExpiration()
+        try checkWeekdays()
         let calendar = checks.has(table: "calendar") && checks.file(of: "calendar") != nil
         let dates = checks.has(table: "calendar_dates") && checks.file(of: "calendar_dates") != nil
         guard calendar || dates, ["calendar", "calendar_dates"].allSatisfy(checks.isWhole) else { return }
@@ -84,6 +87,15 @@ struct CalendarChecks {
                     after it
                     """,
                 code: NoticeCode.tripCoverageNotActiveForNext7Days))
+    }
+
+    private func checkWeekdays() throws {
+        let days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        try checks.flagRows(
+            of: "calendar", key: "service_id", columns: days,
+            condition: days.map { "coalesce(\($0), 0) = 0" }.joined(separator: " AND "), field: "service_id",
+            kind: .bestPractice, code: NoticeCode.serviceHasNoActiveDayOfTheWeek
+        ) { _, _ in "runs on no day of the week (all seven are 0): only calendar_dates.txt gives it days" }
     }
 
     private func checkFeedExpiration() throws {

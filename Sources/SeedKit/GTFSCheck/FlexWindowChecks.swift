@@ -13,6 +13,9 @@ import SeedSQLite
 ///   continuous_pickup or continuous_drop_off is 0, 2 or 3 (continuous stopping along a zone).
 /// - `missing_stop_times_record`: a window with pickup_type and drop_off_type 2 (must phone) on
 ///   a trip of that one stop time: travel within a zone needs two records, as the validator reads it.
+/// - `missing_pickup_drop_off_booking_rule_id` (a WARNING there, a warning here whatever the
+///   flags): a window with pickup_type 2 (must phone) and a start but no pickup_booking_rule_id,
+///   or drop_off_type 2 and an end but no drop_off_booking_rule_id, in a feed with booking_rules.txt.
 ///
 /// Read only when the file's header has a window column (in a built seed, whose header is not
 /// kept, always): a scan of stop_times for the windowed rows, so a feed without windows pays nothing.
@@ -26,6 +29,8 @@ struct FlexWindowChecks {
         var code: String
         var field: String
         var message: String
+        /// A best practice (a warning whatever the flags), not an error `--strict` makes.
+        var advice = false
     }
 
     func run() throws {
@@ -47,6 +52,7 @@ struct FlexWindowChecks {
             coalesce((SELECT coalesce(r.continuous_pickup, 1) IN (0, 2, 3) OR coalesce(r.continuous_drop_off, 1) \
             IN (0, 2, 3) FROM routes r WHERE r.id = trips.route_ref), 0)
             """ : "0"
+        let booking = try bookingFlags()
         let rows = try checks.connection.rows(
             """
             SELECT trips.trip_id, st.stop_sequence, st.arrival_time IS NOT NULL, st.departure_time IS NOT NULL, \
@@ -54,7 +60,7 @@ struct FlexWindowChecks {
             st.start_pickup_drop_off_window >= st.end_pickup_drop_off_window, \
             coalesce(st.pickup_type, 0) IN (0, 3), coalesce(st.drop_off_type, 0) = 0, \(route), \
             st.pickup_type = 2 AND st.drop_off_type = 2 AND NOT EXISTS (SELECT 1 FROM stop_times o \
-            WHERE o.trip_ref = st.trip_ref AND o.stop_sequence <> st.stop_sequence) \
+            WHERE o.trip_ref = st.trip_ref AND o.stop_sequence <> st.stop_sequence), \(booking) \
             FROM stop_times st JOIN trips ON trips.id = st.trip_ref \
             WHERE st.start_pickup_drop_off_window IS NOT NULL OR st.end_pickup_drop_off_window IS NOT NULL
             """)
@@ -63,16 +69,19 @@ struct FlexWindowChecks {
             let flags = row[2...].map { $0.integer == 1 }
             found[[CSVRowLocator.key(row[0]), CSVRowLocator.key(row[1])]] = Self.findings(flags)
         }
-        let shown = columns + ["trip_id"]
+        let shown = columns + ["trip_id"] + Self.bookingFields
         try checks.places.locate(
             "stop_times", matching: ["trip_id", "stop_sequence"], keys: Set(found.keys), showing: shown
         ) {
             key, row in
             for finding in found[key] ?? [] {
                 let value = row.fields[finding.field]?.text
+                // A booking rule id given but naming no rule is a foreign key error, reported while loading.
+                if finding.advice, value?.isEmpty == false { continue }
                 checks.issues.record(
                     row.issue(
-                        .misleading(strict: checks.options.strict), file: file, field: finding.field,
+                        finding.advice ? .bestPractice : .misleading(strict: checks.options.strict), file: file,
+                        field: finding.field,
                         value: value?.isEmpty == false ? value : nil,
                         message: "\(finding.message) (trip_id '\(key[0])', stop_sequence \(key[1]))", code: finding.code
                     ))
@@ -80,9 +89,27 @@ struct FlexWindowChecks {
         }
     }
 
+    private static let bookingFields = ["pickup_booking_rule_id", "drop_off_booking_rule_id"]
+
+    /// The SQL of two flags of a windowed stop time: a phoned pickup with a start and no pickup
+    /// booking rule, a phoned drop-off with an end and no drop-off booking rule; "0, 0" in a
+    /// feed without booking_rules.txt (the validator checks only beside it).
+    private func bookingFlags() throws -> String {
+        let references = checks.schema.table(named: "stop_times")?.references.map(\.column) ?? []
+        guard checks.has(table: "booking_rules"), checks.file(of: "booking_rules") != nil,
+            ["pickup_booking_rule_ref", "drop_off_booking_rule_ref"].allSatisfy(references.contains)
+        else { return "0, 0" }
+        return """
+            st.pickup_type = 2 AND st.start_pickup_drop_off_window IS NOT NULL \
+            AND st.pickup_booking_rule_ref IS NULL, st.drop_off_type = 2 \
+            AND st.end_pickup_drop_off_window IS NOT NULL AND st.drop_off_booking_rule_ref IS NULL
+            """
+    }
+
     /// What is wrong with a windowed stop time whose flags are: arrival, departure, start and
     /// end given, start not before end, a pickup_type and a drop_off_type that forbid a window,
-    /// a route with continuous stopping, a phoned window alone on its trip.
+    /// a route with continuous stopping, a phoned window alone on its trip, a phoned pickup and a
+    /// phoned drop-off without their booking rules.
     private static func findings(_ flags: [Bool]) -> [Finding] {
         let (arrival, departure, start, end, backwards, pickup, dropOff) =
             (flags[0], flags[1], flags[2], flags[3], flags[4], flags[5], flags[6])
@@ -122,6 +149,12 @@ struct FlexWindowChecks {
                 Finding(
                     code: NoticeCode.invalidPickupDropOffWindow, field: windows[1],
                     message: "is not after start_pickup_drop_off_window: the window is empty"))
+        }
+        for (flag, side) in [(flags[9], "pickup"), (flags[10], "drop_off")] where flag {
+            findings.append(
+                Finding(
+                    code: NoticeCode.missingPickupDropOffBookingRuleID, field: "\(side)_booking_rule_id",
+                    message: "is empty, but \(side)_type is 2 (phone): the rule says how riders book", advice: true))
         }
         if pickup {
             findings.append(

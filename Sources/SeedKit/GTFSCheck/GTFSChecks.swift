@@ -31,7 +31,8 @@ import SeedSQLite
 ///   (`FeedChecks`), routes' URLs and names, ferries' bikes, ids beyond ASCII (`AdviceChecks`),
 ///   trips of fewer than two stop times (`UnusableTrip`), transfers longer than 2 or 10 km
 ///   (`DistanceChecks`), expired calendars and trips not covering the next 7 days
-///   (`CalendarChecks`, against `--today`).
+///   (`CalendarChecks`, against `--today`), services of no weekday (`CalendarChecks`), blocks and
+///   in-seat transfers that change mode or are made mid-trip (`VehicleContinuityRules`).
 struct GTFSChecks {
     let schema: Schema
     /// Where each table's rows came from and how what is found is placed in them.
@@ -96,6 +97,7 @@ struct GTFSChecks {
         try DistanceChecks(checks: self).run()
         try FlexWindowChecks(checks: self).run()
         try GeographyRules(checks: self).run()
+        try VehicleContinuityRules(checks: self).run()
     }
 
     // MARK: Foreign keys

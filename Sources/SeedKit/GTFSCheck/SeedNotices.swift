@@ -28,7 +28,8 @@ package enum SeedNotices {
         NoticeCode.invalidDate, NoticeCode.invalidTime, NoticeCode.invalidCharacter, NoticeCode.repairedCSVSyntax,
         NoticeCode.utf16Encoding, NoticeCode.invalidValue, NoticeCode.rowLeftOut, NoticeCode.fileLeftOut,
         NoticeCode.derivedRows, NoticeCode.newLineInValue, NoticeCode.invalidInputFilesInSubfolder,
-        NoticeCode.malformedJSON, NoticeCode.unsupportedGeoJSONType, NoticeCode.unsupportedFeatureType
+        NoticeCode.malformedJSON, NoticeCode.unsupportedGeoJSONType, NoticeCode.unsupportedFeatureType,
+        NoticeCode.invalidGeometry
     ].sorted()
 
     /// Whether the checks apply to a seed of `schema` (the transit schema).

@@ -171,6 +171,10 @@ struct Polyline {
     private let ys: [Double]
     private let scale: Double
     private let box: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    /// The bounding box of each run of `chunk` segments, so that a search near a point skips
+    /// the runs far from it (`localMatches`).
+    private let chunks: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
+    private static let chunk = 8
 
     /// The shape of the given points (at least one), in order.
     init(latitudes: [Double], longitudes: [Double]) {
@@ -179,6 +183,12 @@ struct Polyline {
         let ys = latitudes.map { $0 * ShapeDistanceCheck.metresPerDegree }
         (self.scale, self.xs, self.ys) = (scale, xs, ys)
         box = (xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0)
+        chunks = stride(from: 0, to: max(xs.count - 1, 1), by: Self.chunk).map { start in
+            let points = start...min(start + Self.chunk, xs.count - 1)
+            return (
+                xs[points].min() ?? 0, ys[points].min() ?? 0, xs[points].max() ?? 0, ys[points].max() ?? 0
+            )
+        }
     }
 
     /// The point at `latitude`, `longitude` on the projection, in metres.
@@ -214,6 +224,39 @@ struct Polyline {
             nearest = min(nearest, squared)
         }
         return (nil, nearest.squareRoot())
+    }
+
+    /// How many places the shape comes within `limit` metres of the given point, as the
+    /// validator counts its potential matches: a run of segments within the limit is one
+    /// place, or more where the shape went away from the point and comes back closer within it
+    /// (the local minima of the distance); 0 when at most `atLeast` segments of the shape are
+    /// near the point by their boxes (then there cannot be more places than that).
+    func localMatches(latitude: Double, longitude: Double, within limit: Double, atLeast: Int) -> Int {
+        let (x, y) = project(latitude: latitude, longitude: longitude)
+        let segments = xs.count - 1
+        let near = chunks.indices.filter { index in
+            let b = chunks[index]
+            return x >= b.minX - limit && x <= b.maxX + limit && y >= b.minY - limit && y <= b.maxY + limit
+        }
+        guard near.reduce(0, { $0 + min(Self.chunk, segments - $1 * Self.chunk) }) > atLeast else { return 0 }
+        var (matches, pending, last) = (0, false, -2)
+        var (endDistance, goingAway) = (Double.infinity, false)
+        for index in near.flatMap({ $0 * Self.chunk..<min($0 * Self.chunk + Self.chunk, segments) }) {
+            // A segment skipped is farther than the limit: it ends the run before it.
+            if index != last + 1 && pending { (matches, pending) = (matches + 1, false) }
+            last = index
+            let distance = distanceSquared(x, y, segment: index).squareRoot()
+            if distance <= limit {
+                if goingAway && distance < endDistance && pending { matches += 1 }
+                pending = true
+            } else if pending {
+                (matches, pending) = (matches + 1, false)
+            }
+            let (ex, ey) = (xs[index + 1] - x, ys[index + 1] - y)
+            endDistance = (ex * ex + ey * ey).squareRoot()
+            goingAway = endDistance > distance
+        }
+        return matches + (pending ? 1 : 0)
     }
 
     private func distanceSquared(_ x: Double, _ y: Double, segment index: Int) -> Double {

@@ -18,6 +18,9 @@ import Foundation
 ///   beyond the shape's first or last point's is not checked (as gtfs-guru reads it: 0 often
 ///   means "not measured", a distance past the end is `trip_distance_exceeds_shape_distance`);
 ///   each stop once per shape, as the validator reports it.
+/// - `stop_has_too_many_matches_for_shape`: a stop near its shape (within the distance) at more
+///   than 20 places, as the validator counts them (`Polyline.localMatches`), once per shape and
+///   stop, at the first stop time that served it. Cheap: a box test per 8 segments of the shape.
 struct ShapePatternRules {
     let line: Polyline
     /// The shape_dist_traveled of `line`'s points, in order (nil where empty).
@@ -33,6 +36,34 @@ struct ShapePatternRules {
     ) {
         for pattern in patterns { checkOrder(pattern, entries: entries, segments: segments, into: &found) }
         checkUserDistances(patterns, entries: entries, into: &found)
+        checkMatchCounts(entries: entries, segments: segments, into: &found)
+    }
+
+    /// The validator's threshold of potential matches.
+    static let tooManyMatches = 20
+
+    private func checkMatchCounts(
+        entries: [ShapeStops.Entry], segments: [Int?], into found: inout [ShapeDistanceCheck.Finding]
+    ) {
+        for (index, entry) in entries.enumerated() where segments[index] != nil {
+            guard let location = stops[entry.stop] else { continue }
+            let limit = Self.limit(entry.largeStation)
+            let count = line.localMatches(
+                latitude: location.latitude, longitude: location.longitude, within: limit, atLeast: Self.tooManyMatches)
+            guard count > Self.tooManyMatches else { continue }
+            let (shape, sequence) = (shapeID, entry.sequence)
+            found.append(
+                ShapeDistanceCheck.Finding(
+                    trip: entry.trip, sequence: sequence, stop: entry.stop,
+                    code: NoticeCode.stopHasTooManyMatchesForShape
+                ) { tripID, _ in
+                    """
+                    is within \(Int(limit)) m of shape_id '\(shape)' of trip_id '\(tripID)' (stop_sequence \
+                    \(sequence)) \
+                    at \(count) places, more than \(Self.tooManyMatches): the stop or the shape's path may be wrong
+                    """
+                })
+        }
     }
 
     private static func limit(_ largeStation: Bool) -> Double {

@@ -32,6 +32,7 @@ struct GeoJSONImporter {
                 features += 1
                 loader.beginRow(line: features)
                 if feature.type != "Feature" { reportFeatureType(feature.type, feature: features) }
+                if let problem = feature.geometryProblem { reportGeometry(problem, of: feature, number: features) }
                 for (index, column) in columns.enumerated() {
                     if column.source == [Schema.feedSource] {
                         try loader.setFeed(index)
@@ -57,6 +58,17 @@ struct GeoJSONImporter {
         return InputRecord(
             name: file.name, sha256: source.sha256, bytes: source.bytesRead, rows: loader.rowCount,
             rejected: max(0, features - loader.rowCount))
+    }
+
+    /// `invalid_geometry`: a Polygon or MultiPolygon whose rings are not closed, too short or
+    /// not of positions (`PolygonRings`), kept as written (a warning, an error under `--strict`).
+    private func reportGeometry(_ problem: String, of feature: GeoJSONFeature, number: Int) {
+        loader.context.issues.record(
+            BuildIssue(
+                kind: loader.context.strict ? .misleadingDataError : .misleadingData, file: file.displayPath,
+                line: number, field: "geometry",
+                message: "of the feature with id '\(feature.id ?? "")' \(problem): the zone an app draws is off",
+                code: NoticeCode.invalidGeometry))
     }
 
     /// `unsupported_feature_type`: a feature whose `type` is not `Feature`, read as one all the

@@ -281,6 +281,22 @@ public enum NoticeCode {
     /// An id with a character that is not printable ASCII.
     public static let nonASCIIOrNonPrintableChar = "non_ascii_or_non_printable_char"
 
+    // The validator's WARNINGs on vehicles, services and bookings, and its polygons' ERROR.
+    /// A block whose trips are of routes of different route_types.
+    public static let inconsistentRouteTypeForBlockID = "inconsistent_route_type_for_block_id"
+    /// An in-seat transfer (transfer_type 4) between routes of different route_types.
+    public static let inconsistentRouteTypeForInSeatTransfer = "inconsistent_route_type_for_in_seat_transfer"
+    /// An in-seat transfer at a stop that is not its from trip's last or its to trip's first.
+    public static let transferWithSuspiciousMidTripInSeat = "transfer_with_suspicious_mid_trip_in_seat"
+    /// A calendar.txt service that runs on no day of the week.
+    public static let serviceHasNoActiveDayOfTheWeek = "service_has_no_active_day_of_the_week"
+    /// A phoned pickup (drop-off) window without pickup_booking_rule_id (drop_off_booking_rule_id).
+    public static let missingPickupDropOffBookingRuleID = "missing_pickup_drop_off_booking_rule_id"
+    /// A stop near its trip's shape at more than 20 places.
+    public static let stopHasTooManyMatchesForShape = "stop_has_too_many_matches_for_shape"
+    /// A locations.geojson polygon whose rings are not closed, too short, or not of positions.
+    public static let invalidGeometry = "invalid_geometry"
+
     // seedgen's own, for what the validator has no code for.
     /// A field repaired as Python's csv module reads it (a stray quote, spaces before a quote).
     public static let repairedCSVSyntax = "repaired_csv_syntax"

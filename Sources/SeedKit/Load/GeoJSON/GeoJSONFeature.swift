@@ -11,6 +11,8 @@ struct GeoJSONFeature {
     var type: String?
     var properties: [UInt8]?
     var geometry: [UInt8]?
+    /// What is wrong with the rings of `geometry`, a Polygon or MultiPolygon (`PolygonRings`).
+    var geometryProblem: String?
     /// Every property by name, when the reader was asked for them (`namedProperties`).
     var named: [String: Property] = [:]
 
@@ -50,7 +52,9 @@ struct GeoJSONFeature {
                 let start = writer.position
                 properties = try Self.json(writer)
                 if namedProperties { named = Self.properties(at: start, writer) }
-            case "geometry": geometry = try Self.json(writer)
+            case "geometry":
+                geometry = try Self.json(writer)
+                geometryProblem = geometry?.withUnsafeBufferPointer(PolygonRings.problem(in:))
             default: try writer.writeValue(depth: 1)
             }
             writer.leave()
