@@ -49,6 +49,8 @@ final class TableLoader {
     private let trims: [Bool]
     /// Per column: an invalid value is NULL with a warning, as with `--lenient` (`onInvalid: null`).
     private let invalidAsNull: [Bool]
+    /// Per column of a GTFS table with enumerated fields: the values each allows (`GTFSEnumValues`).
+    private let enumMasks: [UInt64]?
     private let insertsInGroups: Bool
     /// With `--previous`, for a CSV table keyed on plain columns: where its rows' ids come from.
     private let previousIDs: PreviousIDs?
@@ -103,6 +105,7 @@ final class TableLoader {
         lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         trims = columns.map(\.trim)
         invalidAsNull = columns.map { $0.onInvalid == .null && !$0.required }
+        enumMasks = GTFSEnumValues.masks(for: table, schema: context.schema)
         previousIDs = PreviousIDs.applies(to: table) ? context.previousIDs : nil
         tripStops = table.name == "stop_times" ? context.tripStops : nil
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
@@ -206,6 +209,12 @@ final class TableLoader {
         case .integer(let value):
             batch.tags[cell] = RowBatch.Tag.integer.rawValue
             batch.words[cell] = value
+            if let enumMasks, enumMasks[index] != 0, !GTFSEnumValues.allows(enumMasks[index], value) {
+                report(
+                    .bestPractice, index, value: String(decoding: bytes, as: UTF8.self),
+                    message: GTFSEnumValues.message(table: table.name, field: table.columns[index].name),
+                    code: NoticeCode.unexpectedEnumValue)
+            }
         case .real(let value):
             batch.tags[cell] = RowBatch.Tag.real.rawValue
             batch.words[cell] = Int64(bitPattern: value.bitPattern)
