@@ -49,8 +49,10 @@ final class TableLoader {
     private let trims: [Bool]
     /// Per column: an invalid value is NULL with a warning, as with `--lenient` (`onInvalid: null`).
     private let invalidAsNull: [Bool]
-    /// Per column of a GTFS table with enumerated fields: the values each allows (`GTFSEnumValues`).
-    private let enumMasks: [UInt64]?
+    /// Per column of a GTFS table with enumerated fields: the values each allows (`GTFSEnumValues`;
+    /// all 0 when `checksEnums` is false). Not an optional: binding one in the hot path costs a retain.
+    private let enumMasks: [UInt64]
+    private let checksEnums: Bool
     private let insertsInGroups: Bool
     /// With `--previous`, for a CSV table keyed on plain columns: where its rows' ids come from.
     private let previousIDs: PreviousIDs?
@@ -105,7 +107,9 @@ final class TableLoader {
         lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         trims = columns.map(\.trim)
         invalidAsNull = columns.map { $0.onInvalid == .null && !$0.required }
-        enumMasks = GTFSEnumValues.masks(for: table, schema: context.schema)
+        let enumMasks = GTFSEnumValues.masks(for: table, schema: context.schema)
+        self.enumMasks = enumMasks ?? Array(repeating: 0, count: columns.count)
+        checksEnums = enumMasks != nil
         previousIDs = PreviousIDs.applies(to: table) ? context.previousIDs : nil
         tripStops = table.name == "stop_times" ? context.tripStops : nil
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
@@ -209,7 +213,7 @@ final class TableLoader {
         case .integer(let value):
             batch.tags[cell] = RowBatch.Tag.integer.rawValue
             batch.words[cell] = value
-            if let enumMasks, enumMasks[index] != 0, !GTFSEnumValues.allows(enumMasks[index], value) {
+            if checksEnums && enumMasks[index] != 0 && !GTFSEnumValues.allows(enumMasks[index], value) {
                 report(
                     .bestPractice, index, value: String(decoding: bytes, as: UTF8.self),
                     message: GTFSEnumValues.message(table: table.name, field: table.columns[index].name),
