@@ -50,7 +50,7 @@ final class TableLoader {
     /// Per column: an invalid value is NULL with a warning, as with `--lenient` (`onInvalid: null`).
     private let invalidAsNull: [Bool]
     /// Per column of a GTFS table with enumerated fields: the values each allows (`GTFSEnumValues`;
-    /// all 0 when `checksEnums` is false). Not an optional: binding one in the hot path costs a retain.
+    /// all 0 when `checksEnums` is false), tested a batch at a time as it goes to the writer.
     private let enumMasks: [UInt64]
     private let checksEnums: Bool
     private let insertsInGroups: Bool
@@ -213,12 +213,6 @@ final class TableLoader {
         case .integer(let value):
             batch.tags[cell] = RowBatch.Tag.integer.rawValue
             batch.words[cell] = value
-            if checksEnums && enumMasks[index] != 0 && !GTFSEnumValues.allows(enumMasks[index], value) {
-                report(
-                    .bestPractice, index, value: String(decoding: bytes, as: UTF8.self),
-                    message: GTFSEnumValues.message(table: table.name, field: table.columns[index].name),
-                    code: NoticeCode.unexpectedEnumValue)
-            }
         case .real(let value):
             batch.tags[cell] = RowBatch.Tag.real.rawValue
             batch.words[cell] = Int64(bitPattern: value.bitPattern)
@@ -292,6 +286,9 @@ final class TableLoader {
     /// writer is done with it).
     private func submit() throws(SQLiteError) {
         guard let writer else { preconditionFailure("table \(table.name) is loaded before it is created") }
+        if checksEnums {
+            GTFSEnumValues.report(batch, masks: enumMasks, table: table, fields: fields, issues: context.issues)
+        }
         let full = batch
         if inFlight { try wait() }
         swap(&batch, &spare)
