@@ -62,6 +62,17 @@ KNOWN = {
     "unknown_column": "INFO in gtfs-guru; a warning in seedgen (the column goes to extras)",
     "unknown_file": "INFO in gtfs-guru; a warning in seedgen",
     "repaired_csv_syntax": "seedgen only: CSV Python's csv module reads, read the same way",
+    "same_stop_and_agency_url": "seedgen: once per stop (gtfs-guru: per stop and agency)",
+    "same_stop_and_route_url": "seedgen: once per stop (gtfs-guru: per stop and route)",
+    "unused_agency": "gtfs-guru's own notice (not the canonical validator's): not reported",
+    "unused_route": "gtfs-guru's own notice (not the canonical validator's): not reported",
+    "unused_stop": "gtfs-guru's own notice (not the canonical validator's): stop_without_stop_time says it",
+    "missing_prior_day_booking_field_value": "deprecated in the validator (7.0.0): missing_prior_notice_last_day "
+    "and missing_prior_notice_last_time say it",
+    "empty_row": "seedgen: each line of only spaces (in a file of two columns or more) is left out with it; the "
+    "validator reports only a last line without a line end (its reader skips the others); gtfs-guru reads such a "
+    "line as a row of empty fields (then missing_stop_name, stop_without_location, ...)",
+    "unexpected_enum_value": "seedgen: calendar.txt's days are booleans, a 2 there is invalid_integer (an error)",
     "trip_coverage_not_active_for_next7_days": "seedgen: the window is the trips' first to last day; "
     "gtfs-guru's is the days of most trips",
     "missing_recommended_field": "seedgen also reports an empty value in a column the header has (feed_info's "

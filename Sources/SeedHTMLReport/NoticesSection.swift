@@ -123,6 +123,27 @@ enum NoticesSection {
         NoticeCode.duplicatedColumn: "A column named twice in a header.",
         NoticeCode.emptyColumnName: "A header field with no name.",
         NoticeCode.emptyFile: "A file of 0 bytes.",
+        NoticeCode.attributionWithoutRole:
+            "An attribution with none of is_producer, is_operator and is_authority set to 1.",
+        NoticeCode.duplicateFareMedia: "A fare medium with the fare_media_name and fare_media_type of an earlier one.",
+        NoticeCode.emptyRow: "A CSV record of only spaces (left out).",
+        NoticeCode.feedInfoLangAndAgencyLangMismatch:
+            "An agency_lang that is not feed_info.txt's feed_lang (unless it is `mul`).",
+        NoticeCode.inconsistentAgencyLang: "An agency_lang that is not the first agency's.",
+        NoticeCode.leadingOrTrailingWhitespaces:
+            "A quoted CSV value with spaces inside its quotes, before or after the text (stored without them).",
+        NoticeCode.missingFeedInfoDate: "feed_info.txt with feed_start_date or feed_end_date, not both.",
+        NoticeCode.moreThanOneEntity: "A file of one row (feed_info.txt) with more.",
+        NoticeCode.routeColorContrast:
+            "A route_color and route_text_color too close in brightness to read one on the other.",
+        NoticeCode.sameNameAndDescriptionForRoute:
+            "A route_desc that is the route's route_short_name or route_long_name.",
+        NoticeCode.sameNameAndDescriptionForStop: "A stop_desc that is the stop's stop_name.",
+        NoticeCode.sameStopAndAgencyURL: "A stop_url that is an agency's agency_url.",
+        NoticeCode.sameStopAndRouteURL: "A stop_url that is a route's route_url.",
+        NoticeCode.translationUnknownTableName: "A translation whose table_name names no file of the feed.",
+        NoticeCode.unexpectedEnumValue:
+            "An enumerated field (route_type, pickup_type, ...) with a value the reference does not define.",
         NoticeCode.missingRequiredFile: "A file the schema requires is absent.",
         NoticeCode.missingRequiredColumn: "A header without a column the schema requires.",
         NoticeCode.missingRequiredField: "An empty value where the schema requires one.",

@@ -32,7 +32,11 @@ import SeedSQLite
 ///   trips of fewer than two stop times (`UnusableTrip`), transfers longer than 2 or 10 km
 ///   (`DistanceChecks`), expired calendars and trips not covering the next 7 days
 ///   (`CalendarChecks`, against `--today`), services of no weekday (`CalendarChecks`), blocks and
-///   in-seat transfers that change mode or are made mid-trip (`VehicleContinuityRules`).
+///   in-seat transfers that change mode or are made mid-trip (`VehicleContinuityRules`);
+///   languages, feed_info's dates and rows, route colors, descriptions and URLs that repeat
+///   another field, attributions, fare media, translations of no file (`FeedAdviceChecks`).
+///   (Enumerated values the reference does not define are found while loading:
+///   `GTFSEnumValues`.)
 struct GTFSChecks {
     let schema: Schema
     /// Where each table's rows came from and how what is found is placed in them.
@@ -87,6 +91,7 @@ struct GTFSChecks {
         try CalendarChecks(checks: self, today: options.effectiveToday).run()
         try FieldFormatChecks(checks: self).run()
         try AdviceChecks(checks: self).run()
+        try FeedAdviceChecks(checks: self).run()
         try PathwayChecks(checks: self).run()
         try ShapePointChecks(checks: self).run()
         try TripOverlapChecks(checks: self, trips: usage).run()

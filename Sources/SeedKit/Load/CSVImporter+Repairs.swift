@@ -56,6 +56,42 @@ extension CSVImporter {
         reader.repairs.removeAll()
     }
 
+    /// Each quoted value of the current record with spaces or tabs inside its quotes at either
+    /// end, in a column that trims them (`Column.trim`): `leading_or_trailing_whitespaces`, a
+    /// warning whatever the flags (the value is stored without them). The validator reports
+    /// quoted values only: a CSV reader trims unquoted ones (so does this one, silently).
+    func reportPaddedQuotes(_ reader: CSVReader, header: [String], fieldOfColumn: [Int]) {
+        let columns = loader.table.columns
+        for (column, field) in fieldOfColumn.enumerated()
+        where field >= 0 && field < reader.fieldCount && field < header.count && columns[column].trim
+            && reader.isQuoted(field)
+        {
+            let bytes = reader.field(field)
+            guard ValueConverter.trim(bytes).count != bytes.count else { continue }
+            let place = reader.place(ofField: field)
+            loader.context.issues.record(
+                BuildIssue(
+                    kind: .bestPractice, file: file.displayPath, line: place.line, column: place.column,
+                    field: header[field], value: String(decoding: bytes.prefix(200), as: UTF8.self),
+                    message: "has spaces inside its quotes before or after its text: stored without them",
+                    code: NoticeCode.leadingOrTrailingWhitespaces))
+        }
+    }
+
+    /// Whether the current record is one unquoted field of only spaces or tabs (a line of
+    /// spaces; a line with nothing on it is no record at all): `empty_row`.
+    func isEmptyRow(_ reader: CSVReader) -> Bool {
+        reader.fieldCount == 1 && !reader.isQuoted(0) && ValueConverter.trim(reader.field(0)).isEmpty
+    }
+
+    /// `empty_row`: a line of only spaces, left out, a warning whatever the flags (as the
+    /// validator reads it; read as a row, its fields would all be empty).
+    func emptyRowIssue(_ reader: CSVReader) -> BuildIssue {
+        BuildIssue(
+            kind: .bestPractice, file: file.displayPath, line: reader.line, column: 1,
+            message: "has only spaces: left out (not read as a row of empty fields)", code: NoticeCode.emptyRow)
+    }
+
     /// A record with too many fields names the first extra one; with too few (`--strict`), the
     /// place where the first missing one would begin and the header field it lacks.
     /// `leftOut`: the row is left out with a warning (`--lenient`, `extraFiles` tables) instead

@@ -153,6 +153,7 @@ struct CSVImporter {
         while try reader.next() {
             records += 1
             if !reader.repairs.isEmpty { reportRepairs(reader) }
+            if reader.paddedQuote { reportPaddedQuotes(reader, header: plan.header, fieldOfColumn: plan.fieldOfColumn) }
             if !repairedText.isEmpty { repairedText.removeAll() }
             if !InvalidText.isPlainASCII(reader.recordBytes) {
                 repairedText = repairText(reader, header: plan.header, storesText: plan.storesText)
@@ -160,6 +161,10 @@ struct CSVImporter {
             if reader.fieldCount != plan.header.count && !extraFieldsAreEmpty(reader, plan.header.count)
                 && !(byPosition && reader.fieldCount < plan.header.count)
             { // a file the schema does not know: missing fields are NULL
+                if isEmptyRow(reader) {
+                    issues.record(emptyRowIssue(reader))
+                    continue
+                }
                 if reader.fieldCount > plan.header.count || loader.context.strict {
                     loader.beginRow(line: reader.line)
                     // A file the schema does not read promises no shape: its bad rows never fail the build.

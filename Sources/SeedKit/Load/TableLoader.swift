@@ -49,6 +49,10 @@ final class TableLoader {
     private let trims: [Bool]
     /// Per column: an invalid value is NULL with a warning, as with `--lenient` (`onInvalid: null`).
     private let invalidAsNull: [Bool]
+    /// Per column of a GTFS table with enumerated fields: the values each allows (`GTFSEnumValues`;
+    /// all 0 when `checksEnums` is false), tested a batch at a time as it goes to the writer.
+    private let enumMasks: [UInt64]
+    private let checksEnums: Bool
     private let insertsInGroups: Bool
     /// With `--previous`, for a CSV table keyed on plain columns: where its rows' ids come from.
     private let previousIDs: PreviousIDs?
@@ -103,6 +107,9 @@ final class TableLoader {
         lengthLimits = columns.map { keyNames.contains($0.name) ? context.limits.keyBytes : Int.max }
         trims = columns.map(\.trim)
         invalidAsNull = columns.map { $0.onInvalid == .null && !$0.required }
+        let enumMasks = GTFSEnumValues.masks(for: table, schema: context.schema)
+        self.enumMasks = enumMasks ?? Array(repeating: 0, count: columns.count)
+        checksEnums = enumMasks != nil
         previousIDs = PreviousIDs.applies(to: table) ? context.previousIDs : nil
         tripStops = table.name == "stop_times" ? context.tripStops : nil
         batch = RowBatch(columnCount: columns.count, capacity: Self.batchRows)
@@ -279,6 +286,9 @@ final class TableLoader {
     /// writer is done with it).
     private func submit() throws(SQLiteError) {
         guard let writer else { preconditionFailure("table \(table.name) is loaded before it is created") }
+        if checksEnums {
+            GTFSEnumValues.report(batch, masks: enumMasks, table: table, fields: fields, issues: context.issues)
+        }
         let full = batch
         if inFlight { try wait() }
         swap(&batch, &spare)

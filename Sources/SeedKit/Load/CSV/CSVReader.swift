@@ -100,6 +100,12 @@ final class CSVReader {
     }
 
     @exclusivity(unchecked) private var quotedEmpty = false
+    /// The current record has a quoted field with a space or tab inside its quotes at either
+    /// end (`leading_or_trailing_whitespaces`; `isQuoted` tells which fields are quoted).
+    @exclusivity(unchecked) private(set) var paddedQuote = false
+
+    /// Whether field `index` of the current record was quoted.
+    func isQuoted(_ index: Int) -> Bool { fields[index].start > fields[index].origin.offset }
 
     private func refill() throws(CSVSyntaxError) {
         if start > 0 {
@@ -177,6 +183,7 @@ final class CSVReader {
         var at = CSVPlace(offset: start, line: nextLine, lineStart: lineStart)
         var count = 0
         quotedEmpty = false
+        paddedQuote = false
         if !pendingRepairs.isEmpty { pendingRepairs.removeAll() } // a record parsed again after .needMore
         let bytes = buffer.assumingMemoryBound(to: UInt8.self)
         while true {
@@ -265,6 +272,7 @@ final class CSVReader {
             break
         }
         field.end = i
+        if i > field.start && (Self.isSpace(bytes[field.start]) || Self.isSpace(bytes[i - 1])) { paddedQuote = true }
         if lineBreak {
             try repair(
                 "holds a line break inside its quotes: kept in the value (a quote left open joins the lines after it)",
@@ -318,6 +326,9 @@ final class CSVReader {
 
     static let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, lineFeed: UInt8 = 0x0A, carriageReturn: UInt8 = 0x0D
     private static let space: UInt8 = 0x20, tab: UInt8 = 0x09
+
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == space || byte == tab }
 
     /// A comma or a line end.
     @inline(__always)
