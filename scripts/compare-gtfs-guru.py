@@ -95,6 +95,8 @@ KNOWN = {
     "second's arrival_time)",
     "fast_travel_between_far_stops": "seedgen: once a trip, at the later stop time's arrival_time; not "
     "searched when stop_times did not load whole (udine: duplicate keys)",
+    "stop_without_stop_time": "seedgen: not searched when stop_times did not load whole (udine: duplicate keys): "
+    "a stop of a row left out would be called unserved",
     "invalid_email": "seedgen: a warning (--strict: error)",
     "invalid_currency": "seedgen: a warning (--strict: error)",
     "point_near_origin": "seedgen: a warning (--strict: error)",
@@ -172,6 +174,13 @@ KNOWN = {
     "service_never_active": "gtfs-guru only (not the canonical validator's): not checked; "
     "service_has_no_active_day_of_the_week is",
     "too_many_days_without_service": "gtfs-guru only (Google's rule, not the canonical validator's): not checked",
+    **{
+        code: "gtfs-guru only (Google's rules and forks' additions, not the canonical validator's): not checked"
+        for code in ("agency_phone_invalid", "duplicate_trip", "google_transfer_type_check",
+                     "stop_headsign_invalid_char", "google_ic_price_check")
+    },
+    "missing_recommended_column": "gtfs-guru only (deprecated in the canonical validator): "
+    "seedgen reports missing_recommended_field, missing_timepoint_value",
 }
 
 
