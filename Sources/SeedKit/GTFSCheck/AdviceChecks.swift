@@ -59,18 +59,7 @@ struct AdviceChecks {
     }
 
     private func checkRouteNames() throws {
-        guard checks.has(table: "routes", column: "route_short_name"),
-            checks.has(table: "routes", column: "route_long_name")
-        else { return }
-        let rows = try checks.connection.rows(
-            """
-            SELECT route_id, route_short_name, route_long_name FROM routes WHERE coalesce(route_short_name, '') <> '' \
-            AND coalesce(route_long_name, '') <> ''
-            """)
-        let flagged = rows.filter {
-            Self.longNameRepeats(short: CSVRowLocator.key($0[1]), long: CSVRowLocator.key($0[2]))
-        }
-        let ids = Set(flagged.map { CSVRowLocator.key($0[0]) })
+        let ids = Set(try checks.routes(with: "route_short_name", "route_long_name", where: Self.longNameRepeats))
         guard !ids.isEmpty else { return }
         try checks.flagRows(
             of: "routes", key: "route_id", columns: ["route_long_name"],

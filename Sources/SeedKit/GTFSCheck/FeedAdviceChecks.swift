@@ -118,17 +118,9 @@ struct FeedAdviceChecks {
     }
 
     private func checkRouteColors() throws {
-        guard checks.has(table: "routes", column: "route_color"),
-            checks.has(table: "routes", column: "route_text_color")
-        else { return }
-        let rows = try checks.connection.rows(
-            """
-            SELECT route_id, route_color, route_text_color FROM routes WHERE coalesce(route_color, '') <> '' \
-            AND coalesce(route_text_color, '') <> ''
-            """)
-        let ids = rows.filter {
-            Self.lacksContrast(background: CSVRowLocator.key($0[1]), text: CSVRowLocator.key($0[2]))
-        }.map { CSVRowLocator.key($0[0]) }
+        let ids = try checks.routes(with: "route_color", "route_text_color") {
+            Self.lacksContrast(background: $0, text: $1)
+        }
         try flag(
             routes: ids, field: "route_text_color", code: NoticeCode.routeColorContrast,
             message: "is too close in brightness to route_color to be read on it")

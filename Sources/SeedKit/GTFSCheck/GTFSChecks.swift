@@ -244,6 +244,20 @@ struct GTFSChecks {
         return column.map { column in table.columns.contains { $0.name == column && $0.stored } } ?? true
     }
 
+    /// The `route_id` of each route whose `first` and `second` columns both have text and meet
+    /// `test` (in rows' order); none when routes.txt lacks either column.
+    func routes(
+        with first: String, _ second: String, where test: (String, String) -> Bool
+    ) throws -> [String] {
+        guard has(table: "routes", column: first), has(table: "routes", column: second) else { return [] }
+        let rows = try connection.rows(
+            """
+            SELECT route_id, \(first), \(second) FROM routes WHERE coalesce(\(first), '') <> '' \
+            AND coalesce(\(second), '') <> ''
+            """)
+        return rows.filter { test(CSVRowLocator.key($0[1]), CSVRowLocator.key($0[2])) }.map { CSVRowLocator.key($0[0]) }
+    }
+
     /// What notices about table `name` name as their place (its input file, or in a built seed
     /// the table), when the feed has its file.
     func file(of name: String) -> String? { places.source(of: name) }
