@@ -20,7 +20,8 @@ public final class LoopbackServer: @unchecked Sendable {
         /// The file's headers (full length), then only `after` bytes of its body, then the
         /// connection closes: a cut mid-body. `times` answers are cut, then the file is served.
         case cut(after: Int, times: Int)
-        /// Headers and body sent only after `seconds` (longer than the client's timeout).
+        /// Headers and body sent only after `seconds` (longer than the client's timeout), unless
+        /// the client hangs up first (``secondsUntilHangUp(_:)`` tells when).
         case stall(seconds: Double)
         /// The file's length, with every byte inverted: wrong bytes.
         case wrongBytes
@@ -41,6 +42,7 @@ public final class LoopbackServer: @unchecked Sendable {
     private var faults: [String: Fault] = [:]
     private var log: [Request] = []
     private var sent: [String: Int] = [:]
+    private var hangUps: [String: Double] = [:]
     private var stopped = false
 
     /// Starts serving `root` on 127.0.0.1.
@@ -108,6 +110,14 @@ public final class LoopbackServer: @unchecked Sendable {
         return sent[path] ?? 0
     }
 
+    /// Seconds from a stalled request of `path` to its client closing the connection (nil: not
+    /// yet, or no stall). Measured on the server's threads: a busy test process does not lengthen it.
+    public func secondsUntilHangUp(_ path: String) -> Double? {
+        lock.lock()
+        defer { lock.unlock() }
+        return hangUps[path]
+    }
+
     /// Forgets the requests and bytes counted so far.
     public func resetCounts() {
         lock.lock()
@@ -152,7 +162,12 @@ public final class LoopbackServer: @unchecked Sendable {
         case .status(let status)?:
             return respond(connection, status: status, headers: [:], body: [], path: request.path)
         case .stall(let seconds)?:
-            Thread.sleep(forTimeInterval: seconds)
+            if let hungUp = Self.waitForHangUp(connection, seconds: seconds) {
+                lock.lock()
+                hangUps[request.path] = hungUp
+                lock.unlock()
+                return
+            }
         default:
             break
         }
@@ -184,6 +199,19 @@ public final class LoopbackServer: @unchecked Sendable {
         default:
             respond(connection, status: status, headers: headers, body: body, path: request.path)
         }
+    }
+
+    /// Waits up to `seconds`; the seconds until the client closed the connection, if it did.
+    private static func waitForHangUp(_ connection: Int32, seconds: Double) -> Double? {
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            var watched = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&watched, 1, 50) > 0 else { continue }
+            var byte: UInt8 = 0
+            if recv(connection, &byte, 1, Int32(MSG_PEEK)) <= 0 { return Date().timeIntervalSince(start) }
+            Thread.sleep(forTimeInterval: 0.05)  // more bytes of a request: not a hang-up
+        }
+        return nil
     }
 
     private func readRequest(_ connection: Int32) -> Request? {
