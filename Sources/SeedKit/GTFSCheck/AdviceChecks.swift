@@ -63,7 +63,7 @@ struct AdviceChecks {
         guard !ids.isEmpty else { return }
         try checks.flagRows(
             of: "routes", key: "route_id", columns: ["route_long_name"],
-            condition: "route_id IN (\(ids.sorted().map(quotedLiteral).joined(separator: ", ")))",
+            condition: GTFSChecks.column("route_id", isOneOf: ids),
             field: "route_long_name", kind: .bestPractice, code: NoticeCode.routeLongNameContainsShortName
         ) { _, _ in "begins with the route's route_short_name: riders read the name twice" }
     }

@@ -153,7 +153,7 @@ struct FeedAdviceChecks {
         guard !ids.isEmpty else { return }
         try checks.flagRows(
             of: "routes", key: "route_id", columns: [field],
-            condition: "route_id IN (\(Set(ids).sorted().map(quotedLiteral).joined(separator: ", ")))",
+            condition: GTFSChecks.column("route_id", isOneOf: ids),
             field: field, kind: .bestPractice, code: code
         ) { _, _ in message }
     }
@@ -173,7 +173,7 @@ struct FeedAdviceChecks {
         guard !ids.isEmpty else { return }
         try checks.flagRows(
             of: "stops", key: "stop_id", columns: ["stop_desc"],
-            condition: "stop_id IN (\(Set(ids).sorted().map(quotedLiteral).joined(separator: ", ")))",
+            condition: GTFSChecks.column("stop_id", isOneOf: ids),
             field: "stop_desc", kind: .bestPractice, code: NoticeCode.sameNameAndDescriptionForStop
         ) { _, _ in "is the stop's stop_name: a description says more than the name" }
     }

@@ -258,6 +258,11 @@ struct GTFSChecks {
         return rows.filter { test(CSVRowLocator.key($0[1]), CSVRowLocator.key($0[2])) }.map { CSVRowLocator.key($0[0]) }
     }
 
+    /// The SQL condition that `column` is one of `ids` (each once, sorted: the same SQL for the same ids).
+    static func column(_ column: String, isOneOf ids: some Sequence<String>) -> String {
+        "\(column) IN (\(Set(ids).sorted().map(quotedLiteral).joined(separator: ", ")))"
+    }
+
     /// What notices about table `name` name as their place (its input file, or in a built seed
     /// the table), when the feed has its file.
     func file(of name: String) -> String? { places.source(of: name) }
