@@ -305,10 +305,13 @@ struct SeedUpdaterTests {
         let entry = try fixture.entry()
         let path = try #require(entry["path"] as? String)
         let server = try LoopbackServer(root: fixture.channel)
-        // About 16 s for the whole seed: the cancel comes long before the end, even on a busy
-        // machine or under Thread Sanitizer.
-        server.setFault(.slow(chunk: 1024, delay: 0.2), for: path)
-        let updater = self.updater(server)
+        // 1 KiB a second, no minimum rate: over a minute for the whole seed, so the cancel comes
+        // long before the end even when seed-building tests hold this task's threads (in the full
+        // suite on 2 cores, an awaited result has reached a task only after 53 s).
+        server.setFault(.slow(chunk: 1024, delay: 1), for: path)
+        let updater = SeedUpdater(
+            channel: server.url, destination: URL(fileURLWithPath: destination), schemaVersion: 4, timeout: 5,
+            deadline: nil, minimumRate: 0)
         let task = Task { try await updater.update() }
         while partialDownloads().isEmpty || server.bytesSent(path) < 4096 { try await Task.sleep(nanoseconds: 10_000_000) }
         task.cancel()
