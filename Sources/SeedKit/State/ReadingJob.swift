@@ -1,15 +1,9 @@
 import Foundation
 import SeedSQLite
-import SeedSystem
 
 /// Work that only reads the seed's final rows and writes nothing to it: the GTFS checks. The
 /// finish stage runs it on a thread and a read-only connection of its own, beside `VACUUM INTO`
 /// and the content digest (`SeedDatabase.compact`), once nothing writes the scratch file.
-///
-/// Its thread has the lowest priority (`CurrentThread.yieldToOtherThreads`): the digest and the
-/// copy are the build's critical path, and on two cores they leave about a core-second idle at
-/// 3M stop_times, which the checks take instead of the digest's time. What is left of the job
-/// when the digest ends then runs alone.
 struct ReadingJob: Sendable {
     /// Its name in `--timings`.
     let name: String
@@ -23,7 +17,6 @@ struct ReadingJob: Sendable {
         /// Starts `job` on a thread of its own, reading the database at `path`.
         init(_ job: ReadingJob, path: String) {
             self.job = BackgroundJob { () throws(SQLiteError) in
-                CurrentThread.yieldToOtherThreads()
                 let start = ContinuousClock.now
                 let startCPU = PhaseTimer.threadCPUSeconds()
                 let connection = try Connection(path: path, mode: .readOnly)
