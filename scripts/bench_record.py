@@ -36,6 +36,7 @@ PAIRS = [
     ("seedgen install (median)", "gunzip -c | sync (median)"),
     ("install delta (median)", "install full .gz (median)"),
     ("seedgen (region)", "seedgen (10 builds)"),
+    ("seedgen", "json.load"),  # the geojson job: a 256 MB locations.geojson beside Python's json.load
 ]
 # The first up-to-date check in a fresh process (seedprobe, median of 100 processes), alone in
 # its folder and beside 20,000 other files, in µs: the installer as the process's first Swift
@@ -130,18 +131,25 @@ def builds_behind(name, run):
     return {m["tool"]: m for m in run.get("measurements", []) if m["input"] == label and m.get("stages")}
 
 
+def figures(run):
+    """A run's figures: those it recorded, and those derived from its measurements that it did
+    not (a ratio added to PAIRS after it was recorded is compared with the runs before)."""
+    return {**derived_metrics(run.get("measurements", [])), **run.get("metrics", {})}
+
+
 def compare(run, history, threshold=THRESHOLD):
     """Holds each figure of `run` against the last run of `history` (earlier runs, oldest
     first) on the same kind of machine that has it. Returns (regressions, compared): lines
     saying what grew by more than `threshold`, and how many figures had an earlier value."""
-    earlier = [r for r in history if r["machine"]["kind"] == run["machine"]["kind"] and r["started"] < run["started"]]
+    earlier = [(r, figures(r)) for r in history
+               if r["machine"]["kind"] == run["machine"]["kind"] and r["started"] < run["started"]]
     lines, compared = [], 0
-    for name, figure in sorted(run.get("metrics", {}).items()):
-        previous = next((r for r in reversed(earlier) if name in r.get("metrics", {})), None)
+    for name, figure in sorted(figures(run).items()):
+        previous, old_figures = next(((r, f) for r, f in reversed(earlier) if name in f), (None, None))
         if previous is None:
             continue
         compared += 1
-        old, new = previous["metrics"][name]["value"], figure["value"]
+        old, new = old_figures[name]["value"], figure["value"]
         if old > 0 and new > old * (1 + threshold):
             unit = figure.get("unit", "")
             lines.append(f"REGRESSION  {name}: {fmt_value(new, unit)}, was {fmt_value(old, unit)} in the run of "

@@ -88,6 +88,22 @@ class CompareTests(unittest.TestCase):
         lines, _ = bench_record.compare(new, [old])
         self.assertIn("            seedgen: stages (wall): load 4.00 -> 4.10 s, digest 2.00 -> 3.90 s", lines)
 
+    def test_the_geojson_wall_against_json_load_is_a_figure(self):
+        def geojson(started, seed_wall, commit="abc1234", recorded=True):
+            r = run(started, [measurement("seedgen", "geojson-256mb", seed_wall, cpu=seed_wall * 1.3),
+                              measurement("json.load", "geojson-256mb", 10.0)], commit=commit)
+            if not recorded:  # a run recorded before the ratio was a figure: only its measurements have it
+                r["metrics"] = {k: v for k, v in r["metrics"].items() if "json.load" not in k}
+            return r
+        self.assertEqual(geojson("2026-11-01T00:00:00Z", 2.8)["metrics"]["geojson-256mb: seedgen / json.load wall"],
+                         {"value": 0.28, "unit": "x"})
+        old, new = geojson("2026-11-01T00:00:00Z", 2.8, recorded=False), geojson("2026-11-02T00:00:00Z", 3.1, "def5678")
+        lines, compared = bench_record.compare(new, [old])
+        self.assertEqual(compared, 3)  # wall, CPU, peak RSS
+        self.assertIn("REGRESSION  geojson-256mb: seedgen / json.load wall: 0.31x, was 0.28x in the run of 2026-11-01 "
+                      "(abc1234): +11%", lines)
+        self.assertEqual(bench_record.compare(geojson("2026-11-02T00:00:00Z", 3.0), [old])[0], [])
+
     def test_check_exits_one_on_a_regression(self):
         with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()):
             bench_record.save(gtfs("2026-11-01T00:00:00Z", 6.0), folder)

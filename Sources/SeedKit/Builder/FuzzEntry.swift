@@ -95,7 +95,8 @@ package enum FuzzEntry {
     }
 
     /// The GeoJSON reader with a small feature limit, so the limit is hit, and the columns the
-    /// importer takes from each feature (a property by name too).
+    /// importer takes from each feature (a property by name too); what is wrong with its rings,
+    /// worked out by the writer as it wrote the geometry, must be what `PolygonRings` reads.
     static func geojson(_ bytes: [UInt8]) {
         let reader = GeoJSONFeatureReader(
             source: MemoryByteSource(bytes, chunk: 7), file: "fuzz.geojson", maximumValueBytes: 4096,
@@ -105,6 +106,9 @@ package enum FuzzEntry {
                 for source in ["id", "properties", "geometry", "name"] {
                     _ = feature.value(of: source)
                 }
+                let rings = feature.geometry?.withUnsafeBufferPointer(PolygonRings.problem(in:))
+                precondition(
+                    feature.geometryProblem == rings, "rings: \(feature.geometryProblem ?? "-") \(rings ?? "-")")
             }
         } catch {
             _ = "\(error)"

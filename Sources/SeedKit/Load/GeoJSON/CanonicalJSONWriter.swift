@@ -46,6 +46,8 @@ final class CanonicalJSONWriter {
     /// Set when a value was written at `maximumDepth` (a number, string or literal inside 511
     /// lists or objects): `JSONSerialization` read such a value but did not write it again.
     var reachedDepthLimit = false
+    /// What is noted of the geometry being written (`writeGeometry`), for its rings.
+    @exclusivity(unchecked) var rings = RingWatch()
 
     init() {
         input = UnsafePointer(output.base)
@@ -60,6 +62,7 @@ final class CanonicalJSONWriter {
         members.removeAll(keepingCapacity: true)
         path.removeAll(keepingCapacity: true)
         items.removeAll(keepingCapacity: true)
+        rings = RingWatch()
     }
 
     // MARK: Reading
@@ -156,6 +159,18 @@ final class CanonicalJSONWriter {
         }
     }
 
+    /// Writes the value at the current byte, a feature's geometry, as `writeValue`; returns what
+    /// is wrong with its rings: `PolygonRings.problem(in:)` of the text written, worked out as it
+    /// is written when its type comes before its coordinates (`RingWatch`).
+    func writeGeometry(depth: Int) throws(JSONTextError) -> String? {
+        let start = output.count
+        rings = RingWatch(objectDepth: depth)
+        defer { rings = RingWatch() }
+        try writeValue(depth: depth)
+        guard output.count > start, output.base[start] == UInt8(ascii: "{") else { return nil }
+        return rings.problem(in: UnsafeBufferPointer(start: output.base + start, count: output.count - start))
+    }
+
     private func writeLiteral(_ word: StaticString) throws(JSONTextError) {
         let start = position
         let count = word.utf8CodeUnitCount
@@ -169,6 +184,45 @@ final class CanonicalJSONWriter {
     private var tooDeep: JSONTextError { failure("lists and objects nested deeper than \(Self.maximumDepth)") }
 
     private func writeArray(depth: Int) throws(JSONTextError) {
+        guard rings.shaping else {
+            var none = NoListItems()
+            return try writeList(depth: depth, &none)
+        }
+        try writeCoordinatesList(depth: depth)
+    }
+
+    /// Writes a list of a geometry's coordinates, noting what it is as its level is read (`RingWatch`).
+    private func writeCoordinatesList(depth: Int) throws(JSONTextError) {
+        let role = rings.role
+        rings.level += 1
+        defer { rings.level -= 1 }
+        switch role {
+        case .position:
+            var items = PositionItems()
+            try writeList(depth: depth, &items)
+            rings.lastIsPosition = items.isPosition
+        case .ring:
+            var items = RingItems()
+            try writeList(depth: depth, &items)
+            rings.lastRing = items.fault(in: output.base)
+        case .polygon:
+            var items = PolygonItems()
+            try writeList(depth: depth, &items)
+            rings.lastPolygon = items.fault
+        case .polygons:
+            var items = PolygonsItems()
+            try writeList(depth: depth, &items)
+            rings.lastPolygons = items.fault
+        case .other:
+            var none = NoListItems()
+            try writeList(depth: depth, &none)
+        }
+    }
+
+    /// Writes the list at the current byte; `observer` is told where each item's text begins in
+    /// `output`, once it is written.
+    @inline(__always)
+    private func writeList<Observer: ListItemObserver>(depth: Int, _ observer: inout Observer) throws(JSONTextError) {
         guard depth < Self.maximumDepth else { throw tooDeep }
         consume()
         output.append(UInt8(ascii: "["))
@@ -180,7 +234,9 @@ final class CanonicalJSONWriter {
         path.append(nil)
         items.append(0)
         while true {
+            let start = output.count
             try writeValue(depth: depth + 1)
+            observer.wrote(itemAt: start, self)
             switch nextNonSpace() {
             case UInt8(ascii: ","):
                 consume()
@@ -212,7 +268,9 @@ final class CanonicalJSONWriter {
         while true {
             let member = try writeMemberName()
             path.append(member.key)
+            if depth == rings.objectDepth { rings.enter(member.key) }
             try writeValue(depth: depth + 1)
+            if depth == rings.objectDepth { rings.leave(member.key, value: member.value, output) }
             path.removeLast()
             members.append(Member(key: member.key, start: member.start, value: member.value, end: output.count))
             switch nextNonSpace() {

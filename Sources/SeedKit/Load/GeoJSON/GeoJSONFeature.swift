@@ -50,11 +50,10 @@ struct GeoJSONFeature {
             case "type": type = try writer.writeScalar(depth: 1)
             case "properties":
                 let start = writer.position
-                properties = try Self.json(writer)
+                properties = try Self.json(writer).text
                 if namedProperties { named = Self.properties(at: start, writer) }
             case "geometry":
-                geometry = try Self.json(writer)
-                geometryProblem = geometry?.withUnsafeBufferPointer(PolygonRings.problem(in:))
+                (geometry, geometryProblem) = try Self.json(writer, geometry: true)
             default: try writer.writeValue(depth: 1)
             }
             writer.leave()
@@ -73,12 +72,17 @@ struct GeoJSONFeature {
     }
 
     /// The next value's JSON text; nil for null, and for a value nested so deep that
-    /// `JSONSerialization` did not write it (the seed's NULL for it then).
-    private static func json(_ writer: CanonicalJSONWriter) throws(JSONTextError) -> [UInt8]? {
+    /// `JSONSerialization` did not write it (the seed's NULL for it then). For a `geometry`,
+    /// what is wrong with its rings too (`CanonicalJSONWriter.writeGeometry`), when it has text.
+    private static func json(
+        _ writer: CanonicalJSONWriter, geometry: Bool = false
+    ) throws(JSONTextError) -> (text: [UInt8]?, rings: String?) {
         let isNull = writer.nextNonSpace() == UInt8(ascii: "n")
         writer.reachedDepthLimit = false
-        try writer.writeValue(depth: 1)
-        return isNull || writer.reachedDepthLimit ? nil : writer.output.array(0..<writer.output.count)
+        var rings: String? = nil
+        if geometry { rings = try writer.writeGeometry(depth: 1) } else { try writer.writeValue(depth: 1) }
+        guard !isNull && !writer.reachedDepthLimit else { return (nil, nil) }
+        return (writer.output.array(0..<writer.output.count), rings)
     }
 
     /// Each member of the object at `start` (read and checked already), then the writer back

@@ -1,14 +1,20 @@
 import Foundation
 
 /// The structure of a Polygon's or MultiPolygon's rings, read from its geometry's JSON in the
-/// writer's form (`CanonicalJSONWriter`: valid, compact, a number always written alike) just
-/// after the reader wrote it, for the canonical validator's `invalid_geometry`: a ring must
-/// have 4 positions or more, its last the same as its first (closed), each position two or
-/// three numbers. One pass over bytes already in memory, no values built; whether a ring
-/// crosses itself, or two zones overlap, is not looked for (that takes a geometry library).
+/// writer's form (`CanonicalJSONWriter`: valid, compact, a number always written alike), for
+/// the canonical validator's `invalid_geometry`: a ring must have 4 positions or more, its last
+/// the same as its first (closed), each position two or three numbers. One pass over bytes
+/// already in memory, no values built; whether a ring crosses itself, or two zones overlap, is
+/// not looked for (that takes a geometry library).
 ///
-/// Cheap on a 256 MB locations.geojson: the writer's form puts `coordinates` first and `type`
-/// last (keys sorted), which are read in place; only another form is read member by member.
+/// A build takes this pass only for a geometry whose `type` comes after its `coordinates`: the
+/// writer works the same answer out as it writes the coordinates when it knows the type
+/// (`CanonicalJSONWriter.writeGeometry`, `RingWatch`), and takes the type from here
+/// (`writerFormType`). This read is the definition the writer's answer is held to: the GeoJSON
+/// fuzz target checks that the two agree on every feature.
+///
+/// The writer's form puts `coordinates` first and `type` last (keys sorted), which are read in
+/// place; only another form is read member by member.
 enum PolygonRings {
     /// What is wrong with the rings of `geometry`; nil when they are sound, or when it is not an
     /// object whose `type` is Polygon or MultiPolygon with a `coordinates` member.
@@ -32,6 +38,13 @@ enum PolygonRings {
             return nil
         default: return nil
         }
+    }
+
+    /// The `type` of `geometry` when it is in the writer's form (`coordinates` first, a `type`
+    /// of Polygon or MultiPolygon last), read in place; nil when it is not.
+    static func writerFormType(of geometry: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = geometry.baseAddress else { return nil }
+        return Cursor(bytes: base, end: geometry.count).quickTypeAndCoordinates()?.0
     }
 
     private struct Cursor {
