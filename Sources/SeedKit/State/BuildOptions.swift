@@ -1,4 +1,5 @@
 import Foundation
+import SeedSQLite
 
 /// What to build and how.
 public struct BuildOptions: Sendable {
@@ -47,11 +48,9 @@ public struct BuildOptions: Sendable {
 
     /// `today`, or the build's date (UTC), as `YYYY-MM-DD`.
     public var effectiveToday: String {
-        if let today { return today }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date())
+        // Worked out from the clock, not with a date formatter: that loads ICU's tables (a few
+        // megabytes of the build's peak memory) for one date.
+        today ?? CivilDate.text(Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
     }
 
     /// Options for building `inputs` into `output`; the defaults are those of `seedgen build`.

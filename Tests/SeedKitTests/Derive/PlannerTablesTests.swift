@@ -186,4 +186,16 @@ struct PlannerTablesTests {
             try check(try build(name, [feed], fromLoad: fromLoad))
         }
     }
+
+    @Test("the log's pattern numbers keep each trip's number past a block's end (2^16 trips a block)")
+    func patternNumbersAcrossBlocks() {
+        var numbers = PatternNumbers()
+        let count = 3 << 16 + 5
+        for trip in 0..<count { numbers.append(UInt32(truncatingIfNeeded: trip &* 2_654_435_761)) }
+        #expect(numbers.count == count)
+        for trip in [0, 1 << 16 - 1, 1 << 16, 1 << 16 + 1, 2 << 16, count - 1] {
+            #expect(numbers[trip] == UInt32(truncatingIfNeeded: trip &* 2_654_435_761), "trip \(trip)")
+        }
+        #expect((0..<count).allSatisfy { numbers[$0] == UInt32(truncatingIfNeeded: $0 &* 2_654_435_761) })
+    }
 }

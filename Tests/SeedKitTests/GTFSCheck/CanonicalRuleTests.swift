@@ -172,6 +172,20 @@ struct CanonicalRuleTests {
         #expect(added.notices(NoticeCode.expiredCalendar).isEmpty, "a date added after today keeps the service alive")
     }
 
+    @Test("without --today, today is the build's date in UTC, as Foundation's ISO 8601 formatter writes it")
+    func todayDefault() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let before = formatter.string(from: Date())
+        let today = BuildOptions(inputs: [], output: "seed.sqlite").effectiveToday
+        let after = formatter.string(from: Date())
+        #expect(today == before || today == after, "\(today), the clock's \(before)")
+        var given = BuildOptions(inputs: [], output: "seed.sqlite")
+        given.today = "2027-01-01"
+        #expect(given.effectiveToday == "2027-01-01")
+    }
+
     @Test("one pass: a load error does not hide the checks' findings; the message ends with the counts by code")
     func onePass() throws {
         let build = try RuleBuild(["calendar.txt": "service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date\nWD,1,1,1,1,1,0,0,20260101,20261331\n",

@@ -57,6 +57,11 @@ struct MoreCanonicalRuleTests {
         #expect(build.found(NoticeCode.overlappingFrequency).map(\.line) == [3], "07:00 after 07:00 is not an overlap")
         let blocks = build.found(NoticeCode.blockTripsWithOverlappingStopTimes)
         #expect(blocks.map(\.line) == [2] && blocks.first?.value == "B1", "T4 starts with T3's last times: a transfer")
+        let message = build.notices.first { $0["code"] as? String == NoticeCode.blockTripsWithOverlappingStopTimes }?["message"]
+        #expect(message as? String == """
+            of trip_id 'T1': the trip runs until 08:10:00, after trip_id 'T2' of the same block_id 'B1' starts (08:05:00), \
+            on 2026-01-01: one vehicle cannot run both
+            """, "\(message ?? "")")
         var apart = trips
         apart = apart.replacingOccurrences(of: "R1,WD,T2,B1", with: "R1,SA,T2,B1")
         let calendar = MinimalFeed.files["calendar.txt"]! + "SA,0,0,0,0,0,1,0,20260101,20261231\n"

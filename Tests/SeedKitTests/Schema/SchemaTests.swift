@@ -39,6 +39,26 @@ struct SchemaTests {
         }
     }
 
+    @Test("booleans are YAML 1.1's, unquoted or tagged !!bool; quoted text or another word is an error naming its line")
+    func booleans() throws {
+        func optional(_ value: String) throws(SchemaError) -> Bool {
+            try parse("name: x\nschemaVersion: 1\ntables:\n  - name: t\n    optional: \(value)\n    columns: [{ name: a }]\n")
+                .tables[0].optional
+        }
+        for word in ["true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "!!bool true", "!!bool yes"] {
+            #expect(try optional(word), "\(word)")
+        }
+        for word in ["false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "!!bool false"] {
+            #expect(try !optional(word), "\(word)")
+        }
+        for word in ["\"true\"", "'yes'", "tRUE", "1", "y", "~"] {
+            #expect(throws: SchemaError.self, "\(word)") { try optional(word) }
+            do { _ = try optional(word) } catch {
+                #expect(error.line == 5 && error.message.contains("'optional' must be true or false"), "\(error.message)")
+            }
+        }
+    }
+
     @Test("a reference to an undeclared table is an error")
     func badReference() {
         let yaml = """
