@@ -7,13 +7,16 @@ extension ContentChunker {
     ///
     /// Old chunk `i` holds the rowids after chunk `i - 1`'s last up to its own last (the first
     /// from the smallest; rowids after the last chunk's last join it unless a boundary ended it,
-    /// else they start a new chunk). A run of
-    /// touched chunks is scanned again from the last row of the clean chunk before it to the first
-    /// boundary at or after the run's last boundary: a boundary no touched row moved, so the
-    /// chunks after it are `old`'s (a run ends at an old boundary, or at the table's end).
+    /// else they start a new chunk). A run of touched chunks is scanned again from the last row
+    /// of the clean chunk before it to the first boundary at or after the run's last boundary:
+    /// whether a row ends a chunk depends on its rowid only, so that is the run's last boundary,
+    /// or, when its row was deleted, the clean chunk after it's (a row added or deleted there
+    /// would have touched it). The runs are scanned on two cores with `helper` (another
+    /// connection to the same database); were one to reach past the next run's start (a row
+    /// log that missed a change), the table is hashed whole.
     /// - Returns: nil for a table without a rowid, or `old` chunks without one (hash it whole).
     func rechunk(
-        _ connection: Connection, old: [ContentChunk], touched: [Int64]
+        _ connection: Connection, old: [ContentChunk], touched: [Int64], helper: Connection? = nil
     ) throws(SQLiteError) -> [ContentChunk]? {
         guard hasRowID else { return nil }
         var lasts: [Int64] = []
@@ -36,41 +39,41 @@ extension ContentChunker {
             dirty.insert(min(low, openEnd))
         }
         let order = dirty.sorted()
-        let statements = ScanStatements()
+        var runs: [ClosedRange<Int>] = []
+        for index in order {
+            if let last = runs.last, last.upperBound + 1 == index {
+                runs[runs.count - 1] = last.lowerBound...index
+            } else {
+                runs.append(index...index)
+            }
+        }
+        // A run that takes in the open last chunk reads to the table's end: rows added after it
+        // may end chunks of their own, and no old boundary follows.
+        let ranges = runs.map {
+            ScanRange(
+                afterRowID: $0.lowerBound == 0 ? nil : lasts[$0.lowerBound - 1],
+                untilRowID: $0.upperBound < openEnd ? lasts[$0.upperBound] : nil)
+        }
+        let scans = try scan(connection, ranges, sizes: runs.map(\.count), helper: helper)
         var result: [ContentChunk] = []
         var index = 0
-        var next = 0
-        while true {
-            while next < order.count && order[next] < index { next += 1 }
-            guard next < order.count else {
-                if index < old.count { result += old[index...] }
-                return result
-            }
-            let start = order[next]
-            result += old[index..<start]
-            var end = start
-            while next + 1 < order.count && order[next + 1] == end + 1 {
-                next += 1
-                end += 1
-            }
-            let after = start == 0 ? nil : lasts[start - 1]
-            // A run that takes in the open last chunk reads to the table's end: rows added after it
-            // may end chunks of their own, and no old boundary follows.
-            let until = end < openEnd ? lasts[end] : nil
-            let run = try scan(connection, ScanRange(afterRowID: after, untilRowID: until), statements: statements)
-            result += run.chunks
-            guard !run.reachedEnd, let stop = run.chunks.last?.lastRowID else { return result }
-            index = end
+        for (run, scanned) in zip(runs, scans) {
+            guard run.lowerBound >= index else { return nil }
+            result += old[index..<run.lowerBound]
+            result += scanned.chunks
+            guard !scanned.reachedEnd, let stop = scanned.chunks.last?.lastRowID else { return result }
+            index = run.upperBound
             while index < lasts.count && lasts[index] <= stop { index += 1 }
         }
+        return result + old[index...]
     }
 }
 
 extension ContentChunker {
     /// A `WITHOUT ROWID` table's chunks after rows whose key's first column is one of `touched`
     /// (integers) were inserted, updated or deleted, given `old`, its chunks before: as
-    /// ``rechunk(_:old:touched:)`` does by rowid, by each old chunk's last key (its first column
-    /// and its encoding).
+    /// ``rechunk(_:old:touched:helper:)`` does by rowid, by each old chunk's last key (its first
+    /// column and its encoding).
     ///
     /// The rows whose first column is `t` lie in the old chunks from the first whose last key's
     /// first column is at least `t` to the first whose is greater (the open last chunk when

@@ -44,9 +44,9 @@ extension DeltaPatch {
         _ connection: Connection, touched: TouchedRows?, base: ContentDigest.Tree?
     ) throws(Failure) -> ContentDigest.Tree {
         do {
-            // A table hashed whole, and the runs of touched chunks of a WITHOUT ROWID table, are
-            // hashed on two cores: a second connection reads the later half (the patch is
-            // committed; the copy's exclusive lock is let go meanwhile).
+            // A table hashed whole, and the runs of a table's touched chunks, are hashed on two
+            // cores: a second connection reads the later half (the patch is committed; the copy's
+            // exclusive lock is let go meanwhile).
             try connection.execute("PRAGMA locking_mode = NORMAL; SELECT count(*) FROM sqlite_schema")
             defer { try? connection.execute("PRAGMA locking_mode = EXCLUSIVE") }
             let helper = try? Connection(path: connection.path, mode: .readOnly)
@@ -86,14 +86,14 @@ extension DeltaPatch {
     }
 
     /// The chunks of a table whose rows the delta's records changed, only those they touched hashed
-    /// again (a `WITHOUT ROWID` table's on two cores, with `helper`); nil when the changes are not
-    /// known row by row (hash it whole).
+    /// again (on two cores, with `helper`); nil when the changes are not known row by row (hash it
+    /// whole).
     private func rechunk(
         _ connection: Connection, _ chunker: ContentChunker, _ before: [ContentChunk], _ touched: TouchedRows,
         _ helper: Connection?
     ) throws(SQLiteError) -> [ContentChunk]? {
         if let rowids = touched.rowids[chunker.table] {
-            return try chunker.rechunk(connection, old: before, touched: rowids)
+            return try chunker.rechunk(connection, old: before, touched: rowids, helper: helper)
         }
         if let keys = touched.keys[chunker.table] {
             return try chunker.rechunk(connection, old: before, touchedKeys: keys.sorted(), helper: helper)

@@ -231,6 +231,34 @@ struct ContentDigestTests {
             #expect(try chunker.rechunk(connection, old: before, touched: rowids) == whole, "\(name)")
             try connection.execute("ROLLBACK TO change; RELEASE change")
         }
+        // On two cores (the installer's way): a second connection reads the later half of the
+        // runs, so the change is committed, to a copy of the table.
+        for (name, sql) in changes {
+            let copy = path + ".two-cores"
+            try? FileManager.default.removeItem(atPath: copy)
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            let changed = try Connection(path: copy, mode: .readWrite)
+            let log = RowChangeLog(changed)
+            try changed.execute(sql)
+            log.stop()
+            let rowids = try #require(log.rowids["wide"], "\(name)")
+            let helper = try Connection(path: copy, mode: .readOnly)
+            let whole = try chunker.chunks(changed)
+            #expect(
+                try chunker.rechunk(changed, old: before, touched: rowids, helper: helper) == whole,
+                "\(name), on two cores")
+        }
+        // A row log that missed a change, so that a run's scan reaches into the next run: the
+        // table is hashed whole (nil), not patched wrong.
+        let missed = path + ".missed"
+        try? FileManager.default.removeItem(atPath: missed)
+        try FileManager.default.copyItem(atPath: path, toPath: missed)
+        let changed = try Connection(path: missed, mode: .readWrite)
+        let ends = before.prefix(6).compactMap(\.lastRowID)
+        try changed.execute("DELETE FROM wide WHERE id IN (\(ends[1]), \(ends[2]), \(ends[3]))")
+        let told = [ends[1], ends[4] - 1]
+        let helper = try Connection(path: missed, mode: .readOnly)
+        #expect(try chunker.rechunk(changed, old: before, touched: told, helper: helper) == nil)
     }
 
     @Test("in a WITHOUT ROWID table, an apply's rows hash again only the chunks their key's first value may reach: the same chunks as the whole table")
