@@ -36,7 +36,9 @@ def inputs(run, tool, pattern):
 
 
 def size(mb):
-    return f"{mb / 1024:.2f} GB" if mb >= 1000 else f"{mb:.0f} MB"
+    if mb >= 1000:
+        return f"{mb / 1024:.2f} GB"
+    return f"{mb:.0f} MB" if mb >= 10 else f"{mb:.2g} MB"
 
 
 def gtfs_row(label):

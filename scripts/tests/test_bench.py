@@ -155,6 +155,16 @@ class TablesTests(unittest.TestCase):
         self.assertIn("| 0.09 ms after what any app has run first (the Swift runtime's set-up); its first Swift code: 0.12 ms "
                       "(median of 100 processes)", bench_tables.generated(self.DOCUMENT, runs))
 
+    def test_a_delta_of_under_a_megabyte_shows_its_size(self):
+        runs = [run("2026-11-01T00:00:00Z", [
+            measurement("install delta (median)", "gtfs-3M-churn0.06", 1.58, rss=72.0, output=0.48),
+            measurement("install full .gz (median)", "gtfs-3M-churn0.06", 0.47, output=166.6)])]
+        text = bench_tables.generated(self.DOCUMENT, runs)
+        self.assertIn("| apply a day's delta to the 3M seed (6% of the trips replaced) | 1.58 s, 72 MB peak RSS "
+                      "(0.48 MB delta) | install the full `.gz`: 0.47 s |", text)
+        self.assertEqual([bench_tables.size(mb) for mb in (0.048, 9.5, 46.6, 1621.1)],
+                         ["0.048 MB", "9.5 MB", "47 MB", "1.58 GB"])
+
     def test_the_stages_of_the_newest_3m_build_that_has_them(self):
         runs = [gtfs("2026-11-01T00:00:00Z", 6.0, stages=[("load", 4.0), ("digest", 2.0)]), gtfs("2026-11-02T00:00:00Z", 5.0)]
         table = bench_tables.stages_table(runs)
