@@ -196,26 +196,17 @@ final class CanonicalJSONWriter {
         let role = rings.role
         rings.level += 1
         defer { rings.level -= 1 }
+        func written<Items: ListItemObserver>(_ items: Items) throws(JSONTextError) -> Items {
+            var items = items
+            try writeList(depth: depth, &items)
+            return items
+        }
         switch role {
-        case .position:
-            var items = PositionItems()
-            try writeList(depth: depth, &items)
-            rings.lastIsPosition = items.isPosition
-        case .ring:
-            var items = RingItems()
-            try writeList(depth: depth, &items)
-            rings.lastRing = items.fault(in: output.base)
-        case .polygon:
-            var items = PolygonItems()
-            try writeList(depth: depth, &items)
-            rings.lastPolygon = items.fault
-        case .polygons:
-            var items = PolygonsItems()
-            try writeList(depth: depth, &items)
-            rings.lastPolygons = items.fault
-        case .other:
-            var none = NoListItems()
-            try writeList(depth: depth, &none)
+        case .position: rings.lastIsPosition = try written(PositionItems()).isPosition
+        case .ring: rings.lastRing = try written(RingItems()).fault(in: output.base)
+        case .polygon: rings.lastPolygon = try written(PolygonItems()).fault
+        case .polygons: rings.lastPolygons = try written(PolygonsItems()).fault
+        case .other: _ = try written(NoListItems())
         }
     }
 
