@@ -5,6 +5,9 @@ import SeedSQLite
 struct KeyRange: Equatable {
     var after: [DeltaValue]?
     var through: [DeltaValue]?
+    /// The rows NEW's chunks hold in the range (0 when not known): a measure of the work of
+    /// comparing it.
+    var rows: Int64 = 0
 }
 
 /// Where one table's rows may differ between two seeds, from their chunk records: a chunk of
@@ -25,16 +28,25 @@ enum ChangedKeyRanges {
         var ranges: [KeyRange] = []
         // The last key of the last shared chunk: what is after it may differ.
         var cursor: [UInt8]? = nil
+        var rows: Int64 = 0
         for (index, chunk) in new.enumerated() {
             let after = index == 0 ? nil : newEnds[index - 1]
-            guard shared.contains(Start(after: after, sha256: chunk.sha256)) else { continue }
+            guard shared.contains(Start(after: after, sha256: chunk.sha256)) else {
+                // An estimate from the file's record: saturating, never a trap.
+                let (sum, overflow) = rows.addingReportingOverflow(max(0, chunk.rows))
+                rows = overflow ? .max : sum
+                continue
+            }
             if after != cursor {
-                guard let range = range(after: cursor, through: after) else { return nil }
+                guard var range = range(after: cursor, through: after) else { return nil }
+                range.rows = rows
                 ranges.append(range)
             }
             cursor = newEnds[index]
+            rows = 0
         }
-        guard let last = range(after: cursor, through: nil) else { return nil }
+        guard var last = range(after: cursor, through: nil) else { return nil }
+        last.rows = rows
         return ranges + [last]
     }
 

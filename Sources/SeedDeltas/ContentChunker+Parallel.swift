@@ -11,7 +11,7 @@ extension ContentChunker {
     /// keys only, so both halves cut them where one pass would.
     func chunks(_ connection: Connection, helper: Connection) throws(SQLiteError) -> [ContentChunk] {
         guard !skipsOwnRows, let middle = try middle(connection) else { return try chunks(connection) }
-        let second = BackgroundScan { [self] () throws(SQLiteError) -> [ContentChunk] in
+        let second = BackgroundWork { [self] () throws(SQLiteError) -> [ContentChunk] in
             if hasRowID {
                 guard let boundary = try firstBoundary(helper, from: middle) else { return [] }
                 return try scan(helper, ScanRange(afterRowID: boundary)).chunks
@@ -22,10 +22,10 @@ extension ContentChunker {
         do {
             first = try scan(connection, hasRowID ? ScanRange(untilRowID: middle) : ScanRange(untilKey: middle))
         } catch {
-            _ = try? second.wait()
+            _ = second.wait()
             throw error
         }
-        let rest = try second.wait()
+        let rest = try second.wait().get()
         return first.reachedEnd ? first.chunks : first.chunks + rest
     }
 
@@ -52,13 +52,13 @@ extension ContentChunker {
             return scans
         }
         guard let helper, split < ranges.count else { return try scanAll(connection, ranges[...]) }
-        let second = BackgroundScan { () throws(SQLiteError) in try scanAll(helper, ranges[split...]) }
+        let second = BackgroundWork { () throws(SQLiteError) in try scanAll(helper, ranges[split...]) }
         let first: [(chunks: [ContentChunk], reachedEnd: Bool)]
         do { first = try scanAll(connection, ranges[..<split]) } catch {
-            _ = try? second.wait()
+            _ = second.wait()
             throw error
         }
-        return first + (try second.wait())
+        return first + (try second.wait().get())
     }
 
     /// Where to split the table: the middle of its rowids, or of the integers its key's first
@@ -83,30 +83,5 @@ extension ContentChunker {
             if Self.isBoundary(rowid: candidate) { return candidate }
         }
         return nil
-    }
-}
-
-/// Work that reads the database on another thread (with a connection of its own) while the
-/// caller goes on; ``wait()`` gives its result.
-// @unchecked Sendable: `result` is written by the one thread that runs the work, and read only
-// after the group's wait; the work's connection is used by that thread alone.
-private final class BackgroundScan<Value>: @unchecked Sendable {
-    private let group = DispatchGroup()
-    private let work: () throws(SQLiteError) -> Value
-    private var result: Result<Value, SQLiteError>?
-
-    init(_ work: @escaping () throws(SQLiteError) -> Value) {
-        self.work = work
-        DispatchQueue.global().async(group: group) { self.run() }
-    }
-
-    private func run() {
-        do { result = .success(try work()) } catch { result = .failure(error) }
-    }
-
-    /// Waits for the work to finish, and gives what it returned or throws what it threw.
-    func wait() throws(SQLiteError) -> Value {
-        group.wait()
-        return try result!.get()
     }
 }

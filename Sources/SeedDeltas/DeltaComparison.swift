@@ -57,11 +57,21 @@ package enum DeltaComparison {
 
     /// Writes to `writer` the records that turn database `old` into database `new` (attached
     /// names), after the caller has checked that both have the same SQL schema.
+    /// A large table is compared on two threads, the second with a connection of its own.
+    /// - Parameter spools: three scratch files for a table's inserts and updates while its
+    ///   deletes are written (``RecordSpool``), and the second thread's deletes and inserts; the
+    ///   caller removes them.
     /// - Returns: the changes of each table that has some, in the delta's order.
     package static func write(
-        _ connection: Connection, old: String, new: String, to writer: DeltaWriter
+        _ connection: Connection, old: String, new: String, to writer: DeltaWriter, spools: [String]
     ) throws -> [TableChanges] {
+        precondition(spools.count == 3, "three scratch files")
         var tables: [TableChanges] = []
+        let spool = RecordSpool(path: spools[0])
+        let helper = try helper(connection, old: old, new: new).map {
+            TableComparison.Helper(
+                connection: $0, deletes: RecordSpool(path: spools[1]), inserts: RecordSpool(path: spools[2]))
+        }
         for table in try sourceTables(connection, schema: new) {
             let shape = try DeltaTableShape.read(connection, schema: new, table: table.name)
             var comparison = TableComparison(
@@ -69,7 +79,7 @@ package enum DeltaComparison {
                 filter: table.filter)
             comparison.ranges = try changedRanges(connection, table: table.name, old: old, new: new)
             var started = false
-            let changes = try comparison.run { record in
+            let changes = try comparison.run(spool: spool, helper: helper) { record in
                 if !started { try writer.write(.table(shape.deltaTable)) }
                 started = true
                 try writer.write(record)
@@ -77,6 +87,22 @@ package enum DeltaComparison {
             if started { tables.append(changes) }
         }
         return tables
+    }
+
+    /// A second connection with the files of `old` and `new` attached under those names; nil
+    /// when one is not a file (an in-memory database).
+    private static func helper(_ connection: Connection, old: String, new: String) throws -> Connection? {
+        let files = Dictionary(
+            try connection.rows("SELECT name, file FROM pragma_database_list").compactMap { row in
+                row[0].text.flatMap { name in row[1].text.map { (name, $0) } }
+            }, uniquingKeysWith: { first, _ in first })
+        guard let oldFile = files[old], let newFile = files[new], !oldFile.isEmpty, !newFile.isEmpty else {
+            return nil
+        }
+        let helper = try Connection(path: ":memory:")
+        try helper.attachReadOnly(oldFile, as: old)
+        try helper.attachReadOnly(newFile, as: new)
+        return helper
     }
 
     /// Where the table's rows may differ, from both seeds' chunk records (nil: compare every

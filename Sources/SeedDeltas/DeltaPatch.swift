@@ -68,8 +68,12 @@ package struct DeltaPatch {
     ///   - baseIsProven: true when the caller knows `base` has the `from` digest (an install
     ///     record names this very file with it); else the copy's digest is computed and checked.
     ///   - changedTables: what ``checkBody()`` returned.
+    ///   - flush: false when `output` is a check thrown away after (`seedgen delta`'s): it is
+    ///     then not flushed to disk.
     /// On failure `output` may be left: the caller removes it.
-    package func apply(base: String, baseIsProven: Bool, changedTables: Set<String>, output: String) throws(Failure) {
+    package func apply(
+        base: String, baseIsProven: Bool, changedTables: Set<String>, output: String, flush: Bool = true
+    ) throws(Failure) {
         var trace = PatchTrace()
         do { try FileSystem.copy(base, to: output, limit: header.from.size + 2 * header.to.size + (1 << 20)) } catch {
             throw .io(error, "cannot copy the seed")
@@ -126,6 +130,7 @@ package struct DeltaPatch {
                 """
             )
         }
+        guard flush else { return }
         do { try FileSystem.syncFile(output) } catch { throw .io(error, "cannot flush the patched seed to disk") }
         trace.mark("flush the result")
     }

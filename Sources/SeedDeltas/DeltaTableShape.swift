@@ -13,10 +13,6 @@ package struct DeltaTableShape: Equatable {
     package let keyColumns: [String]
     /// The other writable columns, in table order.
     package let valueColumns: [String]
-    /// Per value column: true when it has no type affinity (declared without a type, or as a
-    /// BLOB), so that 1 and 1.0 can both be stored in it; columns with an affinity store a
-    /// number in one storage class only.
-    package let valueColumnsKeepNumberClass: [Bool]
     /// True for a rowid table.
     package let isRowID: Bool
 
@@ -64,15 +60,7 @@ package struct DeltaTableShape: Equatable {
         }
         return DeltaTableShape(
             name: name, keyColumns: isRowID ? [rowid] : primaryKey.map(\.name), valueColumns: values.map(\.name),
-            valueColumnsKeepNumberClass: values.map { hasNoAffinity($0.type) }, isRowID: isRowID)
-    }
-
-    /// SQLite's rule (section 3.1 of "Datatypes In SQLite"): a declared type containing INT,
-    /// CHAR, CLOB, TEXT, REAL, FLOA or DOUB gives an affinity; BLOB or no type gives none.
-    private static func hasNoAffinity(_ declared: String) -> Bool {
-        let type = declared.uppercased()
-        if ["INT", "CHAR", "CLOB", "TEXT"].contains(where: type.contains) { return false }
-        return type.isEmpty || type.contains("BLOB")
+            isRowID: isRowID)
     }
 
     /// The key and value columns as an SQL list (`"k1", "k2", "v1", ...`), prefixed with `alias.`.

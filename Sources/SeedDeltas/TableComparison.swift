@@ -16,15 +16,19 @@ public struct TableChanges: Equatable, Sendable {
     public init(name: String) { self.name = name }
 }
 
-/// Compares one table of two databases attached to a connection, by key, in SQL, and yields
-/// the delta records that turn the old rows into the new ones: first the deletes, then the
-/// inserts and updates, each in key order (see `DeltaRecord`).
+/// Compares one table of two databases attached to a connection, by key, and yields the delta
+/// records that turn the old rows into the new ones: first the deletes, then the inserts and
+/// updates, each in key order (see `DeltaRecord`).
 ///
-/// A row is changed when a value differs in storage class or bytes (text compared byte for
-/// byte, whatever the column's collation); a changed row is an update of the values that
-/// differ, or, when a value some unique index covers changes, a delete and an insert (so that
-/// applying the records in order never breaks a unique constraint). Memory stays bounded: rows
-/// stream from two queries.
+/// Both tables are read once, in key order, range by range, and merged (``RowMerge``): the
+/// deletes go out as they are found, the inserts and updates wait in a ``RecordSpool`` until the
+/// last delete. Rows are compared by the values they store, as the content digest tells rows
+/// apart: a value differs in storage class or content (reals by their bits, so 0.0 and -0.0
+/// differ; text byte for byte, whatever the column's collation, and keys in the BINARY order,
+/// so 'A' and 'a' are two rows even where the key's collation is NOCASE). A changed row is an
+/// update of the values that differ, or, when a value some unique index covers changes, a
+/// delete and an insert (so that applying the records in order never breaks a unique
+/// constraint). Memory stays bounded: rows stream from two queries at a time.
 ///
 /// `filter`, when set, is an SQL condition on a row (its columns unqualified) that limits the
 /// comparison to the rows it holds for, on both sides: a loaded table's rows that a recipe does
@@ -41,114 +45,167 @@ struct TableComparison {
     /// the same rows (``ChangedKeyRanges``).
     var ranges: [KeyRange]? = nil
 
-    /// Runs the comparison, passing each record to `emit`.
+    /// Runs the comparison, passing each record to `emit`; the inserts and updates wait in
+    /// `spool` meanwhile. With a `helper`, a large comparison's later ranges are compared on
+    /// another thread with the helper's connection (its records spooled, then passed on in
+    /// order): the records are the same.
     /// - Returns: how many rows were removed, added and changed.
-    func run(_ emit: (DeltaRecord) throws -> Void) throws -> TableChanges {
-        let oldTable = rows(old), newTable = rows(new)
-        let join = shape.keyColumns.map { "n.\(quoted($0)) = o.\(quoted($0))" }.joined(separator: " AND ")
-        let firstKey = quoted(shape.keyColumns[0])
-        let reinsertion = try uniqueColumns().map(differs).joined(separator: " OR ")
-        let reinsert = reinsertion.isEmpty ? "0" : reinsertion
-        let changed = shape.valueColumns.indices.map(differs).joined(separator: " OR ")
-        let oldValues = shape.columnList("o", key: false)
+    func run(spool: RecordSpool, helper: Helper? = nil, _ emit: (DeltaRecord) throws -> Void) throws -> TableChanges {
+        let unique = try uniqueColumns()
+        let ranges = self.ranges ?? [KeyRange()]
+        let split = helper.map { Self.split(ranges, atLeast: $0.splitRows) } ?? ranges.count
+        spool.start(shape.deltaTable)
+        guard let helper, split < ranges.count else {
+            let changes = try compare(ranges[...], unique: unique, deletes: emit, inserts: spool)
+            try spool.replay(emit)
+            return changes
+        }
+        let other = TableComparison(shape: shape, old: old, new: new, connection: helper.connection, filter: filter)
+        helper.deletes.start(shape.deltaTable)
+        helper.inserts.start(shape.deltaTable)
+        let later = BackgroundWork { () throws(any Error) -> TableChanges in
+            try other.compare(
+                ranges[split...], unique: unique, deletes: { try helper.deletes.append($0) }, inserts: helper.inserts)
+        }
+        let first: TableChanges
+        do { first = try compare(ranges[..<split], unique: unique, deletes: emit, inserts: spool) } catch {
+            _ = later.wait()
+            throw error
+        }
+        let second = try later.wait().get()
+        // A prefix's rows that all go lie in one range (shared chunks hold rows of both seeds
+        // between ranges): no group of deletes spans the split.
+        try helper.deletes.replay(emit)
+        try spool.replay(emit)
+        try helper.inserts.replay(emit)
+        var changes = first
+        changes.removed += second.removed
+        changes.added += second.added
+        changes.changed += second.changed
+        return changes
+    }
 
-        var changes = TableChanges(name: new.table)
+    /// A second connection to the same two databases (attached under the same names), and two
+    /// spools of its own, for the later half of a large table's comparison.
+    struct Helper {
+        let connection: Connection
+        let deletes: RecordSpool
+        let inserts: RecordSpool
+        /// Rows of NEW's changed chunks under which a table is compared on one thread.
+        var splitRows: Int64 = 50_000
+    }
+
+    /// Where the ranges divide between the two threads; their count when they are too few to
+    /// divide (or hold fewer than `splitRows` rows). The first thread takes a little over half
+    /// the rows of NEW's changed chunks (11/20): the later ranges hold the rows added at a
+    /// table's end, more work per row (at 3M stop_times, halves took 535 and 670 ms).
+    static func split(_ ranges: [KeyRange], atLeast splitRows: Int64) -> Int {
+        let total = ranges.reduce(Int64(0)) { $0 > .max - $1.rows ? .max : $0 + $1.rows }
+        guard ranges.count >= 2, total >= splitRows else { return ranges.count }
+        var sum: Int64 = 0
+        for (index, range) in ranges.dropLast().enumerated() {
+            sum = sum > .max - range.rows ? .max : sum + range.rows
+            if sum >= total / 20 * 11 { return index + 1 }
+        }
+        return ranges.count - 1
+    }
+
+    /// Compares `ranges`, passing deletes to `deletes` and keeping inserts and updates in
+    /// `inserts` (started by the caller).
+    private func compare(
+        _ ranges: ArraySlice<KeyRange>, unique: [Int], deletes emit: (DeltaRecord) throws -> Void,
+        inserts spool: RecordSpool
+    ) throws -> TableChanges {
         let keyCount = shape.keyColumns.count, valueCount = shape.valueColumns.count
-        changes.removed = try emitDeletes(
-            from: oldTable, missingIn: newTable, join: join, reinsert: reinsert, emit)
-        let changedFlag = changed.isEmpty ? "0" : changed
-        let statements = RangeStatements(connection: connection, shape: shape)
-        let select = """
-            SELECT \(shape.columnList("n")), o.\(firstKey) IS NULL, \(reinsert), \
-            \(changedFlag)\(oldValues.isEmpty ? "" : ", " + oldValues)
-            FROM \(newTable) AS n LEFT JOIN \(oldTable) AS o ON \(join)
-            WHERE (o.\(firstKey) IS NULL OR \(changedFlag))
-            """
-        let order = " ORDER BY " + shape.keyColumns.map { "n." + quoted($0) }.joined(separator: ", ")
-        for range in ranges ?? [KeyRange()] {
-            let rows = try statements.prepare(select, alias: "n", range: range, order: order)
-            while try rows.step() {
-                let key = (0..<keyCount).map(rows.deltaValue)
-                let isNew = rows.int64(at: keyCount + valueCount) == 1
-                if isNew || rows.int64(at: keyCount + valueCount + 1) == 1 {
-                    try emit(.insert(key: key, values: (keyCount..<keyCount + valueCount).map(rows.deltaValue)))
-                    if isNew { changes.added += 1 } else { changes.changed += 1 }
-                    continue
-                }
-                let base = keyCount + valueCount + 3
-                let updates: [DeltaRecord.Change] = (0..<valueCount).compactMap { index in
-                    let value = rows.deltaValue(at: keyCount + index)
-                    return value == rows.deltaValue(at: base + index)
-                        ? nil : DeltaRecord.Change(column: index, value: value)
-                }
-                if !updates.isEmpty {
-                    try emit(.update(key: key, changes: updates))
+        let keys = 0..<keyCount, values = keyCount..<keyCount + valueCount
+        var changes = TableChanges(name: new.table)
+        var deletes = try DeleteGroups(self)
+        let oldRows = rangeStatements(old), newRows = rangeStatements(new)
+        for range in ranges {
+            var rows = try RowMerge(old: oldRows.bound(to: range), new: newRows.bound(to: range), keyCount: keyCount)
+            while let side = try rows.next() {
+                let row = rows.new
+                switch side {
+                case .old:
+                    try deletes.add(keys.map(rows.old.deltaValue), emit)
+                    changes.removed += 1
+                case .new:
+                    try spool.append(.insert(key: keys.map(row.deltaValue), values: values.map(row.deltaValue)))
+                    changes.added += 1
+                case .both:
+                    guard let first = values.first(where: { !row.hasSameValue(at: $0, as: rows.old, at: $0) }) else {
+                        continue
+                    }
+                    let differs = values[first...].filter { !row.hasSameValue(at: $0, as: rows.old, at: $0) }
+                    let key = keys.map(row.deltaValue)
+                    if differs.contains(where: { unique.contains($0 - keyCount) }) {
+                        try deletes.add(key, emit)
+                        try spool.append(.insert(key: key, values: values.map(row.deltaValue)))
+                    } else {
+                        let update = differs.map {
+                            DeltaRecord.Change(column: $0 - keyCount, value: row.deltaValue(at: $0))
+                        }
+                        try spool.append(.update(key: key, changes: update))
+                    }
                     changes.changed += 1
                 }
             }
         }
+        try deletes.end(emit)
         return changes
     }
 
-    /// Rows the new table lacks, and rows whose unique-indexed values change: those are
-    /// inserted again below, after every delete. In a WITHOUT ROWID table keyed on several
-    /// columns, the rows under one key prefix (a trip's stop_times) that all go are one
-    /// delete.
-    /// - Returns: how many rows the new table lacks.
-    private func emitDeletes(
-        from oldTable: String, missingIn newTable: String, join: String, reinsert: String,
-        _ emit: (DeltaRecord) throws -> Void
-    ) throws -> Int {
-        let firstKey = quoted(shape.keyColumns[0])
-        let keyCount = shape.keyColumns.count
-        var removed = 0
-        let statements = RangeStatements(connection: connection, shape: shape)
-        let select = """
-            SELECT \(shape.columnList("o", values: false)), n.\(firstKey) IS NULL
-            FROM \(oldTable) AS o LEFT JOIN \(newTable) AS n ON \(join)
-            WHERE (n.\(firstKey) IS NULL OR \(reinsert))
-            """
-        let order = " ORDER BY " + shape.keyColumns.map { "o." + quoted($0) }.joined(separator: ", ")
-        let prefix = shape.isRowID ? [] : Array(shape.keyColumns.dropLast())
-        let siblings =
-            prefix.isEmpty
-            ? nil
-            : try connection.prepare(
-                "SELECT count(*) FROM \(oldTable) AS o WHERE "
-                    + prefix.enumerated().map { "\(quoted($1)) = ?\($0 + 1)" }.joined(separator: " AND "))
-        var group: [[DeltaValue]] = []
-        func endGroup() throws {
+    /// The deletes of a table, in key order: in a WITHOUT ROWID table keyed on several columns,
+    /// the rows under one key prefix (a trip's stop_times) that all go are one delete.
+    private struct DeleteGroups {
+        private let prefixCount: Int
+        /// Counts the old table's rows under a prefix (nil: a key of one column).
+        private let siblings: Statement?
+        private var group: [[DeltaValue]] = []
+
+        init(_ comparison: TableComparison) throws {
+            let shape = comparison.shape
+            let prefix = shape.isRowID ? [] : Array(shape.keyColumns.dropLast())
+            prefixCount = prefix.count
+            siblings =
+                prefix.isEmpty
+                ? nil
+                : try comparison.connection.prepare(
+                    "SELECT count(*) FROM \(comparison.rows(comparison.old)) AS o WHERE "
+                        + prefix.enumerated().map { "\(quoted($1)) = ?\($0 + 1)" }.joined(separator: " AND "))
+        }
+
+        /// The key of a row to delete, after those before it.
+        mutating func add(_ key: [DeltaValue], _ emit: (DeltaRecord) throws -> Void) throws {
+            guard siblings != nil else { return try emit(.delete(key: key)) }
+            if let first = group.first, first.prefix(prefixCount) != key.prefix(prefixCount) { try end(emit) }
+            group.append(key)
+        }
+
+        /// Writes the group waiting: one delete by prefix when it holds every row under it.
+        mutating func end(_ emit: (DeltaRecord) throws -> Void) throws {
             guard let first = group.first else { return }
+            defer { group.removeAll(keepingCapacity: true) }
             if let siblings, group.count > 1 {
-                let values = Array(first.prefix(prefix.count))
+                let values = Array(first.prefix(prefixCount))
                 for (index, value) in values.enumerated() { try siblings.bind(value, at: Int32(index + 1)) }
                 defer { siblings.reset() }
                 if try siblings.step(), siblings.int64(at: 0) == Int64(group.count) {
-                    try emit(.delete(key: values))
-                    group.removeAll(keepingCapacity: true)
-                    return
+                    return try emit(.delete(key: values))
                 }
             }
             for key in group { try emit(.delete(key: key)) }
-            group.removeAll(keepingCapacity: true)
         }
-        for range in ranges ?? [KeyRange()] {
-            let deletes = try statements.prepare(select, alias: "o", range: range, order: order)
-            while try deletes.step() {
-                let key = (0..<keyCount).map(deletes.deltaValue)
-                if prefix.isEmpty {
-                    try emit(.delete(key: key))
-                } else {
-                    if let first = group.first, first.prefix(prefix.count) != key.prefix(prefix.count) {
-                        try endGroup()
-                    }
-                    group.append(key)
-                }
-                if deletes.int64(at: keyCount) == 1 { removed += 1 }
-            }
-        }
-        try endGroup()
-        return removed
+    }
+
+    /// The rows of one side, keys and values, of a key range at a time.
+    private func rangeStatements(_ side: (schema: String, table: String)) -> RangeStatements {
+        // In the BINARY order the merge compares keys in, whatever a key column's collation (an
+        // index of another collation then cannot give the order: SQLite sorts).
+        RangeStatements(
+            connection: connection, shape: shape,
+            select: "SELECT \(shape.columnList("s")) FROM \(rows(side)) AS s WHERE 1",
+            order: " ORDER BY " + shape.keyColumns.map { "s.\(quoted($0)) COLLATE BINARY" }.joined(separator: ", "))
     }
 
     /// The rows of one side: the table, or the subquery of its rows `filter` holds for.
@@ -156,18 +213,6 @@ struct TableComparison {
         let table = "\(quoted(side.schema)).\(quoted(side.table))"
         guard let filter else { return table }
         return "(SELECT \(shape.isRowID ? "\(shape.keyColumns[0]), " : "")* FROM \(table) WHERE NOT (\(filter)))"
-    }
-
-    /// SQL that is true when value column `index` differs between `n` and `o` in storage class
-    /// or bytes. `IS NOT ... COLLATE BINARY` tells text, blobs, NULL and numbers apart, and a
-    /// column with an affinity stores a number in one class only; a column without one may
-    /// hold 1 and 1.0, which compare equal, so their classes are compared too (a function call
-    /// per row: only where needed).
-    private func differs(_ index: Int) -> String {
-        let column = quoted(shape.valueColumns[index])
-        let values = "n.\(column) IS NOT o.\(column) COLLATE BINARY"
-        return shape.valueColumnsKeepNumberClass[index]
-            ? "(\(values) OR typeof(n.\(column)) <> typeof(o.\(column)))" : "(\(values))"
     }
 
     /// The value columns (indexes) some unique index or constraint of the old table covers (all of them
@@ -194,49 +239,96 @@ struct TableComparison {
     }
 }
 
-/// A comparison's statements for each kind of key range (bounded below, above, both or not),
+/// Two queries of the same columns over the same keys, in the same (BINARY) key order, one of
+/// the old table and one of the new, stepped together like a merge: each step says whether the
+/// next key is only in the old table, only in the new, or in both (its rows then are those of
+/// `old` and `new`, the statements' current rows).
+struct RowMerge {
+    enum Side { case old, new, both }
+
+    let old: Statement
+    let new: Statement
+    let keyCount: Int
+    private var oldHasRow: Bool
+    private var newHasRow: Bool
+    private var last: Side?
+
+    /// Takes the statements bound and unstepped; steps each to its first row.
+    init(old: Statement, new: Statement, keyCount: Int) throws(SQLiteError) {
+        self.old = old
+        self.new = new
+        self.keyCount = keyCount
+        oldHasRow = try old.step()
+        newHasRow = try new.step()
+    }
+
+    /// Moves past the rows of the last step and says where the next key is; nil after the last.
+    mutating func next() throws(SQLiteError) -> Side? {
+        switch last {
+        case .old: oldHasRow = try old.step()
+        case .new: newHasRow = try new.step()
+        case .both:
+            oldHasRow = try old.step()
+            newHasRow = try new.step()
+        case nil: break
+        }
+        switch (oldHasRow, newHasRow) {
+        case (true, true):
+            let order = old.compareColumns(keyCount, with: new)
+            last = order < 0 ? .old : (order > 0 ? .new : .both)
+        case (true, false): last = .old
+        case (false, true): last = .new
+        case (false, false): last = nil
+        }
+        return last
+    }
+}
+
+/// A query's statements for each kind of key range (bounded below, above, both or not),
 /// prepared once and bound again for each range.
 private final class RangeStatements {
     let connection: Connection
     let shape: DeltaTableShape
-    private var bySQL: [String: Statement] = [:]
+    /// The query (of the rows of alias `s`, ending with a WHERE clause) and its ORDER BY.
+    let select: String
+    let order: String
+    /// By kind: 1 when bounded below, plus 2 when bounded above.
+    private var byKind: [Statement?] = [nil, nil, nil, nil]
 
-    init(connection: Connection, shape: DeltaTableShape) {
+    init(connection: Connection, shape: DeltaTableShape, select: String, order: String) {
         self.connection = connection
         self.shape = shape
+        self.select = select
+        self.order = order
     }
 
-    /// `select` (which ends with a WHERE clause), limited to the rows of `alias` whose key is in
-    /// `range` (the key compared as it orders rows: the caller checks its collation is BINARY,
-    /// which also lets SQLite search the range by the key), then `order`; bound and reset.
-    func prepare(_ select: String, alias: String, range: KeyRange, order: String) throws -> Statement {
-        let key = "(" + shape.keyColumns.map { "\(alias).\(quoted($0))" }.joined(separator: ", ") + ")"
+    /// The query limited to the rows whose key is in `range` (the key compared as it orders
+    /// rows: the caller checks its collation is BINARY, which also lets SQLite search the range
+    /// by the key), reset and bound.
+    func bound(to range: KeyRange) throws -> Statement {
         let width = shape.keyColumns.count
-        func parameters(from first: Int) -> String {
-            "(" + (first..<first + width).map { "?\($0)" }.joined(separator: ", ") + ")"
+        for bound in [range.after, range.through] where bound != nil && bound?.count != width {
+            throw RangeMismatch(table: shape.name)
         }
-        var sql = select
-        var values: [DeltaValue] = []
-        if let after = range.after {
-            guard after.count == width else { throw RangeMismatch(table: shape.name) }
-            sql += " AND \(key) > \(parameters(from: values.count + 1))"
-            values += after
-        }
-        if let through = range.through {
-            guard through.count == width else { throw RangeMismatch(table: shape.name) }
-            sql += " AND \(key) <= \(parameters(from: values.count + 1))"
-            values += through
-        }
-        sql += order
+        let kind = (range.after == nil ? 0 : 1) + (range.through == nil ? 0 : 2)
         let statement: Statement
-        if let cached = bySQL[sql] {
+        if let cached = byKind[kind] {
             statement = cached
             statement.reset()
         } else {
-            statement = try connection.prepare(sql)
-            bySQL[sql] = statement
+            let key = "(" + shape.keyColumns.map { "s.\(quoted($0))" }.joined(separator: ", ") + ")"
+            func parameters(from first: Int) -> String {
+                "(" + (first..<first + width).map { "?\($0)" }.joined(separator: ", ") + ")"
+            }
+            var sql = select
+            if range.after != nil { sql += " AND \(key) > \(parameters(from: 1))" }
+            if range.through != nil { sql += " AND \(key) <= \(parameters(from: range.after == nil ? 1 : width + 1))" }
+            statement = try connection.prepare(sql + order)
+            byKind[kind] = statement
         }
-        for (index, value) in values.enumerated() { try statement.bind(value, at: Int32(index + 1)) }
+        for (index, value) in ((range.after ?? []) + (range.through ?? [])).enumerated() {
+            try statement.bind(value, at: Int32(index + 1))
+        }
         return statement
     }
 }

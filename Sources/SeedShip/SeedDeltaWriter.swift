@@ -22,8 +22,9 @@ import SeedSystem
 ///
 /// The delta is checked before it is kept (unless `verify` is false): it is applied to a copy
 /// of OLD with the installer's own code, which must give NEW's content digest. It is written to
-/// a temporary file beside `output` and renamed into place only then. Memory stays bounded: the
-/// comparison is SQL over the two attached seeds, streamed row by row.
+/// a temporary file beside `output` and renamed into place only then. Memory stays bounded: both
+/// seeds' rows stream in key order (a large table's on two threads), and a table's inserts wait
+/// in scratch files beside `output` while its deletes are written.
 package struct SeedDeltaWriter {
     /// The deflate level of the body, 0 to 9 (default 9).
     package var level = 9
@@ -75,7 +76,50 @@ package struct SeedDeltaWriter {
         }
         try checkSameStructure(connection, old: old, new: new)
 
+        let header = try Self.header(connection, old: (old, oldIdentity), new: (new, newIdentity))
+
+        let temporary = ScratchFile(beside: output, kind: "delta")
+        // When checked, the body is written stored first; the check applies that file while
+        // another thread deflates it into the delta (level 9 takes a few tenths of a second at 3M
+        // stop_times, most of it after the comparison: a table's inserts come last).
+        let stored = verify && level > 0 ? ScratchFile(beside: output, kind: "stored") : nil
+        let tables: [TableChanges]
+        var summary: GzipSummary
+        do {
+            let writer = try DeltaWriter(
+                path: (stored ?? temporary).path, header: header, level: stored == nil ? level : 0)
+            let spools = (0..<3).map { _ in ScratchFile(beside: output, kind: "spool") }
+            tables = try DeltaComparison.write(
+                connection, old: "old", new: "new", to: writer, spools: spools.map(\.path))
+            summary = try writer.finish(sync: stored == nil)
+        } catch let error as DeltaError {
+            throw ShipError(code: .noDelta, path: output, message: "\(error.message); ship the full seed", cause: error)
+        } catch {
+            throw ShipError.io(path: output, message: "cannot write the delta: \(error)", cause: error)
+        }
+        if let stored {
+            summary = try Self.deflate(
+                stored.path, to: temporary.path, level: level, checking: (header, tables, old), body: summary,
+                output: output)
+        } else if verify {
+            try Self.verify(delta: temporary.path, header: header, tables: nil, old: old, output: output)
+        }
+        do { try temporary.moveIntoPlace(at: output) } catch {
+            throw ShipError.io(
+                path: output, message: "cannot rename the delta into place: \(error.reason)", cause: error)
+        }
+        return Summary(
+            output: output, size: summary.gzipSize, sha256: summary.gzipSha256, header: header, tables: tables,
+            verified: verify, seconds: (ContinuousClock.now - clock).seconds)
+    }
+
+    /// The delta's header: both seeds by version, content digest (as recorded, else computed)
+    /// and size; refused when a seed version cannot be written in one.
+    private static func header(
+        _ connection: Connection, old: (String, SeedIdentity), new: (String, SeedIdentity)
+    ) throws(ShipError) -> DeltaHeader {
         let header: DeltaHeader
+        let (old, oldIdentity) = old, (new, newIdentity) = new
         do {
             func side(_ identity: SeedIdentity, _ schema: String, _ path: String) throws -> DeltaHeader.Seed {
                 let digest =
@@ -88,7 +132,7 @@ package struct SeedDeltaWriter {
             header = DeltaHeader(
                 schemaName: newIdentity.schemaName, schemaVersion: newIdentity.schemaVersion,
                 from: try side(oldIdentity, "old", old), to: try side(newIdentity, "new", new),
-                sqliteVersion: try Self.writerVersion(of: new), toolVersion: toolVersion)
+                sqliteVersion: try writerVersion(of: new), toolVersion: toolVersion)
         } catch {
             throw ShipError(code: .sqlite, path: new, message: "cannot read the seeds' content: \(error)", cause: error)
         }
@@ -103,27 +147,37 @@ package struct SeedDeltaWriter {
                     """
             )
         }
+        return header
+    }
 
-        let temporary = ScratchFile(beside: output, kind: "delta")
-        let tables: [TableChanges]
-        let summary: GzipSummary
-        do {
-            let writer = try DeltaWriter(path: temporary.path, header: header, level: level)
-            tables = try DeltaComparison.write(connection, old: "old", new: "new", to: writer)
-            summary = try writer.finish()
-        } catch let error as DeltaError {
-            throw ShipError(code: .noDelta, path: output, message: "\(error.message); ship the full seed", cause: error)
-        } catch {
+    /// Deflates the stored delta `stored` into `target` on another thread while applying it to a
+    /// copy of OLD to check it; the deflated file is read back there too and must hold the body
+    /// the check applied (`body`: the stored file's summary).
+    /// - Returns: the deflated file's summary.
+    private static func deflate(
+        _ stored: String, to target: String, level: Int, checking: (DeltaHeader, [TableChanges], old: String),
+        body: GzipSummary, output: String
+    ) throws(ShipError) -> GzipSummary {
+        let deflate = BackgroundWork { () throws(DeltaError) -> (GzipSummary, Set<String>) in
+            let summary = try DeltaWriter.recompress(stored, to: target, level: level)
+            return (summary, try DeltaPatch(path: target).checkBody())
+        }
+        let changed = Set(checking.1.map(\.name))
+        let checked = Result { () throws(ShipError) in
+            try verify(delta: stored, header: checking.0, tables: changed, old: checking.old, output: output)
+        }
+        let deflated = deflate.wait()
+        try checked.get()
+        let summary: GzipSummary, readBack: Set<String>
+        do { (summary, readBack) = try deflated.get() } catch {
             throw ShipError.io(path: output, message: "cannot write the delta: \(error)", cause: error)
         }
-        if verify { try Self.verify(delta: temporary.path, header: header, old: old, output: output) }
-        do { try temporary.moveIntoPlace(at: output) } catch {
-            throw ShipError.io(
-                path: output, message: "cannot rename the delta into place: \(error.reason)", cause: error)
+        guard summary.sha256 == body.sha256, readBack == changed else {
+            throw ShipError(
+                code: .noDelta, path: output,
+                message: "the deflated delta does not hold the body that was checked; ship the full seed")
         }
-        return Summary(
-            output: output, size: summary.gzipSize, sha256: summary.gzipSha256, header: header, tables: tables,
-            verified: verify, seconds: (ContinuousClock.now - clock).seconds)
+        return summary
     }
 
     /// Refuses two seeds whose SQL schemas differ (their `sqlite_schema` entries, and encoding,
@@ -181,12 +235,16 @@ package struct SeedDeltaWriter {
     /// digest (which the header carries). OLD's own digest is not computed again: a device proves
     /// its base against the header's, and a header naming OLD wrongly only makes devices refuse
     /// the delta.
-    private static func verify(delta: String, header: DeltaHeader, old: String, output: String) throws(ShipError) {
+    /// - Parameter tables: the tables the delta changes, when its body need not be read through
+    ///   first (else ``DeltaPatch/checkBody()`` reads it, as an installer does).
+    private static func verify(
+        delta: String, header: DeltaHeader, tables: Set<String>?, old: String, output: String
+    ) throws(ShipError) {
         let result = ScratchFile(beside: output, kind: "check")
         do {
             let patch = DeltaPatch(path: delta, header: header)
-            let tables = try patch.checkBody()
-            try patch.apply(base: old, baseIsProven: true, changedTables: tables, output: result.path)
+            let tables = try tables ?? patch.checkBody()
+            try patch.apply(base: old, baseIsProven: true, changedTables: tables, output: result.path, flush: false)
         } catch {
             throw ShipError(
                 code: .noDelta, path: output,

@@ -29,28 +29,36 @@ struct ChangedKeyRangesTests {
         return path
     }
 
-    /// Each table's delta records, comparing every row or only the changed ranges.
-    func records(_ old: String, _ new: String) throws -> [String: (whole: [DeltaRecord], ranged: [DeltaRecord], ranges: Int)] {
-        let connection = try Connection(path: ":memory:")
+    /// Each table's delta records, comparing every row, only the changed ranges, or those on two
+    /// threads (the later ranges with a second connection, whatever their size).
+    func records(_ old: String, _ new: String) throws -> [String: (whole: [DeltaRecord], ranged: [DeltaRecord], twoThreads: [DeltaRecord], ranges: Int)] {
+        let connection = try Connection(path: ":memory:"), second = try Connection(path: ":memory:")
         try connection.execute("ATTACH '\(old)' AS old; ATTACH '\(new)' AS new")
-        var result: [String: (whole: [DeltaRecord], ranged: [DeltaRecord], ranges: Int)] = [:]
+        try second.execute("ATTACH '\(old)' AS old; ATTACH '\(new)' AS new")
+        let helper = TableComparison.Helper(
+            connection: second, deletes: RecordSpool(path: folder.file("deletes")), inserts: RecordSpool(path: folder.file("inserts")),
+            splitRows: 1)
+        var result: [String: (whole: [DeltaRecord], ranged: [DeltaRecord], twoThreads: [DeltaRecord], ranges: Int)] = [:]
         for table in ["stops", "codes", "wide"] {
             let shape = try DeltaTableShape.read(connection, schema: "new", table: table)
             var comparison = TableComparison(shape: shape, old: ("old", table), new: ("new", table), connection: connection)
+            let spool = RecordSpool(path: folder.file("spool"))
             var whole: [DeltaRecord] = []
-            _ = try comparison.run { whole.append($0) }
+            _ = try comparison.run(spool: spool) { whole.append($0) }
             let oldChunks = try #require(try ContentChunkRecord.read(table, connection: connection, schema: "old"))
             let newChunks = try #require(try ContentChunkRecord.read(table, connection: connection, schema: "new"))
             let ranges = try #require(ChangedKeyRanges.between(old: oldChunks, new: newChunks))
             comparison.ranges = ranges
             var ranged: [DeltaRecord] = []
-            _ = try comparison.run { ranged.append($0) }
-            result[table] = (whole, ranged, ranges.count)
+            _ = try comparison.run(spool: spool) { ranged.append($0) }
+            var twoThreads: [DeltaRecord] = []
+            _ = try comparison.run(spool: spool, helper: helper) { twoThreads.append($0) }
+            result[table] = (whole, ranged, twoThreads, ranges.count)
         }
         return result
     }
 
-    @Test("the records of the changed ranges are those of the whole table, after any change; shared chunks are skipped")
+    @Test("the records of the changed ranges are those of the whole table, after any change, on one thread or two; shared chunks are skipped")
     func sameRecords() throws {
         let old = try seed("old.sqlite")
         let changes = [
@@ -64,6 +72,7 @@ struct ChangedKeyRangesTests {
             let new = try seed("new \(name).sqlite", change: sql)
             for (table, outcome) in try records(old, new) {
                 #expect(outcome.ranged == outcome.whole, "\(name): \(table)")
+                #expect(outcome.twoThreads == outcome.whole, "\(name): \(table), on two threads")
                 #expect(!outcome.whole.isEmpty || sql.isEmpty || !sql.contains(table), "\(name): \(table)")
                 if sql.isEmpty { #expect(outcome.ranges == 1 && outcome.whole.isEmpty, "\(table)") }
             }
@@ -94,6 +103,6 @@ struct ChangedKeyRangesTests {
         let unkeyed = stops.map { ContentChunk(lastRowID: nil, rows: $0.rows, sha256: $0.sha256) }
         #expect(ChangedKeyRanges.between(old: unkeyed, new: stops) == nil)
         // Two lists that share no chunk: one range, every key.
-        #expect(ChangedKeyRanges.between(old: [], new: stops) == [KeyRange()])
+        #expect(ChangedKeyRanges.between(old: [], new: stops) == [KeyRange(rows: stops.reduce(0) { $0 + $1.rows })])
     }
 }

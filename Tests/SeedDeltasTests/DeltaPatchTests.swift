@@ -130,7 +130,7 @@ struct DeltaPatchTests {
         let header = DeltaHeader(schemaName: "test", schemaVersion: 3, from: try side(old, "old"), to: try side(new, "new"), sqliteVersion: nil, toolVersion: nil)
         let path = folder.file(name)
         let writer = try DeltaWriter(path: path, header: header)
-        let tables = try DeltaComparison.write(connection, old: "old", new: "new", to: writer)
+        let tables = try DeltaComparison.write(connection, old: "old", new: "new", to: writer, spools: (1...3).map { path + ".spool\($0)" })
         try writer.finish(sync: false)
         return (path, header, tables)
     }

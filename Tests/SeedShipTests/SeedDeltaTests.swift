@@ -240,6 +240,53 @@ struct SeedDeltaTests {
         try Connection(path: result, mode: .readWrite).execute("INSERT INTO docs(docs) VALUES('integrity-check')")
     }
 
+    @Test("values SQL calls equal but stored apart are changes: 0.0 and -0.0, a key's case under NOCASE; keys of every storage class in SQLite's order")
+    func storedApart() throws {
+        let old = folder.file("old.sqlite"), new = folder.file("new.sqlite")
+        let db = try Connection(path: folder.file("scratch.sqlite"))
+        try db.execute("""
+            PRAGMA application_id = \(0x53454544);
+            PRAGMA user_version = 1;
+            CREATE TABLE seedgen_metadata (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO seedgen_metadata VALUES ('schema_name', 'apart'), ('schema_version', '1'), ('seed_version', 'v1');
+            CREATE TABLE readings (id INTEGER PRIMARY KEY, level);  -- untyped: a REAL column stores -0.0 as 0
+            INSERT INTO readings VALUES (1, 0.0), (2, 1.5), (3, -0.0);
+            CREATE TABLE names (name TEXT PRIMARY KEY COLLATE NOCASE, note TEXT) WITHOUT ROWID;
+            INSERT INTO names VALUES ('Alpha', 'a'), ('beta', 'b'), ('Gamma', 'g');
+            CREATE TABLE mixed (k PRIMARY KEY, v) WITHOUT ROWID;
+            INSERT INTO mixed VALUES (-7, 'int'), (2.5, 'real'), (3, 'three'), ('B', 'upper'), ('a', 'lower'), (x'00', 'blob'), (x'0001', 'longer blob');
+            """)
+        func finish(_ path: String) throws {
+            try db.execute("DELETE FROM seedgen_metadata WHERE key = 'content_sha256'")
+            try db.prepare("INSERT INTO seedgen_metadata VALUES ('content_sha256', ?)").run([.text(try ContentDigest.compute(db))])
+            try db.execute("VACUUM INTO '\(path)'")
+        }
+        try finish(old)
+        // Each of these compares equal in SQL (0.0 = -0.0; 'alpha' = 'Alpha' under NOCASE), yet
+        // the content digest tells them apart: a delta that missed them could not give NEW.
+        try db.execute("""
+            UPDATE seedgen_metadata SET value = 'v2' WHERE key = 'seed_version';
+            UPDATE readings SET level = -0.0 WHERE id = 1;
+            UPDATE readings SET level = 0.0 WHERE id = 3;
+            DELETE FROM names WHERE name = 'Alpha';
+            INSERT INTO names VALUES ('alpha', 'a');
+            UPDATE names SET note = 'B' WHERE name = 'beta';
+            DELETE FROM mixed WHERE k IN (3, 'a', x'00');
+            UPDATE mixed SET v = 'changed' WHERE k IN (2.5, x'0001');
+            INSERT INTO mixed VALUES (2, 'two'), (2.75, 'real'), ('A', 'upper a'), (x'', 'empty blob'), ('', 'empty text');
+            """)
+        try finish(new)
+
+        let (summary, result) = try roundTrip(old, new)
+        try expectContent(of: result, is: new, "the patched seed has NEW's content")
+        let changes = Dictionary(uniqueKeysWithValues: summary.tables.map { ($0.name, $0) })
+        #expect(changes["readings"]?.changed == 2, "0.0 -> -0.0 and back: \(summary.tables)")
+        #expect(changes["names"].map { [$0.removed, $0.added, $0.changed] } == [1, 1, 1], "'Alpha' goes, 'alpha' comes: \(summary.tables)")
+        #expect(changes["mixed"].map { [$0.removed, $0.added, $0.changed] } == [3, 5, 2], "\(summary.tables)")
+        let keys = try Connection(path: result, mode: .readOnly).text("SELECT group_concat(quote(k), ' ') FROM mixed")
+        #expect(keys == "-7 2 2.5 2.75 '' 'A' 'B' X'' X'0001'")
+    }
+
     /// A chain of three small seeds, each built with `--previous` of the one before: stop S2
     /// renamed in version 2 and named back in version 3; T1's second stop time dropped in
     /// version 2 and back in version 3 (a `WITHOUT ROWID` row deleted and added again under its
