@@ -25,17 +25,9 @@ public final class DeltaReader {
     public let header: DeltaHeader
     /// Where the body (the gzip stream) starts in the file.
     public let bodyOffset: Int
-    private let gzip: GzipReader
-    private let buffer: UnsafeMutableRawBufferPointer
-    private var start = 0
-    private var end = 0
+    private var decoder: Decoder
     /// Body bytes consumed so far (for messages and the body limit).
-    public private(set) var bodyBytes: Int64 = 0
-    private let bodyLimit: Int64
-    private var state = DeltaCoding.ColumnState()
-    private var table: DeltaTable?
-    private var inChanges = false
-    private var isDone = false
+    public var bodyBytes: Int64 { decoder.bodyBytes }
 
     /// Opens `path`, reads and checks its header, and starts its body.
     /// - Throws: `DeltaError` (`.io`, `.notADelta`, `.unsupportedVersion`, `.invalidHeader`,
@@ -43,19 +35,57 @@ public final class DeltaReader {
     public init(path: String) throws(DeltaError) {
         self.path = path
         (header, bodyOffset) = try DeltaHeader.read(path: path)
-        bodyLimit = header.bodyLimit
+        let gzip: GzipReader
         do { gzip = try GzipReader(path: path, offset: Int64(bodyOffset)) } catch {
             throw DeltaError(error, path: path)
         }
-        buffer = .allocate(byteCount: 65536, alignment: 16)
+        decoder = Decoder(path: path, header: header, gzip: gzip)
     }
 
     deinit {
-        buffer.deallocate()
+        decoder.buffer.deallocate()
     }
 
     /// The next record; `.end` at the checked end of the body (and again on every later call).
     public func next() throws(DeltaError) -> DeltaRecord {
+        // One access to the decoder per record: its many reads are then checked statically (a
+        // class's stored properties are checked at run time, on every access).
+        try decoder.next()
+    }
+
+    /// Reads the rest of the body's gzip stream without decoding records: checks, cheaply,
+    /// that the body is whole (CRC-32 and size) and within its limit.
+    public func checkStream() throws(DeltaError) {
+        try decoder.checkStream()
+    }
+}
+
+/// The body's decoding: the decompressed bytes not yet read, and what decoding the next record
+/// needs (the table, the column states, the order checks).
+private struct Decoder {
+    let path: String
+    let header: DeltaHeader
+    let gzip: GzipReader
+    /// Owned by the reader, which deallocates it.
+    let buffer: UnsafeMutableRawBufferPointer
+    var start = 0
+    var end = 0
+    var bodyBytes: Int64 = 0
+    let bodyLimit: Int64
+    var state = DeltaCoding.ColumnState()
+    var table: DeltaTable?
+    var inChanges = false
+    var isDone = false
+
+    init(path: String, header: DeltaHeader, gzip: GzipReader) {
+        self.path = path
+        self.header = header
+        self.gzip = gzip
+        bodyLimit = header.bodyLimit
+        buffer = .allocate(byteCount: 65536, alignment: 16)
+    }
+
+    mutating func next() throws(DeltaError) -> DeltaRecord {
         if isDone { return .end }
         let tag = try byte()
         switch tag {
@@ -105,7 +135,11 @@ public final class DeltaReader {
             let (key, count) = try key()
             var values: [DeltaValue] = []
             values.reserveCapacity(count)
-            for index in 0..<count { values.append(try value(state: &state.values[index])) }
+            for index in 0..<count {
+                let (value, last) = try value(after: state.values[index])
+                state.values[index] = last
+                values.append(value)
+            }
             return .insert(key: key, values: values)
         case DeltaCoding.updateTag:
             inChanges = true
@@ -113,7 +147,9 @@ public final class DeltaReader {
             let mask = try bytes((count + 7) / 8)
             var changes: [DeltaRecord.Change] = []
             for index in 0..<count where mask[index / 8] & (1 << UInt8(index % 8)) != 0 {
-                changes.append(DeltaRecord.Change(column: index, value: try value(state: &state.values[index])))
+                let (value, last) = try value(after: state.values[index])
+                state.values[index] = last
+                changes.append(DeltaRecord.Change(column: index, value: value))
             }
             let unused = count % 8 == 0 ? 0 : mask[mask.count - 1] >> UInt8(count % 8)
             guard !changes.isEmpty, unused == 0 else {
@@ -125,19 +161,21 @@ public final class DeltaReader {
         }
     }
 
-    /// A row's key (or its first `length` values), and the number of other values a row of its
-    /// table has.
-    /// Reads the rest of the body's gzip stream without decoding records: checks, cheaply,
-    /// that the body is whole (CRC-32 and size) and within its limit.
-    public func checkStream() throws(DeltaError) {
+    mutating func checkStream() throws(DeltaError) {
         while try fill() { start = end }
     }
 
-    private func key(length: Int? = nil) throws(DeltaError) -> (key: [DeltaValue], valueCount: Int) {
+    /// A row's key (or its first `length` values), and the number of other values a row of its
+    /// table has.
+    mutating func key(length: Int? = nil) throws(DeltaError) -> (key: [DeltaValue], valueCount: Int) {
         guard let table else { throw invalid("a row before the first table") }
         var key: [DeltaValue] = []
         key.reserveCapacity(table.keyCount)
-        for index in 0..<(length ?? table.keyCount) { key.append(try value(state: &state.keys[index])) }
+        for index in 0..<(length ?? table.keyCount) {
+            let (value, last) = try value(after: state.keys[index])
+            state.keys[index] = last
+            key.append(value)
+        }
         if table.isRowID {
             guard case .integer = key[0] else {
                 throw invalid("a rowid that is not an integer in table '\(table.name)'")
@@ -146,45 +184,41 @@ public final class DeltaReader {
         return (key, table.valueCount)
     }
 
-    private func value(state previous: inout Int64?) throws(DeltaError) -> DeltaValue {
+    /// A value, and what its column's state becomes (the integer a next difference adds to).
+    mutating func value(after previous: Int64?) throws(DeltaError) -> (DeltaValue, Int64?) {
         let tag = try byte()
         switch tag {
         case DeltaCoding.nullTag:
-            previous = nil
-            return .null
+            return (.null, nil)
         case DeltaCoding.integerTag:
             let number = DeltaCoding.unzigzag(try varint())
-            previous = number
-            return .integer(number)
+            return (.integer(number), number)
         case DeltaCoding.integerDeltaTag:
             guard let last = previous else {
                 throw invalid("an integer difference in a column whose last value was not an integer")
             }
             let number = last &+ DeltaCoding.unzigzag(try varint())
-            previous = number
-            return .integer(number)
+            return (.integer(number), number)
         case DeltaCoding.realTag:
             let raw = try bytes(8)
-            previous = nil
-            return .real(Double(bitPattern: raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+            return (.real(Double(bitPattern: raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })), nil)
         case DeltaCoding.textTag, DeltaCoding.blobTag:
             let count = try length(limit: DeltaCoding.maximumValueBytes, of: "a value")
             let raw = try bytes(count)
-            previous = nil
-            return tag == DeltaCoding.textTag ? .text(raw) : .blob(raw)
+            return (tag == DeltaCoding.textTag ? .text(raw) : .blob(raw), nil)
         default:
             throw invalid("unknown value tag \(tag)")
         }
     }
 
     /// A varint that is a count or length, checked against `limit` before anything uses it.
-    private func length(limit: Int, of what: String) throws(DeltaError) -> Int {
+    mutating func length(limit: Int, of what: String) throws(DeltaError) -> Int {
         let value = try varint()
         guard value <= UInt64(limit) else { throw invalid("\(what) of \(value); at most \(limit)") }
         return Int(value)
     }
 
-    private func varint() throws(DeltaError) -> UInt64 {
+    mutating func varint() throws(DeltaError) -> UInt64 {
         var value: UInt64 = 0
         for index in 0..<10 {
             let byte = try byte()
@@ -195,14 +229,14 @@ public final class DeltaReader {
         throw invalid("a number longer than 64 bits")
     }
 
-    private func byte() throws(DeltaError) -> UInt8 {
+    mutating func byte() throws(DeltaError) -> UInt8 {
         guard try fill() else { throw truncated() }
         let value = buffer[start]
         start += 1
         return value
     }
 
-    private func bytes(_ count: Int) throws(DeltaError) -> [UInt8] {
+    mutating func bytes(_ count: Int) throws(DeltaError) -> [UInt8] {
         var result = [UInt8]()
         result.reserveCapacity(count)
         while result.count < count {
@@ -215,7 +249,7 @@ public final class DeltaReader {
     }
 
     /// Decompresses more when the buffer is used up; false at the checked end of the stream.
-    private func fill() throws(DeltaError) -> Bool {
+    mutating func fill() throws(DeltaError) -> Bool {
         if start < end { return true }
         bodyBytes += Int64(end)
         start = 0
@@ -231,13 +265,13 @@ public final class DeltaReader {
         return end > 0
     }
 
-    private func truncated() -> DeltaError {
+    func truncated() -> DeltaError {
         DeltaError(
             code: .truncated,
             message: "the body ends inside a record (at byte \(bodyBytes + Int64(start)) of the body)", path: path)
     }
 
-    private func invalid(_ message: String) -> DeltaError {
+    func invalid(_ message: String) -> DeltaError {
         DeltaError(
             code: .invalidBody, message: "\(message) (at byte \(bodyBytes + Int64(start)) of the body)", path: path)
     }

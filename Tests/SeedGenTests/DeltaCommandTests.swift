@@ -41,6 +41,13 @@ struct DeltaCommandTests {
         #expect(written.stdout.contains("verified:") && written.stdout.contains("gives the new seed's content \(newDigest)"), "\(written.stdout)")
         #expect(!written.stdout.contains("service_days") && !written.stdout.contains("stops_search") && !written.stdout.contains("shapes_rtree"),
                 "what the seed derives is not in the delta: \(written.stdout)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".seedgen-") }
+        #expect(left.isEmpty, "no scratch file (the spools, the stored body, the check's copy) is left: \(left)")
+        // Checked, the body is written stored and deflated on another thread: the same bytes as
+        // deflated while written.
+        let unchecked = scratch.file("unchecked.delta")
+        #expect(try SeedgenTool.run(["delta", one, two, "--out", unchecked, "--no-verify", "-q"]).status == 0)
+        #expect(FileManager.default.contents(atPath: unchecked) == FileManager.default.contents(atPath: delta))
         // `head` shows which seeds it joins: format 2, by content digest.
         let head = String(decoding: try #require(FileManager.default.contents(atPath: delta)).prefix(400), as: UTF8.self)
         #expect(head.hasPrefix("seedgen-delta 2\n") && head.contains("\nfrom-content-sha256=\(oldDigest)\n") && head.contains("\nto-content-sha256=\(newDigest)\n"), "\(head)")
