@@ -332,6 +332,20 @@ struct SeedDeltaTests {
         try expectContent(of: backResult, is: v1)
     }
 
+    @Test("scratch files a killed seedgen delta left beside its output are removed by the next; other files are not")
+    func abandonedScratchFiles() throws {
+        let seeds = try changedBackChain()
+        let output = folder.file("out/1-2.delta")
+        try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: true)
+        // pid 2^22+1 is above Linux's pid_max default, so no such process is running.
+        let abandoned = ["delta", "stored", "spool", "check"].map { ".1-2.delta.seedgen-\($0)-4194305-7" }
+        let kept = [".1-2.delta.seedgen-spool-\(getpid())-1", ".other.delta.seedgen-spool-4194305-1", ".1-2.delta.seedgen-build-x", "notes.txt"]
+        for name in abandoned + kept { try Data("x".utf8).write(to: URL(fileURLWithPath: folder.file("out/" + name))) }
+        _ = try SeedDeltaWriter().write(old: seeds[0], new: seeds[1], to: output)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.file("out")).sorted()
+        #expect(left == (kept + ["1-2.delta"]).sorted())
+    }
+
     @Test("publish keeps the delta from two versions back when rows changed back in between")
     func publishKeepsDeltaAcrossChain() throws {
         let seeds = try changedBackChain()

@@ -27,7 +27,7 @@ package final class SeedDatabase {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw BuildError.output(path: outputPath, message: "the folder \(folder) does not exist")
         }
-        Self.removeAbandonedScratchFiles(in: folder, output: url.lastPathComponent)
+        ScratchFile.removeAbandoned(beside: outputPath, kinds: ["build", "final"])
         scratch = ScratchFile(folder: folder, name: url.lastPathComponent, kind: "build")
         finished = ScratchFile(folder: folder, name: url.lastPathComponent, kind: "final")
         do {
@@ -199,24 +199,6 @@ package final class SeedDatabase {
         try? FileSystem.syncDirectory(FileSystem.parentDirectory(of: outputPath))
     }
 
-    /// Removes scratch files that a build of the same output left behind when it was killed
-    /// (SIGKILL cannot be caught): `.<output>.seedgen-build-<pid>-<n>` and `-final-` ones whose
-    /// process is gone. Nothing else in the folder is touched.
-    static func removeAbandonedScratchFiles(in folder: String, output: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names {
-            guard
-                let rest = ["build", "final"].lazy.compactMap({ name.stripping(prefix: ".\(output).seedgen-\($0)-") })
-                    .first
-            else { continue }
-            let parts = rest.split(separator: "-")
-            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != CurrentProcess.id else {
-                continue
-            }
-            if !CurrentProcess.processExists(pid) { _ = try? FileSystem.remove("\(folder)/\(name)") }
-        }
-    }
-
     /// Removes the scratch files; the output is left as it was.
     func discard() {
         connection = nil
@@ -237,11 +219,4 @@ public struct InputRecord: Sendable, Equatable {
     public var rows: Int
     /// Records of the file left out (`--lenient`): `rows + rejected` is the file's records.
     public var rejected: Int = 0
-}
-
-extension String {
-    /// The rest of the string after `prefix`, or nil when it does not start with it.
-    func stripping(prefix: String) -> String? {
-        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
-    }
 }

@@ -4,8 +4,8 @@ import SeedSystem
 /// A `TemporaryFile` of the tool's, beside the output it replaces once complete, and listed in
 /// `TemporaryFiles` meanwhile so that Ctrl-C removes it too.
 ///
-/// Its name is `.<name>.seedgen-<kind>-<pid>-<random>`, which
-/// `SeedDatabase.removeAbandonedScratchFiles` recognises after a killed build.
+/// Its name is `.<name>.seedgen-<kind>-<pid>-<random>`, which ``removeAbandoned(beside:kinds:)``
+/// recognises after a killed process.
 package final class ScratchFile {
     private let file: TemporaryFile
     /// Where the file is written.
@@ -25,6 +25,24 @@ package final class ScratchFile {
         TemporaryFiles.register(file.path)
     }
 
+    /// Removes the scratch files of `destination` of `kinds` that a process left behind when it
+    /// was killed (SIGKILL cannot be caught): `.<name>.seedgen-<kind>-<pid>-<n>` whose process is
+    /// gone. Nothing else in the folder is touched.
+    package static func removeAbandoned(beside destination: String, kinds: [String]) {
+        let url = URL(fileURLWithPath: destination)
+        let folder = url.deletingLastPathComponent().path, output = url.lastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names {
+            guard let rest = kinds.lazy.compactMap({ name.stripping(prefix: ".\(output).seedgen-\($0)-") }).first
+            else { continue }
+            let parts = rest.split(separator: "-")
+            guard parts.count == 2, let pid = Int32(parts[0]), UInt32(parts[1]) != nil, pid != CurrentProcess.id else {
+                continue
+            }
+            if !CurrentProcess.processExists(pid) { _ = try? FileSystem.remove("\(folder)/\(name)") }
+        }
+    }
+
     /// Renames the file over `destination`, replacing it atomically.
     package func moveIntoPlace(at destination: String) throws(SystemCallError) {
         try file.rename(to: destination)
@@ -38,4 +56,11 @@ package final class ScratchFile {
     }
 
     deinit { remove() }
+}
+
+extension String {
+    /// The rest of the string after `prefix`, or nil when it does not start with it.
+    func stripping(prefix: String) -> String? {
+        hasPrefix(prefix) ? String(dropFirst(prefix.count)) : nil
+    }
 }
