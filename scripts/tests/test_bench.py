@@ -48,6 +48,13 @@ class DerivedMetricsTests(unittest.TestCase):
         self.assertEqual(metrics["gtfs-3M: seedgen peak RSS"], {"value": 60.0, "unit": "MB"})
         self.assertNotIn("gtfs-3M: sqlite3 shell peak RSS", metrics)
 
+    def test_no_ratio_of_times_under_two_tenths_of_a_second(self):
+        # GNU time's 10 ms steps: 0.03 against 0.04 s of CPU would read as a 25 % change.
+        metrics = bench_record.derived_metrics([measurement("install delta (median)", "renfe", 0.25, cpu=0.25),
+                                                measurement("install full .gz (median)", "renfe", 0.21, cpu=0.04)])
+        self.assertIn("renfe: install delta (median) / install full .gz (median) wall", metrics)
+        self.assertNotIn("renfe: install delta (median) / install full .gz (median) CPU", metrics)
+
     def test_no_ratio_without_the_reference(self):
         metrics = bench_record.derived_metrics([measurement("seedgen", "osm-x3", 1.0)])
         self.assertEqual(list(metrics), ["osm-x3: seedgen peak RSS"])
