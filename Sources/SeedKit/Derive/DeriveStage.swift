@@ -29,8 +29,12 @@ struct DeriveStage: BuildStage {
         defer { log?.discard() }
         // SEEDGEN_DERIVE_BY_SQL=1: every table by its recipe's SQL, to compare the seed's bytes.
         let bySQL = ProcessInfo.processInfo.environment["SEEDGEN_DERIVE_BY_SQL"] == "1"
-        let planner = PlannerTables(
-            log: state.context?.tablesWithDroppedRows.contains("stop_times") == false ? log : nil)
+        // With --previous, the trip ids the log holds are the stored ones unless the stable-ids
+        // stage changed them after the load.
+        let logged =
+            state.context?.tablesWithDroppedRows.contains("stop_times") == false
+            && !state.renumberedTables.contains("trips")
+        let planner = PlannerTables(log: logged ? log : nil)
         for table in derived {
             guard let derive = table.derive else { continue }
             if let warnings = derive.warnings {

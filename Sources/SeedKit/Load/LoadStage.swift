@@ -70,7 +70,7 @@ struct LoadStage: BuildStage {
                 allowDangling: options.allowDangling || options.lenient, cacheSize: options.cacheSize,
                 limits: options.limits, lenient: options.lenient, strict: options.strict,
                 idMapCapacity: options.idMapCapacity, previousIDs: previousIDs,
-                tripStops: state.feeds.isRegion || state.previous != nil || schema.format != .csv
+                tripStops: state.feeds.isRegion || schema.format != .csv
                     || !schema.tables.contains { $0.name == "trip_patterns" && $0.derive != nil }
                     ? nil : schema.tables.first { $0.name == "stop_times" }.flatMap(TripStopLog.init(stopTimes:)))
             loading = context

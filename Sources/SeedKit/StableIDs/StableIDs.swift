@@ -36,10 +36,12 @@ struct StableIDs: BuildStage {
     func run(_ state: BuildState) throws {
         guard let previous = state.previous else { return }
         state.progress?.phase("keeping ids")
-        state.previousMetadata = try Renumbering(
+        let result = try Renumbering(
             previous: previous, tables: state.allTables, connection: state.connection, timer: state.timer
         )
-        .run().metadata
+        .run()
+        state.previousMetadata = result.metadata
+        state.renumberedTables = result.renumbered
     }
 }
 
@@ -53,8 +55,11 @@ struct Renumbering {
     var timer: PhaseTimer?
 
     /// Renumbers and rewrites every table.
-    /// - Returns: the `seedgen_metadata` entries to record, and what each table's ids became.
-    func run() throws -> (metadata: [(key: String, value: String)], outcomes: [StableIDs.Outcome]) {
+    /// - Returns: the `seedgen_metadata` entries to record, what each table's ids became, and the
+    ///   tables whose ids are not those the load gave.
+    func run() throws -> (
+        metadata: [(key: String, value: String)], outcomes: [StableIDs.Outcome], renumbered: Set<String>
+    ) {
         try connection.attachReadOnly(previous.path, as: "previous")
         defer { try? connection.execute("DETACH DATABASE previous") }
         try connection.execute("BEGIN")
@@ -74,9 +79,10 @@ struct Renumbering {
             try rewrite(table, renumbered: renumbered)
         }
         for name in renumbered { try connection.execute("DROP TABLE temp.\(q(mapName(name)))") }
+        let changed = renumbered
         renumbered = []
         try connection.execute("COMMIT")
-        return (metadata, outcomes)
+        return (metadata, outcomes, changed)
     }
 
     // MARK: - Ids

@@ -49,6 +49,8 @@ final class BuildState {
 
     // Stable ids: the `seedgen_metadata` entries of `--previous`.
     var previousMetadata: [(key: String, value: String)] = []
+    /// With `--previous`: the tables whose ids the stable-ids stage changed after the load.
+    var renumberedTables: Set<String> = []
 
     // Derive and index: what the seed computes from its rows, in the order it is computed (the
     // installer derives again in this order), and what the query features cost.
