@@ -56,8 +56,8 @@ package enum DeltaComparison {
     }
 
     /// Writes to `writer` the records that turn database `old` into database `new` (attached
-    /// names), after the caller has checked that both have the same SQL schema.
-    /// A large table is compared on two threads, the second with a connection of its own.
+    /// names), after the caller has checked that both have the same SQL schema. A large table is
+    /// compared on two threads, the second with a connection of its own.
     /// - Parameter spools: three scratch files for a table's inserts and updates while its
     ///   deletes are written (``RecordSpool``), and the second thread's deletes and inserts; the
     ///   caller removes them.
