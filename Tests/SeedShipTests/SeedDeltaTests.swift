@@ -42,6 +42,15 @@ struct SeedDeltaTests {
         #expect(try Connection(path: result, mode: .readOnly).text("PRAGMA integrity_check") == "ok", sourceLocation: sourceLocation)
     }
 
+    /// Records the content digest of the hand-made seed `db` in its `seedgen_metadata` (after
+    /// `ANALYZE`, with `analyze`) and copies it, compacted, to `path`, as a build finishes a seed.
+    func seal(_ db: Connection, into path: String, analyze: Bool = false) throws {
+        if analyze { try db.execute("ANALYZE") }
+        try db.execute("DELETE FROM seedgen_metadata WHERE key = 'content_sha256'")
+        try db.prepare("INSERT INTO seedgen_metadata VALUES ('content_sha256', ?)").run([.text(try ContentDigest.compute(db))])
+        try db.execute("VACUUM INTO '\(path)'")
+    }
+
     /// The tables a delta never carries for `seed`: its recipes' targets (but the loaded tables
     /// of `rows` recipes) and the shadow tables of its search and spatial indexes.
     func derivedTables(_ seed: String) throws -> Set<String> {
@@ -189,11 +198,7 @@ struct SeedDeltaTests {
             """)
         try DeriveRecipe.write(recipes, to: db)
         for recipe in recipes { try recipe.derive(db) }
-        func finish(_ path: String) throws {
-            try db.execute("ANALYZE; DELETE FROM seedgen_metadata WHERE key = 'content_sha256'")
-            try db.prepare("INSERT INTO seedgen_metadata VALUES ('content_sha256', ?)").run([.text(try ContentDigest.compute(db))])
-            try db.execute("VACUUM INTO '\(path)'")
-        }
+        func finish(_ path: String) throws { try seal(db, into: path, analyze: true) }
         try finish(old)
         // Rows added, removed and changed in each kind of table, including unique-value swaps,
         // a number of another storage class in an untyped column (6 becomes 6.0), and loaded
@@ -256,11 +261,7 @@ struct SeedDeltaTests {
             CREATE TABLE mixed (k PRIMARY KEY, v) WITHOUT ROWID;
             INSERT INTO mixed VALUES (-7, 'int'), (2.5, 'real'), (3, 'three'), ('B', 'upper'), ('a', 'lower'), (x'00', 'blob'), (x'0001', 'longer blob');
             """)
-        func finish(_ path: String) throws {
-            try db.execute("DELETE FROM seedgen_metadata WHERE key = 'content_sha256'")
-            try db.prepare("INSERT INTO seedgen_metadata VALUES ('content_sha256', ?)").run([.text(try ContentDigest.compute(db))])
-            try db.execute("VACUUM INTO '\(path)'")
-        }
+        func finish(_ path: String) throws { try seal(db, into: path) }
         try finish(old)
         // Each of these compares equal in SQL (0.0 = -0.0; 'alpha' = 'Alpha' under NOCASE), yet
         // the content digest tells them apart: a delta that missed them could not give NEW.
