@@ -359,6 +359,19 @@ struct SeedDeltaTests {
         #expect(last.entry.deltas.count == 2 && last.entry.deltas.contains { $0.from == first }, "\(last.entry.deltas)")
     }
 
+    @Test("publish removes the scratch file a killed publish left beside the channel's index; other files are not")
+    func publishRemovesAbandonedScratch() throws {
+        let seeds = try changedBackChain()
+        let channel = folder.file("channel")
+        try FileManager.default.createDirectory(atPath: channel, withIntermediateDirectories: true)
+        // pid 2^22+1 is above Linux's pid_max default, so no such process is running.
+        let abandoned = ".index.json.seedgen-publish-4194305-3", kept = ".index.json.seedgen-publish-\(getpid())-1"
+        for name in [abandoned, kept] { FileManager.default.createFile(atPath: channel + "/" + name, contents: Data("x".utf8)) }
+        _ = try ChannelPublisher(channel: channel, keep: 3).publish(seed: seeds[0])
+        let left = try FileManager.default.contentsOfDirectory(atPath: channel)
+        #expect(!left.contains(abandoned) && left.contains(kept) && left.contains("index.json"), "\(left)")
+    }
+
     @Test("a schema change gives no delta")
     func schemaChangeRefused() throws {
         let old = folder.file("v1.sqlite")

@@ -71,6 +71,33 @@ struct ShipPackTests {
         #expect(header.fileName == nil && header.stamp == manifest.stamp)
     }
 
+    @Test("the scratch file of a killed pack is removed by the next pack of that output; other files are not")
+    func abandonedScratchFile() throws {
+        let folder = TemporaryFolder()
+        let seed = try minimalSeed(in: folder)
+        // pid 2^22+1 is above Linux's pid_max default, so no such process is running.
+        folder.write(".seed.sqlite.gz.seedgen-pack-4194305-7", "x")
+        let kept = [".seed.sqlite.gz.seedgen-pack-\(getpid())-1", ".other.sqlite.gz.seedgen-pack-4194305-1"]
+        for name in kept { folder.write(name, "x") }
+        let before = Set(folder.contents)
+        _ = try SeedPacker().pack(seed: seed, to: folder.file("seed.sqlite.gz"))
+        #expect(Set(folder.contents) == before.subtracting([".seed.sqlite.gz.seedgen-pack-4194305-7"])
+            .union(["seed.sqlite.gz", "seed.sqlite.manifest.json"]))
+    }
+
+    @Test("reading a .gz removes the copy a killed reader of that name left in the temporary folder")
+    func abandonedReadCopy() throws {
+        let folder = TemporaryFolder()
+        let name = "abandoned-\(UUID().uuidString).sqlite.gz"
+        let packed = try SeedPacker().pack(seed: try minimalSeed(in: folder), to: folder.file(name))
+        // pid 2^22+1 is above Linux's pid_max default, so no such process is running.
+        let abandoned = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(".\(name).seedgen-read-4194305-5").path
+        FileManager.default.createFile(atPath: abandoned, contents: Data("x".utf8))
+        let file = try SeedFile(path: packed.gzipPath)
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(file.databasePath != nil)
+    }
+
     @Test("a file that is not a seed is refused")
     func notASeed() throws {
         let folder = TemporaryFolder()

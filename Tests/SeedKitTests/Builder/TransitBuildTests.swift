@@ -71,11 +71,17 @@ struct TransitBuildTests {
         let folder = TemporaryFolder()
         MinimalFeed.write(into: folder)
         // pid 2^22+1 is above Linux's pid_max default, so no such process is running.
-        let abandoned = [".seed.sqlite.seedgen-build-4194305-12345", ".seed.sqlite.seedgen-final-4194305-678"]
+        let abandoned = [
+            ".seed.sqlite.seedgen-build-4194305-12345", ".seed.sqlite.seedgen-final-4194305-678",
+            ".seed.sqlite.seedgen-chunks-4194305-9", ".notices.json.seedgen-notices-4194305-1",
+            ".notices.json.seedgen-report-4194305-2"
+        ]
         let kept = [".seed.sqlite.seedgen-build-\(getpid())-1", ".other.sqlite.seedgen-build-4194305-1", "seed.sqlite.seedgen-build-x", "seed.sqlite.bak"]
         for name in abandoned + kept { folder.write(name, "x") }
-        _ = try SeedBuilder.build([folder.file("feed")], to: folder.file("seed.sqlite"))
-        #expect(folder.contents == (kept + ["feed", "seed.sqlite"]).sorted())
+        var options = BuildOptions(inputs: [folder.file("feed")], output: folder.file("seed.sqlite"))
+        options.notices = folder.file("notices.json")
+        _ = try SeedBuilder(options: options).build()
+        #expect(folder.contents == (kept + ["feed", "notices.json", "seed.sqlite"]).sorted())
     }
 
     @Test("two builds of the same inputs are byte-identical")
