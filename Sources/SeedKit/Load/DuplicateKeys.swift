@@ -79,6 +79,9 @@ final class DuplicateKeys {
     private var fileLookups = 0
     /// The copies left out so far.
     private(set) var copies: Copies?
+    /// A temporary table that holds some of the table's rows while it loads (`LaterRows`): a
+    /// row's twin may be there.
+    var sideTable: String?
 
     init(
         table: Table, context: BuildContext, fields: SourceFields, connection: Connection, places: RowPlaces?,
@@ -213,7 +216,8 @@ final class DuplicateKeys {
         guard let range = failure.range(of: "constraint failed: ") else { return table.key }
         let columns = failure[range.upperBound...].split(separator: ",").map { part -> String in
             let name = part.trimmingCharacters(in: .whitespaces)
-            return name.hasPrefix(table.name + ".") ? String(name.dropFirst(table.name.count + 1)) : name
+            let owner = [table.name, sideTable].compactMap { $0 }.first { name.hasPrefix($0 + ".") }
+            return owner.map { String(name.dropFirst($0.count + 1)) } ?? name
         }
         return columns.isEmpty || Set(columns) == Set(table.key) ? table.key : columns
     }
@@ -245,7 +249,12 @@ final class DuplicateKeys {
         if let known = holders[condition] {
             statement = known
         } else {
-            statement = try connection.prepare("SELECT \(selected) FROM \(quoted(table.name)) WHERE \(condition)")
+            let rows =
+                sideTable.map {
+                    "(SELECT * FROM main.\(quoted(table.name)) UNION ALL SELECT * FROM temp.\(quoted($0)))"
+                }
+                ?? quoted(table.name)
+            statement = try connection.prepare("SELECT \(selected) FROM \(rows) WHERE \(condition)")
             holders[condition] = statement
         }
         try statement.bind(values)

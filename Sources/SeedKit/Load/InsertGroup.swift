@@ -31,6 +31,8 @@ final class InsertGroup {
 
     /// `INSERT ... VALUES (...), (...), ...` with `size` rows.
     let statement: Statement
+    /// Where the waiting rows' resolved ids start: row `slot`'s are at `firstSlot + slot`.
+    let firstSlot: Int
     /// Parameters of one row.
     let parametersPerRow: Int32
     /// The parameters of `statement` holding NULL.
@@ -54,7 +56,12 @@ final class InsertGroup {
     ///     group statement follows it with `size` rows of `parametersPerRow` parameters.
     ///   - parametersPerRow: the one-row statement's parameter count.
     ///   - key: the table's key, part by part (`integerKey(of:)`).
-    init(head: String, parametersPerRow: Int32, key: [KeyPart], connection: Connection) throws(SQLiteError) {
+    ///   - firstSlot: where the waiting rows' resolved ids start (`ResolvedIDs`): row `slot`'s are
+    ///     at `firstSlot + slot`.
+    init(
+        head: String, parametersPerRow: Int32, key: [KeyPart], firstSlot: Int = 0, connection: Connection
+    ) throws(SQLiteError) {
+        self.firstSlot = firstSlot
         let values = "(" + Array(repeating: "?", count: Int(parametersPerRow)).joined(separator: ", ") + ")"
         statement = try connection.prepare(head + Array(repeating: values, count: Self.size).joined(separator: ", "))
         self.parametersPerRow = parametersPerRow

@@ -8,6 +8,7 @@ extension RowWriter {
     /// no row. Returns the statistics of each reference, by `table.column`.
     func finish() throws(SQLiteError) -> [String: ReferenceStatistics] {
         do {
+            try joinLaterRows()
             try checkedKey?.drop()
             return try finishReferences()
         } catch {

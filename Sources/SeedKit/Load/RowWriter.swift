@@ -31,6 +31,7 @@ final class RowWriter: @unchecked Sendable {
     let checkedKey: CheckedKey?
     private let resolved: ResolvedIDs // per reference: the resolved id of the current (and each waiting) row
     private let group: InsertGroup? // WITHOUT ROWID tables with ascending integer keys
+    private let later: LaterRows? // with --previous: the rows of new trips, joined after the last row
     @exclusivity(unchecked) private var deferredKeys: [(Int, [Value])] = []
     private let idMapKey: (map: IDMap, column: Int)? // records each row's key when references look the table up by it
     /// `duplicates: merge`: judges the rows that repeat a key.
@@ -91,10 +92,12 @@ final class RowWriter: @unchecked Sendable {
             names.count * InsertGroup.size <= InsertGroup.parameterLimit
         {
             group = try InsertGroup(head: head, parametersPerRow: Int32(names.count), key: key, connection: connection)
+            later = try LaterRows(table: table, context: context, names: names, key: key, connection: connection)
         } else {
-            group = nil
+            (group, later) = (nil, nil)
         }
-        resolved = ResolvedIDs(slots: group == nil ? 1 : InsertGroup.size, referenceCount: table.references.count)
+        let slots = group == nil ? 1 : InsertGroup.size * (later == nil ? 1 : 2)
+        resolved = ResolvedIDs(slots: slots, referenceCount: table.references.count)
         let places =
             !table.withoutRowID && (!table.key.isEmpty || !table.checkedKey.isEmpty || resolvers.contains { $0 == nil })
             ? RowPlaces() : nil
@@ -107,6 +110,7 @@ final class RowWriter: @unchecked Sendable {
             referenceColumns: referenceColumns, unresolvedKeys: unresolvedKeys, parameters: parameters,
             parentParameter: parentParameter, referenceParameters: referenceParameters,
             resolvedWhileLoading: zip(resolvers, pending).map { $0 != nil && $1 == nil })
+        duplicates.sideTable = later?.tableName
         checkedKey = try CheckedKey(table: table, connection: connection)
         copies =
             table.duplicates == .merge
@@ -173,7 +177,7 @@ final class RowWriter: @unchecked Sendable {
         let file = places != nil ? fields.file : "" // the reader changes it only between files
         rows: for row in 0..<batch.count {
             current = row
-            let slot = group?.count ?? 0 // where the row's resolved ids are kept until it is bound
+            var slot = group?.count ?? 0 // where the row's resolved ids are kept until it is bound
             guard try resolveReferences(batch, row, slot: slot) else {
                 context.noteDroppedRow(in: table.name)
                 continue rows
@@ -184,9 +188,15 @@ final class RowWriter: @unchecked Sendable {
                 context.noteDroppedRow(in: table.name)
                 continue rows
             }
-            if let group {
-                if group.admit(batch, row, resolved: resolved, slot: slot) {
-                    if group.isFull { try insertGroup(batch) }
+            var (statement, nulls) = (insert, insertNulls)
+            if var waiting = group {
+                if let later, later.holds(resolved, slot: slot) {
+                    resolved.copy(slot: slot, to: later.group.firstSlot + later.group.count)
+                    slot = later.group.firstSlot + later.group.count
+                    (waiting, statement, nulls) = (later.group, later.insert, later.nulls)
+                }
+                if waiting.admit(batch, row, resolved: resolved, slot: slot) {
+                    if waiting.isFull { try insertGroup(waiting, batch) }
                     continue rows
                 }
                 try insertWaitingRows(batch) // before this row, in input order
@@ -196,18 +206,18 @@ final class RowWriter: @unchecked Sendable {
                 try duplicates.report(batch, row, resolved: resolved, slot: slot, holder: .row(holder))
                 continue rows
             }
-            try bind(batch, row, slot: slot, to: insert, nulls: insertNulls, offset: 0)
-            if idParameter != 0 { try insert.bind(batch.ids[row], at: idParameter) }
+            try bind(batch, row, slot: slot, to: statement, nulls: nulls, offset: 0)
+            if idParameter != 0 { try statement.bind(batch.ids[row], at: idParameter) }
             do {
-                try insert.step()
-                insert.reset()
+                try statement.step()
+                statement.reset()
             } catch  where error.isUniqueViolation {
-                insert.reset()
+                statement.reset()
                 context.noteDroppedRow(in: table.name)
                 try duplicates.report(batch, row, resolved: resolved, slot: slot, failure: error.message)
                 continue rows
             } catch {
-                insert.reset()
+                statement.reset()
                 throw error
             }
             rowCount += 1
@@ -311,12 +321,11 @@ final class RowWriter: @unchecked Sendable {
     }
 
     /// Inserts a full group with one statement. Its rows cannot be duplicates (see `InsertGroup`).
-    private func insertGroup(_ batch: RowBatch) throws(SQLiteError) {
-        guard let group else { return }
+    private func insertGroup(_ group: InsertGroup, _ batch: RowBatch) throws(SQLiteError) {
         let statement = group.statement
         for slot in 0..<group.count {
             try bind(
-                batch, group.row(slot), slot: slot, to: statement, nulls: group.nulls,
+                batch, group.row(slot), slot: group.firstSlot + slot, to: statement, nulls: group.nulls,
                 offset: group.parameterOffset(slot))
         }
         defer { statement.reset() }
@@ -325,41 +334,28 @@ final class RowWriter: @unchecked Sendable {
         group.removeAll()
     }
 
-    /// Inserts the rows waiting for a group that did not fill, one at a time.
+    /// Inserts the rows waiting for a group that did not fill, one at a time (each group's
+    /// into its table).
     private func insertWaitingRows(_ batch: RowBatch) throws(SQLiteError) {
-        guard let group, group.count > 0 else { return }
+        if let group { try insertWaitingRows(of: group, batch, into: insert, nulls: insertNulls) }
+        if let later { try insertWaitingRows(of: later.group, batch, into: later.insert, nulls: later.nulls) }
+    }
+
+    private func insertWaitingRows(
+        of group: InsertGroup, _ batch: RowBatch, into statement: Statement, nulls: BoundNulls
+    ) throws(SQLiteError) {
         for slot in 0..<group.count {
-            try bind(batch, group.row(slot), slot: slot, to: insert, nulls: insertNulls, offset: 0)
-            defer { insert.reset() }
-            try insert.step()
+            try bind(batch, group.row(slot), slot: group.firstSlot + slot, to: statement, nulls: nulls, offset: 0)
+            defer { statement.reset() }
+            try statement.step()
         }
         rowCount += group.count
         group.removeAll()
     }
 
-    /// Notes the input behind `error`: the file, line and column of row `row` of `batch` (nil:
-    /// after loading, the table as a whole), its element and its key.
-    func noteFailure(_ error: SQLiteError, batch: RowBatch?, row: Int) {
-        var failure = InternalFailure(
-            file: fields.file, element: table.element ?? table.file ?? table.name, error: error)
-        if let batch, row < batch.count {
-            failure.line = Int(batch.lines[row])
-            failure.column = sourceColumn(0, batch, row)
-            let keyColumns = table.key.compactMap { name in table.columns.firstIndex { $0.name == name } }
-            let parts = keyColumns.filter {
-                ![[XMLMapping.fileSource], [Schema.feedSource]].contains(table.columns[$0].source)
-            }
-            .map { batch.messageText(batch.cell(row, $0)) }
-            if !parts.isEmpty { failure.key = parts.joined(separator: ",") }
-        }
-        context.noteWriteFailure(failure)
-    }
-
-    /// The character column where the field of column `index` begins in `row` (CSV), or
-    /// the record's column (XML); nil when unknown.
-    private func sourceColumn(_ index: Int, _ batch: RowBatch, _ row: Int) -> Int? {
-        let column = Int(fields.columnsPerValue ? batch.valueColumns[batch.cell(row, index)] : batch.sourceColumns[row])
-        return column > 0 ? column : nil
+    /// After the table's last row: the rows of new trips waiting aside join it (`LaterRows`).
+    func joinLaterRows() throws(SQLiteError) {
+        try later?.join()
     }
 
     /// Judges a row of a `duplicates: merge` table before it is inserted (see `RowCopies`):

@@ -24,11 +24,14 @@ final class PreviousIDs: @unchecked Sendable {
     private final class Lookup {
         let statement: Statement?
         let keyColumns: [Int]
+        /// The id of the first new row.
+        let firstNew: Int64
         var next: Int64
 
         init(statement: Statement?, keyColumns: [Int], next: Int64) {
             self.statement = statement
             self.keyColumns = keyColumns
+            firstNew = next
             self.next = next
         }
     }
@@ -73,6 +76,13 @@ final class PreviousIDs: @unchecked Sendable {
             defer { lookup.next += 1 }
             return lookup.next
         }
+    }
+
+    /// The id the first row of `table` new in this build gets: every id from it on is a new row's;
+    /// nil when the ids of `table` are not found while its rows are read.
+    func firstNewID(in table: Table) -> Int64? {
+        guard Self.applies(to: table) else { return nil }
+        return lock.withLock { lookup(table).firstNew }
     }
 
     private func lookup(_ table: Table) -> Lookup {

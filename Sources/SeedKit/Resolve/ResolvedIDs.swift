@@ -36,4 +36,9 @@ final class ResolvedIDs {
         present[i] = id != nil
         ids[i] = id ?? 0
     }
+
+    /// Copies the ids of the row in `slot` to `other`.
+    func copy(slot: Int, to other: Int) {
+        for r in 0..<referenceCount { set(slot: other, r, id(slot: slot, r)) }
+    }
 }

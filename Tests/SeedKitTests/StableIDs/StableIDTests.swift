@@ -84,6 +84,49 @@ struct StableIDTests {
         #expect(try Connection(path: v1, mode: .readOnly).int("SELECT count(*) FROM seedgen_metadata WHERE key LIKE 'max_id.%' OR key = 'previous_seed_version'") == 0)
     }
 
+    /// Trips T1, T2, T3 with two stop_times each; version B adds N1 and N2 between them, in
+    /// trips.txt and in stop_times.txt (`repeated`: N2's first stop_times row twice).
+    static func interleaved(new: Bool, repeated: Bool = false) -> [String: String?] {
+        let trips = new ? ["T1", "N1", "T2", "N2", "T3"] : ["T1", "T2", "T3"]
+        var stopTimes = "trip_id,arrival_time,departure_time,stop_id,stop_sequence\n"
+        for (hour, trip) in trips.enumerated() {
+            stopTimes += "\(trip),0\(hour):00:00,0\(hour):00:00,S1,1\n"
+            if repeated && trip == "N2" { stopTimes += "N2,0\(hour):05:00,0\(hour):05:00,S2,1\n" }
+            stopTimes += "\(trip),0\(hour):10:00,0\(hour):10:00,S2,2\n"
+        }
+        return [
+            "trips.txt": "route_id,service_id,trip_id\n" + trips.map { "R1,WD,\($0)\n" }.joined(),
+            "stop_times.txt": stopTimes,
+        ]
+    }
+
+    @Test("stop_times of new trips between the kept trips' are all stored, each under its trip; a key they repeat fails the build as without --previous")
+    func newTripsBetweenKeptOnes() throws {
+        try build("v1.sqlite", Self.interleaved(new: false))
+        let v2 = try build("v2.sqlite", Self.interleaved(new: true), previous: "v1.sqlite")
+        let db = try Connection(path: v2, mode: .readOnly)
+        let stored = try db.rows(
+            """
+            SELECT t.trip_id, st.stop_sequence, s.stop_id, st.trip_ref FROM stop_times AS st
+            JOIN trips AS t ON t.rowid = st.trip_ref JOIN stops AS s ON s.rowid = st.stop_ref ORDER BY st.arrival_time
+            """
+        ).map { "\($0[0].description) \($0[1].description) \($0[2].description)" }
+        #expect(stored == ["T1", "N1", "T2", "N2", "T3"].flatMap { ["\($0) 1 S1", "\($0) 2 S2"] })
+        let trips = try ids(v2, "SELECT trip_id, rowid FROM trips")
+        #expect(trips == ["T1": 1, "T2": 2, "T3": 3, "N1": 4, "N2": 5], "kept trips keep their ids, new ones come after")
+
+        // A repeated key among the new trips' rows: the same error, at the same line, as without --previous.
+        let errors = try [nil, "v1.sqlite"].map { previous in
+            let refused = #expect(throws: BuildError.self) {
+                try build("v3.sqlite", Self.interleaved(new: true, repeated: true), previous: previous)
+            }
+            // Each build reads a feed folder of its own.
+            return (refused?.description ?? "").replacingOccurrences(
+                of: #"[^ ']*/feed/"#, with: "feed/", options: .regularExpression)
+        }
+        #expect(errors[0].contains("stop_times.txt:9") && errors[0] == errors[1], "\(errors)")
+    }
+
     @Test("rows without a key are matched by their whole row, duplicates in order")
     func wholeRowMatching() throws {
         let v1 = try build("v1.sqlite", Self.version1)
