@@ -99,8 +99,12 @@ struct Renumbering {
         let previousMaximum = try connection.scalar("SELECT max(\(id)) FROM previous.\(name)")?.integer ?? 0
         let highWater = max(recorded, previousMaximum, 0)
 
+        let sameTable = previousSQL == (try definition(of: table.name, in: "main"))
+        if sameTable, let outcome = try loadedIDsHold(table, highWater: highWater, renumbered: renumbered) {
+            return (max(highWater, loadedMaximum), outcome, true)
+        }
         try connection.execute("CREATE TEMP TABLE \(q(mapName(table.name))) (new INTEGER PRIMARY KEY, stable INTEGER)")
-        if previousSQL == (try definition(of: table.name, in: "main")) {
+        if sameTable {
             // The whole row for a table without a key: every stored value but the id and what
             // is computed after loading (expression columns, a derive marker).
             let computed = Set(
@@ -148,6 +152,36 @@ struct Renumbering {
         let isIdentity = try connection.scalar("SELECT count(*) FROM \(map) WHERE new <> stable")?.integer == 0
         if isIdentity { try connection.execute("DROP TABLE \(map)") }
         return (max(highWater, maximum), StableIDs.Outcome(table: table.name, kept: kept, added: added), isIdentity)
+    }
+
+    /// For a table whose ids the load gave from the previous seed (`PreviousIDs`): the counts,
+    /// when those ids are the ones the stage would give, found in one pass: no row's key is a
+    /// previous row's with another id, and the ids of the rows whose key is new run on from
+    /// the high-water mark without a gap, so in input order. Nil otherwise (a key with an empty
+    /// part, which the load cannot look up; a table the load did not number): the table is
+    /// numbered the long way.
+    private func loadedIDsHold(
+        _ table: Table, highWater: Int64, renumbered: Set<String>
+    ) throws -> StableIDs.Outcome? {
+        guard PreviousIDs.applies(to: table),
+            table.key.allSatisfy({ mapped(table, column: $0, renumbered: renumbered) == "t.\(q($0))" })
+        else { return nil }
+        let name = q(table.name), id = q(table.rowID)
+        let matching = table.key.map { "o.\(q($0)) IS t.\(q($0))" }.joined(separator: " AND ")
+        // A key the previous seed holds twice pairs a row with two ids: one of them another.
+        let counts = try connection.rows(
+            """
+            SELECT count(o.\(id)), count(*) - count(o.\(id)), sum(o.\(id) IS NOT NULL AND o.\(id) <> t.\(id)),
+              min(CASE WHEN o.\(id) IS NULL THEN t.\(id) END), max(CASE WHEN o.\(id) IS NULL THEN t.\(id) END)
+            FROM main.\(name) AS t LEFT JOIN previous.\(name) AS o ON \(matching)
+            """
+        ).first
+        guard let counts, let kept = counts[0].integer, let added = counts[1].integer, counts[2].integer ?? 0 == 0
+        else { return nil }
+        if added > 0 {
+            guard counts[3].integer == highWater + 1, counts[4].integer == highWater + added else { return nil }
+        }
+        return StableIDs.Outcome(table: table.name, kept: kept, added: added)
     }
 
     /// The SQL for column `column` of a row `t` of `table` with its references renumbered.

@@ -127,6 +127,17 @@ struct StableIDTests {
         #expect(errors[0].contains("stop_times.txt:9") && errors[0] == errors[1], "\(errors)")
     }
 
+    @Test("a row whose key has an empty part keeps its id: the load cannot look it up, the stage pairs it")
+    func keyWithEmptyPart() throws {
+        let header = "fare_product_id,fare_product_name,rider_category_id,fare_media_id,amount,currency\n"
+        try build("v1.sqlite", ["fare_products.txt": header + "F1,Single,,,2.5,EUR\nF2,Day,,,7,EUR\n"])
+        let v2 = try build(
+            "v2.sqlite", ["fare_products.txt": header + "F0,Night,,,3,EUR\nF1,Single,,,2.5,EUR\nF2,Day,,,7,EUR\n"],
+            previous: "v1.sqlite")
+        let products = try ids(v2, "SELECT fare_product_id, rowid FROM fare_products")
+        #expect(products == ["F1": 1, "F2": 2, "F0": 3], "kept rows keep their ids, the new one comes after")
+    }
+
     @Test("rows without a key are matched by their whole row, duplicates in order")
     func wholeRowMatching() throws {
         let v1 = try build("v1.sqlite", Self.version1)
