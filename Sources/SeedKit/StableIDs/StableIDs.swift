@@ -17,7 +17,8 @@ import SeedSQLite
 ///    the largest of the previous seed's ids and of the `max_id.<table>` it recorded, so the id
 ///    of a row removed two versions ago is never given again. Keys that hold references are
 ///    compared through the referenced rows' new ids. Derived rows (`derive:`) are not matched:
-///    they are derived again from the final ids.
+///    they are derived again from the final ids. A table whose rows the load already gave these
+///    ids (`PreviousIDs`) is only checked, in one pass (`loadedIDsHold`).
 /// 2. Rows, per table whose ids or references changed: rewritten with them (`*_ref`, parent
 ///    links, `WITHOUT ROWID` keys such as `stop_times (trip_ref, stop_sequence)`).
 ///
