@@ -267,7 +267,6 @@ package struct ChannelPublisher {
     }
 
     private func writeAtomically(_ bytes: [UInt8], to path: String) throws(ShipError) {
-        ScratchFile.removeAbandoned(beside: path, kinds: ["publish"])
         let temporary = ScratchFile(beside: path, kind: "publish")
         guard FileManager.default.createFile(atPath: temporary.path, contents: Data(bytes)),
             let handle = FileHandle(forWritingAtPath: temporary.path)

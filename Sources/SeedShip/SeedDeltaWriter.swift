@@ -31,11 +31,6 @@ package struct SeedDeltaWriter {
     /// Apply the delta to OLD before keeping it, and refuse it unless that gives NEW's content.
     package var verify = true
 
-    /// The kinds of scratch file beside the output: the delta being written, its stored body,
-    /// the spools of a table's records, the check's copy of OLD. A run removes those a killed
-    /// run left.
-    static let scratchKinds = ["delta", "stored", "spool", "check"]
-
     package init(level: Int = 9, verify: Bool = true) {
         self.level = level
         self.verify = verify
@@ -83,7 +78,8 @@ package struct SeedDeltaWriter {
 
         let header = try Self.header(connection, old: (old, oldIdentity), new: (new, newIdentity))
 
-        ScratchFile.removeAbandoned(beside: output, kinds: Self.scratchKinds)
+        // The others go as each is created; these a run without the check does not create.
+        ScratchFile.removeAbandoned(beside: output, kinds: ["stored", "check"])
         let temporary = ScratchFile(beside: output, kind: "delta")
         // When checked, the body is written stored first; the check applies that file while
         // another thread deflates it into the delta (level 9 takes a few tenths of a second at 3M

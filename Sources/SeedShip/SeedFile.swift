@@ -75,12 +75,9 @@ package final class SeedFile {
             do { gzipHeader = try GzipHeader.read(path: seedPath) } catch {
                 throw ShipError(code: .invalidFile, path: seedPath, message: error.message, cause: error)
             }
-            // Dropped (and removed) with this SeedFile, or at once when decompressing fails; a
-            // killed process's is removed by the next that reads a seed of that name.
-            let name = URL(fileURLWithPath: seedPath).lastPathComponent
-            let folder = URL(fileURLWithPath: NSTemporaryDirectory())
-            ScratchFile.removeAbandoned(beside: folder.appendingPathComponent(name).path, kinds: ["read"])
-            let temporary = ScratchFile(folder: folder.path, name: name, kind: "read")
+            // Dropped (and removed) with this SeedFile, or at once when decompressing fails.
+            let temporary = ScratchFile(
+                folder: NSTemporaryDirectory(), name: URL(fileURLWithPath: seedPath).lastPathComponent, kind: "read")
             databaseDigest = try Self.decompress(seedPath, to: temporary.path)
             databasePath = temporary.path
             self.temporary = temporary

@@ -116,7 +116,6 @@ package struct SeedPacker {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ShipError(code: .fileSystem, path: output, message: "the folder \(folder) does not exist")
         }
-        ScratchFile.removeAbandoned(beside: output, kinds: ["pack"])
         let temporary = ScratchFile(beside: output, kind: "pack")
         let summary = try compress(seed, into: temporary.path, comment: stamp.comment(sequence: sequence))
         do { try temporary.moveIntoPlace(at: output) } catch {

@@ -42,7 +42,6 @@ public final class NoticeReport: @unchecked Sendable {
     public init(path: String, today: String) throws(BuildError) {
         self.path = path
         self.today = today
-        ScratchFile.removeAbandoned(beside: path, kinds: ["notices", "report"])
         notices = ScratchFile(beside: path, kind: "notices")
         do { noticesFile = try FileSystem.create(notices.path) } catch {
             throw .output(path: path, message: "cannot write the notices report: \(error.reason)", cause: error)

@@ -18,9 +18,6 @@ package final class SeedDatabase {
     /// The scratch database; nil while a writer thread has it (`withWriteQueue`) and once
     /// the build is completed or discarded.
     private(set) var connection: Connection?
-    /// The scratch files a build keeps beside its output: the database being built, the
-    /// compacted copy, the content digest's chunk record (`FinishStage`).
-    static let scratchKinds = ["build", "final", "chunks"]
 
     init(outputPath: String) throws(BuildError) {
         self.outputPath = outputPath
@@ -30,7 +27,6 @@ package final class SeedDatabase {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw BuildError.output(path: outputPath, message: "the folder \(folder) does not exist")
         }
-        ScratchFile.removeAbandoned(beside: outputPath, kinds: Self.scratchKinds)
         scratch = ScratchFile(folder: folder, name: url.lastPathComponent, kind: "build")
         finished = ScratchFile(folder: folder, name: url.lastPathComponent, kind: "final")
         do {

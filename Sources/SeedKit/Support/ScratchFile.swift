@@ -5,7 +5,8 @@ import SeedSystem
 /// `TemporaryFiles` meanwhile so that Ctrl-C removes it too.
 ///
 /// Its name is `.<name>.seedgen-<kind>-<pid>-<random>`, which ``removeAbandoned(beside:kinds:)``
-/// recognises after a killed process.
+/// recognises after a killed process: creating one removes those of its kind and name that a
+/// killed process left (SIGKILL cannot be caught).
 package final class ScratchFile {
     private let file: TemporaryFile
     /// Where the file is written.
@@ -20,6 +21,7 @@ package final class ScratchFile {
     /// A scratch file for `name` in `folder`.
     package init(folder: String, name: String, kind: String) {
         let folder = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        Self.removeAbandoned(folder: folder, output: name, kinds: [kind])
         file = TemporaryFile(
             path: "\(folder)/.\(name).seedgen-\(kind)-\(CurrentProcess.id)-\(UInt32.random(in: 0...UInt32.max))")
         TemporaryFiles.register(file.path)
@@ -30,7 +32,10 @@ package final class ScratchFile {
     /// gone. Nothing else in the folder is touched.
     package static func removeAbandoned(beside destination: String, kinds: [String]) {
         let url = URL(fileURLWithPath: destination)
-        let folder = url.deletingLastPathComponent().path, output = url.lastPathComponent
+        removeAbandoned(folder: url.deletingLastPathComponent().path, output: url.lastPathComponent, kinds: kinds)
+    }
+
+    private static func removeAbandoned(folder: String, output: String, kinds: [String]) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names {
             guard let rest = kinds.lazy.compactMap({ name.stripping(prefix: ".\(output).seedgen-\($0)-") }).first
